@@ -1,0 +1,40 @@
+// One build script, four bundles (interfaces.md, "Build output"):
+// the extension (vscode external), the language server and the CLI (fully
+// bundled, runnable with plain node), and the webview (browser).
+import * as esbuild from "esbuild";
+import { readFileSync } from "node:fs";
+
+const production = process.argv.includes("--production");
+const watch = process.argv.includes("--watch");
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+
+const node = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+  define: { TDL_VERSION: JSON.stringify(version) },
+};
+
+const targets = [
+  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
+  { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  {
+    entryPoints: ["webview/src/main.ts"], outfile: "dist/webview.js", bundle: true, platform: "browser", format: "iife",
+    target: "chrome120", sourcemap: !production, minify: production, logLevel: "warning",
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log("esbuild: watching");
+} else {
+  const started = Date.now();
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} in ${Date.now() - started} ms`);
+}

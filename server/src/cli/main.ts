@@ -1,0 +1,79 @@
+/**
+ * `tdl`: the command line over the same analysis as the language server.
+ * Exit codes follow `interfaces.md`: 0 clean, 1 errors, 2 bad usage or input.
+ */
+import { InputError } from "./files";
+import { parseArgs, UsageError } from "./args";
+import { runCheck } from "./check";
+import { AnalysisOptions } from "../service";
+
+declare const TDL_VERSION: string | undefined;
+const VERSION = typeof TDL_VERSION === "string" ? TDL_VERSION : "dev";
+
+const HELP = `tdl — Table Design Assistant on the command line
+
+Usage:
+  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--service PROFILE]
+      Analyse .tdl designs (a folder: every design below it, honouring .gitignore).
+      Exit 0 when clean or only warnings/info, 1 on any error (or more warnings
+      than --max-warnings), 2 on bad usage or unreadable input.
+  tdl --help | tdl --version
+
+Options:
+  --format         text (default, path:line:col severity code message), json, sarif
+  --max-warnings   fail (exit 1) when there are more warnings than N
+  --service        profile for designs without a 'service' line:
+                   azure-table (default), cosmos-table, tablestore
+`;
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export function runCli(argv: string[]): CliResult {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      return { stdout: HELP, stderr: "", exitCode: command === undefined ? 2 : 0 };
+    }
+    if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: 0 };
+    if (command === "check") return check(rest);
+    throw new UsageError(`unknown command '${command}'`);
+  } catch (e) {
+    if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun 'tdl --help' for usage.\n`, exitCode: 2 };
+    if (e instanceof InputError) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: 2 };
+    throw e;
+  }
+}
+
+function check(argv: string[]): CliResult {
+  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", "service"], ["help"]);
+  if (options.has("help")) return { stdout: HELP, stderr: "", exitCode: 0 };
+  if (!positionals.length) throw new UsageError("check needs at least one PATH");
+  const format = (options.get("format") ?? "text") as string;
+  if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
+  let maxWarnings: number | undefined;
+  if (options.has("max-warnings")) {
+    maxWarnings = Number(options.get("max-warnings"));
+    if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
+  }
+  const analysis: AnalysisOptions = {};
+  const service = options.get("service");
+  if (service !== undefined) {
+    if (service !== "azure-table" && service !== "cosmos-table" && service !== "tablestore") {
+      throw new UsageError(`--service must be azure-table, cosmos-table or tablestore, not '${String(service)}'`);
+    }
+    analysis.defaultService = service;
+  }
+  const { output, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
+  return { stdout: output, stderr: "", exitCode };
+}
+
+if (require.main === module) {
+  const result = runCli(process.argv.slice(2));
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
+}

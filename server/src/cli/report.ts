@@ -1,0 +1,96 @@
+/**
+ * `tdl check` output: compiler-style text, the JSON of `interfaces.md`, and
+ * SARIF 2.1.0 for code-scanning upload.
+ */
+import { Range } from "../service";
+
+export interface ReportFix {
+  title: string;
+  edits: Array<{ range: Range; newText: string }>;
+}
+
+export interface ReportDiagnostic {
+  code: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  range: Range;
+  fixes: ReportFix[];
+}
+
+export interface ReportQuery {
+  table: string;
+  name: string;
+  class: string;
+  partitions: number | null;
+  scanned: number | null;
+  returned: number | null;
+}
+
+export interface ReportFile {
+  path: string;
+  diagnostics: ReportDiagnostic[];
+  queries: ReportQuery[];
+}
+
+export interface CheckReport {
+  files: ReportFile[];
+  summary: { errors: number; warnings: number; infos: number };
+}
+
+export function summarize(files: ReportFile[]): CheckReport {
+  const summary = { errors: 0, warnings: 0, infos: 0 };
+  for (const f of files) {
+    for (const d of f.diagnostics) {
+      if (d.severity === "error") summary.errors++;
+      else if (d.severity === "warning") summary.warnings++;
+      else summary.infos++;
+    }
+  }
+  return { files, summary };
+}
+
+export function formatText(report: CheckReport): string {
+  const lines: string[] = [];
+  for (const f of report.files) {
+    for (const d of f.diagnostics) {
+      lines.push(`${f.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+    }
+  }
+  const s = report.summary;
+  lines.push(`${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info`);
+  return lines.join("\n") + "\n";
+}
+
+const SARIF_LEVEL = { error: "error", warning: "warning", info: "note" } as const;
+
+export function formatSarif(report: CheckReport, version: string): string {
+  const codes = [...new Set(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
+  const sarif = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [{
+      tool: {
+        driver: {
+          name: "tdl", version,
+          rules: codes.map((id) => ({ id, shortDescription: { text: id } })),
+        },
+      },
+      results: report.files.flatMap((f) => f.diagnostics.map((d) => ({
+        ruleId: d.code,
+        ruleIndex: codes.indexOf(d.code),
+        level: SARIF_LEVEL[d.severity],
+        message: { text: d.message },
+        locations: [{
+          physicalLocation: {
+            artifactLocation: { uri: f.path },
+            region: {
+              startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1,
+              endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1,
+            },
+          },
+        }],
+      }))),
+    }],
+  };
+  return JSON.stringify(sarif, null, 2) + "\n";
+}

@@ -1,0 +1,81 @@
+/**
+ * Service results → LSP shapes. Fixes travel in `Diagnostic.data` so code
+ * actions are rebuilt from the diagnostic itself, matched on its `code`.
+ */
+import {
+  CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DocumentSymbol,
+  InsertTextFormat, SymbolKind as LspSymbolKind, TextEdit as LspTextEdit,
+} from "vscode-languageserver/node";
+import { Completion, Finding, Fix, LineIndex, OutlineSymbol, TextEdit } from "../service";
+
+export interface FixData {
+  title: string;
+  edits: LspTextEdit[];
+  preferred?: boolean;
+}
+
+export interface DiagnosticData {
+  fixes: FixData[];
+}
+
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+
+export function toLspEdits(lines: LineIndex, edits: TextEdit[]): LspTextEdit[] {
+  return edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText }));
+}
+
+export function toFixData(lines: LineIndex, fix: Fix): FixData {
+  return { title: fix.title, edits: toLspEdits(lines, fix.edits), ...(fix.preferred ? { preferred: true } : {}) };
+}
+
+export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
+  const d: Diagnostic = { range: lines.range(f.start, f.end), severity: SEVERITY[f.severity], code: f.code, source: "tdl", message: f.message };
+  if (f.fixes?.length) d.data = { fixes: f.fixes.map((fix) => toFixData(lines, fix)) } satisfies DiagnosticData;
+  return d;
+}
+
+/** Quick fixes carried by the diagnostics the client sends back. */
+export function codeActionsFor(uri: string, diagnostics: Diagnostic[]): CodeAction[] {
+  const actions: CodeAction[] = [];
+  for (const d of diagnostics) {
+    if (d.source !== "tdl" && d.source !== "tdl-ts") continue;
+    const data = d.data as DiagnosticData | undefined;
+    for (const fix of data?.fixes ?? []) {
+      actions.push({
+        title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: !!fix.preferred,
+        edit: { changes: { [uri]: fix.edits } },
+      });
+    }
+  }
+  return actions;
+}
+
+const SYMBOL_KIND = {
+  table: LspSymbolKind.Struct, property: LspSymbolKind.Field, key: LspSymbolKind.Key, index: LspSymbolKind.Key,
+  estimate: LspSymbolKind.Constant, query: LspSymbolKind.Method, write: LspSymbolKind.Event, transaction: LspSymbolKind.Event,
+};
+
+export function toDocumentSymbol(lines: LineIndex, s: OutlineSymbol): DocumentSymbol {
+  return {
+    name: s.name, detail: s.detail, kind: SYMBOL_KIND[s.kind],
+    range: lines.range(s.start, s.end), selectionRange: lines.range(s.nameStart, s.nameEnd),
+    children: s.children.map((c) => toDocumentSymbol(lines, c)),
+  };
+}
+
+const COMPLETION_KIND = {
+  keyword: CompletionItemKind.Keyword, type: CompletionItemKind.TypeParameter, property: CompletionItemKind.Field,
+  function: CompletionItemKind.Function, modifier: CompletionItemKind.Keyword, value: CompletionItemKind.Value,
+  operator: CompletionItemKind.Operator,
+};
+
+export function toCompletionItem(c: Completion): CompletionItem {
+  const item: CompletionItem = { label: c.label, kind: COMPLETION_KIND[c.kind] };
+  if (c.detail) item.detail = c.detail;
+  if (c.documentation) item.documentation = { kind: "markdown", value: c.documentation };
+  if (c.snippet) {
+    item.insertText = c.snippet;
+    item.insertTextFormat = InsertTextFormat.Snippet;
+  }
+  return item;
+}

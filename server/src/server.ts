@@ -1,0 +1,158 @@
+/**
+ * The language server: maps each LSP request onto one call of the pure
+ * service (`service/`). `node dist/server.js --stdio` speaks LSP on stdio.
+ */
+import {
+  createConnection, Diagnostic, DidChangeConfigurationNotification, InitializeParams, InitializeResult, ProposedFeatures,
+  TextDocuments, TextDocumentSyncKind, ResponseError, ErrorCodes,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import {
+  complete, definition, formatTdl, hover, outline, prepareRename, references, rename, AnalysisOptions,
+} from "./service";
+import { AnalysisCache } from "./lsp/documents";
+import { codeActionsFor, toCompletionItem, toDiagnostic, toDocumentSymbol } from "./lsp/convert";
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const cache = new AnalysisCache();
+/** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
+const DEBOUNCE_MS = 2;
+const pending = new Map<string, NodeJS.Timeout>();
+let canPullConfiguration = false;
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  cache.reset(readOptions(params.initializationOptions));
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: [":", "=", "+", "(", " ", ","] },
+      hoverProvider: true,
+      documentSymbolProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      documentFormattingProvider: true,
+      codeActionProvider: { codeActionKinds: ["quickfix"] },
+    },
+    serverInfo: { name: "Table Design Language Server" },
+  };
+});
+
+connection.onInitialized(() => {
+  if (canPullConfiguration) {
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: "tableDesign" });
+    void pullConfiguration();
+  }
+});
+
+function readOptions(raw: unknown): AnalysisOptions {
+  const cfg = (raw ?? {}) as { service?: string; partitionTargetEntitiesPerSecond?: number };
+  const options: AnalysisOptions = {};
+  if (cfg.service === "azure-table" || cfg.service === "cosmos-table" || cfg.service === "tablestore") options.defaultService = cfg.service;
+  if (typeof cfg.partitionTargetEntitiesPerSecond === "number" && cfg.partitionTargetEntitiesPerSecond > 0) {
+    options.partitionTargetEntitiesPerSecond = cfg.partitionTargetEntitiesPerSecond;
+  }
+  return options;
+}
+
+async function pullConfiguration(): Promise<void> {
+  const cfg = await connection.workspace.getConfiguration("tableDesign");
+  cache.reset(readOptions(cfg));
+  for (const doc of documents.all()) schedule(doc);
+}
+
+connection.onDidChangeConfiguration((change) => {
+  if (canPullConfiguration) void pullConfiguration();
+  else {
+    cache.reset(readOptions((change.settings as { tableDesign?: unknown })?.tableDesign));
+    for (const doc of documents.all()) schedule(doc);
+  }
+});
+
+function schedule(doc: TextDocument): void {
+  clearTimeout(pending.get(doc.uri));
+  pending.set(doc.uri, setTimeout(() => {
+    pending.delete(doc.uri);
+    const current = documents.get(doc.uri);
+    if (current) publish(current);
+  }, DEBOUNCE_MS));
+}
+
+/** Only design files are analysed here; other documents get nothing (and cost nothing). */
+function isTdl(doc: TextDocument): boolean {
+  return doc.languageId === "tdl" || doc.uri.endsWith(".tdl");
+}
+
+function publish(doc: TextDocument): void {
+  if (!isTdl(doc)) return;
+  const { analysis, lines } = cache.get(doc);
+  const diagnostics: Diagnostic[] = analysis.findings.map((f) => toDiagnostic(lines, f));
+  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+}
+
+documents.onDidOpen((e) => publish(e.document));
+documents.onDidChangeContent((e) => schedule(e.document));
+documents.onDidClose((e) => {
+  clearTimeout(pending.get(e.document.uri));
+  cache.delete(e.document.uri);
+  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+/** Runs `fn` with the analysis of an open document; undefined when it is not open. */
+function withDoc<R>(uri: string, fn: (entry: ReturnType<AnalysisCache["get"]>, doc: TextDocument) => R): R | undefined {
+  const doc = documents.get(uri);
+  return doc && isTdl(doc) ? fn(cache.get(doc), doc) : undefined;
+}
+
+connection.onCompletion((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => complete(analysis, lines.offset(p.position)).map(toCompletionItem)) ?? []);
+
+connection.onHover((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+    const h = hover(analysis, lines.offset(p.position));
+    return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: lines.range(h.start, h.end) } : null;
+  }) ?? null);
+
+connection.onDocumentSymbol((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => outline(analysis).map((s) => toDocumentSymbol(lines, s))) ?? []);
+
+connection.onDefinition((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+    const d = definition(analysis, lines.offset(p.position));
+    return d ? { uri: p.textDocument.uri, range: lines.range(d.start, d.end) } : null;
+  }) ?? null);
+
+connection.onReferences((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) =>
+    references(analysis, lines.offset(p.position), p.context.includeDeclaration)
+      .map((r) => ({ uri: p.textDocument.uri, range: lines.range(r.start, r.end) }))) ?? []);
+
+connection.onPrepareRename((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+    const r = prepareRename(analysis, lines.offset(p.position));
+    return r ? { range: lines.range(r.start, r.end), placeholder: r.placeholder } : null;
+  }) ?? null);
+
+connection.onRenameRequest((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+    try {
+      const edits = rename(analysis, lines.offset(p.position), p.newName);
+      if (!edits) return null;
+      return { changes: { [p.textDocument.uri]: edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) } };
+    } catch (e) {
+      return new ResponseError(ErrorCodes.InvalidParams, (e as Error).message);
+    }
+  }) ?? null);
+
+connection.onDocumentFormatting((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+    const formatted = formatTdl(analysis.text);
+    return formatted === analysis.text ? [] : [{ range: lines.range(0, analysis.text.length), newText: formatted }];
+  }) ?? []);
+
+connection.onCodeAction((p) => codeActionsFor(p.textDocument.uri, p.context.diagnostics));
+
+documents.listen(connection);
+connection.listen();
