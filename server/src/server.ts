@@ -20,9 +20,11 @@ const cache = new AnalysisCache();
 const DEBOUNCE_MS = 2;
 const pending = new Map<string, NodeJS.Timeout>();
 let canPullConfiguration = false;
+let canRegisterConfigurationChange = false;
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
+  canRegisterConfigurationChange = !!params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration;
   cache.reset(readOptions(params.initializationOptions));
   return {
     capabilities: {
@@ -41,10 +43,11 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 });
 
 connection.onInitialized(() => {
-  if (canPullConfiguration) {
-    void connection.client.register(DidChangeConfigurationNotification.type, { section: "tableDesign" });
-    void pullConfiguration();
+  if (canRegisterConfigurationChange) {
+    connection.client.register(DidChangeConfigurationNotification.type, { section: "tableDesign" })
+      .catch((e: Error) => connection.console.warn(`configuration changes will not be followed: ${e.message}`));
   }
+  if (canPullConfiguration) void pullConfiguration();
 });
 
 function readOptions(raw: unknown): AnalysisOptions {
@@ -58,7 +61,13 @@ function readOptions(raw: unknown): AnalysisOptions {
 }
 
 async function pullConfiguration(): Promise<void> {
-  const cfg = await connection.workspace.getConfiguration("tableDesign");
+  let cfg: unknown;
+  try {
+    cfg = await connection.workspace.getConfiguration("tableDesign");
+  } catch (e) {
+    connection.console.warn(`could not read the tableDesign settings: ${(e as Error).message}`);
+    return;
+  }
   cache.reset(readOptions(cfg));
   for (const doc of documents.all()) schedule(doc);
 }
@@ -153,6 +162,9 @@ connection.onDocumentFormatting((p) =>
   }) ?? []);
 
 connection.onCodeAction((p) => codeActionsFor(p.textDocument.uri, p.context.diagnostics));
+
+// One failing request must not take the server down with every document's diagnostics.
+process.on("unhandledRejection", (e) => connection.console.error(`unhandled: ${(e as Error)?.stack ?? String(e)}`));
 
 documents.listen(connection);
 connection.listen();

@@ -98,7 +98,9 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
   }
   const inner = args[0];
   if (!isExpr(inner)) { report(inner, `the first argument of ${fn} is a key expression: ${USAGE[fn]}`); return; }
-  const kind = exprKind(inner, ctx.props);
+  // An undeclared property is reported once, by unknown-property; its type is unknown here.
+  const unknownRef = inner.parts.some((p) => p.kind === "ref" && !ctx.props.has(p.name.text));
+  const kind = unknownRef ? "unknown" : exprKind(inner, ctx.props);
   const int = (arg: CallArg, what: string, lo: number, hi: number): number | undefined => {
     if (!isNumberLit(arg)) { report(arg, `${what} must be an integer: ${USAGE[fn]}`); return undefined; }
     if (!(arg.value >= lo && arg.value <= hi)) { report(arg, `${what} must be between ${lo} and ${hi}, not ${arg.raw}`); return undefined; }
@@ -106,7 +108,7 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
   };
   switch (fn) {
     case "pad":
-      if (kind !== "integer") report(inner, `pad left-pads decimal digits: its argument must be an int or int64 property, not ${describe(inner, ctx.props)}`);
+      if (kind !== "integer" && kind !== "unknown") report(inner, `pad left-pads decimal digits: its argument must be an int or int64 property, not ${describe(inner, ctx.props)}`);
       int(args[1], "the pad width", 1, 64);
       break;
     case "hash": int(args[1], "the number of hex characters", 1, 32); break;
@@ -114,13 +116,13 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
     case "reverse": {
       const name = soleRef(inner);
       const info = name ? ctx.props.get(name) : undefined;
-      if (!info || !(info.type === "int" || info.type === "int64" || info.type === "datetime")) {
+      if (kind !== "unknown" && (!info || !(info.type === "int" || info.type === "int64" || info.type === "datetime"))) {
         report(inner, `reverse needs one int, int64 or datetime property (it subtracts the value from the range's maximum), not ${describe(inner, ctx.props)}`);
       }
       break;
     }
     case "date": {
-      if (kind !== "datetime") report(inner, `date formats a datetime property, not ${describe(inner, ctx.props)}`);
+      if (kind !== "datetime" && kind !== "unknown") report(inner, `date formats a datetime property, not ${describe(inner, ctx.props)}`);
       const fmt = args[1];
       if (!isStringLit(fmt)) { report(fmt, "the date format must be a string such as \"yyyyMMddHH\""); break; }
       const parts = dateFormatParts(fmt.value);

@@ -25,5 +25,6 @@ export function closest(name: string, candidates: string[]): string | undefined 
     const d = editDistance(lower, c.toLowerCase());
     if (d < bestD) { bestD = d; best = c; }
   }
-  return best !== undefined && bestD <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+  const allowed = Math.max(name.length >= 3 ? 1 : 0, Math.floor(name.length / 3));
+  return best !== undefined && bestD <= allowed ? best : undefined;
 }

@@ -42,7 +42,9 @@ export function formatTdl(text: string): string {
       continue;
     }
     const table = file.tables.find((t) => t.start === item.start);
-    if (prev && (blankLineBetween(text, prev.end, item.start) || table || isTable(file.tables, prev))) out.push("");
+    // Tables stand apart, but a comment written right above a table stays attached to it.
+    const apart = blankLineBetween(text, prev?.end ?? 0, item.start) || (table && !prev?.comment) || (prev && isTable(file.tables, prev));
+    if (prev && apart) out.push("");
     if (table) out.push(table.hasSyntaxError ? text.slice(table.start, table.end) : formatTable(text, table, tokens, comments));
     else if (item.comment) out.push(text.slice(item.start, item.end));
     else out.push(`service ${file.service!.name.text}`);
@@ -91,20 +93,22 @@ function formatTable(text: string, table: Table, tokens: Token[], comments: Comm
 function alignRuns(lines: Array<{ text: string; member?: Member; blankBefore: boolean }>): void {
   const alignKind = (l: (typeof lines)[number]) =>
     l.member?.kind === "property" ? "property" : l.member?.kind === "key" ? "key" : undefined;
+  // A run continues across comment lines but ends at a blank line or another kind of member.
   let i = 0;
   while (i < lines.length) {
     const kind = alignKind(lines[i]);
     let j = i + 1;
-    while (kind && j < lines.length && alignKind(lines[j]) === kind && !lines[j].blankBefore) j++;
-    if (kind) {
+    while (kind && j < lines.length && !lines[j].blankBefore && (alignKind(lines[j]) === kind || !lines[j].member)) j++;
+    const run = lines.slice(i, j).filter((l) => l.member);
+    if (kind && run.length > 1) {
       const sep = kind === "property" ? ":" : " =";
-      const heads = lines.slice(i, j).map((l) => l.text.slice(0, l.text.indexOf(sep) + sep.length));
+      const heads = run.map((l) => l.text.slice(0, l.text.indexOf(sep) + sep.length));
       const width = Math.max(...heads.map((h) => h.length));
-      for (let k = i; k < j; k++) {
-        const head = heads[k - i];
-        const rest = lines[k].text.slice(head.length).trimStart();
-        lines[k].text = kind === "property" ? `${head.padEnd(width)} ${rest}` : `${head.slice(0, -2).padEnd(width - 2)} = ${rest}`;
-      }
+      run.forEach((l, k) => {
+        const head = heads[k];
+        const rest = l.text.slice(head.length).trimStart();
+        l.text = kind === "property" ? `${head.padEnd(width)} ${rest}` : `${head.slice(0, -2).padEnd(width - 2)} = ${rest}`;
+      });
     }
     i = Math.max(j, i + 1);
   }

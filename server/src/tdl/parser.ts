@@ -243,7 +243,7 @@ function parseModifier(c: Cursor): Modifier {
 function parseKey(c: Cursor): KeyDecl {
   const kw = c.next();
   c.expect(T.Equals, `'=' after '${kw.value}'`);
-  const expr = parseExpr(c);
+  const expr = parseExpr(c, true);
   return {
     kind: "key", which: kw.value as "partitionKey" | "rowKey", keyword: { start: kw.start, end: kw.end },
     expr, start: kw.start, end: expr.end,
@@ -255,7 +255,7 @@ function parseIndex(c: Cursor): IndexDecl {
   const name = c.expectName("an index name after 'index'");
   if (!c.eatWord("rowKey")) c.fail("'rowKey' after the index name");
   c.expect(T.Equals, "'=' after 'rowKey'");
-  const expr = parseExpr(c);
+  const expr = parseExpr(c, true);
   return { kind: "index", name, expr, start: kw.start, end: expr.end };
 }
 
@@ -268,12 +268,21 @@ function parseEstimate(c: Cursor): Estimate {
   return { kind: "estimate", which, keyword: { start: kw.start, end: kw.end }, value, start: kw.start, end: value.end };
 }
 
-/** `part ('+' part)*`. */
-export function parseExpr(c: Cursor): Expr {
-  const parts: Part[] = [parsePart(c)];
-  while (c.is(T.Plus)) {
-    c.next();
+/**
+ * `part ('+' part)*`. With `recover`, a broken part after the first keeps the
+ * parts before it (so their names are still checked) and skips to the next member.
+ */
+export function parseExpr(c: Cursor, recover = false): Expr {
+  const parts: Part[] = [];
+  try {
     parts.push(parsePart(c));
+    while (c.is(T.Plus)) {
+      c.next();
+      parts.push(parsePart(c));
+    }
+  } catch (e) {
+    if (!(e instanceof ParseAbort) || !recover || !parts.length) throw e;
+    c.syncToMember();
   }
   return { kind: "expr", parts, start: parts[0].start, end: parts[parts.length - 1].end };
 }

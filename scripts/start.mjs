@@ -1,0 +1,24 @@
+// `npm start`: the main job. Builds, opens a real VS Code (code-server) on
+// 127.0.0.1 with the extension and examples/ loaded, prints the URL, and
+// stops everything it started on Ctrl+C.
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { ROOT, startCodeServer } from "./code-server.mjs";
+
+const build = spawnSync(process.execPath, [path.join(ROOT, "esbuild.mjs")], { cwd: ROOT, stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const port = process.env.PORT ? Number(process.env.PORT) : undefined;
+const vscode = await startCodeServer({ workspace: path.join(ROOT, "examples"), port, log: "inherit" });
+console.log(`\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\nOpen it in a browser. Press Ctrl+C to stop.\n`);
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping VS Code (pid ${vscode.pid})…`);
+  await vscode.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,103 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+
+const CLI = path.resolve("dist/cli.js");
+
+function tdl(args: string[], cwd = process.cwd()) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+  return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+}
+
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "tdl-cli-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+const GOOD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(A, 2)\n  rowKey = \"x\"\n}\n";
+const BAD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = \"x\"\n}\n";
+
+test("check --format json prints the interfaces.md shape and exits 1 on errors", () => {
+  const dir = workspace({ "designs/bad.tdl": BAD, "designs/good.tdl": GOOD });
+  const r = tdl(["check", "designs", "--format", "json"], dir);
+  assert.equal(r.code, 1);
+  const json = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(json), ["files", "summary"]);
+  assert.deepEqual(json.files.map((f: { path: string }) => f.path), ["designs/bad.tdl", "designs/good.tdl"]);
+  const [d] = json.files[0].diagnostics;
+  assert.deepEqual(d, {
+    code: "unknown-property",
+    severity: "error",
+    message: "unknown property 'B': table 'Orders' does not declare it (it declares A)",
+    range: { start: { line: 2, character: 21 }, end: { line: 2, character: 22 } },
+    fixes: [],
+  });
+  assert.deepEqual(json.files[1], { path: "designs/good.tdl", diagnostics: [], queries: [] });
+  assert.deepEqual(json.summary, { errors: 1, warnings: 0, infos: 0 });
+});
+
+test("check prints compiler-style text and exits 0 when clean", () => {
+  const dir = workspace({ "a.tdl": BAD, "b.tdl": GOOD });
+  const bad = tdl(["check", "a.tdl"], dir);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stdout.split("\n")[0], "a.tdl:3:22 error unknown-property unknown property 'B': table 'Orders' does not declare it (it declares A)");
+  const good = tdl(["check", "b.tdl"], dir);
+  assert.equal(good.code, 0);
+  assert.equal(good.stdout, "1 file checked: 0 errors, 0 warnings, 0 info\n");
+});
+
+test("folders honour .gitignore and skip node_modules", () => {
+  const dir = workspace({
+    ".gitignore": "generated/\n*.skip.tdl\n", "keep.tdl": GOOD, "generated/x.tdl": BAD, "y.skip.tdl": BAD,
+    "node_modules/pkg/z.tdl": BAD, "sub/.gitignore": "local.tdl\n", "sub/local.tdl": BAD, "sub/kept.tdl": GOOD,
+  });
+  const r = tdl(["check", ".", "--format", "json"], dir);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path), ["keep.tdl", "sub/kept.tdl"]);
+});
+
+test("sarif output is SARIF 2.1.0 with results and rules", () => {
+  const dir = workspace({ "a.tdl": BAD });
+  const r = tdl(["check", "a.tdl", "--format", "sarif"], dir);
+  const sarif = JSON.parse(r.stdout);
+  assert.equal(sarif.version, "2.1.0");
+  const [result] = sarif.runs[0].results;
+  assert.equal(result.ruleId, "unknown-property");
+  assert.equal(result.level, "error");
+  assert.deepEqual(result.locations[0].physicalLocation.region, { startLine: 3, startColumn: 22, endLine: 3, endColumn: 23 });
+  assert.deepEqual(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id), ["unknown-property"]);
+});
+
+test("bad usage and unreadable paths exit 2 with a clear message", () => {
+  const dir = workspace({ "a.tdl": GOOD, "locked/b.tdl": GOOD });
+  assert.deepEqual(pick(tdl(["check", "missing.tdl"], dir)), { code: 2, stderr: "tdl: missing.tdl: no such file or folder\n" });
+  assert.deepEqual(pick(tdl(["check", "a.tdl", "--format", "xml"], dir)).code, 2);
+  assert.match(tdl(["check", "a.tdl", "--format", "xml"], dir).stderr, /--format must be text, json or sarif, not 'xml'/);
+  assert.match(tdl(["frobnicate"], dir).stderr, /unknown command 'frobnicate'/);
+  assert.equal(tdl(["check"], dir).code, 2);
+  if (process.getuid?.() !== 0) {
+    chmodSync(path.join(dir, "locked/b.tdl"), 0o000);
+    assert.equal(tdl(["check", "locked/b.tdl"], dir).code, 2);
+  }
+  const help = tdl(["--help"], dir);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /tdl check PATH\.\.\. \[--format text\|json\|sarif\]/);
+});
+
+test("--max-warnings fails a run with more warnings than allowed", () => {
+  // No warning-level rules exist without estimates here: zero warnings pass with --max-warnings 0.
+  const dir = workspace({ "a.tdl": GOOD });
+  assert.equal(tdl(["check", "a.tdl", "--max-warnings", "0"], dir).code, 0);
+  assert.equal(tdl(["check", "a.tdl", "--max-warnings", "x"], dir).code, 2);
+});
+
+function pick(r: { code: number | null; stderr: string }) {
+  return { code: r.code, stderr: r.stderr };
+}

@@ -1,0 +1,34 @@
+/**
+ * Assertions over the analysis of marked fixture text: the codes and exact
+ * ranges of diagnostics, and the text after applying a fix.
+ */
+import assert from "node:assert/strict";
+import { analyzeTdl, AnalysisOptions, Finding } from "../../server/src/service";
+import { applyEdits, marked } from "./markers";
+
+/** Asserts that exactly the marked ranges carry `code` (other codes are ignored). */
+export function expectFindings(source: string, code: string, options: AnalysisOptions = {}): Finding[] {
+  const m = marked(source);
+  const found = analyzeTdl(m.text, options).findings.filter((f) => f.code === code);
+  assert.deepEqual(
+    found.map((f) => ({ start: f.start, end: f.end, text: m.text.slice(f.start, f.end) })),
+    m.ranges.map((r) => ({ ...r, text: m.text.slice(r.start, r.end) })),
+    `ranges of ${code}: ${found.map((f) => f.message).join(" | ")}`,
+  );
+  return found;
+}
+
+/** Applies the fix titled like `title` (or the preferred one) of the first `code` finding; returns the new text. */
+export function applyFix(text: string, code: string, title?: RegExp, options: AnalysisOptions = {}): string {
+  const finding = analyzeTdl(text, options).findings.find((f) => f.code === code);
+  assert.ok(finding, `no ${code} finding`);
+  const fix = title ? finding.fixes?.find((f) => title.test(f.title)) : finding.fixes?.find((f) => f.preferred) ?? finding.fixes?.[0];
+  assert.ok(fix, `no fix on ${code}: ${finding.message}`);
+  return applyEdits(text, fix.edits);
+}
+
+/** Codes of all findings at or above `min` severity. */
+export function codes(text: string, options: AnalysisOptions = {}, min: "info" | "warning" | "error" = "info"): string[] {
+  const rank = { info: 0, warning: 1, error: 2 };
+  return analyzeTdl(text, options).findings.filter((f) => rank[f.severity] >= rank[min]).map((f) => f.code);
+}

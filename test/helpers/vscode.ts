@@ -1,0 +1,82 @@
+/**
+ * End-to-end harness: a real VS Code (code-server) with the built extension,
+ * driven by Debian's Chromium through playwright-core. Everything waits on
+ * what the page shows; nothing sleeps a fixed time.
+ */
+import { cpSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { Browser, chromium, Page } from "playwright-core";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync",
+];
+
+interface CodeServer {
+  url: string;
+  openUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface VsCodeSession {
+  page: Page;
+  workspace: string;
+  close(): Promise<void>;
+}
+
+/** A workspace folder holding a copy of examples/ plus extra files. */
+export function makeWorkspace(extra: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "tda-ws-"));
+  cpSync(path.resolve("examples"), dir, { recursive: true });
+  for (const [name, text] of Object.entries(extra)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+export async function openVsCode(workspace: string): Promise<VsCodeSession> {
+  const { startCodeServer } = (await import("../../scripts/code-server.mjs")) as { startCodeServer: (o: object) => Promise<CodeServer> };
+  const server = await startCodeServer({ workspace });
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(server.openUrl);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
+    return {
+      page, workspace,
+      close: async () => {
+        await browser?.close();
+        await server.stop();
+        rmSync(workspace, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await browser?.close();
+    await server.stop();
+    throw e;
+  }
+}
+
+/** Quick Open (Ctrl+P) a file by name and wait for its editor tab. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 10 } }).catch(() => undefined);
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor();
+  await input.fill(name);
+  await page.locator(".quick-input-list .monaco-list-row").first().waitFor();
+  await page.keyboard.press("Enter");
+  await page.locator(`.tab[data-resource-name="${name}"]`).waitFor();
+  await page.locator(".monaco-editor .view-lines").first().waitFor();
+}
+
+/** Runs a command from the palette by its title. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("Control+Shift+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
