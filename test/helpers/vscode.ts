@@ -13,13 +13,6 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update", "--disable-sync",
 ];
 
-interface CodeServer {
-  url: string;
-  openUrl: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
 export interface VsCodeSession {
   page: Page;
   workspace: string;
@@ -35,7 +28,7 @@ export function makeWorkspace(extra: Record<string, string> = {}): string {
 }
 
 export async function openVsCode(workspace: string): Promise<VsCodeSession> {
-  const { startCodeServer } = (await import("../../scripts/code-server.mjs")) as { startCodeServer: (o: object) => Promise<CodeServer> };
+  const { startCodeServer } = await import("../../scripts/code-server.mjs");
   const server = await startCodeServer({ workspace });
   let browser: Browser | undefined;
   try {

@@ -3,12 +3,14 @@
  * shared by diagnostics, hover, completion and the rest.
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { AnalysisOptions, analyzeTdl, LineIndex, TdlAnalysis } from "../service";
+import { AnalysisOptions, LineIndex, TdlAnalysis, TdlAnalyzer } from "../service";
 
 interface Entry {
   version: number;
   analysis: TdlAnalysis;
   lines: LineIndex;
+  /** Keeps the document's unchanged tables analysed between versions. */
+  analyzer: TdlAnalyzer;
 }
 
 export class AnalysisCache {
@@ -19,7 +21,8 @@ export class AnalysisCache {
     const hit = this.entries.get(doc.uri);
     if (hit && hit.version === doc.version) return hit;
     const text = doc.getText();
-    const entry = { version: doc.version, analysis: analyzeTdl(text, this.options), lines: new LineIndex(text) };
+    const analyzer = hit?.analyzer ?? new TdlAnalyzer();
+    const entry = { version: doc.version, analysis: analyzer.analyze(text, this.options), lines: new LineIndex(text), analyzer };
     this.entries.set(doc.uri, entry);
     return entry;
   }

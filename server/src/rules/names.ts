@@ -4,6 +4,7 @@
  */
 import { Name } from "../tdl/ast";
 import { SYSTEM_PROPERTIES } from "../service/references";
+import { Finding } from "../service/types";
 import { FileContext, Rule, TableContext } from "./rule";
 import { closest } from "./spelling";
 
@@ -28,31 +29,31 @@ export const unknownProperty: Rule = {
   },
 };
 
-function reportDuplicates(ctx: FileContext, names: Name[], what: string, code: string): void {
+function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: (f: Finding) => void): void {
   const first = new Map<string, Name>();
-  for (const n of names) {
+  for (const { name: n, base } of names) {
     if (!n.text) continue;
-    const prev = first.get(n.text);
-    if (!prev) { first.set(n.text, n); continue; }
-    const line = ctx.text.slice(0, prev.start).split("\n").length;
-    ctx.report({
-      code, severity: "error", start: n.start, end: n.end,
-      message: `${what} '${n.text}' is already declared on line ${line}; the first declaration counts: rename or remove this one`,
+    if (!first.has(n.text)) { first.set(n.text, n); continue; }
+    report({
+      code: "duplicate-name", severity: "error", start: n.start + base, end: n.end + base,
+      message: `${what} '${n.text}' is declared twice; the first declaration counts: rename or remove this one`,
     });
   }
 }
+
+const local = (names: Name[]) => names.map((name) => ({ name, base: 0 }));
 
 export const duplicateName: Rule = {
   code: "duplicate-name",
   severity: "error",
   onBrokenTables: true,
-  checkFile(ctx) {
-    reportDuplicates(ctx, ctx.file.tables.map((t) => t.name), "table", this.code);
+  checkFile(ctx: FileContext) {
+    reportDuplicates(ctx.tables.map((t) => ({ name: t.table.name, base: t.base })), "table", ctx.report);
   },
   checkTable(ctx) {
     const t = ctx.table;
-    reportDuplicates(ctx, t.properties.map((p) => p.name), "property", this.code);
-    reportDuplicates(ctx, t.indexes.map((i) => i.name), "index", this.code);
-    reportDuplicates(ctx, t.accesses.map((a) => a.name), "access pattern", this.code);
+    reportDuplicates(local(t.properties.map((p) => p.name)), "property", ctx.report);
+    reportDuplicates(local(t.indexes.map((i) => i.name)), "index", ctx.report);
+    reportDuplicates(local(t.accesses.map((a) => a.name)), "access pattern", ctx.report);
   },
 };

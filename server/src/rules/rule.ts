@@ -3,21 +3,28 @@
  * Rules report findings with offsets; fixes travel with the finding and reach
  * the client in `Diagnostic.data`, matched on `code`.
  */
-import { DesignFile, Table } from "../tdl/ast";
+import { Table } from "../tdl/ast";
 import { ServiceProfile } from "../model/profiles";
 import { PropertyInfo } from "../model/properties";
 import { PropertyRef } from "../service/references";
+import type { TableModel } from "../service/analyze";
 import { AnalysisOptions, Finding, Severity } from "../service/types";
 
-export interface FileContext {
-  text: string;
-  file: DesignFile;
+interface Context {
   profile: ServiceProfile;
   options: AnalysisOptions;
   report(finding: Finding): void;
 }
 
-export interface TableContext extends FileContext {
+/** A whole file: every table with its chunk offset (`base`); findings use absolute offsets. */
+export interface FileContext extends Context {
+  text: string;
+  tables: ReadonlyArray<TableModel>;
+}
+
+/** One table: offsets are relative to its chunk (`text`), so results can be reused when the table moves. */
+export interface TableContext extends Context {
+  text: string;
   table: Table;
   props: ReadonlyMap<string, PropertyInfo>;
   refs: PropertyRef[];

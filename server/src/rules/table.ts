@@ -24,14 +24,14 @@ export const tableInvalidName: Rule = {
   onBrokenTables: true,
   checkFile(ctx) {
     const rule = ctx.profile.tableName;
-    for (const t of ctx.file.tables) {
+    for (const { table: t, base } of ctx.tables) {
       const name = t.name.text;
       if (!name) continue;
       let why: string | undefined;
       if (!rule.pattern.test(name)) why = `${ctx.profile.label} table names are ${rule.rule}`;
       else if (rule.reserved.includes(name.toLowerCase())) why = `'${name}' is reserved by ${ctx.profile.label}`;
       if (!why) continue;
-      ctx.report({ code: this.code, severity: this.severity, start: t.name.start, end: t.name.end, message: `invalid table name '${name}': ${why}` });
+      ctx.report({ code: this.code, severity: this.severity, start: t.name.start + base, end: t.name.end + base, message: `invalid table name '${name}': ${why}` });
     }
   },
 };

@@ -47,20 +47,20 @@ export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
   const tm = tableAt(analysis, offset);
   const lineStart = !prev || text.slice(prev.end, offset).includes("\n");
 
-  if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.table.end <= offset)) {
+  if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.base + tm.table.end <= offset)) {
     if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICES.map((s) => ({ label: s, kind: "value" as const }));
-    return kw(analysis.file.service || analysis.file.tables.length ? ["table"] : ["service", "table"]);
+    return kw(analysis.service || analysis.tables.length ? ["table"] : ["service", "table"]);
   }
   if (!prev || prev.kind === T.LBrace || lineStart) return memberStarts();
 
   // The tokens of the current member: back to the last one that starts a line inside the table.
   let m = before.length - 1;
-  while (m > 0 && !before[m].lineStart && before[m].start > tm.table.open) m--;
+  while (m > 0 && !before[m].lineStart && before[m].start > tm.base + tm.table.open) m--;
   const member = before.slice(m);
   const head = member[0];
   const props = [...tm.props.values()];
   const propertyItems = (): Completion[] =>
-    props.map((p) => ({ label: p.name, kind: "property", detail: analysis.text.slice(p.decl.type.start, p.decl.end) }));
+    props.map((p) => ({ label: p.name, kind: "property", detail: tm.text.slice(p.decl.type.start, p.decl.end) }));
 
   if (member[1]?.kind === T.Colon) {
     if (prev.kind === T.Colon) return Object.entries(TYPE_SNIPPETS).map(([label, snippet]) => ({ label, kind: "type", snippet }));
@@ -126,7 +126,8 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
 function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] {
   const tm = tableAt(analysis, offset);
   if (!tm) return [];
-  const inFilter = tm.table.accesses.some((a) => a.kind === "query" && a.filter && offset > a.filter.start && offset <= a.filter.end);
+  const rel = offset - tm.base;
+  const inFilter = tm.table.accesses.some((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
   if (!inFilter) return [];
   const names = ["PartitionKey", "RowKey", "Timestamp", ...tm.props.keys()];
   return [

@@ -29,11 +29,17 @@ export const FUNCTION_DOCS: Record<KeyFunction, string> = {
 export function hover(analysis: TdlAnalysis, offset: number): HoverResult | undefined {
   const tm = tableAt(analysis, offset);
   if (!tm) return undefined;
+  const h = tableHover(analysis, tm, offset - tm.base);
+  return h && { ...h, start: h.start + tm.base, end: h.end + tm.base };
+}
+
+/** Hover inside one table; `offset` and the result are relative to the table's chunk. */
+function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): HoverResult | undefined {
   const ref = refAt(tm.refs, offset);
   if (ref) {
     const info = tm.props.get(ref.name);
     if (!info) return undefined;
-    return { markdown: propertyHover(info, analysis.text), start: ref.start, end: ref.end };
+    return { markdown: propertyHover(info, tm.text), start: ref.start, end: ref.end };
   }
   const t = tm.table;
   for (const key of [t.partitionKey, t.rowKey]) {
@@ -90,7 +96,7 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   const profile = analysis.profile;
   const limit = title === "partitionKey" ? profile.partitionKeyMaxBytes : profile.rowKeyMaxBytes;
   const bytes = keyBytes(expr, tm.props, profile);
-  const text = analysis.text.slice(expr.start, expr.end);
+  const text = tm.text.slice(expr.start, expr.end);
   const lines = [`**${title}** = \`${text}\``, "", `- example: \`${example}\``];
   lines.push(Number.isFinite(chars)
     ? `- at most ${chars} characters (${formatCount(bytes)} bytes of the ${formatCount(limit)} ${profile.label} allows)`

@@ -2,7 +2,7 @@
  * The language service facade: everything the LSP layer and the CLI call.
  * Transport-free: text and offsets in, plain results out.
  */
-export { analyzeTdl, tableAt } from "./analyze";
+export { analyzeTdl, tableAt, TdlAnalyzer } from "./analyze";
 export type { TdlAnalysis, TableModel } from "./analyze";
 export { complete } from "./completion";
 export type { Completion, CompletionKind } from "./completion";

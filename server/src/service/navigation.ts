@@ -10,10 +10,11 @@ export interface Span {
   end: number;
 }
 
+/** The property reference under `offset`, with its table; refs are relative to `tm.base`. */
 function target(analysis: TdlAnalysis, offset: number): { tm: TableModel; ref: PropertyRef; decl?: PropertyRef } | undefined {
   const tm = tableAt(analysis, offset);
   if (!tm) return undefined;
-  const ref = refAt(tm.refs, offset);
+  const ref = refAt(tm.refs, offset - tm.base);
   if (!ref) return undefined;
   const decl = tm.refs.find((r) => r.kind === "decl" && r.name === ref.name);
   return { tm, ref, decl };
@@ -22,7 +23,7 @@ function target(analysis: TdlAnalysis, offset: number): { tm: TableModel; ref: P
 /** The declaration of the property under `offset`. */
 export function definition(analysis: TdlAnalysis, offset: number): Span | undefined {
   const t = target(analysis, offset);
-  return t?.decl ? { start: t.decl.start, end: t.decl.end } : undefined;
+  return t?.decl ? { start: t.tm.base + t.decl.start, end: t.tm.base + t.decl.end } : undefined;
 }
 
 /** Every place the property under `offset` is named, in its table. */
@@ -31,14 +32,14 @@ export function references(analysis: TdlAnalysis, offset: number, includeDeclara
   if (!t) return [];
   return t.tm.refs
     .filter((r) => r.name === t.ref.name && (includeDeclaration || r.kind !== "decl"))
-    .map((r) => ({ start: r.start, end: r.end }));
+    .map((r) => ({ start: t.tm.base + r.start, end: t.tm.base + r.end }));
 }
 
 /** The span and current name a rename would change, if the caret is on a declared property. */
 export function prepareRename(analysis: TdlAnalysis, offset: number): (Span & { placeholder: string }) | undefined {
   const t = target(analysis, offset);
   if (!t?.decl) return undefined;
-  return { start: t.ref.start, end: t.ref.end, placeholder: t.ref.name };
+  return { start: t.tm.base + t.ref.start, end: t.tm.base + t.ref.end, placeholder: t.ref.name };
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -53,5 +54,6 @@ export function rename(analysis: TdlAnalysis, offset: number, newName: string): 
   if (!t?.decl) return undefined;
   if (!IDENT.test(newName)) throw new Error(`'${newName}' is not a property name: use letters, digits and _, not starting with a digit`);
   if (newName !== t.ref.name && t.tm.props.has(newName)) throw new Error(`table '${t.tm.table.name.text}' already has a property '${newName}'`);
-  return t.tm.refs.filter((r) => r.name === t.ref.name).map((r) => ({ start: r.start, end: r.end, newText: newName }));
+  const base = t.tm.base;
+  return t.tm.refs.filter((r) => r.name === t.ref.name).map((r) => ({ start: base + r.start, end: base + r.end, newText: newName }));
 }

@@ -20,17 +20,20 @@ export interface OutlineSymbol {
 }
 
 export function outline(analysis: TdlAnalysis): OutlineSymbol[] {
-  const text = analysis.text;
-  return analysis.file.tables.filter((t) => t.name.text).map((t) => ({
+  return analysis.tables.filter((tm) => tm.table.name.text).map(({ table: t, base, text }) => ({
     name: t.name.text,
     detail: "table",
     kind: "table" as const,
-    start: t.start,
-    end: Math.max(t.end, t.name.end),
-    nameStart: t.name.start,
-    nameEnd: t.name.end,
-    children: t.members.map((m) => memberSymbol(text, m)),
+    start: base + t.start,
+    end: base + Math.max(t.end, t.name.end),
+    nameStart: base + t.name.start,
+    nameEnd: base + t.name.end,
+    children: t.members.map((m) => shift(memberSymbol(text, m), base)),
   }));
+}
+
+function shift(s: OutlineSymbol, base: number): OutlineSymbol {
+  return { ...s, start: s.start + base, end: s.end + base, nameStart: s.nameStart + base, nameEnd: s.nameEnd + base };
 }
 
 function memberSymbol(text: string, m: Member): OutlineSymbol {

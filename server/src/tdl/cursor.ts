@@ -80,7 +80,7 @@ export class Cursor {
 
   expectName(what: string): Name {
     const t = this.tok;
-    if (t.kind === T.Ident && !this.startsMember(t, this.pos)) {
+    if (t.kind === T.Ident && !this.startsMember(t, this.pos) && !this.startsTable()) {
       this.next();
       return { text: t.value, start: t.start, end: t.end };
     }

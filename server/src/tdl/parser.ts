@@ -18,19 +18,34 @@ const FUNCTION_SET = new Set<string>(KEY_FUNCTIONS);
 
 /** Parses a whole design. Never throws; every problem found is in `errors`. */
 export function parse(text: string): ParseResult {
+  return parseChunk(text, true, false);
+}
+
+/**
+ * Parses one chunk of a design (`chunks.ts`): the head may hold `service`;
+ * a chunk followed by another gets a sentinel `table` token at its end, so
+ * that errors at its end read exactly as they do in a whole-file parse.
+ */
+export function parseChunk(text: string, head: boolean, followed: boolean): ParseResult {
   const { tokens, comments } = lex(text);
+  if (followed) {
+    const eof = tokens[tokens.length - 1];
+    tokens.splice(tokens.length - 1, 0, { kind: T.Ident, start: text.length, end: text.length + 5, lineStart: true, value: "table" });
+    eof.start = eof.end = text.length + 5;
+  }
+  const stop = followed ? tokens.length - 2 : tokens.length - 1;
   const c = new Cursor(tokens, comments);
   const file: DesignFile = { start: 0, end: text.length, tables: [] };
 
-  if (c.isWord("service")) parseService(c, file);
-  while (!c.is(T.EOF)) {
+  if (head && c.isWord("service")) parseService(c, file);
+  while (c.pos < stop) {
     if (c.isWord("table")) {
       file.tables.push(parseTable(c));
       continue;
     }
     const t = c.next();
     c.error(t.start, t.end, `expected 'table', found '${t.value}'`);
-    while (!c.is(T.EOF) && !c.isWord("table")) c.next();
+    while (c.pos < stop && !c.isWord("table")) c.next();
   }
   for (const cm of comments) {
     if (cm.block && !text.startsWith("*/", cm.end - 2)) c.error(cm.start, cm.start + 2, "unterminated comment: add the closing */");
@@ -206,6 +221,7 @@ function parseType(c: Cursor): TypeNode {
 
 function parseEnumValue(c: Cursor): EnumValue {
   const t = c.tok;
+  if (c.startsTable()) c.fail("an enum value (a name or a string)");
   if (t.kind === T.String) {
     c.next();
     c.stringLit(t);

@@ -1,0 +1,19 @@
+// Types of code-server.mjs for the TypeScript tests.
+export const ROOT: string;
+export function ensureCodeServer(): string;
+export function installExtension(extensionsDir: string): string;
+export function freePort(): Promise<number>;
+export interface CodeServer {
+  url: string;
+  openUrl: string;
+  pid: number;
+  port: number;
+  userDir: string;
+  stop(): Promise<void>;
+}
+export function startCodeServer(options?: {
+  workspace?: string;
+  port?: number;
+  settings?: Record<string, unknown>;
+  log?: "ignore" | "inherit";
+}): Promise<CodeServer>;
