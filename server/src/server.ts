@@ -8,7 +8,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import {
-  complete, definition, formatTdl, hover, outline, prepareRename, references, rename, AnalysisOptions,
+  complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions,
 } from "./service";
 import { AnalysisCache } from "./lsp/documents";
 import { codeActionsFor, toCompletionItem, toDiagnostic, toDocumentSymbol } from "./lsp/convert";
@@ -37,6 +37,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       renameProvider: { prepareProvider: true },
       documentFormattingProvider: true,
       codeActionProvider: { codeActionKinds: ["quickfix"] },
+      codeLensProvider: { resolveProvider: false },
     },
     serverInfo: { name: "Table Design Language Server" },
   };
@@ -162,6 +163,12 @@ connection.onDocumentFormatting((p) =>
   }) ?? []);
 
 connection.onCodeAction((p) => codeActionsFor(p.textDocument.uri, p.context.diagnostics));
+
+// A lens above each query: its class and estimates (informational, no command to run).
+connection.onCodeLens((p) =>
+  withDoc(p.textDocument.uri, ({ analysis, lines }) =>
+    queryInfos(analysis).filter((q) => q.classification)
+      .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } }))) ?? []);
 
 // One failing request must not take the server down with every document's diagnostics.
 process.on("unhandledRejection", (e) => connection.console.error(`unhandled: ${(e as Error)?.stack ?? String(e)}`));

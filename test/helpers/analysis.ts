@@ -32,3 +32,21 @@ export function codes(text: string, options: AnalysisOptions = {}, min: "info" |
   const rank = { info: 0, warning: 1, error: 2 };
   return analyzeTdl(text, options).findings.filter((f) => rank[f.severity] >= rank[min]).map((f) => f.code);
 }
+
+/**
+ * Applies the fix (the preferred one, or the one whose title matches) of the
+ * finding with `code` at the marked range, asserts the exact text after it,
+ * that it still parses, and that no `code` finding is left at that spot.
+ */
+export function expectFix(before: string, code: string, after: string, title?: RegExp, options: AnalysisOptions = {}): void {
+  const m = marked(before);
+  const finding = analyzeTdl(m.text, options).findings.find((f) => f.code === code && (!m.ranges.length || (f.start === m.ranges[0].start && f.end === m.ranges[0].end)));
+  assert.ok(finding, `no ${code} finding at the marked range`);
+  const fix = title ? finding.fixes?.find((f) => title.test(f.title)) : finding.fixes?.find((f) => f.preferred);
+  assert.ok(fix, `no ${title ? `fix matching ${title}` : "preferred fix"} on ${code}: ${finding.message}`);
+  const text = applyEdits(m.text, fix.edits);
+  assert.equal(text, after);
+  const again = analyzeTdl(text, options).findings;
+  assert.deepEqual(again.filter((f) => f.code === "syntax"), [], "the fixed text parses");
+  assert.deepEqual(again.filter((f) => f.code === code && f.start === finding.start).map((f) => f.message), [], `${code} is gone at that spot`);
+}

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AnalysisOptions, analyzeTdl, LineIndex } from "../service";
+import { AnalysisOptions, analyzeTdl, LineIndex, queryInfos, roundEstimate } from "../service";
 import { expandPaths, InputError } from "./files";
 import { CheckReport, formatSarif, formatText, ReportFile, summarize } from "./report";
 
@@ -26,7 +26,11 @@ export function checkFile(file: string, text: string, options: AnalysisOptions):
       code: f.code, severity: f.severity, message: f.message, range: lines.range(f.start, f.end),
       fixes: (f.fixes ?? []).map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) })),
     })),
-    queries: [],
+    queries: queryInfos(analysis).filter((q) => q.classification).map((q) => ({
+      table: q.table, name: q.name, class: q.classification!.class,
+      partitions: roundEstimate(q.classification!.partitions), scanned: roundEstimate(q.classification!.scanned),
+      returned: roundEstimate(q.classification!.returned),
+    })),
   };
 }
 

@@ -5,6 +5,8 @@
 import { InputError } from "./files";
 import { parseArgs, UsageError } from "./args";
 import { runCheck } from "./check";
+import { runClassify } from "./classify";
+import { runFix } from "./fix";
 import { AnalysisOptions } from "../service";
 
 declare const TDL_VERSION: string | undefined;
@@ -17,6 +19,12 @@ Usage:
       Analyse .tdl designs (a folder: every design below it, honouring .gitignore).
       Exit 0 when clean or only warnings/info, 1 on any error (or more warnings
       than --max-warnings), 2 on bad usage or unreadable input.
+  tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]
+      Classify one OData filter as point, row-range, partition-range or
+      table-scan, with estimates from a design's table. Exit 2 if it does
+      not parse (with the position).
+  tdl fix PATH...
+      Apply every quick fix that is the only fix of its diagnostic; print a summary.
   tdl --help | tdl --version
 
 Options:
@@ -40,6 +48,8 @@ export function runCli(argv: string[]): CliResult {
     }
     if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: 0 };
     if (command === "check") return check(rest);
+    if (command === "classify") return classify(rest);
+    if (command === "fix") return fix(rest);
     throw new UsageError(`unknown command '${command}'`);
   } catch (e) {
     if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun 'tdl --help' for usage.\n`, exitCode: 2 };
@@ -69,6 +79,22 @@ function check(argv: string[]): CliResult {
   }
   const { output, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
   return { stdout: output, stderr: "", exitCode };
+}
+
+function classify(argv: string[]): CliResult {
+  const { positionals, options } = parseArgs(argv, ["design", "table", "format"], []);
+  if (positionals.length !== 1) throw new UsageError('classify needs one FILTER, quoted: tdl classify "PartitionKey eq \'a\'"');
+  const format = (options.get("format") ?? "text") as string;
+  if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format}'`);
+  const design = options.get("design");
+  const table = options.get("table");
+  return runClassify(positionals[0], { format, design: design as string | undefined, table: table as string | undefined });
+}
+
+function fix(argv: string[]): CliResult {
+  const { positionals } = parseArgs(argv, [], []);
+  if (!positionals.length) throw new UsageError("fix needs at least one PATH");
+  return { stdout: runFix(positionals), stderr: "", exitCode: 0 };
 }
 
 if (require.main === module) {

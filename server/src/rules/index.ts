@@ -6,11 +6,22 @@ import { Rule } from "./rule";
 import { duplicateName, unknownProperty } from "./names";
 import { missingKey, tableInvalidName } from "./table";
 import { invalidArgument } from "./arguments";
+import { invalidCharacter, padTooNarrow, separatorOrder, tooLong, unpaddedNumber } from "./keys";
+import { appendOnly, hot, singleValue, tooLarge } from "./partitions";
+import { filterSyntax, lowSelectivity, queryClass, tableScan, unorderedRange } from "./queries";
+import { crossPartition, transactionTooLarge } from "./transactions";
+import { entityTooLarge, tooManyProperties } from "./entities";
+import { account } from "./throughput";
 
 export const RULES: readonly Rule[] = [
-  unknownProperty,
-  duplicateName,
-  missingKey,
-  invalidArgument,
-  tableInvalidName,
+  // Syntax and meaning
+  unknownProperty, duplicateName, missingKey, invalidArgument, tableInvalidName, filterSyntax,
+  // Keys
+  unpaddedNumber, padTooNarrow, separatorOrder, invalidCharacter, tooLong,
+  // Partitions and load
+  appendOnly, singleValue, hot, tooLarge, account,
+  // Queries
+  queryClass, tableScan, lowSelectivity, unorderedRange,
+  // Transactions and entities
+  crossPartition, transactionTooLarge, entityTooLarge, tooManyProperties,
 ];

@@ -9,6 +9,8 @@ import { formatCount } from "../tdl/numbers";
 import { keyBytes } from "../model/key-bytes";
 import { TdlAnalysis, tableAt, TableModel } from "./analyze";
 import { refAt } from "./references";
+import { tableFacts } from "../model/facts";
+import { queryMarkdown } from "./query-info";
 
 export interface HoverResult {
   markdown: string;
@@ -35,6 +37,10 @@ export function hover(analysis: TdlAnalysis, offset: number): HoverResult | unde
 
 /** Hover inside one table; `offset` and the result are relative to the table's chunk. */
 function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): HoverResult | undefined {
+  if (!tm.table.hasSyntaxError) {
+    const qa = tableFacts(tm.table, tm.props).queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
+    if (qa?.classification) return { markdown: queryMarkdown(qa.query.name.text, qa.classification), start: qa.query.name.start, end: qa.query.name.end };
+  }
   const ref = refAt(tm.refs, offset);
   if (ref) {
     const info = tm.props.get(ref.name);

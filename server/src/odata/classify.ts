@@ -1,0 +1,133 @@
+/**
+ * Classifies an OData filter as the Table service runs it. The service
+ * seeks on PartitionKey and RowKey only through `and`: it does not split an
+ * `or` into separate seeks, and `ne` (or `not eq`) cannot seek at all.
+ */
+import { Classification, QueryClass, withSelectivity } from "./classes";
+import { CompareOp, FilterExpr } from "./parser";
+
+/** What a filter pins a key to. */
+export type KeyConstraint =
+  | { kind: "exact"; value: string }
+  | { kind: "range"; lo?: string; hi?: string }
+  | { kind: "none" }
+  | { kind: "empty" };
+
+const NEGATE: Record<CompareOp, CompareOp> = { eq: "ne", ne: "eq", gt: "le", ge: "lt", lt: "ge", le: "gt" };
+
+/** Pushes `not` down to the comparisons (De Morgan), so `not (A eq x)` is `A ne x`. */
+export function normalize(e: FilterExpr, negated = false): FilterExpr {
+  switch (e.kind) {
+    case "not": return normalize(e.expr, !negated);
+    case "and": case "or": {
+      const kind = negated ? (e.kind === "and" ? "or" : "and") : e.kind;
+      return { ...e, kind, left: normalize(e.left, negated), right: normalize(e.right, negated) };
+    }
+    case "cmp": return negated ? { ...e, op: NEGATE[e.op] } : e;
+  }
+}
+
+function cmpConstraint(op: CompareOp, v: string): KeyConstraint {
+  switch (op) {
+    case "eq": return { kind: "exact", value: v };
+    case "ne": return { kind: "none" };
+    case "gt": case "ge": return { kind: "range", lo: v };
+    case "lt": case "le": return { kind: "range", hi: v };
+  }
+}
+
+function and(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
+  if (a.kind === "empty" || b.kind === "empty") return { kind: "empty" };
+  if (a.kind === "none") return b;
+  if (b.kind === "none") return a;
+  if (a.kind === "exact" && b.kind === "exact") return a.value === b.value ? a : { kind: "empty" };
+  if (a.kind === "exact" || b.kind === "exact") {
+    const [x, r] = a.kind === "exact" ? [a, b as Extract<KeyConstraint, { kind: "range" }>] : [b as Extract<KeyConstraint, { kind: "exact" }>, a as Extract<KeyConstraint, { kind: "range" }>];
+    const inside = (r.lo === undefined || x.value >= r.lo) && (r.hi === undefined || x.value <= r.hi);
+    return inside ? x : { kind: "empty" };
+  }
+  const lo = a.lo === undefined ? b.lo : b.lo === undefined ? a.lo : a.lo > b.lo ? a.lo : b.lo;
+  const hi = a.hi === undefined ? b.hi : b.hi === undefined ? a.hi : a.hi < b.hi ? a.hi : b.hi;
+  return { kind: "range", lo, hi };
+}
+
+function or(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
+  if (a.kind === "empty") return b;
+  if (b.kind === "empty") return a;
+  if (a.kind === "exact" && b.kind === "exact" && a.value === b.value) return a;
+  // The service does not split an `or` into seeks: anything else scans.
+  return { kind: "none" };
+}
+
+/** The constraint a (normalized) filter puts on one key. */
+export function keyConstraint(e: FilterExpr, key: "PartitionKey" | "RowKey"): KeyConstraint {
+  switch (e.kind) {
+    case "cmp": return e.property === key && e.value.type === "string" ? cmpConstraint(e.op, e.value.value) : { kind: "none" };
+    case "and": return and(keyConstraint(e.left, key), keyConstraint(e.right, key));
+    case "or": return or(keyConstraint(e.left, key), keyConstraint(e.right, key));
+    case "not": return keyConstraint(normalize(e), key);
+  }
+}
+
+/** True when an `or` joins branches that pin different partitions (the service then scans every partition). */
+function orAcrossPartitions(e: FilterExpr): boolean {
+  if (e.kind === "or") {
+    const l = keyConstraint(e.left, "PartitionKey");
+    const r = keyConstraint(e.right, "PartitionKey");
+    if (l.kind !== "none" && r.kind !== "none" && !(l.kind === "exact" && r.kind === "exact" && l.value === r.value)) return true;
+  }
+  return (e.kind === "and" || e.kind === "or") && (orAcrossPartitions(e.left) || orAcrossPartitions(e.right));
+}
+
+function onlyEqualities(e: FilterExpr): boolean {
+  return e.kind === "cmp" ? e.op === "eq" : e.kind === "not" ? false : onlyEqualities(e.left) && onlyEqualities(e.right);
+}
+
+/** Sizes the classifier uses when a design is known; all optional. */
+export interface FilterContext {
+  /** Entities in the table (main rows). */
+  rows?: number;
+  /** Rows per entity (1 + indexes). */
+  rowsPerEntity?: number;
+  partitions?: number;
+  /** The caller's `returns N`. */
+  returns?: number;
+}
+
+/** Classifies a parsed filter, with estimates where `ctx` allows. */
+export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Classification {
+  const e = normalize(expr);
+  const pk = keyConstraint(e, "PartitionKey");
+  const rk = keyConstraint(e, "RowKey");
+  const reasons: string[] = [];
+  let cls: QueryClass;
+  const acrossOr = pk.kind === "none" && orAcrossPartitions(e);
+  if (pk.kind === "exact" || pk.kind === "empty") {
+    cls = rk.kind === "exact" || rk.kind === "empty" ? "point" : "row-range";
+    if (cls === "row-range") reasons.push(rk.kind === "range" ? "PartitionKey is exact and RowKey is a range" : "PartitionKey is exact; RowKey is not pinned, so the whole partition is read");
+  } else if (pk.kind === "range") {
+    cls = "partition-range";
+    reasons.push("PartitionKey is a range: several partitions, possibly several servers, with continuation tokens");
+  } else {
+    cls = "table-scan";
+    reasons.push(acrossOr
+      ? "an 'or' across PartitionKeys is not split into seeks: every partition is read; issue the branches as separate point or range queries"
+      : "PartitionKey is not pinned (no 'eq', or only 'ne'): every partition is read");
+  }
+  const total = ctx.rows !== undefined ? ctx.rows * (ctx.rowsPerEntity ?? 1) : undefined;
+  const perPartition = total !== undefined && ctx.partitions ? total / ctx.partitions : undefined;
+  let partitions: number | null = null;
+  let scanned: number | null = null;
+  switch (cls) {
+    case "point": partitions = 1; scanned = 1; break;
+    case "row-range": partitions = 1; scanned = perPartition ?? null; break;
+    case "partition-range": break;
+    case "table-scan": partitions = ctx.partitions ?? null; scanned = total ?? null; break;
+  }
+  let returned: number | null = ctx.returns ?? null;
+  if (returned === null) {
+    if (cls === "point") returned = 1;
+    else if (scanned !== null) returned = onlyEqualities(e) ? scanned : Math.max(1, scanned * 0.1);
+  }
+  return withSelectivity({ class: cls, partitions, scanned, returned, reasons, ...(acrossOr ? { orAcrossPartitions: true } : {}) });
+}

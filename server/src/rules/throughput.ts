@@ -1,0 +1,26 @@
+/**
+ * `throughput/account`: the peak entities per second of every pattern in
+ * the file, against the account's target.
+ */
+import { tableFacts } from "../model/facts";
+import { formatCount } from "../tdl/numbers";
+import { Rule } from "./rule";
+
+export const account: Rule = {
+  code: "throughput/account",
+  severity: "warning",
+  checkFile(ctx) {
+    const target = ctx.profile.accountTargetEntitiesPerSecond;
+    if (!target) return;
+    const loads = ctx.tables.filter((t) => !t.table.hasSyntaxError).map((t) => ({ t, total: tableFacts(t.table, t.props).load.total }));
+    const total = loads.reduce((s, l) => s + l.total, 0);
+    if (total <= target || !loads.length) return;
+    const top = loads.reduce((a, b) => (b.total > a.total ? b : a));
+    const name = top.t.table.name;
+    ctx.report({
+      code: this.code, severity: this.severity, start: top.t.base + name.start, end: top.t.base + name.end,
+      message: `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name.text}': ≈ ${formatCount(top.total)}); ` +
+        `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.`,
+    });
+  },
+};
