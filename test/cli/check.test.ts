@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -92,12 +92,51 @@ test("bad usage and unreadable paths exit 2 with a clear message", () => {
 });
 
 test("--max-warnings fails a run with more warnings than allowed", () => {
-  // No warning-level rules exist without estimates here: zero warnings pass with --max-warnings 0.
-  const dir = workspace({ "a.tdl": GOOD });
+  // GOOD has no warnings; by-seller has one.
+  const dir = workspace({ "a.tdl": GOOD, "hot.tdl": readFileSync("examples/student-cards/by-seller.tdl", "utf8") });
   assert.equal(tdl(["check", "a.tdl", "--max-warnings", "0"], dir).code, 0);
+  assert.equal(tdl(["check", "hot.tdl"], dir).code, 0);
+  assert.equal(tdl(["check", "hot.tdl", "--max-warnings", "0"], dir).code, 1);
+  assert.equal(tdl(["check", "hot.tdl", "--max-warnings", "1"], dir).code, 0);
   assert.equal(tdl(["check", "a.tdl", "--max-warnings", "x"], dir).code, 2);
 });
 
 function pick(r: { code: number | null; stderr: string }) {
   return { code: r.code, stderr: r.stderr };
 }
+
+test("check --format json lists every query with its class and estimates", () => {
+  const r = tdl(["check", "examples/marathon.tdl", "--format", "json"]);
+  assert.equal(r.code, 0);
+  assert.deepEqual(JSON.parse(r.stdout).files[0].queries, [
+    { table: "Registrations", name: "ByBib", class: "row-range", partitions: 1, scanned: 1, returned: 1 },
+    { table: "Registrations", name: "ByAge", class: "row-range", partitions: 1, scanned: 333, returned: 333 },
+  ]);
+});
+
+test("classify prints the class, with estimates from a design; a bad filter exits 2 with its position", () => {
+  const plain = tdl(["classify", "PartitionKey eq 'a' and (RowKey eq '1' or RowKey eq '2')"]);
+  assert.equal(plain.code, 0);
+  assert.equal(plain.stdout.split("\n")[0], "row-range · 1 partition");
+  const json = tdl(["classify", "Event eq 'x'", "--design", "examples/marathon.tdl", "--table", "Registrations", "--format", "json"]);
+  assert.deepEqual(JSON.parse(json.stdout).class, "table-scan");
+  assert.deepEqual([JSON.parse(json.stdout).partitions, JSON.parse(json.stdout).scanned], [600, 4_000_000]);
+  const bad = tdl(["classify", "PartitionKey eq 'a' and RowKey gt"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /does not parse at character 34: expected a property name or a literal/);
+  assert.match(tdl(["classify", "RowKey eq 'a'", "--design", "examples/marathon.tdl", "--table", "Nope"]).stderr, /no table 'Nope' \(tables: Registrations\)/);
+});
+
+test("fix applies the single fixes and reports them; the files then check clean of those codes", () => {
+  const dir = workspace({
+    "a.tdl": readFileSync("examples/student-cards/composite-colon.tdl", "utf8"),
+    "b.tdl": readFileSync("examples/student-cards/by-order-number.tdl", "utf8"),
+    "c.tdl": GOOD,
+  });
+  const r = tdl(["fix", "."], dir);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "a.tdl: 1 fix (key/separator-order)\nb.tdl: 1 fix (partition/append-only)\n2 fixes applied\n");
+  assert.match(readFileSync(path.join(dir, "a.tdl"), "utf8"), /partitionKey = pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
+  const check = JSON.parse(tdl(["check", ".", "--format", "json"], dir).stdout);
+  assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 0 });
+});

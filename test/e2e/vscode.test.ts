@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { makeWorkspace, openFile, openVsCode, runCommand, VsCodeSession } from "../helpers/vscode";
@@ -41,4 +43,25 @@ test("the outline shows the tables of a design", async () => {
   await pane.locator(".monaco-list-row .label-name", { hasText: /^Ledger$/ }).waitFor({ timeout: 10_000 });
   const rows = await pane.locator(".monaco-list-row .label-name").allInnerTexts();
   assert.deepEqual(rows, ["LedgerByAccount", "Ledger"]);
+});
+
+test("a quick fix from Ctrl+. removes its diagnostic", async () => {
+  const { page } = vscode;
+  await openFile(page, "composite-colon.tdl");
+  await page.locator(".squiggly-warning").first().waitFor({ timeout: 30_000 });
+  // The separator ":" after SellerID is on line 20, column 54.
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input").fill(":20:55");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+.");
+  const action = page.locator(".action-widget .monaco-list-row", { hasText: "Use \",\" as the separator" });
+  await action.first().waitFor({ timeout: 15_000 });
+  // The preferred fix is the first, focused entry of the menu.
+  await page.keyboard.press("Enter");
+  const line = page.locator(".view-line", { hasText: "partitionKey" });
+  const fixedLine = 'SellerID + "," + pad(CardID, 6)';
+  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
+    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), fixedLine, { timeout: 15_000 })
+  await page.locator(".squiggly-warning").first().waitFor({ state: "detached", timeout: 15_000 });
+  assert.match((await line.first().innerText()).replace(/\u00a0/g, " "), /pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
 });

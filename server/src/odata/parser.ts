@@ -45,6 +45,8 @@ export function parseFilter(src: string): FilterParse {
   let i = 0;
   const tok = () => toks[i];
   const fail = (t: ODataToken, message: string): never => {
+    // A token the lexer could not read explains itself better than what was expected there.
+    if (t.kind === "error" && t.error) message = t.error;
     throw new FilterSyntaxError({ message, start: t.start, end: Math.max(t.end, t.start + (t.kind === "eof" ? 0 : 1)) });
   };
   const describe = (t: ODataToken) => (t.kind === "eof" ? "the end of the filter" : `'${src.slice(t.start, t.end)}'`);
