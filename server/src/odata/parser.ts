@@ -52,24 +52,18 @@ export function parseFilter(src: string): FilterParse {
   const describe = (t: ODataToken) => (t.kind === "eof" ? "the end of the filter" : `'${src.slice(t.start, t.end)}'`);
   const isWord = (t: ODataToken, w: string) => t.kind === "name" && t.text === w;
 
-  const parseOr = (): FilterExpr => {
-    let left = parseAnd();
-    while (isWord(tok(), "or")) {
+  /** `next (word next)*`, left-associative: `or` over `and` over unary. */
+  const binary = (word: "and" | "or", next: () => FilterExpr) => (): FilterExpr => {
+    let left = next();
+    while (isWord(tok(), word)) {
       i++;
-      const right = parseAnd();
-      left = { kind: "or", left, right, start: left.start, end: right.end };
+      const right = next();
+      left = { kind: word, left, right, start: left.start, end: right.end };
     }
     return left;
   };
-  const parseAnd = (): FilterExpr => {
-    let left = parseUnary();
-    while (isWord(tok(), "and")) {
-      i++;
-      const right = parseUnary();
-      left = { kind: "and", left, right, start: left.start, end: right.end };
-    }
-    return left;
-  };
+  const parseAnd = (): FilterExpr => binary("and", parseUnary)();
+  const parseOr = (): FilterExpr => binary("or", parseAnd)();
   const parseUnary = (): FilterExpr => {
     const t = tok();
     if (isWord(t, "not")) {
