@@ -2,7 +2,9 @@
 // the extension (vscode external), the language server and the CLI (fully
 // bundled, runnable with plain node), and the webview (browser).
 import * as esbuild from "esbuild";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -22,6 +24,8 @@ const node = {
 const targets = [
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  // The TypeScript analysis, loaded by the server on the first TypeScript document.
+  { ...node, entryPoints: ["server/src/typescript/service.ts"], outfile: "dist/ts-analyzer.js" },
   { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   {
     entryPoints: ["webview/src/main.ts"], outfile: "dist/webview.js", bundle: true, platform: "browser", format: "iife",
@@ -29,6 +33,15 @@ const targets = [
   },
 ];
 
+/** The TypeScript lib files (lib.es2022.d.ts…) beside the bundles, so the analysis runs from dist/ alone. */
+function copyTypeScriptLibs() {
+  const from = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript")), ".");
+  const to = "dist/ts-lib";
+  mkdirSync(to, { recursive: true });
+  for (const f of readdirSync(from)) if (/^lib\..*\.d\.ts$/.test(f)) cpSync(path.join(from, f), path.join(to, f));
+}
+
+copyTypeScriptLibs();
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));

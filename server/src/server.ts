@@ -8,9 +8,12 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import {
-  complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions,
+  complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions, Classification,
 } from "./service";
 import { AnalysisCache } from "./lsp/documents";
+import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
+import { WorkspaceDesigns } from "./lsp/designs";
+import { fileURLToPath } from "node:url";
 import { codeActionsFor, toCompletionItem, toDiagnostic, toDocumentSymbol } from "./lsp/convert";
 
 const connection = createConnection(ProposedFeatures.all);
@@ -19,6 +22,9 @@ const cache = new AnalysisCache();
 /** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
 const DEBOUNCE_MS = 2;
 const pending = new Map<string, NodeJS.Timeout>();
+let workspaceFolders: string[] = [];
+const designs = new WorkspaceDesigns(() => workspaceFolders, () => documents.all().filter(isTdl).map((d) => cache.get(d).analysis));
+const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m));
 let canPullConfiguration = false;
 let canRegisterConfigurationChange = false;
 
@@ -26,6 +32,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   canPullConfiguration = !!params.capabilities.workspace?.configuration;
   canRegisterConfigurationChange = !!params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration;
   cache.reset(readOptions(params.initializationOptions));
+  workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.rootUri ? [params.rootUri] : [])
+    .filter((u) => u.startsWith("file:")).map((u) => fileURLToPath(u));
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -69,16 +77,19 @@ async function pullConfiguration(): Promise<void> {
     connection.console.warn(`could not read the tableDesign settings: ${(e as Error).message}`);
     return;
   }
-  cache.reset(readOptions(cfg));
+  applyOptions(readOptions(cfg));
+}
+
+function applyOptions(options: AnalysisOptions): void {
+  cache.reset(options);
+  typescript.defaultService = options.defaultService;
+  typescript.reset();
   for (const doc of documents.all()) schedule(doc);
 }
 
 connection.onDidChangeConfiguration((change) => {
   if (canPullConfiguration) void pullConfiguration();
-  else {
-    cache.reset(readOptions((change.settings as { tableDesign?: unknown })?.tableDesign));
-    for (const doc of documents.all()) schedule(doc);
-  }
+  else applyOptions(readOptions((change.settings as { tableDesign?: unknown })?.tableDesign));
 });
 
 function schedule(doc: TextDocument): void {
@@ -96,9 +107,14 @@ function isTdl(doc: TextDocument): boolean {
 }
 
 function publish(doc: TextDocument): void {
-  if (!isTdl(doc)) return;
-  const { analysis, lines } = cache.get(doc);
-  const diagnostics: Diagnostic[] = analysis.findings.map((f) => toDiagnostic(lines, f));
+  let diagnostics: Diagnostic[];
+  if (isTdl(doc)) {
+    const { analysis, lines } = cache.get(doc);
+    diagnostics = analysis.findings.map((f) => toDiagnostic(lines, f));
+  } else if (isTypeScript(doc)) {
+    const { result, lines } = typescript.get(doc);
+    diagnostics = result.findings.map((f) => toDiagnostic(lines, f));
+  } else return;
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
 }
 
@@ -107,6 +123,7 @@ documents.onDidChangeContent((e) => schedule(e.document));
 documents.onDidClose((e) => {
   clearTimeout(pending.get(e.document.uri));
   cache.delete(e.document.uri);
+  if (isTypeScript(e.document)) typescript.close(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
@@ -165,10 +182,20 @@ connection.onDocumentFormatting((p) =>
 connection.onCodeAction((p) => codeActionsFor(p.textDocument.uri, p.context.diagnostics));
 
 // A lens above each query: its class and estimates (informational, no command to run).
-connection.onCodeLens((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) =>
+connection.onCodeLens((p) => {
+  const doc = documents.get(p.textDocument.uri);
+  if (doc && isTypeScript(doc)) {
+    const { result, lines } = typescript.get(doc);
+    return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: tsLens(q.classification), command: "" } }));
+  }
+  return withDoc(p.textDocument.uri, ({ analysis, lines }) =>
     queryInfos(analysis).filter((q) => q.classification)
-      .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } }))) ?? []);
+      .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } }))) ?? [];
+});
+
+function tsLens(c: Classification): string {
+  return c.class === "table-scan" ? "table-scan · scans every partition" : summary(c);
+}
 
 // One failing request must not take the server down with every document's diagnostics.
 process.on("unhandledRejection", (e) => connection.console.error(`unhandled: ${(e as Error)?.stack ?? String(e)}`));

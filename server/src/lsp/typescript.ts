@@ -1,0 +1,72 @@
+/**
+ * TypeScript documents on the LSP side: maps URIs to file names, keeps the
+ * analyzer (loaded on the first TypeScript document, so design-only
+ * sessions never pay for the compiler) and caches each version's result.
+ */
+import { fileURLToPath } from "node:url";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { TsAnalyzer, TsFileResult } from "../typescript/service";
+import { LineIndex } from "../service";
+import { WorkspaceDesigns } from "./designs";
+import { loadTsAnalysis } from "../typescript/load";
+
+const TS_LANGUAGES = new Set(["typescript", "typescriptreact"]);
+
+export function isTypeScript(doc: TextDocument): boolean {
+  return TS_LANGUAGES.has(doc.languageId) || /\.(ts|tsx|mts|cts)$/.test(doc.uri);
+}
+
+export function fileName(uri: string): string {
+  return uri.startsWith("file:") ? fileURLToPath(uri) : `/${uri.replace(/[^A-Za-z0-9._-]+/g, "_")}.ts`;
+}
+
+interface Entry {
+  version: number;
+  result: TsFileResult;
+  lines: LineIndex;
+}
+
+export class TypeScriptDocuments {
+  private analyzer: TsAnalyzer | undefined;
+  private readonly results = new Map<string, Entry>();
+  defaultService: "azure-table" | "cosmos-table" | "tablestore" | undefined;
+
+  constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void) {}
+
+  private get ts(): TsAnalyzer {
+    if (!this.analyzer) {
+      // Loaded lazily: the compiler is large, and most design sessions never need it.
+      const { TsAnalyzer: Analyzer } = loadTsAnalysis();
+      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), defaultService: this.defaultService });
+    }
+    return this.analyzer;
+  }
+
+  /** The analysis of a document's current version; a failure yields no findings and a log line, never an exception. */
+  get(doc: TextDocument): Entry {
+    const hit = this.results.get(doc.uri);
+    if (hit && hit.version === doc.version) return hit;
+    const file = fileName(doc.uri);
+    const text = doc.getText();
+    let result: TsFileResult = { findings: [], queries: [], usesSdk: false };
+    try {
+      this.ts.update(file, text, doc.version);
+      result = this.ts.analyze(file);
+    } catch (e) {
+      this.log(`TypeScript analysis of ${doc.uri} failed: ${(e as Error).stack ?? String(e)}`);
+    }
+    const entry = { version: doc.version, result, lines: new LineIndex(text) };
+    this.results.set(doc.uri, entry);
+    return entry;
+  }
+
+  close(uri: string): void {
+    this.results.delete(uri);
+    this.analyzer?.close(fileName(uri));
+  }
+
+  reset(): void {
+    this.results.clear();
+    this.analyzer = undefined;
+  }
+}

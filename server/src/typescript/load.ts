@@ -1,0 +1,13 @@
+/**
+ * Loads the TypeScript analysis on demand: its own bundle beside the server
+ * and CLI bundles (dist/ts-analyzer.js), so that starting them does not load
+ * the compiler; the source module when running unbundled (tests).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export function loadTsAnalysis(): typeof import("./service") {
+  const bundled = path.join(__dirname, "ts-analyzer.js");
+  const target = fs.existsSync(bundled) ? bundled : path.join(__dirname, "service");
+  return require(target) as typeof import("./service");
+}
