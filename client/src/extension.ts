@@ -1,10 +1,12 @@
 /**
  * Extension entry: starts the Table Design language server for `.tdl` files
- * and passes the `tableDesign.*` settings to it.
+ * and for TypeScript files that use `@azure/data-tables`, and passes the
+ * `tableDesign.*` settings to it.
  */
 import * as path from "node:path";
 import { ExtensionContext, workspace } from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { typescriptGate } from "./typescript-gate";
 
 let client: LanguageClient | undefined;
 
@@ -15,7 +17,12 @@ export async function activate(context: ExtensionContext): Promise<void> {
     debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ language: "tdl" }],
+    documentSelector: [
+      { language: "tdl" },
+      { scheme: "file", language: "typescript" },
+      { scheme: "file", language: "typescriptreact" },
+    ],
+    middleware: typescriptGate(() => workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
     synchronize: { configurationSection: "tableDesign" },
     initializationOptions: workspace.getConfiguration("tableDesign"),
   };

@@ -65,3 +65,19 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
   await page.locator(".squiggly-warning").first().waitFor({ state: "detached", timeout: 15_000 });
   assert.match((await line.first().innerText()).replace(/\u00a0/g, " "), /pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
 });
+
+test("a TypeScript key builder shows its diagnostic and its fix applies", async () => {
+  const { page } = vscode;
+  await openFile(page, "registrations.ts");
+  await page.locator(".squiggly-warning").first().waitFor({ timeout: 60_000 });
+  // `r.bib` in `BIB:${r.bib}` is on line 20, column 20.
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input").fill(":20:22");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+.");
+  const action = page.locator(".action-widget .monaco-list-row", { hasText: "Pad to 5 digits" });
+  await action.first().waitFor({ timeout: 15_000 });
+  await action.first().click({ force: true });
+  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
+    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`', { timeout: 15_000 });
+});

@@ -1,0 +1,235 @@
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { analyzeTdl } from "../../server/src/service";
+import { TsAnalyzer } from "../../server/src/typescript/service";
+import { TsFixture } from "../helpers/typescript";
+
+const fx = new TsFixture();
+after(() => fx.dispose());
+
+const HEAD = `import { TableClient, TableTransaction, odata } from "@azure/data-tables";
+const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders");
+interface Order { customer: string; bib: number; total: number; id: string; status: "open" | "openPaid" | "closed" }
+`;
+
+test("ts/unpadded-number on numbers in templates, concatenations and String(); silent once padded", () => {
+  fx.expect("a.ts", `${HEAD}
+export async function save(o: Order, n: number) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${«o.bib»}\` });
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: "r" + «String(n)» });
+  await client.deleteEntity(o.customer, «n.toString()»);
+  await client.createEntity({ partitionKey: o.customer, rowKey: String(o.bib).padStart(10, "0") });
+}
+`, "ts/unpadded-number");
+});
+
+test("ts/unpadded-number fix: String(x).padStart(W, \"0\"), W from a design of the same table", () => {
+  fx.fix("b.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`bib-\${o.bib}\` });
+}
+`, "ts/unpadded-number", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`bib-\${String(o.bib).padStart(10, "0")}\` });
+}
+`);
+  const design = analyzeTdl(`table Orders {\n  Customer: string(20)\n  Bib: int(0..99999)\n  partitionKey = Customer\n  rowKey = pad(Bib, 5)\n}\n`).tables[0].props;
+  const withDesign = new TsFixture(undefined, new TsAnalyzer({ design: (t) => (t === "Orders" ? design : undefined) }));
+  try {
+    withDesign.fix("c.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "bib" + String(o.bib) });
+}
+`, "ts/unpadded-number", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "bib" + String(o.bib).padStart(5, "0") });
+}
+`);
+  } finally {
+    withDesign.dispose();
+  }
+});
+
+test("ts/append-only-key: the clock, time-ordered ids and counters lead the partition key", () => {
+  fx.expect("d.ts", `${HEAD}
+declare function ulid(): string;
+let seq = 0;
+export async function log(message: string) {
+  await client.createEntity({ partitionKey: \`\${«Date.now()»}\`, rowKey: "x", message });
+  await client.createEntity({ partitionKey: «new Date().toISOString()», rowKey: "x", message });
+  await client.createEntity({ partitionKey: «ulid()», rowKey: "x", message });
+  await client.createEntity({ partitionKey: String(«seq++»), rowKey: "x", message });
+  await client.createEntity({ partitionKey: message + Date.now(), rowKey: "x" });
+}
+`, "ts/append-only-key");
+});
+
+test("ts/append-only-key fix: a hash prefix bound to a const, with the node:crypto import added once", () => {
+  fx.fix("e.ts", `${HEAD}
+export async function log(message: string) {
+  await client.createEntity({ partitionKey: \`\${Date.now()}\`, rowKey: "x", message });
+}
+`, "ts/append-only-key", `${HEAD.replace(`import { TableClient, TableTransaction, odata } from "@azure/data-tables";`, `import { TableClient, TableTransaction, odata } from "@azure/data-tables";\nimport { createHash } from "node:crypto";`)}
+export async function log(message: string) {
+  const keyValue = \`\${Date.now()}\`;
+  await client.createEntity({ partitionKey: createHash("md5").update(keyValue).digest("hex").slice(0, 4) + "_" + keyValue, rowKey: "x", message });
+}
+`);
+});
+
+test("ts/constant-partition-key, with a composite fix from another property of the entity", () => {
+  fx.expect("f.ts", `${HEAD}
+const TABLE_PK = "orders";
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: «TABLE_PK», rowKey: o.id, customer: o.customer });
+  await client.createEntity({ partitionKey: «"all"», rowKey: o.id });
+}
+`, "ts/constant-partition-key");
+  fx.fix("g.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: "orders", rowKey: o.id, customer: o.customer });
+}
+`, "ts/constant-partition-key", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: "orders_" + o.customer, rowKey: o.id, customer: o.customer });
+}
+`);
+});
+
+test("ts/invalid-key-character and ts/separator-order, with their fixes", () => {
+  fx.expect("h.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: «"a/b"» + o.id });
+}
+`, "ts/invalid-key-character");
+  fx.fix("i.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "a#b" + o.id });
+}
+`, "ts/invalid-key-character", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "a_b" + o.id });
+}
+`);
+  fx.expect("j.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status}«_»\${o.id}\` });
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${String(o.total).padStart(10, "0")}_\${o.id}\` });
+}
+`, "ts/separator-order");
+  fx.fix("j2.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status}_\${o.id}\` });
+}
+`, "ts/separator-order", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status},\${o.id}\` });
+}
+`);
+});
+
+test("transactions: actions across partitions, and more than 100 of them", () => {
+  fx.expect("k.ts", `${HEAD}
+export async function move(o: Order) {
+  await «client.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }], ["create", { partitionKey: "b", rowKey: "2" }]])»;
+  await client.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }], ["delete", { partitionKey: "a", rowKey: "2" }]]);
+}
+`, "ts/cross-partition-transaction");
+  fx.expect("l.ts", `${HEAD}
+export async function bulk(o: Order) {
+  const tx = new TableTransaction();
+  for (let i = 0; i < 150; i++) tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
+  await «client.submitTransaction(tx.actions)»;
+  const small = new TableTransaction();
+  for (let i = 0; i < 100; i++) small.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
+  await client.submitTransaction(small.actions);
+}
+`, "ts/transaction-too-large");
+});
+
+test("every listEntities and getEntity call is classified; unpinned filters are table scans", () => {
+  const m = `${HEAD}
+const OPEN = "status eq 'open'";
+export async function read(o: Order) {
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${o.customer} and RowKey eq \${o.id}\` } });
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${o.customer}\` } });
+  client.«listEntities»({ queryOptions: { filter: \`PartitionKey ge '\${o.customer}' and PartitionKey lt 'z'\` } });
+  client.«listEntities»({ queryOptions: { filter: OPEN } });
+  client.«listEntities»({ queryOptions: { filter: "PartitionKey eq 'a' or PartitionKey eq 'b'" } });
+  client.«listEntities»();
+  await client.«getEntity»(o.customer, o.id);
+}
+`;
+  const found = fx.expect("m.ts", m, "ts/query-class");
+  assert.deepEqual(found.map((f) => f.message), [
+    "point", "row-range · 1 partition", "partition-range · several partitions", "table-scan · scans every partition",
+    "table-scan · scans every partition", "table-scan · scans every partition", "point",
+  ]);
+  const scans = fx.analyzer.analyze(fx.file("m.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan");
+  assert.equal(scans.length, 3);
+});
+
+test("keys built in helper functions and spreads are followed; types decide, not names", () => {
+  fx.expect("n.ts", `${HEAD}
+function keysOf(o: Order) {
+  return { partitionKey: o.customer, rowKey: \`\${«o.total»}\` };
+}
+const base = (x: number) => ({ rowKey: "r" + «x» });
+export async function save(o: Order, bib: string) {
+  await client.createEntity({ ...keysOf(o), status: o.status });
+  await client.createEntity({ partitionKey: o.customer, ...base(o.total) });
+  await client.createEntity({ partitionKey: o.customer, rowKey: "r" + bib });
+}
+`, "ts/unpadded-number");
+});
+
+test("ts/read-before-write becomes one upsertEntity", () => {
+  fx.fix("o.ts", `${HEAD}
+export async function save(o: Order) {
+  const entity = { partitionKey: o.customer, rowKey: o.id, total: o.total };
+  try {
+    await client.getEntity(o.customer, o.id);
+    await client.updateEntity(entity);
+  } catch {
+    await client.createEntity(entity);
+  }
+}
+`, "ts/read-before-write", `${HEAD}
+export async function save(o: Order) {
+  const entity = { partitionKey: o.customer, rowKey: o.id, total: o.total };
+  try {
+    await client.upsertEntity(entity, "Merge");
+  } catch {
+    await client.createEntity(entity);
+  }
+}
+`);
+});
+
+test("silence: well-built keys, and files without the SDK", () => {
+  const good = fx.file("p.ts", `${HEAD}
+import { createHash } from "node:crypto";
+export async function save(o: Order) {
+  const pk = createHash("md5").update(o.id).digest("hex").slice(0, 4) + "_" + o.id;
+  await client.createEntity({ partitionKey: pk, rowKey: String(o.bib).padStart(10, "0") + "," + o.customer });
+  await client.createEntity({ partitionKey: o.customer, rowKey: o.id });
+}
+`);
+  assert.deepEqual(fx.analyzer.analyze(good).findings.map((f) => f.code), []);
+  const plain = fx.file("q.ts", `export const key = (n: number) => \`\${n}:\${Date.now()}\`;\nexport const client = { createEntity(e: object) { return e; } };\nclient.createEntity({ partitionKey: key(1), rowKey: "x" });\n`);
+  assert.deepEqual(fx.analyzer.analyze(plain), { findings: [], queries: [], usesSdk: false });
+});
+
+test("without resolvable SDK types, TableClient usage is still recognised syntactically", () => {
+  const unresolved = new TsFixture({ compilerOptions: { strict: true, noEmit: true, baseUrl: ".", paths: { "@azure/data-tables": ["./missing"] }, types: [] } });
+  try {
+    unresolved.expect("r.ts", `import { TableClient } from "@azure/data-tables";
+const client = new TableClient("https://x.table.core.windows.net", "Orders");
+export async function log(n: number) {
+  await client.createEntity({ partitionKey: \`\${«Date.now()»}\`, rowKey: "x" });
+}
+`, "ts/append-only-key");
+  } finally {
+    unresolved.dispose();
+  }
+});
