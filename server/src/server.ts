@@ -92,7 +92,29 @@ connection.onDidChangeConfiguration((change) => {
   else applyOptions(readOptions((change.settings as { tableDesign?: unknown })?.tableDesign));
 });
 
+/**
+ * TypeScript documents share one program: their analyses run together once
+ * the burst of events is over, so opening a whole project builds one program
+ * and one checker instead of one per file.
+ */
+const pendingTs = new Set<string>();
+let tsTimer: NodeJS.Timeout | undefined;
+const TS_DEBOUNCE_MS = 3;
+
 function schedule(doc: TextDocument): void {
+  if (isTypeScript(doc)) {
+    pendingTs.add(doc.uri);
+    clearTimeout(tsTimer);
+    tsTimer = setTimeout(() => {
+      const uris = [...pendingTs];
+      pendingTs.clear();
+      for (const uri of uris) {
+        const current = documents.get(uri);
+        if (current) publish(current);
+      }
+    }, TS_DEBOUNCE_MS);
+    return;
+  }
   clearTimeout(pending.get(doc.uri));
   pending.set(doc.uri, setTimeout(() => {
     pending.delete(doc.uri);
@@ -118,8 +140,16 @@ function publish(doc: TextDocument): void {
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
 }
 
-documents.onDidOpen((e) => publish(e.document));
-documents.onDidChangeContent((e) => schedule(e.document));
+documents.onDidOpen((e) => {
+  if (isTypeScript(e.document)) {
+    typescript.track(e.document);
+    schedule(e.document);
+  } else publish(e.document);
+});
+documents.onDidChangeContent((e) => {
+  if (isTypeScript(e.document)) typescript.track(e.document);
+  schedule(e.document);
+});
 documents.onDidClose((e) => {
   clearTimeout(pending.get(e.document.uri));
   cache.delete(e.document.uri);

@@ -42,6 +42,15 @@ export class TypeScriptDocuments {
     return this.analyzer;
   }
 
+  /** Hands a document's text to the project at once (cheap), so that a burst of opens builds one program, not one each. */
+  track(doc: TextDocument): void {
+    try {
+      this.ts.update(fileName(doc.uri), doc.getText(), doc.version);
+    } catch (e) {
+      this.log(`TypeScript analysis of ${doc.uri} failed: ${(e as Error).message}`);
+    }
+  }
+
   /** The analysis of a document's current version; a failure yields no findings and a log line, never an exception. */
   get(doc: TextDocument): Entry {
     const hit = this.results.get(doc.uri);
