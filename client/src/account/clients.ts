@@ -1,0 +1,64 @@
+/**
+ * Builds `@azure/data-tables` clients for a connection: the embedded
+ * emulator or a connection string (shared key or SAS), an account URL with
+ * a SAS token, or an account URL with Microsoft Entra ID.
+ */
+import { AzureNamedKeyCredential, AzureSASCredential, TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
+import { ConnectionInfo } from "./model";
+import { parseConnectionString } from "./connection-string";
+import { AccountError } from "./errors";
+
+/** The secret part of a connection, kept in SecretStorage (or the environment for the CLI). */
+export interface Secret {
+  connectionString?: string;
+  sasToken?: string;
+}
+
+export interface ClientPair {
+  service: TableServiceClient;
+  table(name: string): TableClient;
+}
+
+const OPTIONS: TableServiceClientOptions = { retryOptions: { maxRetries: 1, retryDelayInMs: 200, maxRetryDelayInMs: 1000 } };
+
+export function makeClients(conn: ConnectionInfo, secret: Secret): ClientPair {
+  const insecure = conn.endpoint.startsWith("http:");
+  const opts = { ...OPTIONS, allowInsecureConnection: insecure };
+  switch (conn.kind) {
+    case "emulator":
+    case "connection-string": {
+      if (!secret.connectionString) throw new AccountError("this connection has no stored connection string: connect again", "NoSecret");
+      const parsed = parseConnectionString(secret.connectionString);
+      const o = { ...opts, allowInsecureConnection: parsed.endpoint.startsWith("http:") };
+      if (parsed.accountKey) {
+        const key = new AzureNamedKeyCredential(parsed.accountName, parsed.accountKey);
+        return pair(new TableServiceClient(parsed.endpoint, key, o), (t) => new TableClient(parsed.endpoint, t, key, o));
+      }
+      const sas = new AzureSASCredential(parsed.sas!);
+      return pair(new TableServiceClient(parsed.endpoint, sas, o), (t) => new TableClient(parsed.endpoint, t, sas, o));
+    }
+    case "sas": {
+      if (!secret.sasToken) throw new AccountError("this connection has no stored SAS token: connect again", "NoSecret");
+      const cred = new AzureSASCredential(secret.sasToken.replace(/^\?/, ""));
+      return pair(new TableServiceClient(conn.endpoint, cred, opts), (t) => new TableClient(conn.endpoint, t, cred, opts));
+    }
+    case "entra-id": {
+      // Loaded on demand: @azure/identity is large and only this kind needs it.
+      const { DefaultAzureCredential } = require("@azure/identity") as typeof import("@azure/identity");
+      const cred = new DefaultAzureCredential();
+      return pair(new TableServiceClient(conn.endpoint, cred, opts), (t) => new TableClient(conn.endpoint, t, cred, opts));
+    }
+  }
+}
+
+function pair(service: TableServiceClient, table: (name: string) => TableClient): ClientPair {
+  const cache = new Map<string, TableClient>();
+  return {
+    service,
+    table: (name) => {
+      let c = cache.get(name);
+      if (!c) cache.set(name, (c = table(name)));
+      return c;
+    },
+  };
+}

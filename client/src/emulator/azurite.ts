@@ -1,0 +1,91 @@
+/**
+ * The embedded emulator: Azurite's table service (npm `azurite`), spawned
+ * directly so its PID is held, in memory, on a loopback port, telemetry off;
+ * stopped by PID. Free of `vscode`: the extension, the CLI and the tests
+ * start it the same way.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import * as path from "node:path";
+import { emulatorConnectionString, DEV_ACCOUNT } from "../account/connection-string";
+
+export interface EmulatorOptions {
+  /** 0 or undefined: a free port. */
+  port?: number;
+  /** Lines Azurite prints (access log off). */
+  log?: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+export class EmbeddedEmulator {
+  private exited: Promise<void>;
+
+  private constructor(private readonly child: ChildProcess, readonly port: number) {
+    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.port}/${DEV_ACCOUNT}`;
+  }
+
+  get connectionString(): string {
+    return emulatorConnectionString(this.endpoint);
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  static async start(options: EmulatorOptions = {}): Promise<EmbeddedEmulator> {
+    const port = options.port || (await freePort());
+    const main = path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
+    const child = spawn(process.execPath, [
+      main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent",
+    ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", AZURITE_DB: "" } });
+    const emulator = new EmbeddedEmulator(child, port);
+    const output: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => fail(new Error(`Azurite did not start within ${(options.startTimeoutMs ?? 20000) / 1000} s`)), options.startTimeoutMs ?? 20000);
+      const onLine = (chunk: Buffer) => {
+        for (const line of chunk.toString().split("\n").filter(Boolean)) {
+          output.push(line);
+          options.log?.(line);
+          if (line.includes("successfully started")) { clearTimeout(timer); resolve(); }
+        }
+      };
+      const fail = (e: Error) => { clearTimeout(timer); child.kill(); reject(new Error(`${e.message}${output.length ? `: ${output.slice(-3).join(" / ")}` : ""}`)); };
+      child.stdout!.on("data", onLine);
+      child.stderr!.on("data", onLine);
+      child.once("exit", (code) => fail(new Error(`Azurite exited with code ${code}`)));
+      child.once("error", fail);
+    });
+    child.removeAllListeners("exit");
+    emulator.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    return emulator;
+  }
+
+  /** Stops Azurite by its PID and waits until it has exited (and its port is free). */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    this.child.kill("SIGTERM");
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}

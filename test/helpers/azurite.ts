@@ -1,0 +1,24 @@
+/**
+ * A real Azurite for the integration tests, started by the test run on a
+ * free loopback port and stopped by its PID.
+ */
+import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
+import { AccountSession } from "../../client/src/account/explorer";
+import { ConnectionInfo } from "../../client/src/account/model";
+
+export async function startAzurite(): Promise<EmbeddedEmulator> {
+  return EmbeddedEmulator.start();
+}
+
+export function emulatorConnection(emu: EmbeddedEmulator): ConnectionInfo {
+  return { id: "emulator", name: "Emulator", kind: "emulator", endpoint: emu.endpoint };
+}
+
+export function session(emu: EmbeddedEmulator, timeoutMs?: number): AccountSession {
+  return new AccountSession(emulatorConnection(emu), { connectionString: emu.connectionString }, { timeoutMs });
+}
+
+let counter = 0;
+export function tableName(prefix = "t"): string {
+  return `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+}
