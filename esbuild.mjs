@@ -21,16 +21,29 @@ const node = {
   define: { TDL_VERSION: JSON.stringify(version) },
 };
 
+/**
+ * Monaco's editor worker, built first and inlined into the webview bundle as
+ * text: the webview creates it from a Blob, so its CSP needs no network
+ * access (`connect-src 'none'`, `worker-src blob:`).
+ */
+const worker = await esbuild.build({
+  entryPoints: ["node_modules/monaco-editor/esm/vs/editor/editor.worker.js"], bundle: true, format: "iife", platform: "browser",
+  target: "chrome120", minify: true, write: false, logLevel: "warning",
+});
+const webviewTarget = {
+  entryPoints: ["webview/src/main.ts"], outfile: "dist/webview.js", bundle: true, platform: "browser", format: "iife",
+  target: "chrome120", sourcemap: !production, minify: production, logLevel: "warning",
+  loader: { ".ttf": "file" }, assetNames: "[name]",
+  define: { MONACO_EDITOR_WORKER: JSON.stringify(worker.outputFiles[0].text), TDL_VERSION: JSON.stringify(version) },
+};
+
 const targets = [
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/service.ts"], outfile: "dist/ts-analyzer.js" },
   { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  {
-    entryPoints: ["webview/src/main.ts"], outfile: "dist/webview.js", bundle: true, platform: "browser", format: "iife",
-    target: "chrome120", sourcemap: !production, minify: production, logLevel: "warning",
-  },
+  webviewTarget,
 ];
 
 /** The TypeScript lib files (lib.es2022.d.ts…) beside the bundles, so the analysis runs from dist/ alone. */

@@ -17,7 +17,7 @@ step(process.execPath, ["esbuild.mjs"]);
 step(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "."]);
 step(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "webview"]);
 
-const tiers = (process.env.TEST_TIERS ?? "unit,lsp,cli,integration,e2e").split(",");
+const tiers = (process.env.TEST_TIERS ?? "unit,lsp,cli,integration,browser,e2e").split(",");
 const files = tiers.flatMap((tier) => {
   const dir = path.join(ROOT, "test", tier);
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join("test", tier, f)) : [];

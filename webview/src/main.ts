@@ -1,24 +1,14 @@
 /**
- * Webview entry: announces itself to the host and renders the view the host
- * asks for. The panels (explorer, stress report) plug in here.
+ * Webview entry: announces itself to the host, then renders the view the
+ * host asks for.
  */
-import type { HostToWebview, WebviewToHost } from "./protocol";
+import "./styles.css";
+import { HostConnection } from "./rpc";
+import { ExplorerApp } from "./explorer/app";
 
-interface VsCodeApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-
-window.addEventListener("message", (event: MessageEvent<HostToWebview>) => {
-  const msg = event.data;
-  if (msg.type === "init") {
-    const root = document.getElementById("root");
-    if (root) root.dataset.view = msg.view;
-  }
+const host = new HostConnection();
+const root = document.getElementById("root")!;
+host.ready((init) => {
+  root.dataset.view = init.view;
+  if (init.view === "explorer") new ExplorerApp(host, root);
 });
-
-vscode.postMessage({ type: "ready" });

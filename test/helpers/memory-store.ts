@@ -1,0 +1,43 @@
+/** Test doubles for the host's UI and storage (the account and the controller are real). */
+import { ConnectionStore, ExplorerUi } from "../../client/src/panel/explorer-controller";
+import { ConnectionInfo } from "../../client/src/account/model";
+import { Secret } from "../../client/src/account/clients";
+import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
+import { TransferFormat } from "../../webview/src/protocol";
+
+export class MemoryStore implements ConnectionStore {
+  private readonly infos: ConnectionInfo[] = [];
+  private readonly secrets = new Map<string, Secret>();
+  list() { return [...this.infos]; }
+  async save(info: ConnectionInfo, secret: Secret) {
+    const i = this.infos.findIndex((c) => c.id === info.id);
+    if (i >= 0) this.infos[i] = info; else this.infos.push(info);
+    this.secrets.set(info.id, secret);
+  }
+  async secret(id: string) { return this.secrets.get(id); }
+  async remove(id: string) {
+    const i = this.infos.findIndex((c) => c.id === id);
+    if (i >= 0) this.infos.splice(i, 1);
+    this.secrets.delete(id);
+  }
+}
+
+export class ScriptedUi implements ExplorerUi {
+  confirmations: string[] = [];
+  answer = true;
+  importText: Record<TransferFormat, string> = { json: "[]", csv: "PartitionKey,RowKey\r\n" };
+  saved: Array<{ name: string; text: string }> = [];
+
+  constructor(private readonly emu: EmbeddedEmulator) {}
+
+  async confirm(message: string) { this.confirmations.push(message); return this.answer; }
+  async promptConnection() { return undefined; }
+  async emulator() {
+    return { info: { id: "emulator", name: "Emulator", kind: "emulator" as const, endpoint: this.emu.endpoint }, secret: { connectionString: this.emu.connectionString } };
+  }
+  async openFile(format: TransferFormat) { return { path: `/tmp/in.${format}`, text: this.importText[format] }; }
+  async saveFile(_format: TransferFormat, name: string, text: () => string) { this.saved.push({ name, text: text() }); return `/tmp/${name}`; }
+  async withProgress<T>(_title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>) {
+    return work(() => undefined, new AbortController().signal);
+  }
+}
