@@ -38,7 +38,8 @@ const webviewTarget = {
 };
 
 const targets = [
-  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
+  // Azurite is spawned from its package and @azure/identity loads lazily: both stay in node_modules.
+  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode", "azurite", "@azure/identity"] },
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/service.ts"], outfile: "dist/ts-analyzer.js" },

@@ -3,7 +3,7 @@
 // `.vscode-test/` folder, started on 127.0.0.1 with fresh user data, with the
 // freshly built extension installed. See ../shared/recipes/real-vscode.md.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -61,8 +61,10 @@ export function installExtension(extensionsDir) {
   mkdirSync(target, { recursive: true });
   for (const entry of ["package.json", "dist", "syntaxes", "language-configuration.json", "README.md", "CHANGELOG.md"]) {
     const from = path.join(ROOT, entry);
-    if (existsSync(from)) cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") });
+    if (existsSync(from)) cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
   }
+  // The emulator (Azurite) and @azure/identity run from node_modules, as in the VSIX.
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(target, "node_modules"), "dir");
   return target;
 }
 

@@ -1,16 +1,66 @@
 /**
- * Extension entry: starts the Table Design language server for `.tdl` files
- * and for TypeScript files that use `@azure/data-tables`, and passes the
- * `tableDesign.*` settings to it.
+ * Extension entry: the language server for `.tdl` files and TypeScript that
+ * uses `@azure/data-tables`; the table explorer, connections and the
+ * embedded emulator. VS Code glue only: the engines live in account/,
+ * emulator/ and panel/.
  */
 import * as path from "node:path";
-import { ExtensionContext, workspace } from "vscode";
+import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { typescriptGate } from "./typescript-gate";
+import { EmulatorService } from "./vscode/emulator-service";
+import { VsCodeConnectionStore } from "./vscode/connection-store";
+import { VsCodeExplorerUi } from "./vscode/explorer-ui";
+import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
+import { ExplorerController } from "./panel/explorer-controller";
+import type { HostEvent } from "../../webview/src/protocol";
 
 let client: LanguageClient | undefined;
+let emulator: EmulatorService | undefined;
 
-export async function activate(context: ExtensionContext): Promise<void> {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel("Table Design");
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  status.text = "$(database) Tables";
+  status.tooltip = "Open the table explorer";
+  status.command = "tableDesign.openExplorer";
+  status.show();
+  emulator = new EmulatorService(output, status);
+  const store = new VsCodeConnectionStore(context);
+  const ui = new VsCodeExplorerUi(emulator);
+  const makeController = (emit: (e: HostEvent) => void) => new ExplorerController(store, ui, emit);
+  context.subscriptions.push(output, status, emulator);
+
+  const openExplorer = async () => {
+    const panel = ExplorerPanel.show(context, makeController);
+    // With nothing to connect to, the embedded emulator is the zero-setup answer.
+    if (!store.list().length) await panel.activeController.handle("connect.emulator", {}).catch((e: Error) => vscode.window.showErrorMessage(`Could not start the emulator: ${e.message}`));
+  };
+  context.subscriptions.push(
+    vscode.commands.registerCommand("tableDesign.openExplorer", openExplorer),
+    vscode.commands.registerCommand("tableDesign.startEmulator", async () => {
+      const { info, secret } = await emulator!.start();
+      await store.save(info, secret);
+      vscode.window.showInformationMessage(`Table emulator running at ${info.endpoint}`);
+    }),
+    vscode.commands.registerCommand("tableDesign.connect", async () => {
+      const made = await ui.promptConnection();
+      if (!made) return;
+      await store.save(made.info, made.secret);
+      vscode.window.showInformationMessage(`Connected: ${made.info.name} (${made.info.endpoint})`);
+    }),
+    vscode.commands.registerCommand("tableDesign.disconnect", async () => {
+      const pick = await vscode.window.showQuickPick(store.list().map((c) => ({ label: c.name, description: c.endpoint, id: c.id })), { title: "Forget which connection?" });
+      if (pick) await store.remove(pick.id);
+    }),
+    vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW, {
+      deserializeWebviewPanel: async (panel) => ExplorerPanel.revive(panel, context, makeController),
+    }),
+  );
+  if (vscode.workspace.getConfiguration("tableDesign").get<boolean>("emulator.startOnActivation", false)) {
+    void vscode.commands.executeCommand("tableDesign.startEmulator");
+  }
+
   const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -22,9 +72,9 @@ export async function activate(context: ExtensionContext): Promise<void> {
       { scheme: "file", language: "typescript" },
       { scheme: "file", language: "typescriptreact" },
     ],
-    middleware: typescriptGate(() => workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
+    middleware: typescriptGate(() => vscode.workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
     synchronize: { configurationSection: "tableDesign" },
-    initializationOptions: workspace.getConfiguration("tableDesign"),
+    initializationOptions: vscode.workspace.getConfiguration("tableDesign"),
   };
   client = new LanguageClient("tableDesign", "Table Design Language Server", serverOptions, clientOptions);
   context.subscriptions.push(client);
@@ -32,6 +82,6 @@ export async function activate(context: ExtensionContext): Promise<void> {
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  await Promise.all([client?.stop(), emulator?.stop()]);
   client = undefined;
 }

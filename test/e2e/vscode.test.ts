@@ -81,3 +81,18 @@ test("a TypeScript key builder shows its diagnostic and its fix applies", async 
   await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
     .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`', { timeout: 15_000 });
 });
+
+test("the explorer connects to the embedded emulator, creates a table, classifies and runs a filter", async () => {
+  const { page } = vscode;
+  await runCommand(page, "Table Design: Open Table Explorer");
+  const webview = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
+  await webview.locator(".connections li.active", { hasText: "Emulator" }).waitFor({ timeout: 60_000 });
+  await webview.locator("input.new-table").fill("Registrations");
+  await webview.locator("button.create").click();
+  await webview.locator(".tables li.active", { hasText: "Registrations" }).waitFor({ timeout: 30_000 });
+  await webview.locator(".filter-editor .monaco-editor").click();
+  await page.keyboard.type("PartitionKey eq 'Berlin' and RowKey ge 'BIB:'", { delay: 5 });
+  await webview.locator(".badge", { hasText: "row-range · 1 partition" }).waitFor();
+  await webview.locator("button.run").click();
+  await webview.locator(".cost", { hasText: /1 request · 1 page · 0 continuation tokens followed · 0 entities · \d+ ms · row-range · 1 partition/ }).waitFor({ timeout: 30_000 });
+});

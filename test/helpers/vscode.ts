@@ -64,12 +64,23 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator(".monaco-editor .view-lines").first().waitFor();
 }
 
-/** Runs a command from the palette by its title. */
+/** Runs a command from the palette by its title (retrying once: contributions can arrive after the workbench). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press("Control+Shift+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.fill(`>${title}`);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
-  await page.keyboard.press("Enter");
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press("Control+Shift+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    try {
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press("Enter");
+      return;
+    } catch (e) {
+      await page.keyboard.press("Escape");
+      if (attempt === 2) {
+        await page.screenshot({ path: "test-results/command-palette.png" }).catch(() => undefined);
+        throw e;
+      }
+    }
+  }
 }

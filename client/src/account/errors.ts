@@ -42,6 +42,9 @@ export function describeError(e: unknown, endpoint: string, timeoutMs: number, s
   if (err.name === "AbortError" || code === "ABORT_ERR" || code === "TimeoutError" || /timed? ?out/i.test(err.message ?? "")) {
     return new AccountError(`no answer from ${host} within ${Math.round(timeoutMs / 1000)} s: check the endpoint and your network`, "Timeout");
   }
+  if (/CredentialUnavailable|AggregateAuthentication|AuthenticationRequired/.test(err.name ?? "")) {
+    return new AccountError("no Microsoft Entra ID credential is available here: sign in with 'az login' (or set AZURE_CLIENT_ID, AZURE_TENANT_ID and AZURE_CLIENT_SECRET), or connect with a connection string or SAS token instead", "NoCredential");
+  }
   if (code === "ECONNREFUSED") return new AccountError(`nothing answers at ${host} (connection refused): is the emulator or the endpoint up?`, code);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new AccountError(`the host ${host} cannot be found: check the account name or endpoint`, code);
   if (code === "ECONNRESET" || code === "EPIPE") return new AccountError(`the connection to ${host} was dropped`, code);

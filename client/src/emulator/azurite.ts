@@ -17,6 +17,13 @@ export interface EmulatorOptions {
   startTimeoutMs?: number;
 }
 
+/**
+ * Runs Azurite's entry in this same process, exiting when the process that
+ * started it is gone: an emulator never outlives the VS Code or test run
+ * that started it, even when that one is killed.
+ */
+const WATCHDOG = "const p=process.ppid;setInterval(()=>{try{process.kill(p,0)}catch{process.exit(0)}},500).unref();require(process.argv[1]);";
+
 export class EmbeddedEmulator {
   private exited: Promise<void>;
 
@@ -44,7 +51,7 @@ export class EmbeddedEmulator {
     const port = options.port || (await freePort());
     const main = path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
     const child = spawn(process.execPath, [
-      main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent",
+      "-e", WATCHDOG, main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent",
     ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", AZURITE_DB: "" } });
     const emulator = new EmbeddedEmulator(child, port);
     const output: string[] = [];
