@@ -9,8 +9,10 @@ const build = spawnSync(process.execPath, [path.join(ROOT, "esbuild.mjs")], { cw
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = process.env.PORT ? Number(process.env.PORT) : undefined;
-const vscode = await startCodeServer({ workspace: path.join(ROOT, "examples"), port, log: "inherit" });
-console.log(`\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\nOpen it in a browser. Press Ctrl+C to stop.\n`);
+// The extension starts its embedded emulator (Azurite, in memory) as soon as it activates; it stops with VS Code.
+const vscode = await startCodeServer({ workspace: path.join(ROOT, "examples"), port, log: "inherit", settings: { "tableDesign.emulator.startOnActivation": true } });
+console.log(`\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\n` +
+  `Open it in a browser; the embedded table emulator starts with the extension (Table Design: Open Table Explorer).\nPress Ctrl+C to stop.\n`);
 
 let stopping = false;
 async function shutdown(signal) {

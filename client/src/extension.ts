@@ -13,6 +13,7 @@ import { VsCodeConnectionStore } from "./vscode/connection-store";
 import { VsCodeExplorerUi } from "./vscode/explorer-ui";
 import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
 import { ExplorerController } from "./panel/explorer-controller";
+import { LiveDataChecker } from "./vscode/live-data";
 import type { HostEvent } from "../../webview/src/protocol";
 
 let client: LanguageClient | undefined;
@@ -31,8 +32,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const makeController = (emit: (e: HostEvent) => void) => new ExplorerController(store, ui, emit);
   context.subscriptions.push(output, status, emulator);
 
+  let lastController: ExplorerController | undefined;
+  const trackingController = (emit: (e: HostEvent) => void) => (lastController = makeController(emit));
+  const liveData = new LiveDataChecker(async () => {
+    if (lastController?.activeConnection) return lastController.activeConnection;
+    const first = store.list()[0];
+    if (!first) return undefined;
+    const c = makeController(() => undefined);
+    await c.activate(first.id);
+    return c.activeConnection;
+  });
+  context.subscriptions.push(liveData, vscode.commands.registerCommand("tableDesign.checkLiveData", (uri: string, table: string) =>
+    liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`))));
+
   const openExplorer = async () => {
-    const panel = ExplorerPanel.show(context, makeController);
+    const panel = ExplorerPanel.show(context, trackingController);
     // With nothing to connect to, the embedded emulator is the zero-setup answer.
     if (!store.list().length) await panel.activeController.handle("connect.emulator", {}).catch((e: Error) => vscode.window.showErrorMessage(`Could not start the emulator: ${e.message}`));
   };
@@ -54,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (pick) await store.remove(pick.id);
     }),
     vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW, {
-      deserializeWebviewPanel: async (panel) => ExplorerPanel.revive(panel, context, makeController),
+      deserializeWebviewPanel: async (panel) => ExplorerPanel.revive(panel, context, trackingController),
     }),
   );
   if (vscode.workspace.getConfiguration("tableDesign").get<boolean>("emulator.startOnActivation", false)) {

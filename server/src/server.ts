@@ -218,9 +218,15 @@ connection.onCodeLens((p) => {
     const { result, lines } = typescript.get(doc);
     return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: tsLens(q.classification), command: "" } }));
   }
-  return withDoc(p.textDocument.uri, ({ analysis, lines }) =>
-    queryInfos(analysis).filter((q) => q.classification)
-      .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } }))) ?? [];
+  return withDoc(p.textDocument.uri, ({ analysis, lines }) => [
+    // Above each table: check the design against the live table of the same name.
+    ...analysis.tables.filter((t) => t.table.name.text).map((t) => ({
+      range: lines.range(t.base + t.table.name.start, t.base + t.table.name.end),
+      command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [p.textDocument.uri, t.table.name.text] },
+    })),
+    ...queryInfos(analysis).filter((q) => q.classification)
+      .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } })),
+  ]) ?? [];
 });
 
 function tsLens(c: Classification): string {
