@@ -43,7 +43,7 @@ const targets = [
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/service.ts"], outfile: "dist/ts-analyzer.js" },
-  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, external: ["azurite", "@azure/identity"] },
   webviewTarget,
 ];
 

@@ -21,9 +21,10 @@ export interface ClientPair {
 
 const OPTIONS: TableServiceClientOptions = { retryOptions: { maxRetries: 1, retryDelayInMs: 200, maxRetryDelayInMs: 1000 } };
 
-export function makeClients(conn: ConnectionInfo, secret: Secret): ClientPair {
+/** `extra` overrides the defaults (the stress test turns the SDK's retries off). */
+export function makeClients(conn: ConnectionInfo, secret: Secret, extra: TableServiceClientOptions = {}): ClientPair {
   const insecure = conn.endpoint.startsWith("http:");
-  const opts = { ...OPTIONS, allowInsecureConnection: insecure };
+  const opts: TableServiceClientOptions = { ...OPTIONS, ...extra, allowInsecureConnection: insecure };
   switch (conn.kind) {
     case "emulator":
     case "connection-string": {

@@ -7,6 +7,7 @@ import { parseArgs, UsageError } from "./args";
 import { runCheck } from "./check";
 import { runClassify } from "./classify";
 import { runFix } from "./fix";
+import { stressCommand } from "./stress";
 import { AnalysisOptions } from "../service";
 
 declare const TDL_VERSION: string | undefined;
@@ -25,6 +26,13 @@ Usage:
       not parse (with the position).
   tdl fix PATH...
       Apply every quick fix that is the only fix of its diagnostic; print a summary.
+  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
+             [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
+             [--mix read=50,write=50] [--batch N] [--scale K] [--keep-table]
+             [--report FILE.json] [--yes-real-account]
+      Stress-test a design's partitions in a fresh stress… table, always deleted
+      afterwards. A non-emulator endpoint needs --yes-real-account. Exit 0 done,
+      1 the run failed or was cancelled, 2 bad usage.
   tdl --help | tdl --version
 
 Options:
@@ -40,7 +48,7 @@ export interface CliResult {
   exitCode: number;
 }
 
-export function runCli(argv: string[]): CliResult {
+export async function runCli(argv: string[]): Promise<CliResult> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -50,6 +58,7 @@ export function runCli(argv: string[]): CliResult {
     if (command === "check") return check(rest);
     if (command === "classify") return classify(rest);
     if (command === "fix") return fix(rest);
+    if (command === "stress") return await stressCommand(rest);
     throw new UsageError(`unknown command '${command}'`);
   } catch (e) {
     if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun 'tdl --help' for usage.\n`, exitCode: 2 };
@@ -98,8 +107,9 @@ function fix(argv: string[]): CliResult {
 }
 
 if (require.main === module) {
-  const result = runCli(process.argv.slice(2));
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.exitCode;
+  void runCli(process.argv.slice(2)).then((result) => {
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.exitCode;
+  });
 }
