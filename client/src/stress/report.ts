@@ -29,7 +29,7 @@ export interface StressReport {
   durationMs: number;
   concurrency: number;
   operations: Record<OpType, OperationReport>;
-  partitions: Array<{ partitionKey: string; entitiesPerSecond: number }>;
+  partitions: Array<{ partitionKey: string; entities: number; entitiesPerSecond: number }>;
   timeline: Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number }>;
   verdict: { partitionTargetEntitiesPerSecond: number; hottestPartitionEntitiesPerSecond: number; exceedsTarget: boolean; note: string };
   /** Set when the run stopped early (cancelled, timed out, failed). */
@@ -45,7 +45,8 @@ export function buildReport(args: {
   const operations = {} as Record<OpType, OperationReport>;
   for (const op of OP_TYPES) {
     const s = metrics.ops[op];
-    const ms = (p: number) => (s.latency.totalCount ? round(s.latency.getValueAtPercentile(p) / 1000) : 0);
+    // HDR percentiles report their bucket's upper edge: never above the exact maximum.
+    const ms = (p: number) => (s.latency.totalCount ? round(Math.min(s.latency.getValueAtPercentile(p), s.latency.maxValue) / 1000) : 0);
     operations[op] = {
       count: s.requests, entities: s.entities, entitiesPerSecond: round(s.entities / seconds, 1),
       latencyMs: { p50: ms(50), p95: ms(95), p99: ms(99), max: s.latency.totalCount ? round(s.latency.maxValue / 1000) : 0 },
@@ -53,7 +54,7 @@ export function buildReport(args: {
       ...(op === "query" ? { entitiesScanned: s.scanned, pages: s.pages } : {}),
     };
   }
-  const partitions = [...metrics.partitions].map(([partitionKey, n]) => ({ partitionKey, entitiesPerSecond: round(n / seconds, 1) }))
+  const partitions = [...metrics.partitions].map(([partitionKey, n]) => ({ partitionKey, entities: n, entitiesPerSecond: round(n / seconds, 1) }))
     .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond);
   const hottest = partitions[0]?.entitiesPerSecond ?? 0;
   const exceeds = hottest > args.partitionTarget;
@@ -67,7 +68,7 @@ export function buildReport(args: {
       (throttled ? " — the partition ran hot." : ".") + ` The target is ${args.partitionTarget.toLocaleString("en-US")} entities/s per partition.`;
   return {
     target: args.target, table: args.table, design: args.design, mode: args.mode, durationMs: Math.round(durationMs), concurrency: args.concurrency,
-    operations, partitions: partitions.slice(0, 50), timeline: metrics.timeline(),
+    operations, partitions, timeline: metrics.timeline(),
     verdict: { partitionTargetEntitiesPerSecond: args.partitionTarget, hottestPartitionEntitiesPerSecond: hottest, exceedsTarget: exceeds, note },
     ...(args.stopped ? { stopped: args.stopped } : {}),
   };
