@@ -14,6 +14,7 @@ import { VsCodeExplorerUi } from "./vscode/explorer-ui";
 import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
 import { ExplorerController } from "./panel/explorer-controller";
 import { LiveDataChecker } from "./vscode/live-data";
+import { StressCommand } from "./vscode/stress-command";
 import type { HostEvent } from "../../webview/src/protocol";
 
 let client: LanguageClient | undefined;
@@ -44,6 +45,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   context.subscriptions.push(liveData, vscode.commands.registerCommand("tableDesign.checkLiveData", (uri: string, table: string) =>
     liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`))));
+
+  const stress = new StressCommand(context, emulator, store, () => ({ session: lastController?.activeConnection }));
+  context.subscriptions.push(vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)));
 
   const openExplorer = async () => {
     const panel = ExplorerPanel.show(context, trackingController);

@@ -220,10 +220,13 @@ connection.onCodeLens((p) => {
   }
   return withDoc(p.textDocument.uri, ({ analysis, lines }) => [
     // Above each table: check the design against the live table of the same name.
-    ...analysis.tables.filter((t) => t.table.name.text).map((t) => ({
-      range: lines.range(t.base + t.table.name.start, t.base + t.table.name.end),
-      command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [p.textDocument.uri, t.table.name.text] },
-    })),
+    ...analysis.tables.filter((t) => t.table.name.text).flatMap((t) => {
+      const range = lines.range(t.base + t.table.name.start, t.base + t.table.name.end);
+      return [
+        { range, command: { title: "Stress test", command: "tableDesign.runStressTest", arguments: [p.textDocument.uri, t.table.name.text] } },
+        { range, command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [p.textDocument.uri, t.table.name.text] } },
+      ];
+    }),
     ...queryInfos(analysis).filter((q) => q.classification)
       .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } })),
   ]) ?? [];

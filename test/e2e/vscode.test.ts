@@ -2,7 +2,7 @@
 /// <reference lib="dom.iterable" />
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { makeWorkspace, openFile, openVsCode, runCommand, VsCodeSession } from "../helpers/vscode";
+import { makeWorkspace, openFile, openVsCode, quickFix, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
 
 const BROKEN = `// A design with a syntax error on line 5.
 table Orders {
@@ -53,9 +53,7 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
   await page.keyboard.press("Control+P");
   await page.locator(".quick-input-widget input").fill(":20:55");
   await page.keyboard.press("Enter");
-  await page.keyboard.press("Control+.");
-  const action = page.locator(".action-widget .monaco-list-row", { hasText: "Use \",\" as the separator" });
-  await action.first().waitFor({ timeout: 15_000 });
+  await quickFix(page, "Use \",\" as the separator");
   // The preferred fix is the first, focused entry of the menu.
   await page.keyboard.press("Enter");
   const line = page.locator(".view-line", { hasText: "partitionKey" });
@@ -74,10 +72,8 @@ test("a TypeScript key builder shows its diagnostic and its fix applies", async 
   await page.keyboard.press("Control+P");
   await page.locator(".quick-input-widget input").fill(":20:22");
   await page.keyboard.press("Enter");
-  await page.keyboard.press("Control+.");
-  const action = page.locator(".action-widget .monaco-list-row", { hasText: "Pad to 5 digits" });
-  await action.first().waitFor({ timeout: 15_000 });
-  await action.first().click({ force: true });
+  const action = await quickFix(page, "Pad to 5 digits");
+  await action.click({ force: true });
   await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
     .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`', { timeout: 15_000 });
 });
@@ -85,8 +81,7 @@ test("a TypeScript key builder shows its diagnostic and its fix applies", async 
 test("the explorer connects to the embedded emulator, creates a table, classifies and runs a filter", async () => {
   const { page } = vscode;
   await runCommand(page, "Table Design: Open Table Explorer");
-  const webview = page.frameLocator("iframe.webview.ready").frameLocator("#active-frame");
-  await webview.locator(".connections li.active", { hasText: "Emulator" }).waitFor({ timeout: 60_000 });
+  const webview = await webviewWith(page, ".connections li.active");
   await webview.locator("input.new-table").fill("Registrations");
   await webview.locator("button.create").click();
   await webview.locator(".tables li.active", { hasText: "Registrations" }).waitFor({ timeout: 30_000 });
@@ -95,4 +90,22 @@ test("the explorer connects to the embedded emulator, creates a table, classifie
   await webview.locator(".badge", { hasText: "row-range · 1 partition" }).waitFor();
   await webview.locator("button.run").click();
   await webview.locator(".cost", { hasText: /1 request · 1 page · 0 continuation tokens followed · 0 entities · \d+ ms · row-range · 1 partition/ }).waitFor({ timeout: 30_000 });
+});
+
+test("a short stress test from the command palette opens its report", async () => {
+  const { page } = vscode;
+  await openFile(page, "marathon.tdl");
+  await runCommand(page, "Table Design: Run a Partition Stress Test…");
+  const pick = async (text: string) => {
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first().waitFor({ timeout: 15_000 });
+    await page.locator(".quick-input-widget input").fill(text);
+    await page.keyboard.press("Enter");
+  };
+  await pick("Registrations");
+  await pick("spread");
+  await page.locator(".quick-input-widget input").fill("2");
+  await page.keyboard.press("Enter");
+  const frame = await webviewWith(page, ".run .verdict");
+  assert.match(await frame.locator(".run .verdict").first().innerText(), /Hottest partition: [\d,.]+ entities\/s \(target 2,000\)/);
+  assert.equal(await frame.locator(".run canvas").count(), 3);
 });

@@ -84,3 +84,32 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     }
   }
 }
+
+/** The webview frame (of however many are open) that shows `selector`, waiting until one does. */
+export async function webviewWith(page: Page, selector: string, timeoutMs = 60_000): Promise<import("playwright-core").Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame.name() !== "active-frame" && !frame.url().includes("fake.html")) continue;
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no webview shows ${selector} within ${timeoutMs} ms`);
+}
+
+/** Opens the quick-fix menu at the caret and waits for an action, retrying while diagnostics arrive. */
+export async function quickFix(page: Page, title: string): Promise<import("playwright-core").Locator> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press("Control+.");
+    const action = page.locator(".action-widget .monaco-list-row", { hasText: title }).first();
+    try {
+      await action.waitFor({ timeout: 5000 });
+      return action;
+    } catch (e) {
+      await page.keyboard.press("Escape");
+      if (attempt === 4) throw e;
+      await page.waitForTimeout(1000);
+    }
+  }
+}

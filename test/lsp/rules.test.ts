@@ -41,11 +41,13 @@ test("code lenses and hovers show each query's class and estimates", async () =>
   await client.diagnostics(uri);
   const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as CodeLens[];
   assert.deepEqual(lenses.map((l) => l.command?.title), [
+    "Stress test",
     "Check against live data",
     "row-range · 1 partition · scans ≈ 1 to return ≈ 1",
     "row-range · 1 partition · scans ≈ 333 to return ≈ 333",
   ]);
-  assert.deepEqual(lenses[0].command?.arguments, [uri, "Registrations"]);
+  assert.deepEqual(lenses.slice(0, 2).map((l) => [l.command?.command, l.command?.arguments]), [
+    ["tableDesign.runStressTest", [uri, "Registrations"]], ["tableDesign.checkLiveData", [uri, "Registrations"]]]);
   const doc = TextDocument.create(uri, "tdl", 1, text);
   const hover = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: doc.positionAt(text.indexOf("ByAge 20/s") + 2) })) as Hover;
   const md = (hover.contents as { value: string }).value;

@@ -26,6 +26,7 @@ export class OpStats {
 
 interface Second {
   entities: number;
+  byOperation: Record<OpType, number>;
   errors: number;
   latency: hdr.Histogram;
 }
@@ -44,7 +45,7 @@ export class Metrics {
 
   private second(now: number): Second {
     const i = Math.max(0, Math.floor((now - this.startedAt) / 1000));
-    while (this.seconds.length <= i) this.seconds.push({ entities: 0, errors: 0, latency: histogram() });
+    while (this.seconds.length <= i) this.seconds.push({ entities: 0, byOperation: { insert: 0, pointRead: 0, query: 0 }, errors: 0, latency: histogram() });
     return this.seconds[i];
   }
 
@@ -57,6 +58,7 @@ export class Metrics {
     this.partitions.set(partitionKey, (this.partitions.get(partitionKey) ?? 0) + entities);
     const sec = this.second(now);
     sec.entities += entities;
+    sec.byOperation[op] += entities;
     sec.latency.recordValue(us);
   }
 
@@ -76,9 +78,10 @@ export class Metrics {
     return OP_TYPES.reduce((n, op) => n + this.ops[op].entities, 0);
   }
 
-  timeline(): Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number }> {
+  timeline(): Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number; byOperation: Record<OpType, number> }> {
     return this.seconds.map((s, i) => ({
-      tMs: (i + 1) * 1000, entitiesPerSecond: s.entities, p99Ms: s.latency.totalCount ? round(s.latency.getValueAtPercentile(99) / 1000) : 0, errors: s.errors,
+      tMs: (i + 1) * 1000, entitiesPerSecond: s.entities, p99Ms: s.latency.totalCount ? round(Math.min(s.latency.getValueAtPercentile(99), s.latency.maxValue) / 1000) : 0,
+      errors: s.errors, byOperation: { ...s.byOperation },
     }));
   }
 }

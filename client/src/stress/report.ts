@@ -30,7 +30,7 @@ export interface StressReport {
   concurrency: number;
   operations: Record<OpType, OperationReport>;
   partitions: Array<{ partitionKey: string; entities: number; entitiesPerSecond: number }>;
-  timeline: Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number }>;
+  timeline: Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number; byOperation: Record<OpType, number> }>;
   verdict: { partitionTargetEntitiesPerSecond: number; hottestPartitionEntitiesPerSecond: number; exceedsTarget: boolean; note: string };
   /** Set when the run stopped early (cancelled, timed out, failed). */
   stopped?: string;
