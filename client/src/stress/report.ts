@@ -40,8 +40,10 @@ export function buildReport(args: {
   metrics: Metrics; durationMs: number; target: "emulator" | "account"; table: string; design: { file: string; table: string };
   mode: StressMode; concurrency: number; partitionTarget: number; stopped?: string;
 }): StressReport {
-  const { metrics, durationMs } = args;
-  const seconds = Math.max(durationMs, 1) / 1000;
+  const { metrics } = args;
+  // Rates use the reported (whole-millisecond) duration, so the figures divide back exactly.
+  const durationMs = Math.max(1, Math.round(args.durationMs));
+  const seconds = durationMs / 1000;
   const operations = {} as Record<OpType, OperationReport>;
   for (const op of OP_TYPES) {
     const s = metrics.ops[op];
@@ -67,7 +69,7 @@ export function buildReport(args: {
     : `Against the account: the hottest partition took ≈ ${hottest.toLocaleString("en-US")} entities/s; ${throttled} requests were throttled (503 Server Busy)` +
       (throttled ? " — the partition ran hot." : ".") + ` The target is ${args.partitionTarget.toLocaleString("en-US")} entities/s per partition.`;
   return {
-    target: args.target, table: args.table, design: args.design, mode: args.mode, durationMs: Math.round(durationMs), concurrency: args.concurrency,
+    target: args.target, table: args.table, design: args.design, mode: args.mode, durationMs, concurrency: args.concurrency,
     operations, partitions, timeline: metrics.timeline(),
     verdict: { partitionTargetEntitiesPerSecond: args.partitionTarget, hottestPartitionEntitiesPerSecond: hottest, exceedsTarget: exceeds, note },
     ...(args.stopped ? { stopped: args.stopped } : {}),
