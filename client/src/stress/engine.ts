@@ -104,7 +104,8 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       o.onProgress!({ elapsedMs: Math.round(elapsed), entities: metrics.entities, entitiesPerSecond: Math.round(metrics.entities / Math.max(elapsed / 1000, 0.001)) });
     }, 500) : undefined;
     try {
-      await Promise.all(Array.from({ length: concurrency }, () => worker(client, gen, keys, work, o.mode, metrics, deadline, stop.signal, seq)));
+      const health = { connectionFailures: 0, limit: 3 * concurrency + 10 };
+      await Promise.all(Array.from({ length: concurrency }, () => worker(client, gen, keys, work, o.mode, metrics, deadline, stop.signal, seq, health)));
     } finally {
       clearInterval(progress);
       o.signal?.removeEventListener("abort", onAbort);
@@ -198,7 +199,7 @@ function pick(work: Work[]): Work {
 }
 
 async function worker(client: TableClient, gen: EntityGenerator, keys: Array<{ pk: string; rk: string }>, work: Work[], mode: StressMode,
-  metrics: Metrics, deadline: number, signal: AbortSignal, seq: { n: number }): Promise<void> {
+  metrics: Metrics, deadline: number, signal: AbortSignal, seq: { n: number }, health: { connectionFailures: number; limit: number }): Promise<void> {
   while (performance.now() < deadline && !signal.aborted) {
     const w = pick(work);
     const t0 = performance.now();
@@ -231,22 +232,24 @@ async function worker(client: TableClient, gen: EntityGenerator, keys: Array<{ p
         metrics.ops.query.pages++;
       }
       metrics.success(w.op, pk, entities, performance.now() - t0, performance.now());
+      health.connectionFailures = 0;
     } catch (e) {
       if (signal.aborted) return;
       const err = e as ErrorLike;
       metrics.failure(w.op, err.statusCode, errorCode(err), performance.now());
-      // A dead endpoint would otherwise spin: stop after repeated connection failures.
-      if (err.statusCode === undefined && /ECONNREFUSED|ECONNRESET|fetch failed/i.test(`${err.code} ${err.message}`)) throw e;
+      // A dead endpoint would otherwise spin: stop when connection failures keep coming with no success between them.
+      if (err.statusCode === undefined && ++health.connectionFailures > health.limit) throw e;
     }
   }
 }
 
 /** Entities of one operation: batches share a partition; single and spread modes set the keys themselves. */
 function entitiesFor(gen: EntityGenerator, count: number, mode: StressMode, seq: { n: number }) {
-  const first = gen.next();
+  const designKeys = mode === "design";
+  const first = gen.next(undefined, designKeys);
   const out = [first.entity];
-  const fixed = gen.partitionValues(first.values);
-  for (let i = 1; i < count; i++) out.push(gen.next(fixed).entity);
+  const fixed = designKeys ? gen.partitionValues(first.values) : undefined;
+  for (let i = 1; i < count; i++) out.push(gen.next(fixed, designKeys).entity);
   if (mode !== "design") {
     const pk = mode === "single-partition" ? "stress-hot" : `stress-${(seq.n % 1024).toString().padStart(4, "0")}`;
     for (const e of out) {

@@ -28,15 +28,18 @@ export class EntityGenerator {
     this.filler = size && Number.isFinite(size) ? Math.max(0, Math.floor((size - 200) / 2)) : 0;
   }
 
-  /** One entity; `fixed` pins some property values (to keep a batch in one partition). */
-  next(fixed?: ReadonlyMap<string, Scalar>): GeneratedEntity {
+  /**
+   * One entity; `fixed` pins some property values (to keep a batch in one
+   * partition). `renderKeys: false` skips the keys when the caller sets them.
+   */
+  next(fixed?: ReadonlyMap<string, Scalar>, renderKeys = true): GeneratedEntity {
     const n = this.seq++;
     const values = new Map<string, Scalar>();
     for (const p of this.tm.props.values()) values.set(p.name, fixed?.get(p.name) ?? this.value(p, n));
     const ctx = { props: this.tm.props, values };
     const entity: TableEntity<Record<string, unknown>> = {
-      partitionKey: this.tm.table.partitionKey ? renderKey(this.tm.table.partitionKey.expr, ctx) : "p",
-      rowKey: this.tm.table.rowKey ? renderKey(this.tm.table.rowKey.expr, ctx) : String(n),
+      partitionKey: renderKeys && this.tm.table.partitionKey ? renderKey(this.tm.table.partitionKey.expr, ctx) : "p",
+      rowKey: renderKeys && this.tm.table.rowKey ? renderKey(this.tm.table.rowKey.expr, ctx) : String(n),
     };
     for (const [k, v] of values) entity[k] = toEdm(this.tm.props.get(k)!, v);
     if (this.filler) entity.Padding = "x".repeat(this.filler);
