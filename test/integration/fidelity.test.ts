@@ -36,7 +36,7 @@ async function count(t: string): Promise<number> {
   return n;
 }
 
-const sas = () => generateAccountSas(new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY), { permissions: { add: true, write: true, read: true, list: true, delete: true, update: true, query: true }, expiresOn: new Date(Date.now() + 3600_000), resourceTypes: "sco" });
+const sas = () => generateAccountSas(new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY), { permissions: { add: true, write: true, list: true, delete: true, update: true, query: true }, expiresOn: new Date(Date.now() + 3600_000), resourceTypes: "sco" });
 
 /** A raw `$batch` whose two inserts name different partitions (the SDK refuses to send one). */
 function rawBatch(endpoint: string, t: string): { url: string; init: RequestInit } {
