@@ -15,6 +15,7 @@ import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
 import { ExplorerController } from "./panel/explorer-controller";
 import { LiveDataChecker } from "./vscode/live-data";
 import { StressCommand } from "./vscode/stress-command";
+import { HeatmapPanel } from "./vscode/heatmap-panel";
 import type { HostEvent } from "../../webview/src/protocol";
 
 let client: LanguageClient | undefined;
@@ -47,7 +48,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`))));
 
   const stress = new StressCommand(context, emulator, store, () => ({ session: lastController?.activeConnection }));
-  context.subscriptions.push(vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)));
+  context.subscriptions.push(
+    vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
+    vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
+      if (!emulator!.running) await emulator!.start();
+      HeatmapPanel.show(context, emulator!);
+    }),
+  );
 
   const openExplorer = async () => {
     const panel = ExplorerPanel.show(context, trackingController);

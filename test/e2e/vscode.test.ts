@@ -109,3 +109,21 @@ test("a short stress test from the command palette opens its report", async () =
   assert.match(await frame.locator(".run .verdict").first().innerText(), /Hottest partition: [\d,.]+ entities\/s \(target 2,000\)/);
   assert.equal(await frame.locator(".run canvas").count(), 3);
 });
+
+test("the key-space heatmap shows traffic from a running stress test", async () => {
+  const { page } = vscode;
+  await runCommand(page, "Table Design: Show the Emulator's Key-space Heatmap");
+  const heatmap = await webviewWith(page, ".heatmap-summary");
+  await openFile(page, "marathon.tdl");
+  await runCommand(page, "Table Design: Run a Partition Stress Test…");
+  for (const text of ["Registrations", "single-partition"]) {
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: text }).first().waitFor({ timeout: 15_000 });
+    await page.locator(".quick-input-widget input").fill(text);
+    await page.keyboard.press("Enter");
+  }
+  await page.locator(".quick-input-widget input").fill("4");
+  await page.keyboard.press("Enter");
+  // While the test runs, the heatmap fills: the hot partition's row lights up.
+  await heatmap.locator(".heatmap-summary", { hasText: /stress-hot|[1-9][\d,]* entities\/s/ }).waitFor({ timeout: 30_000 });
+  assert.match(await heatmap.locator(".heatmap-summary").innerText(), /partition key.* · last second: [1-9][\d,]* entities\/s/);
+});

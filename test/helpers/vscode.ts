@@ -60,7 +60,7 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await input.fill(name);
   await page.locator(".quick-input-list .monaco-list-row").first().waitFor();
   await page.keyboard.press("Enter");
-  await page.locator(`.tab[data-resource-name="${name}"]`).waitFor();
+  await page.locator(`.tab[data-resource-name="${name}"]`).first().waitFor();
   await page.locator(".monaco-editor .view-lines").first().waitFor();
 }
 

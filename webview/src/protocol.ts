@@ -35,16 +35,25 @@ export interface Requests {
   "columns.sample": { params: { table: string }; result: string[] };
   "data.import": { params: { table: string; format: TransferFormat }; result: { imported: number } | null };
   "data.export": { params: { table: string; format: TransferFormat; filter?: string }; result: { exported: number; file: string } | null };
+  /** From the stress report: open the emulator's key-space heatmap. */
+  "heatmap.open": { params: Record<string, never>; result: null };
 }
 
 export type Method = keyof Requests;
 
+/** One second of emulator traffic, per `table/partitionKey` (the fidelity layer's recording). */
+export interface TrafficSecond {
+  t: number;
+  partitions: Record<string, { reads: number; writes: number; throttled: number }>;
+}
+
 export type HostEvent =
   | { type: "progress"; operation: string; done: number; total?: number }
+  | { type: "traffic"; second: TrafficSecond }
   | { type: "connections"; connections: ConnectionInfo[]; active?: string };
 
 export type HostToWebview =
-  | { type: "init"; view: "explorer" | "stress-report"; state?: unknown }
+  | { type: "init"; view: "explorer" | "stress-report" | "heatmap"; state?: unknown }
   | { type: "response"; id: number; ok: true; result: unknown }
   | { type: "response"; id: number; ok: false; error: string }
   | { type: "event"; event: HostEvent };

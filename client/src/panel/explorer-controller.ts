@@ -29,6 +29,8 @@ export interface ExplorerUi {
   emulator(): Promise<{ info: ConnectionInfo; secret: Secret }>;
   openFile(format: TransferFormat): Promise<{ path: string; text: string } | undefined>;
   saveFile(format: TransferFormat, suggestedName: string, text: () => string): Promise<string | undefined>;
+  /** Opens the emulator's key-space heatmap. */
+  openHeatmap?(): Promise<void>;
   /** Runs work under a cancellable progress indicator. */
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T>;
 }
@@ -113,6 +115,10 @@ export class ExplorerController {
       const imported = await this.ui.withProgress(`Importing ${rows.length} entities into ${table}`, (report, signal) =>
         this.need().upsertRows(table, rows, (done, total) => { report(done, total); this.progress("import", done, total); }, signal));
       return { imported };
+    },
+    "heatmap.open": async () => {
+      await this.ui.openHeatmap?.();
+      return null;
     },
     "data.export": async ({ table, format, filter }) => {
       const rows = await this.ui.withProgress(`Exporting ${table}`, async (report, signal) => {

@@ -63,7 +63,8 @@ export function buildReport(args: {
   const throttled = OP_TYPES.reduce((n, op) => n + (metrics.ops[op].errors["503"] ?? 0), 0);
   const note = args.target === "emulator"
     ? `On the emulator: the hottest partition took ≈ ${hottest.toLocaleString("en-US")} entities/s (${partitions.length} partitions touched). ` +
-      `This shows the design's load shape and this client's capacity, not Azure's limits — the emulator does not throttle. ` +
+      `This shows the design's load shape and this client's capacity, not Azure's limits` +
+      (throttled ? `; the emulator's fidelity layer throttled ${throttled} requests at its simulated targets (503 Server Busy), as Azure would throttle a hot partition. ` : ` — Azure's throttling is not measured here. `) +
       (exceeds ? `At this rate one partition is above the ${args.partitionTarget.toLocaleString("en-US")} entities/s target: on Azure it would run hot and be throttled.`
         : `The hottest partition stays under the ${args.partitionTarget.toLocaleString("en-US")} entities/s target.`)
     : `Against the account: the hottest partition took ≈ ${hottest.toLocaleString("en-US")} entities/s; ${throttled} requests were throttled (503 Server Busy)` +

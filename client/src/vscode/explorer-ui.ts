@@ -23,6 +23,10 @@ export class VsCodeExplorerUi implements ExplorerUi {
     return this.emulatorService.start();
   }
 
+  async openHeatmap(): Promise<void> {
+    await vscode.commands.executeCommand("tableDesign.showHeatmap");
+  }
+
   async promptConnection(): Promise<{ info: ConnectionInfo; secret: Secret } | undefined> {
     const kinds: Array<vscode.QuickPickItem & { connKind: ConnectionInfo["kind"] }> = [
       { label: "Connection string", connKind: "connection-string", detail: "Account key or SAS, or UseDevelopmentStorage=true" },

@@ -13,8 +13,12 @@ export function showStressReport(context: vscode.ExtensionContext, title: string
   });
   const dist = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, "dist", f)).toString();
   panel.webview.html = webviewHtml({ cspSource: panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title });
-  panel.webview.onDidReceiveMessage((msg: WebviewToHost) => {
+  panel.webview.onDidReceiveMessage(async (msg: WebviewToHost) => {
     if (msg.type === "ready") void panel.webview.postMessage({ type: "init", view: "stress-report", state: { runs } } satisfies HostToWebview);
+    if (msg.type === "request" && msg.method === "heatmap.open") {
+      await vscode.commands.executeCommand("tableDesign.showHeatmap");
+      void panel.webview.postMessage({ type: "response", id: msg.id, ok: true, result: null } satisfies HostToWebview);
+    }
   });
   return panel;
 }

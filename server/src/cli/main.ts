@@ -8,6 +8,7 @@ import { runCheck } from "./check";
 import { runClassify } from "./classify";
 import { runFix } from "./fix";
 import { stressCommand } from "./stress";
+import { emulatorCommand } from "./emulator";
 import { AnalysisOptions } from "../service";
 
 declare const TDL_VERSION: string | undefined;
@@ -28,11 +29,16 @@ Usage:
       Apply every quick fix that is the only fix of its diagnostic; print a summary.
   tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
              [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
-             [--mix read=50,write=50] [--batch N] [--scale K] [--keep-table]
+             [--mix read=50,write=50] [--batch N] [--scale K] [--emulator-scale K] [--keep-table]
              [--report FILE.json] [--yes-real-account]
       Stress-test a design's partitions in a fresh stress… table, always deleted
       afterwards. A non-emulator endpoint needs --yes-real-account. Exit 0 done,
       1 the run failed or was cancelled, 2 bad usage.
+  tdl emulator [--port 10002] [--fidelity azure-table|off] [--scale K] [--record FILE]
+      Run Azurite's table service in memory on 127.0.0.1 behind a layer that
+      rejects what Azure rejects and throttles hot partitions (targets × K);
+      the first stdout line is {"connectionString": …, "tableEndpoint": …}.
+      Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.
   tdl --help | tdl --version
 
 Options:
@@ -59,6 +65,11 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     if (command === "classify") return classify(rest);
     if (command === "fix") return fix(rest);
     if (command === "stress") return await stressCommand(rest);
+    if (command === "emulator") {
+      // Long-running: it writes as it goes instead of returning its output at the end.
+      const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+      return { stdout: "", stderr: "", exitCode };
+    }
     throw new UsageError(`unknown command '${command}'`);
   } catch (e) {
     if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun 'tdl --help' for usage.\n`, exitCode: 2 };

@@ -8,7 +8,7 @@ import { parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
 import { runStress, StressRefused } from "../../../client/src/stress/engine";
 import type { StressReport, StressMode } from "../../../client/src/stress/report";
-import { EmbeddedEmulator } from "../../../client/src/emulator/azurite";
+import { FidelityEmulator } from "../../../client/src/emulator/fidelity-emulator";
 import { parseConnectionString } from "../../../client/src/account/connection-string";
 
 export interface CliOutput {
@@ -38,7 +38,7 @@ export function parseMix(raw: string): { read: number; write: number } {
 }
 
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload"],
+  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale"],
     ["emulator", "keep-table", "yes-real-account"]);
   const file = options.get("design") as string | undefined;
   const tableName = options.get("table") as string | undefined;
@@ -57,14 +57,15 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   } catch (e) {
     throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  let emulator: EmbeddedEmulator | undefined;
+  let emulator: FidelityEmulator | undefined;
   let connectionString: string;
   if (envVar) {
     const value = process.env[envVar];
     if (!value) throw new UsageError(`the environment variable ${envVar} is not set`);
     connectionString = value;
   } else {
-    emulator = await EmbeddedEmulator.start();
+    // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
+    emulator = await FidelityEmulator.start({ scale: options.has("emulator-scale") ? Number(options.get("emulator-scale")) : 1 });
     connectionString = emulator.connectionString;
   }
   const abort = new AbortController();
