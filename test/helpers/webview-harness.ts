@@ -28,7 +28,7 @@ const BRIDGE = `window.acquireVsCodeApi = () => ({
 
 const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf", ".map": "application/json" };
 
-export async function openHarness(handle: (method: string, params: unknown) => Promise<unknown>, view: "explorer" | "stress-report" = "explorer", init?: unknown): Promise<Harness> {
+export async function openHarness(handle: (method: string, params: unknown) => Promise<unknown>, view: "explorer" | "stress-report" | "heatmap" = "explorer", init?: unknown): Promise<Harness> {
   const dist = path.resolve("dist");
   let origin = "";
   const server: Server = createServer((req, res) => {
