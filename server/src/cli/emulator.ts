@@ -25,7 +25,7 @@ export async function emulatorCommand(argv: string[], write: (s: string) => void
     writeErr(`tdl: the emulator could not start: ${(e as Error).message}\n`);
     return { exitCode: 1 };
   }
-  write(JSON.stringify({ connectionString: emulator.connectionString, tableEndpoint: emulator.endpoint }) + "\n");
+  write(JSON.stringify({ connectionString: emulator.connectionString, tableEndpoint: emulator.endpoint, upstreamEndpoint: emulator.azurite.endpoint, pid: emulator.pid }) + "\n");
   writeErr(`Table emulator on ${emulator.endpoint} (fidelity ${fidelity}${fidelity === "azure-table" ? `, scale ${scale}: ${2000 * scale} entities/s per partition` : ""}). Ctrl+C stops it.\n`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

@@ -33,7 +33,7 @@ interface Charge {
 
 export class FidelityProxy {
   private readonly server: Server;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   private readonly throttle: Throttle;
 
   constructor(private readonly o: ProxyOptions) {
