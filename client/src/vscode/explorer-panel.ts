@@ -4,7 +4,7 @@
  */
 import * as vscode from "vscode";
 import { ExplorerController } from "../panel/explorer-controller";
-import { webviewHtml } from "../panel/webview-html";
+import { panelOptions, setPanelPage } from "./panel-page";
 import type { HostEvent, HostToWebview, Method, WebviewToHost } from "../../../webview/src/protocol";
 
 export const EXPLORER_VIEW = "tableDesign.explorer";
@@ -29,13 +29,12 @@ export class ExplorerPanel {
   }
 
   private static options(context: vscode.ExtensionContext): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")] };
+    return panelOptions(context.extensionUri, true);
   }
 
   private constructor(private readonly panel: vscode.WebviewPanel, context: vscode.ExtensionContext, make: (emit: (e: HostEvent) => void) => ExplorerController) {
     this.controller = make((event) => void this.post({ type: "event", event }));
-    const dist = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, "dist", f)).toString();
-    panel.webview.html = webviewHtml({ cspSource: panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title: "Table Explorer" });
+    setPanelPage(panel, context.extensionUri, "Table Explorer");
     panel.webview.onDidReceiveMessage((msg: WebviewToHost) => void this.receive(msg));
     panel.onDidDispose(() => { if (ExplorerPanel.current === this) ExplorerPanel.current = undefined; });
   }

@@ -3,7 +3,7 @@
  * recorder while the user's app, tests or a stress test run.
  */
 import * as vscode from "vscode";
-import { webviewHtml } from "../panel/webview-html";
+import { panelOptions, setPanelPage } from "./panel-page";
 import type { HostToWebview, TrafficSecond, WebviewToHost } from "../../../webview/src/protocol";
 import { EmulatorService } from "./emulator-service";
 
@@ -21,11 +21,8 @@ export class HeatmapPanel {
   private readonly panel: vscode.WebviewPanel;
 
   private constructor(context: vscode.ExtensionContext, emulator: EmulatorService) {
-    this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", "Key-space heatmap", vscode.ViewColumn.Beside, {
-      enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")],
-    });
-    const dist = (f: string) => this.panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, "dist", f)).toString();
-    this.panel.webview.html = webviewHtml({ cspSource: this.panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title: "Key-space heatmap" });
+    this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", "Key-space heatmap", vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
+    setPanelPage(this.panel, context.extensionUri, "Key-space heatmap");
     const post = (m: HostToWebview) => void this.panel.webview.postMessage(m);
     const onSecond = (second: TrafficSecond) => post({ type: "event", event: { type: "traffic", second } });
     let ready = false;

@@ -3,16 +3,13 @@
  * draws one run, or two side by side when designs are compared.
  */
 import * as vscode from "vscode";
-import { webviewHtml } from "../panel/webview-html";
+import { panelOptions, setPanelPage } from "./panel-page";
 import type { StressReport } from "../stress/report";
 import type { HostToWebview, WebviewToHost } from "../../../webview/src/protocol";
 
 export function showStressReport(context: vscode.ExtensionContext, title: string, runs: Array<{ label: string; report: StressReport }>): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel("tableDesign.stressReport", title, vscode.ViewColumn.Active, {
-    enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")],
-  });
-  const dist = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, "dist", f)).toString();
-  panel.webview.html = webviewHtml({ cspSource: panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title });
+  const panel = vscode.window.createWebviewPanel("tableDesign.stressReport", title, vscode.ViewColumn.Active, panelOptions(context.extensionUri));
+  setPanelPage(panel, context.extensionUri, title);
   panel.webview.onDidReceiveMessage(async (msg: WebviewToHost) => {
     if (msg.type === "ready") void panel.webview.postMessage({ type: "init", view: "stress-report", state: { runs } } satisfies HostToWebview);
     if (msg.type === "request" && msg.method === "heatmap.open") {
