@@ -63,8 +63,12 @@ test("hover on a key shows an example value and its maximum length", () => {
   const h = hover(a, text.indexOf("rowKey       =") + 2)!;
   assert.match(h.markdown, /example: `BIB:00042__name__M__042`/);
   assert.match(h.markdown, /at most 59 characters \(118 bytes of the 1,024 Azure Table Storage allows\)/);
+  assert.match(h.markdown, /order-preserving: key order follows the values' order/);
   const pk = hover(a, text.indexOf("partitionKey =") + 2)!;
   assert.match(pk.markdown, /example: `event__Full`/);
+  const unordered = analyzeTdl("table Orders {\n  A: int(0..999)\n  S: string(8) charset \"a-z0-9\"\n  partitionKey = S + \":\" + A\n  rowKey = hash(A, 4)\n}\n");
+  const up = hover(unordered, unordered.text.indexOf("partitionKey") + 1)!;
+  assert.match(up.markdown, /not order-preserving: `S` \(the separator after it sorts above its characters\); `A` \(an unpadded number sorts as text/);
   const fn = hover(a, text.indexOf("pad(Bib") + 1)!;
   assert.match(fn.markdown, /left-padded with 0/);
 });

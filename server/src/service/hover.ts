@@ -9,6 +9,8 @@ import { formatCount } from "../tdl/numbers";
 import { keyBytes } from "../model/key-bytes";
 import { TdlAnalysis, tableAt, TableModel } from "./analyze";
 import { refAt } from "./references";
+import { analyzeKey } from "../model/key-parts";
+import { separatorBreaksOrder } from "../odata/where";
 import { tableFacts } from "../model/facts";
 import { queryMarkdown } from "./query-info";
 
@@ -104,6 +106,11 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   const bytes = keyBytes(expr, tm.props, profile);
   const text = tm.text.slice(expr.start, expr.end);
   const lines = [`**${title}** = \`${text}\``, "", `- example: \`${example}\``];
+  const info = analyzeKey(expr, tm.props);
+  const unordered = info.parts.filter((p, i) => p.props.length && (p.order === "none" || separatorBreaksOrder(info.parts, i)));
+  lines.push(unordered.length
+    ? `- not order-preserving: ${unordered.map((p) => `\`${tm.text.slice(p.part.start, p.part.end)}\` (${p.order === "none" ? p.orderReason ?? "does not keep order" : "the separator after it sorts above its characters"})`).join("; ")}`
+    : "- order-preserving: key order follows the values' order, part by part");
   lines.push(Number.isFinite(chars)
     ? `- at most ${chars} characters (${formatCount(bytes)} bytes of the ${formatCount(limit)} ${profile.label} allows)`
     : `- unbounded length: a part has no maximum (declare \`string(N)\`); ${profile.label} allows ${formatCount(limit)} bytes`);
