@@ -106,7 +106,8 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   const bytes = keyBytes(expr, tm.props, profile);
   const text = tm.text.slice(expr.start, expr.end);
   const lines = [`**${title}** = \`${text}\``, "", `- example: \`${example}\``];
-  const info = analyzeKey(expr, tm.props);
+  const { est } = tableFacts(tm.table, tm.props);
+  const info = [est.pk, est.rk, ...est.indexKeys].find((k) => k?.expr === expr) ?? analyzeKey(expr, tm.props);
   const unordered = info.parts.filter((p, i) => p.props.length && (p.order === "none" || separatorBreaksOrder(info.parts, i)));
   lines.push(unordered.length
     ? `- not order-preserving: ${unordered.map((p) => `\`${tm.text.slice(p.part.start, p.part.end)}\` (${p.order === "none" ? p.orderReason ?? "does not keep order" : "the separator after it sorts above its characters"})`).join("; ")}`
