@@ -140,12 +140,7 @@ function publish(doc: TextDocument): void {
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
 }
 
-documents.onDidOpen((e) => {
-  if (isTypeScript(e.document)) {
-    typescript.track(e.document);
-    schedule(e.document);
-  } else publish(e.document);
-});
+// Fires on open as well as on each change.
 documents.onDidChangeContent((e) => {
   if (isTypeScript(e.document)) typescript.track(e.document);
   schedule(e.document);

@@ -2,7 +2,7 @@
 /// <reference lib="dom.iterable" />
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { makeWorkspace, openFile, openVsCode, quickFix, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
+import { goTo, makeWorkspace, openFile, openVsCode, quickFix, runCommand, VsCodeSession, waitForLine, webviewWith } from "../helpers/vscode";
 
 const BROKEN = `// A design with a syntax error on line 5.
 table Orders {
@@ -50,16 +50,12 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
   await openFile(page, "composite-colon.tdl");
   await page.locator(".squiggly-warning").first().waitFor({ timeout: 30_000 });
   // The separator ":" after SellerID is on line 20, column 54.
-  await page.keyboard.press("Control+P");
-  await page.locator(".quick-input-widget input").fill(":20:55");
-  await page.keyboard.press("Enter");
+  await goTo(page, 20, 55);
   await quickFix(page, "Use \",\" as the separator");
   // The preferred fix is the first, focused entry of the menu.
   await page.keyboard.press("Enter");
   const line = page.locator(".view-line", { hasText: "partitionKey" });
-  const fixedLine = 'SellerID + "," + pad(CardID, 6)';
-  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
-    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), fixedLine, { timeout: 15_000 })
+  await waitForLine(page, 'SellerID + "," + pad(CardID, 6)');
   await page.locator(".squiggly-warning").first().waitFor({ state: "detached", timeout: 15_000 });
   assert.match((await line.first().innerText()).replace(/\u00a0/g, " "), /pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
 });
@@ -69,13 +65,10 @@ test("a TypeScript key builder shows its diagnostic and its fix applies", async 
   await openFile(page, "registrations.ts");
   await page.locator(".squiggly-warning").first().waitFor({ timeout: 60_000 });
   // `r.bib` in `BIB:${r.bib}` is on line 20, column 20.
-  await page.keyboard.press("Control+P");
-  await page.locator(".quick-input-widget input").fill(":20:22");
-  await page.keyboard.press("Enter");
+  await goTo(page, 20, 22);
   const action = await quickFix(page, "Pad to 5 digits");
   await action.click({ force: true });
-  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
-    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`', { timeout: 15_000 });
+  await waitForLine(page, 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`');
 });
 
 test("the explorer connects to the embedded emulator, creates a table, classifies and runs a filter", async () => {

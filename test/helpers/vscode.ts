@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * End-to-end harness: a real VS Code (code-server) with the built extension,
  * driven by Debian's Chromium through playwright-core. Everything waits on
@@ -112,4 +114,17 @@ export async function quickFix(page: Page, title: string): Promise<import("playw
       await page.waitForTimeout(1000);
     }
   }
+}
+
+/** Moves the caret to a 1-based line and column (Quick Open's `:line:column`). */
+export async function goTo(page: Page, line: number, column: number): Promise<void> {
+  await page.keyboard.press("Control+P");
+  await page.locator(".quick-input-widget input").fill(`:${line}:${column}`);
+  await page.keyboard.press("Enter");
+}
+
+/** Waits until an editor line shows `text` (editors render spaces as no-break spaces). */
+export async function waitForLine(page: Page, text: string): Promise<void> {
+  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
+    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), text, { timeout: 15_000 });
 }

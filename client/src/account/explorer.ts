@@ -9,6 +9,7 @@ import { ClientPair, makeClients, Secret } from "./clients";
 import { describeError } from "./errors";
 import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./model";
 import { checkValue, toEntity, toRow } from "./values";
+import { PROFILES } from "../../../server/src/model/profiles";
 
 export const PAGE_SIZE = 1000;
 export const BATCH_LIMIT = 100;
@@ -50,7 +51,8 @@ export class AccountSession {
   }
 
   async createTable(name: string): Promise<void> {
-    if (!/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(name)) throw describeError({ message: `'${name}' is not a valid table name: 3–63 letters and digits, not starting with a digit` }, this.connection.endpoint, this.timeoutMs);
+    const rule = PROFILES["azure-table"].tableName;
+    if (!rule.pattern.test(name)) throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
     await this.call((abortSignal) => this.clients.service.createTable(name, { abortSignal, onResponse: failOnConflict }));
   }
 

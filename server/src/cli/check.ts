@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { AnalysisOptions, analyzeTdl, Finding, LineIndex, queryInfos, roundEstimate } from "../service";
 import { PropertyInfo } from "../model/properties";
-import { loadTsAnalysis } from "../typescript/load";
+import { isTsFile, loadTsAnalysis } from "../typescript/load";
 import { expandPaths, InputError } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
 
@@ -17,7 +17,6 @@ export interface CheckOptions {
 }
 
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
-const isTsFile = (f: string) => /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
 
 /** Analyses one design file into its report entry. */

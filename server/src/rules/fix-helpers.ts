@@ -16,7 +16,11 @@ import { TextEdit } from "../service/types";
  */
 export function chooseSeparator(neighbours: Array<KeyPartInfo | undefined>, profile: ServiceProfile): string | undefined {
   const mins = neighbours.filter((p): p is KeyPartInfo => !!p && !!p.charset && !p.fixedWidth).map((p) => charsetMin(p.charset!));
-  const bound = mins.length ? Math.min(...mins) : Infinity;
+  return separatorBelow(mins.length ? Math.min(...mins) : Infinity, profile);
+}
+
+/** `,` when it sorts below `bound` (a character code), else the highest character allowed in keys that does. */
+export function separatorBelow(bound: number, profile: ServiceProfile): string | undefined {
   if (0x2c < bound) return ",";
   for (let c = Math.min(bound, 0x7f) - 1; c > 0x20; c--) {
     if (!profile.forbiddenKeyChar?.(c) && c !== 0x22) return String.fromCharCode(c);

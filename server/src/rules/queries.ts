@@ -10,7 +10,9 @@ import { PropertyInfo } from "../model/properties";
 import { summary } from "../odata/classes";
 import { formatCount } from "../tdl/numbers";
 import { Fix } from "../service/types";
-import { keyPartText, padWidth, tdlString } from "./fix-helpers";
+import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
+import { charsetMin } from "../model/charset";
+import { ServiceProfile } from "../model/profiles";
 import { padFix, separatorFix } from "./keys";
 import { Rule, TableContext } from "./rule";
 
@@ -55,7 +57,7 @@ export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
   const names = new Set(t.indexes.map((ix) => ix.name.text));
   const name = names.has(query.name.text) ? `${query.name.text}Index` : query.name.text;
   const parts = [tdlString(`${name.toUpperCase()}:`)];
-  props.forEach((p) => parts.push(keyPartText(p), tdlString(separatorAfter(p))));
+  props.forEach((p) => parts.push(keyPartText(p), tdlString(separatorAfter(p, ctx.profile))));
   const rowKeyText = ctx.text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
   const anchor = t.indexes.length ? t.indexes[t.indexes.length - 1] : t.rowKey;
   const indent = /[ \t]*$/.exec(ctx.text.slice(0, anchor.start).split("\n").pop() ?? "")?.[0] ?? "  ";
@@ -66,11 +68,10 @@ export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
   };
 }
 
-/** `,` sorts below letters and digits; for a wider alphabet, the highest character below it. */
-function separatorAfter(p: PropertyInfo): string {
+/** `,` sorts below letters and digits; for a wider alphabet, the highest allowed character below it. */
+function separatorAfter(p: PropertyInfo, profile: ServiceProfile): string {
   if (p.type === "int" || p.type === "int64" || !p.charset) return ",";
-  const min = p.charset.ranges[0]?.[0] ?? 0x30;
-  return min > 0x2c ? "," : String.fromCharCode(Math.max(0x21, min - 1));
+  return separatorBelow(charsetMin(p.charset), profile) ?? ",";
 }
 
 export const tableScan: Rule = {

@@ -6,6 +6,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+/** TypeScript sources the analysis takes (declaration files excluded). */
+export function isTsFile(f: string): boolean {
+  return /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
+}
+
 export function loadTsAnalysis(): typeof import("./service") {
   const bundled = path.join(__dirname, "ts-analyzer.js");
   const target = fs.existsSync(bundled) ? bundled : path.join(__dirname, "service");

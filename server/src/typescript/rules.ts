@@ -8,7 +8,7 @@ import { classifyFilter } from "../odata/classify";
 import { parseFilter } from "../odata/parser";
 import { PropertyInfo } from "../model/properties";
 import { ServiceProfile } from "../model/profiles";
-import { padWidth } from "../rules/fix-helpers";
+import { padWidth, separatorBelow } from "../rules/fix-helpers";
 import { Finding, Fix, TextEdit } from "../service/types";
 import { EntityWrite, FileUsage } from "./calls";
 import { bindBefore, createHashImport, freshName } from "./edits";
@@ -191,7 +191,7 @@ function separatorOrder(ctx: TsRuleContext, key: Key, report: (f: Finding) => vo
     const min = variableAlphabetMin(key.parts[i]);
     const next = key.parts[i + 1];
     if (min === undefined || next.kind !== "literal" || !next.text || next.text.charCodeAt(0) <= min) continue;
-    const sep = min > 0x2c ? "," : "!";
+    const sep = separatorBelow(min, ctx.profile) ?? ",";
     const node = next.node;
     const src = text(ctx.sf, node);
     // Replace the first character of the literal's text (after its opening quote or template brace).

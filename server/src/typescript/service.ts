@@ -37,8 +37,6 @@ function libDirectory(): string {
   return fs.existsSync(bundled) ? bundled : path.dirname(ts.getDefaultLibFilePath(DEFAULT_OPTIONS));
 }
 
-const isTsFile = (f: string) => /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
-export { isTsFile };
 
 class Project {
   readonly roots = new Set<string>();
