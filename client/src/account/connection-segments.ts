@@ -57,7 +57,7 @@ function notASetting(segment: string, eq: number, position: number): string {
   const known = CANONICAL.get(head.toLowerCase());
   if (known && head.length === segment.length) return `${known} (${at}) has no value: write ${known}=…`;
   if (known && /^[\s:]/.test(segment.slice(head.length))) return `${known} (${at}) needs '=' between the name and the value: write ${known}=…, not a space or a colon`;
-  if (hasSignature(segment) || /^\??sv=/i.test(segment)) return `${at} looks like a SAS token without its name: write SharedAccessSignature=sv=…&sig=…`;
+  if (hasSignature(segment) || /^\??sv=/i.test(segment)) return `${at} looks like a SAS token without its name: put SharedAccessSignature= before it`;
   if (/^[A-Za-z0-9+/]{20,}={0,2}$/.test(segment)) return `${at} looks like an account key without its name: write AccountKey=…`;
   if (/^https?:\/\//i.test(segment)) return `${at} is a URL without a setting name: write TableEndpoint=https://…`;
   const name = eq > 0 ? segment.slice(0, eq).trim() : "";

@@ -56,7 +56,7 @@ export function parseConnectionString(input: string): ParsedConnectionString {
   let sas: string | undefined;
   if (fields.has("SharedAccessSignature")) {
     sas = sasToken(value("SharedAccessSignature")!);
-    if (!sas) throw new ConnectionStringError(`${label("SharedAccessSignature")} has no sig= parameter: copy the whole SAS token again`);
+    if (!sas) throw new ConnectionStringError(`${label("SharedAccessSignature")} has no signature (its sig parameter): copy the whole SAS token again`);
   }
 
   let endpointText = value("TableEndpoint");

@@ -13,9 +13,9 @@
 export const REDACTED = "…";
 
 /** `AccountKey=…`, `"SharedAccessKey": "…"`, `Password: …` (a separator, then the value up to a delimiter). */
-const SETTING = /\b(AccountKey|SharedAccessKey|AccessKey|Password|pwd)(\s*["']?\s*[=:]\s*["']?)[^\s;"'<>&,]*/gi;
+const SETTING = /\b(AccountKey|SharedAccessKey|AccessKey|Password|pwd)(\s*["']?\s*[=:]\s*["']?)([^\s;"'<>&,]*)/gi;
 /** A SAS setting's value runs over `&` up to the next `;`. */
-const SAS_SETTING = /\b(SharedAccessSignature)(\s*["']?\s*[=:]\s*["']?)[^\s;"'<>]*/gi;
+const SAS_SETTING = /\b(SharedAccessSignature)(\s*["']?\s*[=:]\s*["']?)([^\s;"'<>]*)/gi;
 /** `AccountKey <key>` (a space for `=`): redacted when what follows has the shape of a key, not of a word. */
 const SPACED = /\b(AccountKey|SharedAccessSignature|SharedAccessKey)(\s+)([A-Za-z0-9+/%&=-]{8,})/gi;
 const BEARER = /\b(Bearer)(\s+)[A-Za-z0-9._~+/-]+=*/gi;
@@ -30,12 +30,21 @@ const TOKEN = /[^\s"'<>;]+/g;
  */
 export function redact(text: string): string {
   return text
-    .replace(SAS_SETTING, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
-    .replace(SETTING, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
+    .replace(SAS_SETTING, settingValue)
+    .replace(SETTING, settingValue)
     .replace(SPACED, (m, name: string, sep: string, value: string) => (looksRandom(value) ? `${name}${sep}${REDACTED}` : m))
     .replace(BEARER, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(TOKEN, redactSasToken)
     .replace(BASE64_RUN, (run) => (looksRandom(run) ? REDACTED : run));
+}
+
+/**
+ * `Name=value` always loses its value; `Name: value` only when the value has
+ * a secret's shape, so that prose such as "no AccountKey: add one" survives.
+ */
+function settingValue(match: string, name: string, sep: string, value: string): string {
+  if (!value || value === REDACTED) return match;
+  return sep.includes("=") || /["']/.test(sep) || looksRandom(value) || /sig=/i.test(value) ? `${name}${sep}${REDACTED}` : match;
 }
 
 /** A token carrying `sig=` loses its query (URL) or all of it (a bare `sv=…&sig=…`). */
