@@ -12,6 +12,7 @@ import { ConnectionStringError } from "./errors";
 import { ConnectionInfo, ConnectionKind } from "./model";
 import { parseSas, sasTime, sasTimeProblem, sasToken, splitSasUrl } from "./sas";
 
+/** A connection read from pasted text: its shown part and its secret part. */
 export interface ConnectionInput {
   kind: Exclude<ConnectionKind, "emulator">;
   /** protocol://host[:port][/account]: no query, safe to store and show. */

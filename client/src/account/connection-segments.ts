@@ -7,6 +7,7 @@
 import { ConnectionStringError } from "./errors";
 import { hasSignature } from "./sas";
 
+/** The settings a table connection string may hold (names match case-insensitively). */
 export const SETTINGS = ["DefaultEndpointsProtocol", "AccountName", "AccountKey", "TableEndpoint", "EndpointSuffix", "SharedAccessSignature",
   "UseDevelopmentStorage", "DevelopmentStorageProxyUri", "BlobEndpoint", "QueueEndpoint", "FileEndpoint"] as const;
 export type Setting = (typeof SETTINGS)[number];
@@ -24,6 +25,7 @@ const FOREIGN: Record<string, string> = {
 
 const SHAPE = "a connection string looks like DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…;EndpointSuffix=core.windows.net";
 
+/** One setting's value and where it was. */
 export interface Field {
   value: string;
   /** 1-based position among the non-empty segments, as the user counts them. */

@@ -15,6 +15,7 @@ export { ConnectionStringError } from "./errors";
 
 /** Azurite's well-known development account (public, documented by Microsoft). */
 export const DEV_ACCOUNT = "devstoreaccount1";
+/** Azurite's well-known development key (public, documented by Microsoft; not a secret). */
 export const DEV_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
 export interface ParsedConnectionString {
@@ -102,6 +103,7 @@ export function isLoopback(host: string): boolean {
   return isLoopbackHost(host);
 }
 
+/** The connection string of an emulator at `endpoint` with the development account. */
 export function emulatorConnectionString(endpoint: string): string {
   return `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};TableEndpoint=${endpoint};`;
 }

@@ -8,6 +8,7 @@
 import { ConnectionStringError } from "./errors";
 import { hasSignature } from "./sas";
 
+/** A table endpoint as read from user input. */
 export interface Endpoint {
   /** protocol://host[:port][/account], without query or trailing slash: what may be stored and shown. */
   endpoint: string;

@@ -6,6 +6,7 @@
  */
 import { SasInfo } from "./sas";
 
+/** The Table operations a SAS may be refused for. */
 export type TableOperation =
   | "listTables" | "createTable" | "deleteTable"
   | "queryEntities" | "getEntity" | "insertEntity" | "updateEntity" | "upsertEntity" | "deleteEntity"
