@@ -64,6 +64,7 @@ test("malformed connection strings say what is wrong", () => {
   const cases: Array<[string, RegExp]> = [
     ["", /empty/],
     ["   ", /empty/],
+    [";\r\n;;", /empty \(it holds only separators\)/],
     ["AccountName=a;AccountKey", /^AccountKey \(segment 2\) has no value: write AccountKey=…/],
     ["AccountName=a;AccountKey=", /^AccountKey \(segment 2\) has no value/],
     ["DefaultEndpointsProtocol=https;AccountName=acct", /no AccountKey and no SharedAccessSignature/],

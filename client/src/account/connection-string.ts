@@ -36,6 +36,7 @@ export function parseConnectionString(input: string): ParsedConnectionString {
     throw new ConnectionStringError("this is a URL, not a connection string: connect with 'Account URL and SAS token' (or put the URL in TableEndpoint=…)");
   }
   const fields = readSegments(text);
+  if (!fields.size) throw new ConnectionStringError("the connection string is empty (it holds only separators)");
   const label = (name: Setting) => `${name} (segment ${fields.get(name)!.position})`;
   const value = (name: Setting) => fields.get(name)?.value;
 
