@@ -1,11 +1,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createConnection } from "node:net";
-import { generateTableSas, AzureNamedKeyCredential } from "@azure/data-tables";
+import { spawnSync } from "node:child_process";
+import { AccountSasOptions, generateAccountSas, generateTableSas, AzureNamedKeyCredential } from "@azure/data-tables";
 import { EmbeddedEmulator, freePort } from "../../client/src/emulator/azurite";
 import { AccountSession } from "../../client/src/account/explorer";
-import { ConflictError } from "../../client/src/account/errors";
-import { ConnectionStringError, DEV_ACCOUNT, DEV_KEY, parseConnectionString } from "../../client/src/account/connection-string";
+import { AccountError, ConflictError } from "../../client/src/account/errors";
+import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/account/connection-string";
+import { interpretConnectionInput } from "../../client/src/account/connection-input";
 import { deserialize, serialize } from "../../client/src/account/transfer";
 import { EntityRow } from "../../client/src/account/model";
 import { session, startAzurite, tableName } from "../helpers/azurite";
@@ -145,22 +147,7 @@ test("a wrong key, an unreachable endpoint and missing permissions fail clearly 
   const sas = generateTableSas(t, new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY), { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600_000) });
   const readOnly = new AccountSession({ id: "r", name: "r", kind: "sas", endpoint: emu.endpoint }, { sasToken: sas });
   await readOnly.query(t, "");
-  await assert.rejects(readOnly.insertEntity(t, typedRow("p", "r")), /missing permissions|access denied/);
-});
-
-test("malformed connection strings say what is wrong", () => {
-  const cases: Array<[string, RegExp]> = [
-    ["", /empty/],
-    ["AccountName=a;AccountKey", /'AccountKey' is not a Name=value pair/],
-    ["AccountName=a;Secret=b", /unknown setting 'Secret'/],
-    ["DefaultEndpointsProtocol=https;AccountName=acct", /no AccountKey and no SharedAccessSignature/],
-    ["AccountName=acct;AccountKey=not base64!", /AccountKey is not base64/],
-    ["TableEndpoint=ftp://x;AccountName=a;AccountKey=abc=", /must use https/],
-    ["TableEndpoint=::nope::;AccountName=a;AccountKey=abc=", /is not a URL/],
-  ];
-  for (const [cs, message] of cases) assert.throws(() => parseConnectionString(cs), (e: unknown) => e instanceof ConnectionStringError && message.test((e as Error).message), cs);
-  assert.equal(parseConnectionString("UseDevelopmentStorage=true").endpoint, "http://127.0.0.1:10002/devstoreaccount1");
-  assert.equal(parseConnectionString("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=abc=;EndpointSuffix=core.windows.net").endpoint, "https://acct.table.core.windows.net");
+  await assert.rejects(readOnly.insertEntity(t, typedRow("p", "r")), /^Error: the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=r\)/);
 });
 
 test("the emulator stops by its PID and frees its port", async () => {
@@ -174,4 +161,98 @@ test("the emulator stops by its PID and frees its port", async () => {
     socket.once("connect", () => { socket.destroy(); reject(new Error("port still open")); });
     socket.once("error", () => resolve());
   });
+});
+
+const devKey = new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY);
+const hour = 3600_000;
+function accountSas(o: Partial<AccountSasOptions> & { permissions: AccountSasOptions["permissions"] }): string {
+  return generateAccountSas(devKey, { resourceTypes: "sco", expiresOn: new Date(Date.now() + hour), ...o });
+}
+function sasSession(token: string, endpoint = emu.endpoint, timeoutMs?: number): AccountSession {
+  return new AccountSession({ id: "sas", name: "sas", kind: "sas", endpoint }, { sasToken: token }, { timeoutMs });
+}
+async function refusal(p: Promise<unknown>): Promise<AccountError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof AccountError, String(e));
+    return e;
+  }
+  assert.fail("the call succeeded");
+}
+
+test("an expired or not-yet-valid SAS says so, before the call when clearly outside its window and from the service's 403 otherwise", async () => {
+  // Issue 10: an expired SAS was reported as "the credential is valid but may not do this".
+  const port = await freePort();
+  const closed = `http://127.0.0.1:${port}/${DEV_ACCOUNT}`;
+  const expired = accountSas({ permissions: { list: true }, expiresOn: new Date(Date.now() - hour) });
+  const early = await refusal(sasSession(expired).listTables());
+  assert.match(early.message, /^the SAS token expired on \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: create a new one/);
+  assert.equal(early.code, "SasExpired");
+  // No request was sent: against a closed port the answer is the same, not "connection refused".
+  assert.equal((await refusal(sasSession(expired, closed, 2000).listTables())).code, "SasExpired");
+
+  // Expired a minute ago: inside the clock-skew margin, so the call is made and Azurite's 403 is read.
+  const justExpired = accountSas({ permissions: { list: true }, expiresOn: new Date(Date.now() - 60_000) });
+  assert.match((await refusal(sasSession(justExpired, closed, 2000).listTables())).message, /connection refused/);
+  const served = await refusal(sasSession(justExpired).listTables());
+  assert.deepEqual([served.code, served.status], ["SasExpired", 403]);
+  assert.match(served.message, /^the SAS token expired on /);
+
+  const future = accountSas({ permissions: { list: true }, startsOn: new Date(Date.now() + hour), expiresOn: new Date(Date.now() + 2 * hour) });
+  assert.match((await refusal(sasSession(future).listTables())).message, /^the SAS token is not valid before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: wait until then/);
+  const soon = accountSas({ permissions: { list: true }, startsOn: new Date(Date.now() + 120_000) });
+  const servedSoon = await refusal(sasSession(soon).listTables());
+  assert.deepEqual([servedSoon.code, servedSoon.status], ["SasNotYetValid", 403]);
+});
+
+test("a SAS without a needed permission or resource type names what it lacks", async () => {
+  const t = tableName();
+  await s.createTable(t);
+  const readOnly = sasSession(accountSas({ permissions: { list: true, query: true } }));
+  assert.deepEqual(await readOnly.listTables().then((names) => names.includes(t)), true);
+  assert.match((await refusal(readOnly.insertEntity(t, typedRow("p", "r")))).message, /^the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=rl\)/);
+  assert.match((await refusal(readOnly.createTable(tableName()))).message, /^the SAS token may not create a table: it lacks the permission 'c' \(create\) or 'w' \(write\) or 'a' \(add\)/);
+  assert.match((await refusal(readOnly.deleteTable(t))).message, /^the SAS token may not delete a table: it lacks the permission 'd' \(delete\)/);
+
+  const serviceOnly = sasSession(accountSas({ permissions: { list: true, query: true, add: true, update: true, delete: true, write: true }, resourceTypes: "s" }));
+  assert.match((await refusal(serviceOnly.listTables())).message, /^the SAS token may not list tables: it lacks the resource type 'c' \(container, i\.e\. tables\) in srt \(it has srt=s\)/);
+  const noObjects = sasSession(accountSas({ permissions: { list: true, query: true, add: true, update: true }, resourceTypes: "sc" }));
+  assert.match((await refusal(noObjects.insertEntity(t, typedRow("p", "r")))).message, /^the SAS token may not insert an entity: it lacks the resource type 'o' \(object, i\.e\. entities\)/);
+
+  const tableSas = sasSession(generateTableSas(t, devKey, { permissions: { query: true, add: true }, expiresOn: new Date(Date.now() + hour) }));
+  await tableSas.insertEntity(t, typedRow("p", "r"));
+  assert.match((await refusal(tableSas.deleteEntities(t, [{ partitionKey: "p", rowKey: "r" }]))).message, /^the SAS token may not delete entities: it lacks the permission 'd' \(delete\) in sp \(it has sp=ra\)/);
+});
+
+test("a SAS URL pasted as the endpoint, or a SAS in a connection string, connects; what is shown holds no query", async () => {
+  const t = tableName();
+  await s.createTable(t);
+  const token = accountSas({ permissions: { list: true, query: true, add: true } });
+  const pasted = interpretConnectionInput(`${emu.endpoint}/?${token}`, "entra-id");
+  assert.deepEqual([pasted.kind, pasted.endpoint], ["sas", emu.endpoint]);
+  const fromUrl = new AccountSession({ id: "u", name: "u", kind: pasted.kind, endpoint: pasted.endpoint }, pasted.secret);
+  assert.ok((await fromUrl.listTables()).includes(t));
+  for (const cs of [`TableEndpoint=${emu.endpoint};SharedAccessSignature=${token}`, `TableEndpoint=${emu.endpoint}?${token}`]) {
+    const made = interpretConnectionInput(cs);
+    assert.equal(made.endpoint, emu.endpoint);
+    const viaCs = new AccountSession({ id: "c", name: "c", kind: made.kind, endpoint: made.endpoint }, made.secret);
+    await viaCs.insertEntity(t, typedRow("p", cs.length.toString()));
+  }
+  // A refusal of a SAS-signed request (the SDK's error carries the URL with the token) shows no part of the signature.
+  const sig = new URLSearchParams(token).get("sig")!;
+  const refused = await refusal(fromUrl.deleteTable(t));
+  for (let i = 0; i + 8 <= sig.length; i++) assert.ok(!refused.message.includes(sig.slice(i, i + 8)) && !refused.message.includes(encodeURIComponent(sig).slice(i, i + 8)), refused.message);
+});
+
+test("tdl stress prints no part of a key from a connection string with 'AccountKey <key>'", () => {
+  // Issue 10: `unknown setting '<most of the key>'` was printed on stderr.
+  const key = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37 + 11) % 256)).toString("base64");
+  for (const cs of [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey ${key};EndpointSuffix=core.windows.net`, `AccountName=acct;${key}`]) {
+    const r = spawnSync(process.execPath, ["dist/cli.js", "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_SECRET_TEST", "--duration", "1s"],
+      { encoding: "utf8", env: { ...process.env, TDL_SECRET_TEST: cs }, timeout: 60_000 });
+    const out = r.stdout + r.stderr;
+    assert.match(out, /AccountKey|segment 2/, out);
+    for (let i = 0; i + 8 <= key.length; i++) assert.ok(!out.includes(key.slice(i, i + 8)), `printed a piece of the key: ${out}`);
+  }
 });

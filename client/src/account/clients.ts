@@ -6,7 +6,9 @@
 import { AzureNamedKeyCredential, AzureSASCredential, TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
 import { ConnectionInfo } from "./model";
 import { parseConnectionString } from "./connection-string";
+import { cleanConnection } from "./connection-input";
 import { AccountError } from "./errors";
+import { parseSas, SasInfo, sasToken } from "./sas";
 
 /** The secret part of a connection, kept in SecretStorage (or the environment for the CLI). */
 export interface Secret {
@@ -39,17 +41,37 @@ export function makeClients(conn: ConnectionInfo, secret: Secret, extra: TableSe
       return pair(new TableServiceClient(parsed.endpoint, sas, o), (t) => new TableClient(parsed.endpoint, t, sas, o));
     }
     case "sas": {
-      if (!secret.sasToken) throw new AccountError("this connection has no stored SAS token: connect again", "NoSecret");
-      const cred = new AzureSASCredential(secret.sasToken.replace(/^\?/, ""));
-      return pair(new TableServiceClient(conn.endpoint, cred, opts), (t) => new TableClient(conn.endpoint, t, cred, opts));
+      const token = secret.sasToken && sasToken(secret.sasToken);
+      if (!token) throw new AccountError("this connection has no stored SAS token: connect again", "NoSecret");
+      const cred = new AzureSASCredential(token);
+      const endpoint = cleanConnection(conn).info.endpoint;
+      return pair(new TableServiceClient(endpoint, cred, opts), (t) => new TableClient(endpoint, t, cred, opts));
     }
     case "entra-id": {
       // Loaded on demand: @azure/identity is large and only this kind needs it.
       const { DefaultAzureCredential } = require("@azure/identity") as typeof import("@azure/identity");
       const cred = new DefaultAzureCredential();
-      return pair(new TableServiceClient(conn.endpoint, cred, opts), (t) => new TableClient(conn.endpoint, t, cred, opts));
+      const endpoint = cleanConnection(conn).info.endpoint;
+      return pair(new TableServiceClient(endpoint, cred, opts), (t) => new TableClient(endpoint, t, cred, opts));
     }
   }
+}
+
+/** How a connection signs its requests: with a key (a 403 means a wrong key), with a SAS (whose times and grants can be checked), or otherwise. */
+export function credentialOf(conn: ConnectionInfo, secret: Secret): { sharedKey: boolean; sas?: SasInfo } {
+  if (conn.kind === "sas") {
+    const token = secret.sasToken && sasToken(secret.sasToken);
+    return { sharedKey: false, sas: token ? parseSas(token) : undefined };
+  }
+  if ((conn.kind === "connection-string" || conn.kind === "emulator") && secret.connectionString) {
+    try {
+      const parsed = parseConnectionString(secret.connectionString);
+      return { sharedKey: !!parsed.accountKey, sas: parsed.accountKey || !parsed.sas ? undefined : parseSas(parsed.sas) };
+    } catch {
+      return { sharedKey: false };
+    }
+  }
+  return { sharedKey: false };
 }
 
 function pair(service: TableServiceClient, table: (name: string) => TableClient): ClientPair {

@@ -5,14 +5,18 @@
  * in time and reports errors a user can act on.
  */
 import { TableTransaction, TransactionAction } from "@azure/data-tables";
-import { ClientPair, makeClients, Secret } from "./clients";
-import { describeError } from "./errors";
+import { ClientPair, credentialOf, makeClients, Secret } from "./clients";
+import { AccountError, describeError } from "./errors";
+import { SasInfo, sasTimeProblem } from "./sas";
+import { TableOperation } from "./sas-grants";
 import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./model";
 import { checkValue, toEntity, toRow } from "./values";
 import { PROFILES } from "../../../server/src/model/profiles";
 
 export const PAGE_SIZE = 1000;
 export const BATCH_LIMIT = 100;
+/** Clocks differ: a SAS is refused before the call only when it is this far outside its window (the service judges the rest). */
+const SAS_CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface SessionOptions {
   /** Upper bound on one request (the unreachable-endpoint case), in ms. */
@@ -23,22 +27,30 @@ export class AccountSession {
   readonly clients: ClientPair;
   readonly timeoutMs: number;
   private readonly sharedKey: boolean;
+  private readonly sas: SasInfo | undefined;
 
   constructor(readonly connection: ConnectionInfo, secret: Secret, options: SessionOptions = {}) {
     this.clients = makeClients(connection, secret);
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.sharedKey = !!secret.connectionString && /AccountKey=|UseDevelopmentStorage=true/i.test(secret.connectionString);
+    ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
   }
 
-  /** Runs one SDK call with the time bound (and the caller's cancellation), mapping errors. */
-  async call<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Runs one SDK call with the time bound (and the caller's cancellation),
+   * mapping errors. A SAS token that has clearly expired or not started yet
+   * fails here, without a request. `operation` names what a refused SAS lacks
+   * when the request alone does not tell (transactions).
+   */
+  async call<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, operation?: TableOperation): Promise<T> {
+    const early = this.sas && sasTimeProblem(this.sas, new Date(), SAS_CLOCK_SKEW_MS);
+    if (early) throw new AccountError(early.message, early.code, 403);
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
     try {
       return await fn(combined);
     } catch (e) {
       if (signal?.aborted) throw new DOMException("cancelled", "AbortError");
-      throw describeError(e, this.connection.endpoint, this.timeoutMs, this.sharedKey);
+      throw describeError(e, this.connection.endpoint, this.timeoutMs, { sharedKey: this.sharedKey, sas: this.sas, operation });
     }
   }
 
@@ -101,7 +113,7 @@ export class AccountSession {
       if (signal?.aborted) break;
       const tx = new TableTransaction();
       for (const k of batch) tx.deleteEntity(k.partitionKey, k.rowKey);
-      await this.call((abortSignal) => this.clients.table(table).submitTransaction(tx.actions, { abortSignal }), signal);
+      await this.call((abortSignal) => this.clients.table(table).submitTransaction(tx.actions, { abortSignal }), signal, "batchDelete");
       deleted += batch.length;
       onProgress?.(deleted, keys.length);
     }
@@ -115,7 +127,7 @@ export class AccountSession {
     for (const batch of batchesByPartition(rows)) {
       if (signal?.aborted) break;
       const actions: TransactionAction[] = batch.map((r) => ["upsert", toEntity(r), "Replace"]);
-      await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal);
+      await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal, "batchUpsert");
       done += batch.length;
       onProgress?.(done, rows.length);
     }

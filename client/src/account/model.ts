@@ -27,7 +27,7 @@ export interface ConnectionInfo {
   id: string;
   name: string;
   kind: ConnectionKind;
-  /** The table endpoint, e.g. http://127.0.0.1:10002/devstoreaccount1. */
+  /** The table endpoint, e.g. http://127.0.0.1:10002/devstoreaccount1: never a query (a SAS lives in the secret). */
   endpoint: string;
 }
 

@@ -1,16 +1,23 @@
 /**
  * The explorer's questions, asked with VS Code's own UI: modal
- * confirmations, input boxes (secrets masked, never echoed to the webview),
+ * confirmations, input boxes (secrets masked — the endpoint box masks itself
+ * when a SAS is pasted into it — and never echoed to the webview),
  * file dialogs, cancellable progress notifications.
  */
 import * as vscode from "vscode";
 import { randomUUID } from "node:crypto";
 import { ExplorerUi } from "../panel/explorer-controller";
-import { parseConnectionString } from "../account/connection-string";
+import { interpretConnectionInput, readSasToken } from "../account/connection-input";
+import { holdsSecret } from "../account/redact";
 import { ConnectionInfo } from "../account/model";
 import { Secret } from "../account/clients";
 import { EmulatorService } from "./emulator-service";
 import type { TransferFormat } from "../../../webview/src/protocol";
+
+/** A value to mask: it carries a query string, a key or a SAS. */
+function mayHoldSecret(value: string): boolean {
+  return value.includes("?") || /sig=|AccountKey|SharedAccessSignature/i.test(value) || holdsSecret(value);
+}
 
 export class VsCodeExplorerUi implements ExplorerUi {
   constructor(private readonly emulatorService: EmulatorService) {}
@@ -37,29 +44,55 @@ export class VsCodeExplorerUi implements ExplorerUi {
     const pick = await vscode.window.showQuickPick(kinds, { title: "Connect to a table account", placeHolder: "How do you connect?" });
     if (!pick) return undefined;
     if (pick.connKind === "emulator") return this.emulator();
-    if (pick.connKind === "connection-string") {
-      const cs = await vscode.window.showInputBox({
-        title: "Connection string", password: true, ignoreFocusOut: true, placeHolder: "DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…",
-        validateInput: (v) => { try { parseConnectionString(v); return undefined; } catch (e) { return (e as Error).message; } },
+    const urlKind = pick.connKind === "entra-id" ? "entra-id" : "sas";
+    // Whatever is pasted (a connection string, a SAS URL, a plain URL) is read the same way; only the prompt differs.
+    const text = pick.connKind === "connection-string"
+      ? await this.input({ title: "Connection string", placeHolder: "DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…", mask: "always", read: (v) => interpretConnectionInput(v, "sas") })
+      : await this.input({ title: "Table endpoint", placeHolder: "https://myaccount.table.core.windows.net", mask: "when-secret", read: (v) => interpretConnectionInput(v, urlKind) });
+    if (text === undefined) return undefined;
+    const made = interpretConnectionInput(text, pick.connKind === "connection-string" ? "sas" : urlKind);
+    if (made.kind === "sas" && !made.secret.sasToken) {
+      const sas = await this.input({ title: `SAS token for ${made.endpoint}`, placeHolder: "sv=…&ss=t&srt=sco&sp=…&se=…&sig=…", mask: "always", read: (v) => readSasToken(v) });
+      if (sas === undefined) return undefined;
+      made.secret = { sasToken: readSasToken(sas) };
+    }
+    const name = await this.askName(made.accountName);
+    return name ? { info: { id: randomUUID(), name, kind: made.kind, endpoint: made.endpoint }, secret: made.secret } : undefined;
+  }
+
+  /**
+   * An input box whose value is checked by `read` (its error is the
+   * validation message; error messages never quote the value). With
+   * "when-secret" it starts plain and masks itself as soon as the value looks
+   * like it holds a secret (a query string, a key, a SAS), and stays masked.
+   */
+  private input(opts: { title: string; placeHolder: string; mask: "always" | "when-secret"; read: (value: string) => unknown }): Promise<string | undefined> {
+    const problem = (v: string) => { try { opts.read(v); return undefined; } catch (e) { return (e as Error).message; } };
+    return new Promise((resolve) => {
+      const box = vscode.window.createInputBox();
+      box.title = opts.title;
+      box.placeholder = opts.placeHolder;
+      box.ignoreFocusOut = true;
+      box.password = opts.mask === "always";
+      let settled = false;
+      const settle = (value: string | undefined) => {
+        if (settled) return;
+        settled = true;
+        resolve(value);
+        box.dispose();
+      };
+      box.onDidChangeValue((v) => {
+        if (!box.password && mayHoldSecret(v)) box.password = true;
+        box.validationMessage = v.trim() ? problem(v) : undefined;
       });
-      if (!cs) return undefined;
-      const parsed = parseConnectionString(cs);
-      const name = await this.askName(parsed.accountName);
-      return name ? { info: { id: randomUUID(), name, kind: "connection-string", endpoint: parsed.endpoint }, secret: { connectionString: cs } } : undefined;
-    }
-    const url = await vscode.window.showInputBox({
-      title: "Table endpoint", ignoreFocusOut: true, placeHolder: "https://myaccount.table.core.windows.net",
-      validateInput: (v) => { try { const u = new URL(v); return /^https?:$/.test(u.protocol) ? undefined : "use https://…"; } catch { return "not a URL"; } },
+      box.onDidAccept(() => {
+        const message = problem(box.value);
+        if (message) box.validationMessage = message;
+        else settle(box.value);
+      });
+      box.onDidHide(() => settle(undefined));
+      box.show();
     });
-    if (!url) return undefined;
-    let secret: Secret = {};
-    if (pick.connKind === "sas") {
-      const sas = await vscode.window.showInputBox({ title: "SAS token", password: true, ignoreFocusOut: true, placeHolder: "sv=…&ss=t&sig=…", validateInput: (v) => (/sig=/.test(v) ? undefined : "a SAS token has a sig= parameter") });
-      if (!sas) return undefined;
-      secret = { sasToken: sas };
-    }
-    const name = await this.askName(new URL(url).hostname.split(".")[0]);
-    return name ? { info: { id: randomUUID(), name, kind: pick.connKind, endpoint: url.replace(/\/$/, "") }, secret } : undefined;
   }
 
   private askName(suggested: string): Promise<string | undefined> {
