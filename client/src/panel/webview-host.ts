@@ -90,7 +90,7 @@ export class WebviewHost<V extends ViewName> {
     if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return this.refuse(undefined, "?", "the request has no valid id");
     const method = Object.hasOwn(message, "method") ? message.method : undefined;
     if (typeof method !== "string" || method.length > this.limits.method) return this.refuse(id, "?", "the request has no valid method name");
-    const extra = Object.keys(message).find((k) => !["type", "id", "method", "params"].includes(k));
+    const extra = extraKey(message, REQUEST_FIELDS);
     if (extra !== undefined) return this.refuse(id, method, `the request has an unknown field '${describeName(extra)}'`);
     // Own methods only: `constructor`, `__proto__`, `toString`… exist on every object but are no request.
     const check = this.checks.get(method);
@@ -113,7 +113,8 @@ export class WebviewHost<V extends ViewName> {
   }
 
   private handshake(message: Record<string, unknown>): void {
-    if (Object.keys(message).length !== 1) return this.refuse(undefined, "ready", "the ready message has extra fields");
+    const extra = extraKey(message, ["type"]);
+    if (extra !== undefined) return this.refuse(undefined, "ready", `the ready message has an unknown field '${describeName(extra)}'`);
     let state: StateOf<V>;
     try {
       state = this.spec.state();
@@ -158,6 +159,14 @@ export class WebviewHost<V extends ViewName> {
       this.log(`[${this.spec.view}] could not post to the page: ${(e as Error)?.message ?? e}`);
     }
   }
+}
+
+const REQUEST_FIELDS = ["type", "id", "method", "params"];
+
+/** The first own key not in `allowed`; for…in stops there, where Object.keys would list a huge envelope first. */
+function extraKey(message: Record<string, unknown>, allowed: readonly string[]): string | undefined {
+  for (const k in message) if (Object.hasOwn(message, k) && !allowed.includes(k)) return k;
+  return undefined;
 }
 
 function clip(s: string, max: number): string {

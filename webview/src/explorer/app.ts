@@ -34,7 +34,10 @@ export class ExplorerApp {
     const saved = host.state as { filter?: string; select?: string; limit?: string; table?: string };
     this.grid = new EntityGrid((row) => this.detail.show(row), () => this.updateSelection());
     this.detail = new EntityDetail({
-      save: async (row, etag) => this.afterWrite(await host.request("entity.update", { table: this.need(), row, etag })),
+      save: async (row, etag) => {
+        if (!etag) throw new Error("this entity was read without its ETag, so a save could overwrite someone else's change: run the query again, then edit");
+        return this.afterWrite(await host.request("entity.update", { table: this.need(), row, etag }));
+      },
       insert: async (row) => this.afterWrite(await host.request("entity.insert", { table: this.need(), row })),
     });
     this.filter = new FilterEditor(saved.filter ?? "", (text, state) => this.onFilter(text, state), () => void this.run());
