@@ -199,3 +199,13 @@ test("a failing handler answers with its message, a bug is logged with its stack
   late.channel.send({ type: "ready" });
   assert.match(late.logs.at(-1)!, /could not post to the page: Webview is disposed/);
 });
+
+test("a page that keeps sending junk does not flood the log", () => {
+  const { host, channel, logs } = hostOn(reportView([], async () => undefined));
+  channel.send({ type: "ready" });
+  for (let id = 1; id <= 5000; id++) channel.send({ type: "request", id, method: "entities.delete", params: {} });
+  assert.equal(channel.posts.filter((p) => p.type === "response" && !p.ok).length, 5000, "every request is still answered");
+  assert.equal(logs.length, 105);
+  assert.match(logs.at(-1)!, /\(5,000 refused so far\)$/);
+  host.dispose();
+});

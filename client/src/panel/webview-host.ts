@@ -43,6 +43,7 @@ type AnyHandler = (params: unknown) => Promise<unknown>;
 export class WebviewHost<V extends ViewName> {
   private ready = false;
   private closed = false;
+  private refusals = 0;
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly subscription: { dispose(): void };
   private readonly checks = new Map<string, (value: unknown, path: string) => unknown>();
@@ -145,7 +146,12 @@ export class WebviewHost<V extends ViewName> {
   }
 
   private refuse(id: number | undefined, method: string, reason: string): void {
-    this.log(`[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}`);
+    // A page stuck in a loop must not flood the log: the first 100 refusals, then one in 1,000 with the count.
+    this.refusals++;
+    if (this.refusals <= 100 || this.refusals % 1000 === 0) {
+      const count = this.refusals > 100 ? ` (${this.refusals.toLocaleString("en-US")} refused so far)` : "";
+      this.log(`[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}${count}`);
+    }
     if (id !== undefined && !this.closed) this.post({ type: "response", id, ok: false, error: `refused: ${reason}` });
   }
 
