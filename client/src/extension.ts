@@ -16,13 +16,17 @@ import { ExplorerController } from "./panel/explorer-controller";
 import { LiveDataChecker } from "./vscode/live-data";
 import { StressCommand } from "./vscode/stress-command";
 import { HeatmapPanel } from "./vscode/heatmap-panel";
-import type { HostEvent } from "../../webview/src/protocol";
+import { setPanelLog } from "./vscode/panel-page";
+import type { EventOf } from "../../webview/src/protocol";
+
+type HostEvent = EventOf<"explorer">;
 
 let client: LanguageClient | undefined;
 let emulator: EmulatorService | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("Table Design");
+  setPanelLog((line) => output.appendLine(line));
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.text = "$(database) Tables";
   status.tooltip = "Open the table explorer";

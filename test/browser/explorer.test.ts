@@ -7,18 +7,17 @@ import { toJson } from "../../client/src/account/transfer";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";
-import type { Method } from "../../webview/src/protocol";
 
 let emu: EmbeddedEmulator;
 let ui: ScriptedUi;
 let controller: ExplorerController;
-let harness: Harness;
+let harness: Harness<"explorer">;
 
 before(async () => {
   emu = await EmbeddedEmulator.start();
   ui = new ScriptedUi(emu);
-  controller = new ExplorerController(new MemoryStore(), ui, (e) => void harness?.emit(e));
-  harness = await openHarness((method, params) => controller.handle(method as Method, params as never));
+  controller = new ExplorerController(new MemoryStore(), ui, (e) => harness?.emit(e));
+  harness = await openHarness(controller.view());
 });
 after(async () => {
   await harness?.close();
@@ -113,7 +112,7 @@ test("delete selected entities (confirmed), export CSV with types, and state sur
   await page.locator(".count", { hasText: "400 entities" }).waitFor();
   await page.locator(".grid-header input[type=checkbox]").check();
   await page.locator("button.delete", { hasText: "Delete 400 selected" }).click();
-  await page.locator(".cost", { hasText: "Deleted 400 entities in 4 batches." }).waitFor();
+  await page.locator(".cost", { hasText: /^Deleted 400 entities\.$/ }).waitFor();
   assert.match(ui.confirmations.at(-1)!, /Delete 400 entities/);
   await typeFilter("");
   await page.locator("button.export-csv").click();
@@ -125,4 +124,48 @@ test("delete selected entities (confirmed), export CSV with types, and state sur
   await page.locator(".tables li.active", { hasText: table }).waitFor();
   await page.locator(".badge", { hasText: "row-range · 1 partition" }).waitFor();
   assert.ok(!harness.sent.some((m) => JSON.stringify(m).includes(DEV_KEY)), "no message to the webview carried the account key");
+});
+
+test("the host refuses an edit with '*' or without its ETag, and overwrites nothing", async () => {
+  const other = controller.activeConnection!;
+  const before = await other.getEntity(table, "p1", "00004");
+  const row = { ...before, properties: { ...before.properties, Note: { type: "String" as const, value: "do-not-echo-7f3a" } } };
+  const wildcard = await harness.sendRaw({ type: "request", id: 900001, method: "entity.update", params: { table, row, etag: "*" } }, 900001);
+  assert.deepEqual(wildcard, { type: "response", id: 900001, ok: false, error: "refused: params.etag: a wildcard ('*') matches any version: send the ETag the entity was read with" });
+  const { etag: _, ...withoutEtag } = { table, row, etag: "" };
+  const missing = await harness.sendRaw({ type: "request", id: 900002, method: "entity.update", params: withoutEtag }, 900002);
+  assert.deepEqual(missing, { type: "response", id: 900002, ok: false, error: "refused: params.etag: is required" });
+  const after = await other.getEntity(table, "p1", "00004");
+  assert.equal(after.etag, before.etag, "the entity was not written");
+  assert.equal(after.properties.Note, undefined);
+  assert.ok(harness.logs.some((l) => l.startsWith("[explorer] refused request 900001 (entity.update): params.etag: a wildcard")), harness.logs.join("\n"));
+  assert.ok(!harness.logs.some((l) => l.includes("do-not-echo-7f3a")), "the log names the rule, not the payload");
+});
+
+test("a delete passes each entity's ETag: a changed entity is kept, the others are deleted", async () => {
+  const { page } = harness;
+  const other = controller.activeConnection!;
+  await typeFilter("PartitionKey eq 'p1' and RowKey ge '00010' and RowKey le '00016'");
+  await page.locator("input.select").fill("");
+  await page.locator("button.run").click();
+  await page.locator(".count", { hasText: /^3 entities$/ }).waitFor();
+  await page.locator(".grid-header input[type=checkbox]").check();
+  // Someone else changes 00013 after the page read it.
+  const changed = await other.getEntity(table, "p1", "00013");
+  await other.updateEntity(table, { ...changed, properties: { ...changed.properties, Age: { type: "Int32", value: "55" } } }, changed.etag!);
+  await page.locator("button.delete", { hasText: "Delete 3 selected" }).click();
+  await page.locator(".cost", { hasText: "Deleted 2 entities. Kept 1: changed since it was loaded" }).waitFor();
+  await page.locator(".count", { hasText: /^1 entity$/ }).waitFor();
+  assert.equal((await other.getEntity(table, "p1", "00013")).properties.Age.value, "55");
+  await assert.rejects(other.getEntity(table, "p1", "00010"), /does not exist/);
+  await assert.rejects(other.getEntity(table, "p1", "00016"), /does not exist/);
+  // A page that sends a stale ETag deletes nothing; one that sends '*' is refused before anything is asked.
+  const stale = { type: "request", id: 900003, method: "entities.delete", params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: changed.etag }] } };
+  const answer = await harness.sendRaw(stale, 900003);
+  assert.deepEqual(answer, { type: "response", id: 900003, ok: true, result: { deleted: 0, kept: 1, missing: 0 } });
+  const asked = ui.confirmations.length;
+  const wildcard = await harness.sendRaw({ ...stale, id: 900004, params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: "*" }] } }, 900004);
+  assert.match((wildcard as { error: string }).error, /^refused: params\.entities\[0\]\.etag: a wildcard/);
+  assert.equal(ui.confirmations.length, asked, "a refused request never reaches the confirmation");
+  assert.equal((await other.getEntity(table, "p1", "00013")).properties.Age.value, "55");
 });

@@ -1,9 +1,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Harness, openHarness } from "../helpers/webview-harness";
+import { heatmapView } from "../../client/src/panel/views";
 import type { TrafficSecond } from "../../webview/src/protocol";
 
-let harness: Harness;
+let harness: Harness<"heatmap">;
 const now = Date.now() - (Date.now() % 1000);
 const second = (i: number, hot: number, throttled: number): TrafficSecond => ({
   t: now + i * 1000,
@@ -14,14 +15,14 @@ const second = (i: number, hot: number, throttled: number): TrafficSecond => ({
 });
 
 before(async () => {
-  harness = await openHarness(async () => undefined, "heatmap", { seconds: [second(0, 150, 0), second(1, 200, 40)] });
+  harness = await openHarness(heatmapView(() => [second(0, 150, 0), second(1, 200, 40)]));
 });
 after(async () => harness?.close());
 
 test("the heatmap draws partitions down and seconds across, and marks throttling", async () => {
   const { page } = harness;
   await page.locator(".heatmap-summary", { hasText: "101 partition keys in 34 rows · last second: 700 entities/s · 40 throttled" }).waitFor();
-  await harness.emit({ type: "traffic", second: second(2, 2500, 900) });
+  harness.emit({ type: "traffic", second: second(2, 2500, 900) });
   await page.locator(".heatmap-summary", { hasText: "last second: 3,000 entities/s · 900 throttled" }).waitFor();
   // The newest column is at the right edge; the hot key sorts first ("Orders/hot" < "Orders/p000"), so row 0 holds it.
   const pixel = await page.evaluate(() => {

@@ -1,22 +1,29 @@
 /**
- * Runs the built webview in headless Chromium against the real host-side
- * controller: a loopback page with the panel's own HTML and CSP, whose
- * `acquireVsCodeApi` bridges the protocol to the controller in this process.
+ * Runs the built webview in headless Chromium against the real host: a
+ * loopback page with the panel's own HTML and CSP, whose `acquireVsCodeApi`
+ * bridges to a `WebviewHost` in this process serving the same `ViewSpec`
+ * the VS Code panel serves. Messages cross as JSON, as they do in VS Code.
  */
 import { createServer, Server } from "node:http";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Browser, chromium, Page } from "playwright-core";
 import { webviewHtml } from "../../client/src/panel/webview-html";
-import type { HostEvent, HostToWebview, WebviewToHost } from "../../webview/src/protocol";
+import { ViewSpec, WebviewHost } from "../../client/src/panel/webview-host";
+import type { EventOf, HostToWebview, ViewName } from "../../webview/src/protocol";
 import { CHROMIUM_ARGS } from "./vscode";
 
-export interface Harness {
+export interface Harness<V extends ViewName> {
   page: Page;
   url: string;
+  host: WebviewHost<V>;
   /** Every message the webview received (to check that no secret ever crossed). */
   sent: HostToWebview[];
-  emit(e: HostEvent): Promise<void>;
+  /** What the host logged (refused messages, failed requests). */
+  logs: string[];
+  emit(e: EventOf<V>): void;
+  /** Sends a raw message from inside the page, as a hostile page would, and waits for the host's answer to `id`. */
+  sendRaw(message: unknown, id: number): Promise<HostToWebview>;
   close(): Promise<void>;
 }
 
@@ -28,14 +35,12 @@ const BRIDGE = `window.acquireVsCodeApi = () => ({
 
 const TYPES: Record<string, string> = { ".js": "text/javascript", ".css": "text/css", ".ttf": "font/ttf", ".map": "application/json" };
 
-export async function openHarness(handle: (method: string, params: unknown) => Promise<unknown>, view: "explorer" | "stress-report" | "heatmap" = "explorer", init?: unknown): Promise<Harness> {
-  const dist = path.resolve("dist");
-  let origin = "";
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", origin);
+function serve(dist: string, origin: () => string): Server {
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? "/", origin());
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(webviewHtml({ cspSource: origin, scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/dist/webview.css`, title: "harness", preludeScripts: [BRIDGE] }));
+      res.end(webviewHtml({ cspSource: origin(), scriptUri: `${origin()}/dist/webview.js`, styleUri: `${origin()}/dist/webview.css`, title: "harness", preludeScripts: [BRIDGE] }));
       return;
     }
     const file = path.join(dist, path.normalize(url.pathname.replace(/^\/dist\//, "")));
@@ -48,34 +53,41 @@ export async function openHarness(handle: (method: string, params: unknown) => P
       res.writeHead(404).end();
     }
   });
+}
+
+export async function openHarness<V extends ViewName>(spec: ViewSpec<V>): Promise<Harness<V>> {
+  let origin = "";
+  const server = serve(path.resolve("dist"), () => origin);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const sent: HostToWebview[] = [];
-  const post = async (msg: HostToWebview) => {
-    sent.push(msg);
-    await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
-  };
-  await page.exposeFunction("__toHost", async (json: string) => {
-    const msg = JSON.parse(json) as WebviewToHost;
-    if (msg.type === "ready") await post({ type: "init", view, state: init });
-    else if (msg.type === "request") {
-      try {
-        await post({ type: "response", id: msg.id, ok: true, result: await handle(msg.method, msg.params) });
-      } catch (e) {
-        await post({ type: "response", id: msg.id, ok: false, error: (e as Error).message });
-      }
-    }
-  });
+  const logs: string[] = [];
+  const waiting = new Map<number, (m: HostToWebview) => void>();
+  let toHost: (message: unknown) => void = () => undefined;
+  const host = new WebviewHost(spec, {
+    post: async (msg) => {
+      sent.push(msg);
+      if (msg.type === "response") waiting.get(msg.id)?.(msg);
+      await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
+    },
+    onMessage: (listener) => { toHost = listener; return { dispose: () => { toHost = () => undefined; } }; },
+  }, (line) => logs.push(line));
+  await page.exposeFunction("__toHost", (json: string) => toHost(JSON.parse(json)));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   await page.goto(origin + "/");
   return {
-    page, url: origin + "/", sent,
-    emit: (e) => post({ type: "event", event: e }),
+    page, url: origin + "/", host, sent, logs,
+    emit: (e) => host.emit(e),
+    sendRaw: (message, id) => new Promise((resolve) => {
+      waiting.set(id, resolve);
+      void page.evaluate((m) => (window as unknown as { __toHost(json: string): void }).__toHost(JSON.stringify(m)), message as Record<string, unknown>);
+    }),
     close: async () => {
+      host.dispose();
       await browser.close();
       await new Promise((r) => server.close(r));
       if (errors.some((e) => /Content Security Policy|Refused to/.test(e))) throw new Error(`CSP violations: ${errors.join("\n")}`);

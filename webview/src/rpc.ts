@@ -1,8 +1,10 @@
 /**
- * The webview side of the protocol: typed requests matched to responses by
- * id, host events to listeners, and the VS Code state API.
+ * The page side of the protocol: one connection per page that says `ready`,
+ * receives `init` (which view, with its typed start state) and hands out a
+ * client typed by that view — requests matched to responses by id, host
+ * events to listeners, and the VS Code state API.
  */
-import type { HostEvent, HostToWebview, Method, Requests, WebviewToHost } from "./protocol";
+import type { EventOf, HostToWebview, InitMessage, MethodOf, PageClient, ParamsOf, ResultOf, ViewName, WebviewToHost } from "./protocol";
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -11,32 +13,34 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/** The page's connection to its host, before it knows which view it shows. */
 export class HostConnection {
   private readonly api = acquireVsCodeApi();
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly listeners: Array<(e: HostEvent) => void> = [];
-  private initListener: ((msg: Extract<HostToWebview, { type: "init" }>) => void) | undefined;
+  private readonly listeners: Array<(e: unknown) => void> = [];
+  private started = false;
 
-  constructor() {
-    window.addEventListener("message", (event: MessageEvent<HostToWebview>) => this.receive(event.data));
-  }
-
-  /** Announces the UI; the host answers with `init`. */
-  ready(onInit: (msg: Extract<HostToWebview, { type: "init" }>) => void): void {
-    this.initListener = onInit;
+  /** Announces the page; `onInit` runs once, with the view the host serves and its start state. */
+  start(onInit: (init: InitMessage) => void): void {
+    window.addEventListener("message", (event: MessageEvent<HostToWebview>) => this.receive(event.data, onInit));
     this.api.postMessage({ type: "ready" });
   }
 
-  request<M extends Method>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["result"]> {
+  /** A client that can make only view `V`'s requests (call it with the `init.view` the host sent). */
+  client<V extends ViewName>(_view: V): ViewClient<V> {
+    return new ViewClient<V>(this);
+  }
+
+  send(method: string, params: unknown): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.pending.set(id, { resolve, reject });
       this.api.postMessage({ type: "request", id, method, params });
     });
   }
 
-  onEvent(listener: (e: HostEvent) => void): void {
+  listen(listener: (e: unknown) => void): void {
     this.listeners.push(listener);
   }
 
@@ -48,10 +52,13 @@ export class HostConnection {
     this.api.setState({ ...this.state, ...patch });
   }
 
-  private receive(msg: HostToWebview): void {
+  private receive(msg: HostToWebview, onInit: (init: InitMessage) => void): void {
     if (!msg || typeof msg !== "object") return;
-    if (msg.type === "init") this.initListener?.(msg);
-    else if (msg.type === "event") for (const l of this.listeners) l(msg.event);
+    if (msg.type === "init") {
+      if (this.started) return;
+      this.started = true;
+      onInit(msg as InitMessage);
+    } else if (msg.type === "event") for (const l of this.listeners) l(msg.event);
     else if (msg.type === "response") {
       const p = this.pending.get(msg.id);
       if (!p) return;
@@ -59,5 +66,26 @@ export class HostConnection {
       if (msg.ok) p.resolve(msg.result);
       else p.reject(new Error(msg.error));
     }
+  }
+}
+
+/** The typed face of the connection for one view. */
+export class ViewClient<V extends ViewName> implements PageClient<V> {
+  constructor(private readonly connection: HostConnection) {}
+
+  request<M extends MethodOf<V>>(method: M, params: ParamsOf<V, M>): Promise<ResultOf<V, M>> {
+    return this.connection.send(method, params) as Promise<ResultOf<V, M>>;
+  }
+
+  onEvent(listener: (event: EventOf<V>) => void): void {
+    this.connection.listen(listener as (e: unknown) => void);
+  }
+
+  get state(): Record<string, unknown> {
+    return this.connection.state;
+  }
+
+  saveState(patch: Record<string, unknown>): void {
+    this.connection.saveState(patch);
   }
 }

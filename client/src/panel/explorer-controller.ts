@@ -1,16 +1,22 @@
 /**
- * The explorer panel's host side, free of `vscode`: answers the webview's
- * requests with the account layer and asks the user through an injected
- * `ExplorerUi` (VS Code dialogs in the extension, scripted answers in the
- * browser tests). All I/O happens here; the webview only renders.
+ * The explorer panel's host side, free of `vscode`: answers the page's
+ * requests (already checked by the `WebviewHost` against
+ * `EXPLORER_SHAPES`) with the account layer, and asks the user through an
+ * injected `ExplorerUi` (VS Code dialogs in the extension, scripted answers
+ * in the browser tests). All I/O happens here; the page only renders.
  */
 import { AccountSession } from "../account/explorer";
-import { ConnectionInfo } from "../account/model";
+import { ConnectionInfo, EntityRow } from "../account/model";
 import { Secret } from "../account/clients";
 import { deserialize, serialize } from "../account/transfer";
 import { parseFilter } from "../../../server/src/odata/parser";
 import { classifyFilter } from "../../../server/src/odata/classify";
-import type { HostEvent, Method, Requests, TransferFormat } from "../../../webview/src/protocol";
+import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "../../../webview/src/protocol";
+import type { Handlers, ViewSpec } from "./webview-host";
+import { EXPLORER_SHAPES } from "./explorer-shapes";
+import { deleteVersions } from "./delete-versions";
+
+type ExplorerEvent = EventOf<"explorer">;
 
 /** Where connections live: names, endpoints and kinds in global state; secrets in secret storage. */
 export interface ConnectionStore {
@@ -29,8 +35,6 @@ export interface ExplorerUi {
   emulator(): Promise<{ info: ConnectionInfo; secret: Secret }>;
   openFile(format: TransferFormat): Promise<{ path: string; text: string } | undefined>;
   saveFile(format: TransferFormat, suggestedName: string, text: () => string): Promise<string | undefined>;
-  /** Opens the emulator's key-space heatmap. */
-  openHeatmap?(): Promise<void>;
   /** Runs work under a cancellable progress indicator. */
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T>;
 }
@@ -39,20 +43,27 @@ export class ExplorerController {
   private session: AccountSession | undefined;
   private active: string | undefined;
 
-  constructor(private readonly store: ConnectionStore, private readonly ui: ExplorerUi, private readonly emit: (e: HostEvent) => void) {}
+  constructor(private readonly store: ConnectionStore, private readonly ui: ExplorerUi, private readonly emit: (e: ExplorerEvent) => void) {}
 
   get activeConnection(): AccountSession | undefined {
     return this.session;
   }
 
-  async handle<M extends Method>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["result"]> {
-    const handler = this.handlers[method] as (p: Requests[M]["params"]) => Promise<Requests[M]["result"]>;
-    if (!handler) throw new Error(`unknown request '${method}'`);
-    return handler(params);
+  /** What the `WebviewHost` serves: the explorer's shapes, these handlers and the current connections. */
+  view(): ViewSpec<"explorer"> {
+    return { view: "explorer", shapes: EXPLORER_SHAPES, handlers: this.handlers, state: () => this.snapshot() };
   }
 
-  private readonly handlers: { [M in Method]: (p: Requests[M]["params"]) => Promise<Requests[M]["result"]> } = {
-    "state.get": async () => ({ connections: this.store.list(), active: this.active }),
+  /** Runs one request from the host itself (not from the page: no shape check). */
+  async handle<M extends MethodOf<"explorer">>(method: M, params: ParamsOf<"explorer", M>): Promise<ResultOf<"explorer", M>> {
+    return (this.handlers[method] as (p: ParamsOf<"explorer", M>) => Promise<ResultOf<"explorer", M>>)(params);
+  }
+
+  private snapshot(): StateOf<"explorer"> {
+    return { connections: this.store.list(), active: this.active };
+  }
+
+  private readonly handlers: Handlers<"explorer"> = {
     "connect.emulator": async () => {
       const { info, secret } = await this.ui.emulator();
       await this.store.save(info, secret);
@@ -90,10 +101,10 @@ export class ExplorerController {
     "entity.get": async ({ table, partitionKey, rowKey }) => this.need().getEntity(table, partitionKey, rowKey),
     "entity.insert": async ({ table, row }) => this.need().insertEntity(table, row),
     "entity.update": async ({ table, row, etag }) => this.need().updateEntity(table, row, etag),
-    "entities.delete": async ({ table, keys }) => {
-      if (!(await this.ui.confirm(`Delete ${keys.length} entit${keys.length === 1 ? "y" : "ies"} from '${table}'?`))) return null;
-      return this.ui.withProgress(`Deleting ${keys.length} entities`, (report, signal) =>
-        this.need().deleteEntities(table, keys, (done, total) => { report(done, total); this.progress("delete", done, total); }, signal));
+    "entities.delete": async ({ table, entities }) => {
+      if (!(await this.ui.confirm(`Delete ${entities.length} entit${entities.length === 1 ? "y" : "ies"} from '${table}'?`))) return null;
+      return this.ui.withProgress(`Deleting ${entities.length} entities`, (report, signal) =>
+        deleteVersions(this.need(), table, entities, (done, total) => { report(done, total); this.progress("delete", done, total); }, signal));
     },
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
@@ -111,18 +122,16 @@ export class ExplorerController {
     "data.import": async ({ table, format }) => {
       const file = await this.ui.openFile(format);
       if (!file) return null;
+      if (file.text.length > LIMITS.importChars) throw new Error(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
       const rows = deserialize(file.text, format);
+      if (rows.length > LIMITS.importRows) throw new Error(`the file holds ${rows.length.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`);
       const imported = await this.ui.withProgress(`Importing ${rows.length} entities into ${table}`, (report, signal) =>
         this.need().upsertRows(table, rows, (done, total) => { report(done, total); this.progress("import", done, total); }, signal));
       return { imported };
     },
-    "heatmap.open": async () => {
-      await this.ui.openHeatmap?.();
-      return null;
-    },
     "data.export": async ({ table, format, filter }) => {
       const rows = await this.ui.withProgress(`Exporting ${table}`, async (report, signal) => {
-        const all = [];
+        const all: EntityRow[] = [];
         let token: string | undefined;
         do {
           const page = await this.need().page(table, { filter, continuationToken: token });

@@ -3,8 +3,9 @@
  * recorder while the user's app, tests or a stress test run.
  */
 import * as vscode from "vscode";
-import { panelOptions, setPanelPage } from "./panel-page";
-import type { HostToWebview, TrafficSecond, WebviewToHost } from "../../../webview/src/protocol";
+import { hostPanel, panelOptions } from "./panel-page";
+import { heatmapView } from "../panel/views";
+import type { TrafficSecond } from "../../../webview/src/protocol";
 import { EmulatorService } from "./emulator-service";
 
 export class HeatmapPanel {
@@ -21,17 +22,12 @@ export class HeatmapPanel {
   private readonly panel: vscode.WebviewPanel;
 
   private constructor(context: vscode.ExtensionContext, emulator: EmulatorService) {
-    this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", "Key-space heatmap", vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
-    setPanelPage(this.panel, context.extensionUri, "Key-space heatmap");
-    const post = (m: HostToWebview) => void this.panel.webview.postMessage(m);
-    const onSecond = (second: TrafficSecond) => post({ type: "event", event: { type: "traffic", second } });
-    let ready = false;
-    this.panel.webview.onDidReceiveMessage((msg: WebviewToHost) => {
-      if (msg.type !== "ready") return;
-      post({ type: "init", view: "heatmap", state: { seconds: emulator.recentTraffic() } });
-      if (!ready) emulator.onTraffic(onSecond);
-      ready = true;
-    });
+    const title = "Key-space heatmap";
+    this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", title, vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
+    const host = hostPanel(this.panel, context.extensionUri, title, heatmapView(() => emulator.recentTraffic()));
+    // The host drops events until the page is ready; the page's init state carries the seconds before that.
+    const onSecond = (second: TrafficSecond) => host.emit({ type: "traffic", second });
+    emulator.onTraffic(onSecond);
     this.panel.onDidDispose(() => {
       emulator.offTraffic(onSecond);
       HeatmapPanel.current = undefined;

@@ -1,9 +1,19 @@
 /**
  * Every panel of the extension loads the same webview bundle under the same
- * CSP page, with resources from dist/ only.
+ * CSP page, with resources from dist/ only, and talks to it through one
+ * `WebviewHost` (handshake, validated requests, events, disposal).
  */
 import * as vscode from "vscode";
 import { webviewHtml } from "../panel/webview-html";
+import { ViewSpec, WebviewHost } from "../panel/webview-host";
+import type { ViewName } from "../../../webview/src/protocol";
+
+let log: (line: string) => void = (line) => console.warn(line);
+
+/** Where the hosts log refused messages and failed requests (the extension's output channel). */
+export function setPanelLog(write: (line: string) => void): void {
+  log = write;
+}
 
 export function panelOptions(extensionUri: vscode.Uri, retain = false): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return { enableScripts: true, retainContextWhenHidden: retain, localResourceRoots: [vscode.Uri.joinPath(extensionUri, "dist")] };
@@ -12,4 +22,15 @@ export function panelOptions(extensionUri: vscode.Uri, retain = false): vscode.W
 export function setPanelPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string): void {
   const dist = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", f)).toString();
   panel.webview.html = webviewHtml({ cspSource: panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title });
+}
+
+/** Serves `spec` in `panel` until the panel closes. */
+export function hostPanel<V extends ViewName>(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, spec: ViewSpec<V>): WebviewHost<V> {
+  const host = new WebviewHost(spec, {
+    post: (message) => panel.webview.postMessage(message),
+    onMessage: (listener) => panel.webview.onDidReceiveMessage(listener),
+  }, (line) => log(line));
+  panel.onDidDispose(() => host.dispose());
+  setPanelPage(panel, extensionUri, title);
+  return host;
 }

@@ -3,8 +3,8 @@
  * its live class, a grid of entities paged by continuation tokens, what each
  * query cost, and the entity detail on the right. State survives a reload.
  */
-import type { ConnectionInfo, EntityRow } from "../protocol";
-import { HostConnection } from "../rpc";
+import { ConnectionInfo, EntityRow, EntityVersion, LIMITS, StateOf } from "../protocol";
+import type { ViewClient } from "../rpc";
 import { clear, h } from "../dom";
 import { EntityGrid, key } from "./grid";
 import { EntityDetail } from "./detail";
@@ -24,17 +24,20 @@ export class ExplorerApp {
   private readonly countEl = h("span", { class: "count" });
   private readonly titleEl = h("h1", { class: "title" }, "No table open");
   private readonly selectInput = h("input", { class: "select", placeholder: "$select: Name, Age", "aria-label": "Select" });
-  private readonly limitInput = h("input", { class: "limit", type: "number", min: "1", value: "1000", "aria-label": "Row limit" });
+  private readonly limitInput = h("input", { class: "limit", type: "number", min: "1", max: String(LIMITS.queryRows), value: "1000", "aria-label": "Row limit" });
   private readonly grid: EntityGrid;
   private readonly detail: EntityDetail;
   private readonly filter: FilterEditor;
   private readonly deleteButton: HTMLButtonElement;
 
-  constructor(private readonly host: HostConnection, root: HTMLElement) {
+  constructor(private readonly host: ViewClient<"explorer">, root: HTMLElement, start: StateOf<"explorer">) {
     const saved = host.state as { filter?: string; select?: string; limit?: string; table?: string };
     this.grid = new EntityGrid((row) => this.detail.show(row), () => this.updateSelection());
     this.detail = new EntityDetail({
-      save: async (row, etag) => this.afterWrite(await host.request("entity.update", { table: this.need(), row, etag })),
+      save: async (row, etag) => {
+        if (!etag) throw new Error("this entity was read without its ETag, so a save could overwrite someone else's change: run the query again, then edit");
+        return this.afterWrite(await host.request("entity.update", { table: this.need(), row, etag }));
+      },
       insert: async (row) => this.afterWrite(await host.request("entity.insert", { table: this.need(), row })),
     });
     this.filter = new FilterEditor(saved.filter ?? "", (text, state) => this.onFilter(text, state), () => void this.run());
@@ -78,12 +81,11 @@ export class ExplorerApp {
       if (e.type === "connections") { this.connections = e.connections; this.active = e.active; this.renderConnections(); }
       if (e.type === "progress") this.costEl.textContent = `${e.operation}: ${e.done}${e.total ? ` of ${e.total}` : ""}…`;
     });
-    void this.start(saved.table);
+    void this.start(start, saved.table);
   }
 
-  private async start(table: string | undefined): Promise<void> {
+  private async start(state: StateOf<"explorer">, table: string | undefined): Promise<void> {
     await this.safely(async () => {
-      const state = await this.host.request("state.get", {});
       this.connections = state.connections;
       this.active = state.active;
       this.renderConnections();
@@ -157,7 +159,7 @@ export class ExplorerApp {
     await this.safely(async () => {
       const table = this.need();
       const select = this.selectInput.value.split(",").map((s) => s.trim()).filter(Boolean);
-      const limit = Math.max(1, Number(this.limitInput.value) || 1000);
+      const limit = Math.min(LIMITS.queryRows, Math.max(1, Math.floor(Number(this.limitInput.value)) || 1000));
       this.host.saveState({ select: this.selectInput.value, limit: this.limitInput.value });
       this.costEl.textContent = "Running…";
       const result = await this.host.request("query.run", { table, filter: this.filter.text.trim(), select, limit });
@@ -198,13 +200,25 @@ export class ExplorerApp {
     this.countEl.textContent = `${this.grid.count} entit${this.grid.count === 1 ? "y" : "ies"}${this.continuation ? " (more available)" : ""}`;
   }
 
+  /** Deletes the selected rows, each only if it is still the version shown (its ETag). */
   private async deleteSelected(): Promise<void> {
     await this.safely(async () => {
-      const keys = this.grid.selected().map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey }));
-      const result = await this.host.request("entities.delete", { table: this.need(), keys });
+      const rows = this.grid.selected();
+      if (rows.length > LIMITS.entitiesPerRequest) throw new Error(`select at most ${LIMITS.entitiesPerRequest.toLocaleString("en-US")} entities to delete at a time`);
+      if (rows.some((r) => !r.etag)) throw new Error("some selected rows were read without their ETag: run the query again, then delete");
+      const entities: EntityVersion[] = rows.map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey, etag: r.etag! }));
+      const result = await this.host.request("entities.delete", { table: this.need(), entities });
       if (!result) return;
-      this.grid.remove(new Set(keys.map(key)));
-      this.costEl.textContent = `Deleted ${result.deleted} entities in ${result.batches} batch${result.batches === 1 ? "" : "es"}.`;
+      const summary = `Deleted ${result.deleted} entit${result.deleted === 1 ? "y" : "ies"}.` +
+        (result.missing ? ` ${result.missing} ${result.missing === 1 ? "was" : "were"} already gone.` : "");
+      if (result.kept) {
+        // What stayed is no longer what the grid shows: read it again.
+        await this.run();
+        this.costEl.textContent = `${summary} Kept ${result.kept}: changed since ${result.kept === 1 ? "it was" : "they were"} loaded; select again to delete the current version${result.kept === 1 ? "" : "s"}.`;
+        return;
+      }
+      this.grid.remove(new Set(entities.map(key)));
+      this.costEl.textContent = summary;
       this.updateCount();
     });
   }

@@ -7,14 +7,10 @@
 import {
   BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
 } from "chart.js";
-import type { StressReport } from "../../../client/src/stress/report";
+import type { ReportState, StressReport } from "../protocol";
 import { h } from "../dom";
 
 Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
-
-export interface ReportState {
-  runs: Array<{ label: string; report: StressReport }>;
-}
 
 const OPS = ["insert", "pointRead", "query"] as const;
 const COLORS = { insert: "#3794ff", pointRead: "#89d185", query: "#cca700", total: "#c586c0", target: "#f14c4c" };
