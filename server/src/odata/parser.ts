@@ -163,14 +163,15 @@ export function parseFilter(src: string): FilterParse {
   const condition = (o: Operand, next: ODataToken): FilterExpr => {
     if (o.kind === "expr") return o.expr;
     const t = o.tok;
-    const expectOp = `expected a comparison operator (eq, ne, gt, ge, lt, le) after ${describe(t)}`;
+    const ops = "a comparison operator (eq, ne, gt, ge, lt, le)";
+    const expectOp = `expected ${ops} after ${describe(t)}`;
     if (t.kind === "bool") return { kind: "const", value: t.text === "true", start: t.start, end: t.end };
     if (t.kind === "name") {
       const notBoolean = NOT_BOOLEAN[t.text];
       if (notBoolean && isCompare(next)) return fail(t, `'not' needs a condition, and ${t.text} is ${notBoolean}`);
       if (notBoolean) return fail(next, `${expectOp}, found ${describe(next)}: ${t.text} is ${notBoolean}`);
       if (endsTerm(next) || isCompare(next)) return { kind: "prop", property: t.text, start: t.start, end: t.end };
-      return fail(next, `${expectOp}, 'and', 'or' or the end of the filter, found ${describe(next)}`);
+      return fail(next, `expected ${ops}, 'and', 'or' or the end of the filter after ${describe(t)}, found ${describe(next)}`);
     }
     const text = clip(src.slice(t.start, t.end));
     if (endsTerm(next) || isCompare(next)) return fail(t, `${text} alone is not a condition: compare a property with it, such as Name eq ${text}`);
