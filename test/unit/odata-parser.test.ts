@@ -110,7 +110,10 @@ test("bare Boolean properties and literals, as Microsoft documents them", () => 
   for (const [filter, cls] of cases) assert.equal(classOf(filter), cls, filter);
   const e = parsed("PartitionKey eq 'a' and IsActive");
   assert.ok(e.kind === "and" && e.right.kind === "prop");
-  assert.deepEqual(e.right, { kind: "prop", property: "IsActive", start: 24, end: 32 }, "the bare property keeps its position");
+  assert.deepEqual(e.right, { kind: "prop", property: "IsActive", propStart: 24, propEnd: 32, start: 24, end: 32 }, "the bare property keeps its position");
+  const inParens = parsed("PartitionKey eq 'a' and ( IsActive )");
+  assert.ok(inParens.kind === "and" && inParens.right.kind === "prop");
+  assert.deepEqual([inParens.right.propStart, inParens.right.propEnd, inParens.right.start, inParens.right.end], [26, 34, 24, 36], "the name, and the span with its parentheses");
   assert.deepEqual(parsed("not true"), { kind: "not", expr: { kind: "const", value: true, start: 4, end: 8 }, start: 0, end: 8 });
 });
 

@@ -32,8 +32,8 @@ export type FilterExpr =
   | { kind: "cmp"; property: string; propStart: number; propEnd: number; op: CompareOp; value: Literal; start: number; end: number }
   | { kind: "and" | "or"; left: FilterExpr; right: FilterExpr; start: number; end: number }
   | { kind: "not"; expr: FilterExpr; start: number; end: number }
-  /** A bare Boolean property (`IsActive`): true where the property is true. */
-  | { kind: "prop"; property: string; start: number; end: number }
+  /** A bare Boolean property (`IsActive`): true where the property is true. `propStart`/`propEnd`: the name, without parentheses. */
+  | { kind: "prop"; property: string; propStart: number; propEnd: number; start: number; end: number }
   /** `true` or `false` standing alone as a condition. */
   | { kind: "const"; value: boolean; start: number; end: number };
 
@@ -90,7 +90,12 @@ export function parseFilter(src: string): FilterParse {
   const fail = (t: ODataToken, message: string): never =>
     // A token the lexer could not read explains itself better than what was expected there.
     failAt(t.start, Math.max(t.end, t.start + (t.kind === "eof" ? 0 : 1)), t.kind === "error" && t.error ? t.error : message);
-  const describe = (t: ODataToken) => (t.kind === "eof" ? "the end of the filter" : `'${clip(src.slice(t.start, t.end))}'`);
+  /** A token as messages quote it; quoted literals already carry their quotes. */
+  const describe = (t: ODataToken) => {
+    if (t.kind === "eof") return "the end of the filter";
+    const text = clip(src.slice(t.start, t.end));
+    return text.endsWith("'") || text.endsWith("'…") ? text : `'${text}'`;
+  };
   const isWord = (t: ODataToken, w: string) => t.kind === "name" && t.text === w;
   const isCompare = (t: ODataToken) => t.kind === "name" && COMPARE.has(t.text);
   /** Tokens after which a term is complete. */
@@ -170,7 +175,7 @@ export function parseFilter(src: string): FilterParse {
       const notBoolean = NOT_BOOLEAN[t.text];
       if (notBoolean && isCompare(next)) return fail(t, `'not' needs a condition, and ${t.text} is ${notBoolean}`);
       if (notBoolean) return fail(next, `${expectOp}, found ${describe(next)}: ${t.text} is ${notBoolean}`);
-      if (endsTerm(next) || isCompare(next)) return { kind: "prop", property: t.text, start: t.start, end: t.end };
+      if (endsTerm(next) || isCompare(next)) return { kind: "prop", property: t.text, propStart: t.start, propEnd: t.end, start: t.start, end: t.end };
       return fail(next, `expected ${ops}, 'and', 'or' or the end of the filter after ${describe(t)}, found ${describe(next)}`);
     }
     const text = clip(src.slice(t.start, t.end));

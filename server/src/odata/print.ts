@@ -10,8 +10,8 @@ export function printLiteral(v: Literal): string {
   switch (v.type) {
     case "string": return `'${v.value.replace(/'/g, "''")}'`;
     case "int64": return `${v.value}L`;
-    // A double written without point or exponent ("2d") needs one to stay a double.
-    case "double": return /[.eE]/.test(v.value) ? v.value : `${v.value}.0`;
+    // A double written without point or exponent ("2d") keeps its suffix to stay a double.
+    case "double": return /[.eE]/.test(v.value) ? v.value : `${v.value}d`;
     case "datetime": return `datetime'${v.value}'`;
     case "guid": return `guid'${v.value}'`;
     case "binary": return `X'${v.value}'`;
