@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeTdl } from "../../server/src/service";
 import { runClassify } from "../../server/src/cli/classify";
@@ -6,6 +6,7 @@ import { classifyFilter, keyConstraint, normalize } from "../../server/src/odata
 import { lexOData } from "../../server/src/odata/lexer";
 import { FilterExpr, MAX_FILTER_DEPTH, parseFilter } from "../../server/src/odata/parser";
 import { printFilter } from "../../server/src/odata/print";
+import { TsFixture } from "../helpers/typescript";
 
 function parsed(filter: string): FilterExpr {
   const p = parseFilter(filter);
@@ -224,4 +225,24 @@ test("the consumers read the new terms: .tdl filter queries and tdl classify", (
   const bad = runClassify("Age gt -.", { format: "text" });
   assert.equal(bad.exitCode, 2);
   assert.match(bad.stderr, /does not parse at character 8: '-\.' is not a number/);
+  // A long filter with line breaks: the excerpt is one short line, and the caret sits under the error.
+  const long = "A eq 1 and\n".repeat(20_000) + "B eq -. and C eq 1";
+  const shown = runClassify(long, { format: "text" }).stderr.split("\n");
+  assert.ok(shown.every((line) => line.length < 400), "no line echoes the whole filter");
+  const [excerpt, pointer] = shown.slice(1, 3);
+  assert.equal(excerpt[pointer.indexOf("^")], "-");
+});
+
+test("the TypeScript analysis classifies listEntities filters with bare Boolean terms", () => {
+  const fx = new TsFixture();
+  after(() => fx.dispose());
+  const found = fx.expect("bool.ts", `import { TableClient, odata } from "@azure/data-tables";
+const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders");
+export async function read(customer: string, flag: boolean) {
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${customer} and IsActive\` } });
+  client.«listEntities»({ queryOptions: { filter: "not IsActive" } });
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${customer} and RowKey eq 'a' and IsActive eq \${flag}\` } });
+}
+`, "ts/query-class");
+  assert.deepEqual(found.map((f) => f.message), ["row-range · 1 partition", "table-scan · scans every partition", "point"]);
 });
