@@ -102,8 +102,15 @@ function filters(names: fc.Arbitrary<string>, bools: fc.Arbitrary<string>, liter
     meaning: { k: kind, items: items.map((w) => w.meaning) },
     top: kind,
   });
-  const { expr } = fc.letrec<{ expr: Written; not: Written; group: Written; and: Written; or: Written }>((tie) => ({
-    expr: fc.oneof({ maxDepth: 5, depthIdentifier: "filter" }, comparison(names, literals), bare, tie("not"), tie("group"), tie("and"), tie("or")),
+  const { expr } = fc.letrec<{ expr: Written; not: Written; group: Written; boolCmp: Written; and: Written; or: Written }>((tie) => ({
+    expr: fc.oneof({ maxDepth: 5, depthIdentifier: "filter" }, comparison(names, literals), bare, tie("not"), tie("group"), tie("boolCmp"), tie("and"), tie("or")),
+    // A condition compared with true or false (`not IsActive eq false`, `true ne (A eq 1)`) keeps or negates it.
+    boolCmp: fc.tuple(fc.oneof({ maxDepth: 5, depthIdentifier: "filter" }, tie("not"), tie("group")), fc.constantFrom("eq", "ne"), fc.boolean(), fc.boolean(), ws, ws)
+      .map(([w, op, value, flip, w1, w2]): Written => ({
+        text: flip ? `${value}${w1}${op}${w2}${w.text}` : `${w.text}${w1}${op}${w2}${value}`,
+        meaning: (op === "eq") === value ? w.meaning : { k: "not", e: w.meaning },
+        top: "term",
+      })),
     not: fc.tuple(fc.oneof({ maxDepth: 5, depthIdentifier: "filter" }, bare, tie("not"), tie("group")), ws)
       .map(([w, s]): Written => ({ text: `not${s}${w.text}`, meaning: { k: "not", e: w.meaning }, top: "term" })),
     group: fc.tuple(tie("expr"), maybeWs, maybeWs).map(([w, a, b]) => paren(w, a, b)),

@@ -139,7 +139,8 @@ export function parseFilter(src: string): FilterParse {
       const right = toks[i + 1];
       if (isCompare(after) && right.kind !== "bool") {
         const shown = (t: ODataToken) => (t.kind === "name" || LITERAL_KINDS.has(t.kind) ? clip(src.slice(t.start, t.end)) : "…");
-        const x = clip(src.slice(inner.kind === "token" ? inner.tok.start : inner.expr.start, after.start).trimEnd());
+        const from = inner.kind === "token" ? inner.tok.start : inner.expr.start;
+        const x = clip(src.slice(from, Math.min(after.start, from + 100)).replace(/\s+/g, " ").trim());
         failAt(t.start, t.end, `'not' applies only to the term right after it, so this reads as (not ${x}) ${after.text} ${shown(right)}: to negate the comparison, write not (${x} ${after.text} ${shown(right)})`);
       }
       const expr = condition(inner, after);
