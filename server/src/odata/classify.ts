@@ -1,7 +1,11 @@
 /**
  * Classifies an OData filter as the Table service runs it. The service
  * seeks on PartitionKey and RowKey only through `and`: it does not split an
- * `or` into separate seeks, and `ne` (or `not eq`) cannot seek at all.
+ * `or` into separate seeks, and `ne` (or `not eq`) cannot seek at all;
+ * bare Boolean terms (`IsActive`, `true`) constrain no key either.
+ *
+ * The walks below recurse: the parser keeps every tree shallow (nesting
+ * limit, balanced `and`/`or` runs), and each node is visited once.
  */
 import { Classification, QueryClass, withSelectivity } from "./classes";
 import { CompareOp, FilterExpr } from "./parser";
