@@ -35,7 +35,7 @@ test("the service does not split 'or', and 'not' is negation", () => {
   assert.equal(classOf("not (PartitionKey eq 'a')"), "table-scan");
   assert.equal(classOf("not (PartitionKey ne 'a') and RowKey eq '1'"), "point");
   assert.equal(classOf("not (PartitionKey lt 'a' or PartitionKey ge 'b')"), "partition-range");
-  assert.equal(classOf("not not PartitionKey eq 'a' and not (RowKey ne 'x')"), "point");
+  assert.equal(classOf("not not (PartitionKey eq 'a') and not (RowKey ne 'x')"), "point");
   const p = parseFilter("PartitionKey eq 'a' or PartitionKey eq 'b'");
   assert.ok(p.ok);
   const c = classifyFilter(p.expr);

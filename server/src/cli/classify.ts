@@ -19,8 +19,7 @@ export function runClassify(filter: string, options: ClassifyOptions): { stdout:
   const parsed = parseFilter(filter);
   if (!parsed.ok) {
     const { message, start } = parsed.error;
-    const caret = `  ${filter}\n  ${" ".repeat(start)}^`;
-    return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${message}\n${caret}\n`, exitCode: 2 };
+    return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${message}\n${caret(filter, start)}\n`, exitCode: 2 };
   }
   const c = classifyFilter(parsed.expr, designContext(options));
   if (options.format === "json") {
@@ -31,6 +30,14 @@ export function runClassify(filter: string, options: ClassifyOptions): { stdout:
     return { stdout: JSON.stringify(json, null, 2) + "\n", stderr: "", exitCode: 0 };
   }
   return { stdout: describe(c), stderr: "", exitCode: 0 };
+}
+
+/** The filter around `at` on one line with a caret under it: a long filter is cut to 60 characters either side, line breaks and control characters become spaces. */
+function caret(filter: string, at: number): string {
+  const from = Math.max(0, at - 60);
+  const to = Math.min(filter.length, at + 60);
+  const text = filter.slice(from, to).replace(/[\u0000-\u001f\u007f]/g, " ");
+  return `  ${from > 0 ? "…" : ""}${text}${to < filter.length ? "…" : ""}\n  ${" ".repeat(at - from + (from > 0 ? 1 : 0))}^`;
 }
 
 function designContext(options: ClassifyOptions): FilterContext {

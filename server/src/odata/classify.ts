@@ -1,7 +1,11 @@
 /**
  * Classifies an OData filter as the Table service runs it. The service
  * seeks on PartitionKey and RowKey only through `and`: it does not split an
- * `or` into separate seeks, and `ne` (or `not eq`) cannot seek at all.
+ * `or` into separate seeks, and `ne` (or `not eq`) cannot seek at all;
+ * bare Boolean terms (`IsActive`, `true`) constrain no key either.
+ *
+ * The walks below recurse: the parser keeps every tree shallow (nesting
+ * limit, balanced `and`/`or` runs), and each node is visited once.
  */
 import { Classification, QueryClass, withSelectivity } from "./classes";
 import { CompareOp, FilterExpr } from "./parser";
@@ -15,7 +19,11 @@ export type KeyConstraint =
 
 const NEGATE: Record<CompareOp, CompareOp> = { eq: "ne", ne: "eq", gt: "le", ge: "lt", lt: "ge", le: "gt" };
 
-/** Pushes `not` down to the comparisons (De Morgan), so `not (A eq x)` is `A ne x`. */
+/**
+ * Pushes `not` down to the comparisons (De Morgan), so `not (A eq x)` is
+ * `A ne x`; `not true` is `false`. A `not` stays only directly above a bare
+ * Boolean property, which has no negated form.
+ */
 export function normalize(e: FilterExpr, negated = false): FilterExpr {
   switch (e.kind) {
     case "not": return normalize(e.expr, !negated);
@@ -24,6 +32,8 @@ export function normalize(e: FilterExpr, negated = false): FilterExpr {
       return { ...e, kind, left: normalize(e.left, negated), right: normalize(e.right, negated) };
     }
     case "cmp": return negated ? { ...e, op: NEGATE[e.op] } : e;
+    case "const": return negated ? { ...e, value: !e.value } : e;
+    case "prop": return negated ? { kind: "not", expr: e, start: e.start, end: e.end } : e;
   }
 }
 
@@ -59,28 +69,56 @@ function or(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
   return { kind: "none" };
 }
 
-/** The constraint a (normalized) filter puts on one key. */
+/** The constraint a filter puts on one key. Bare Boolean terms constrain no key: the service cannot seek on them. */
 export function keyConstraint(e: FilterExpr, key: "PartitionKey" | "RowKey"): KeyConstraint {
   switch (e.kind) {
     case "cmp": return e.property === key && e.value.type === "string" ? cmpConstraint(e.op, e.value.value) : { kind: "none" };
     case "and": return and(keyConstraint(e.left, key), keyConstraint(e.right, key));
     case "or": return or(keyConstraint(e.left, key), keyConstraint(e.right, key));
-    case "not": return keyConstraint(normalize(e), key);
+    case "prop": case "const": return { kind: "none" };
+    case "not": return e.expr.kind === "prop" || e.expr.kind === "const" ? { kind: "none" } : keyConstraint(normalize(e), key);
   }
 }
 
-/** True when an `or` joins branches that pin different partitions (the service then scans every partition). */
-function orAcrossPartitions(e: FilterExpr): boolean {
-  if (e.kind === "or") {
-    const l = keyConstraint(e.left, "PartitionKey");
-    const r = keyConstraint(e.right, "PartitionKey");
-    if (l.kind !== "none" && r.kind !== "none" && !(l.kind === "exact" && r.kind === "exact" && l.value === r.value)) return true;
-  }
-  return (e.kind === "and" || e.kind === "or") && (orAcrossPartitions(e.left) || orAcrossPartitions(e.right));
+/** What one pass over a normalized filter learns. */
+interface Facts {
+  pk: KeyConstraint;
+  rk: KeyConstraint;
+  /** Only equalities (and bare terms), no `ne`, ranges or `not`. */
+  onlyEq: boolean;
+  /** Some run of `or` joins branches that each pin a partition, not all the same one. */
+  acrossOr: boolean;
+  /** As a branch of an `or` run: every branch of the run below pins the PartitionKey… */
+  allPin: boolean;
+  /** …and the one exact PartitionKey they all pin, if they do. */
+  same?: string;
 }
 
-function onlyEqualities(e: FilterExpr): boolean {
-  return e.kind === "cmp" ? e.op === "eq" : e.kind === "not" ? false : onlyEqualities(e.left) && onlyEqualities(e.right);
+/**
+ * Learns the facts of a normalized filter bottom-up, each node once, so
+ * that classifying is linear in the filter's size. `inOr`: the parent is an
+ * `or`, so this node's branches belong to the parent's run.
+ */
+function facts(e: FilterExpr, inOr: boolean): Facts {
+  if (e.kind !== "and" && e.kind !== "or") {
+    const pk = keyConstraint(e, "PartitionKey");
+    const onlyEq = e.kind === "cmp" ? e.op === "eq" : e.kind !== "not";
+    return { pk, rk: keyConstraint(e, "RowKey"), onlyEq, acrossOr: false, allPin: pk.kind !== "none", same: pk.kind === "exact" ? pk.value : undefined };
+  }
+  const isOr = e.kind === "or";
+  const l = facts(e.left, isOr);
+  const r = facts(e.right, isOr);
+  const pk = isOr ? or(l.pk, r.pk) : and(l.pk, r.pk);
+  const rk = isOr ? or(l.rk, r.rk) : and(l.rk, r.rk);
+  let allPin = pk.kind !== "none";
+  let same = pk.kind === "exact" ? pk.value : undefined;
+  if (isOr) {
+    allPin = l.allPin && r.allPin;
+    same = l.same !== undefined && l.same === r.same ? l.same : undefined;
+  }
+  // The whole run is judged once, at its top: splitting it helps only when every branch pins a partition.
+  const acrossOr = l.acrossOr || r.acrossOr || (isOr && !inOr && allPin && same === undefined);
+  return { pk, rk, onlyEq: l.onlyEq && r.onlyEq, acrossOr, allPin, same };
 }
 
 /** Sizes the classifier uses when a design is known; all optional. */
@@ -96,12 +134,11 @@ export interface FilterContext {
 
 /** Classifies a parsed filter, with estimates where `ctx` allows. */
 export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Classification {
-  const e = normalize(expr);
-  const pk = keyConstraint(e, "PartitionKey");
-  const rk = keyConstraint(e, "RowKey");
+  const f = facts(normalize(expr), false);
+  const { pk, rk } = f;
   const reasons: string[] = [];
   let cls: QueryClass;
-  const acrossOr = pk.kind === "none" && orAcrossPartitions(e);
+  const acrossOr = pk.kind === "none" && f.acrossOr;
   if (pk.kind === "exact" || pk.kind === "empty") {
     cls = rk.kind === "exact" || rk.kind === "empty" ? "point" : "row-range";
     if (cls === "row-range") reasons.push(rk.kind === "range" ? "PartitionKey is exact and RowKey is a range" : "PartitionKey is exact; RowKey is not pinned, so the whole partition is read");
@@ -127,7 +164,7 @@ export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Class
   let returned: number | null = ctx.returns ?? null;
   if (returned === null) {
     if (cls === "point") returned = 1;
-    else if (scanned !== null) returned = onlyEqualities(e) ? scanned : Math.max(1, scanned * 0.1);
+    else if (scanned !== null) returned = f.onlyEq ? scanned : Math.max(1, scanned * 0.1);
   }
   return withSelectivity({ class: cls, partitions, scanned, returned, reasons, ...(acrossOr ? { orAcrossPartitions: true } : {}) });
 }
