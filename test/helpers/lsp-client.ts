@@ -9,7 +9,7 @@ import * as path from "node:path";
 import {
   createProtocolConnection, InitializeRequest, InitializedNotification, ProtocolConnection, PublishDiagnosticsNotification,
   PublishDiagnosticsParams, StreamMessageReader, StreamMessageWriter, DidOpenTextDocumentNotification,
-  DidChangeTextDocumentNotification, ShutdownRequest, ExitNotification, ConfigurationRequest, RegistrationRequest, LogMessageNotification,
+  DidChangeTextDocumentNotification, ShutdownRequest, ExitNotification, ConfigurationRequest, RegistrationRequest,
 } from "vscode-languageserver-protocol/node";
 
 export const SERVER = process.env.LSP_SERVER ? path.resolve(process.env.LSP_SERVER) : path.resolve(__dirname, "../../dist/server.js");
@@ -48,7 +48,7 @@ export class LspClient {
         }
       }
     });
-    this.connection.onNotification(LogMessageNotification.type, (p) => this.logs.push(p.message));
+    this.connection.onNotification("window/logMessage", (p: { message: string }) => { this.logs.push(p.message); });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.listen();
