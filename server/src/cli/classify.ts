@@ -10,7 +10,8 @@ import { tableFacts } from "../model/facts";
 import { FilterContext } from "../odata/classify";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
-import { debugging, errorMessage, EXIT, stackOf } from "./failure";
+import { debugging, EXIT } from "./failure";
+import { describeError, stackOf } from "../errors";
 
 export interface ClassifyOptions {
   design?: string;
@@ -28,12 +29,12 @@ export function runClassify(filter: string, options: ClassifyOptions): Output {
     parsed = parseFilter(filter);
     if (!parsed.ok) {
       const { message, start } = parsed.error;
-      return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${errorMessage(new Error(message))}\n${caret(filter, start)}\n`, exitCode: EXIT.usage };
+      return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`, exitCode: EXIT.usage };
     }
     c = classifyFilter(parsed.expr, context);
   } catch (e) {
     const stack = debugging() ? `${stackOf(e)}\n` : "";
-    return { stdout: "", stderr: `tdl: internal failure while classifying the filter: ${errorMessage(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
+    return { stdout: "", stderr: `tdl: internal failure while classifying the filter: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
   }
   if (options.format === "json") {
     const json = {

@@ -5,6 +5,7 @@
  * stderr.
  */
 import { ReportDiagnostic } from "./report";
+import { describeError, stackOf } from "../errors";
 
 /** Exit codes of `interfaces.md`. */
 export const EXIT = { clean: 0, findings: 1, usage: 2, internal: 3 } as const;
@@ -14,25 +15,11 @@ export function debugging(): boolean {
   return !!process.env.TDL_DEBUG && process.env.TDL_DEBUG !== "0";
 }
 
-const MAX_MESSAGE = 300;
-
-/** The first line of an error's message, bounded: what a user reads. */
-export function errorMessage(e: unknown): string {
-  const raw = e instanceof Error ? e.message : String(e);
-  const line = raw.split("\n", 1)[0] || (e instanceof Error ? e.name : "unknown error");
-  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
-}
-
-/** The stack of an error, or its text. */
-export function stackOf(e: unknown): string {
-  return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
-}
-
 /** The diagnostic of a file whose analysis failed: on its first character, naming the cause. */
 export function internalDiagnostic(what: string, e: unknown): ReportDiagnostic {
   return {
     code: "internal", severity: "error", fixes: [],
-    message: `${what} failed: ${errorMessage(e)}; this file was not analysed, the other files were (TDL_DEBUG=1 prints the stack)`,
+    message: `${what} failed: ${describeError(e)}; this file was not analysed, the other files were (TDL_DEBUG=1 prints the stack)`,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
   };
 }

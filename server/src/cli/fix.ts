@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { analyzeTdl, Fix, TextEdit } from "../service";
 import { displayPath, isDesignFile } from "./check";
 import { expandPaths, unreadable } from "./files";
-import { errorMessage, EXIT, FailureLog } from "./failure";
+import { EXIT, FailureLog } from "./failure";
+import { describeError } from "../errors";
 
 const MAX_ROUNDS = 10;
 
@@ -74,7 +75,7 @@ export function runFix(paths: string[]): FixRun {
     } catch (e) {
       failed++;
       failures.add(displayPath(file), e);
-      out.push(`${displayPath(file)}: not fixed, internal failure: ${errorMessage(e)} (the file is unchanged)`);
+      out.push(`${displayPath(file)}: not fixed, internal failure: ${describeError(e)} (the file is unchanged)`);
       continue;
     }
     const { text: fixed, applied } = result;

@@ -14,7 +14,8 @@ import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
 import { AnalysisOptions } from "../service";
 import { asksForHelp, COMMAND_HELP, HELP } from "./help";
-import { debugging, errorMessage, EXIT, stackOf } from "./failure";
+import { debugging, EXIT } from "./failure";
+import { describeError, stackOf } from "../errors";
 
 declare const TDL_VERSION: string | undefined;
 const VERSION = typeof TDL_VERSION === "string" ? TDL_VERSION : "dev";
@@ -49,7 +50,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
 /** A failure no command caught: its message and exit 3, the stack only under TDL_DEBUG=1. */
 function internalFailure(e: unknown): CliResult {
   const stack = debugging() ? `${stackOf(e)}\n` : "";
-  return { stdout: "", stderr: `tdl: internal failure: ${errorMessage(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
+  return { stdout: "", stderr: `tdl: internal failure: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
 }
 
 async function dispatch(command: string, rest: string[]): Promise<CliResult> {

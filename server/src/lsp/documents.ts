@@ -11,7 +11,8 @@
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { AnalysisOptions, LineIndex, TdlAnalysis, TdlAnalyzer } from "../service";
 import { profileFor } from "../model/profiles";
-import { internalFinding, stackOf } from "./guard";
+import { internalFinding } from "./guard";
+import { stackOf } from "../errors";
 
 export interface Entry {
   version: number;

@@ -7,6 +7,7 @@
  */
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
 import { Finding } from "../service";
+import { describeError, stackOf } from "../errors";
 
 /** Params that break the protocol's contract (a missing URI, a negative line): answered as InvalidParams. */
 export class InvalidParams extends Error {}
@@ -15,21 +16,6 @@ export class InvalidParams extends Error {}
 export interface GuardLog {
   error(message: string): void;
   warn(message: string): void;
-}
-
-/** Longest error message carried into a diagnostic or a reply; the full text goes to the log. */
-const MAX_MESSAGE = 300;
-
-/** The first line of an error's message, bounded, for users (stacks stay in the log). */
-export function describeError(e: unknown): string {
-  const raw = e instanceof Error ? e.message : String(e);
-  const line = raw.split("\n", 1)[0] || (e instanceof Error ? e.name : "unknown error");
-  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
-}
-
-/** The stack of an error, or its text when it has none (a thrown string). */
-export function stackOf(e: unknown): string {
-  return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
 }
 
 /**

@@ -9,7 +9,8 @@ import type { TsAnalyzer, TsFileResult } from "../typescript/service";
 import { LineIndex } from "../service";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "../typescript/load";
-import { internalFinding, stackOf } from "./guard";
+import { internalFinding } from "./guard";
+import { stackOf } from "../errors";
 
 const TS_LANGUAGES = new Set(["typescript", "typescriptreact"]);
 
