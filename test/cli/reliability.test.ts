@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { runCheck } from "../../server/src/cli/check";
@@ -100,6 +100,18 @@ test("a path that cannot be read is named on stderr and the others are still che
   assert.equal(r.code, 2);
   assert.equal(r.stderr, `tdl: missing.tdl: no such file or folder\n${root ? "" : "tdl: locked.tdl: cannot read (EACCES)\n"}`);
   assert.deepEqual((JSON.parse(r.stdout) as Json).files.map((f) => f.path), root ? ["a.tdl", "locked.tdl"] : ["a.tdl"]);
+});
+
+test("a FIFO and a 65 MiB file are refused by name instead of blocking or exhausting memory; the others are checked", () => {
+  const dir = workspace({ "a.tdl": MARATHON });
+  assert.equal(spawnSync("mkfifo", [path.join(dir, "pipe.tdl")]).status, 0);
+  // Sparse: 65 MiB of size without 65 MiB of disk.
+  writeFileSync(path.join(dir, "huge.tdl"), "");
+  truncateSync(path.join(dir, "huge.tdl"), 65 * 2 ** 20);
+  const r = tdl(["check", "pipe.tdl", "huge.tdl", "a.tdl", "--format", "json"], dir);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, "tdl: pipe.tdl: not a regular file\ntdl: huge.tdl: too large to analyse (65 MiB; the limit is 64 MiB)\n");
+  assert.deepEqual((JSON.parse(r.stdout) as Json).files.map((f) => f.path), ["a.tdl"]);
 });
 
 test("--help and -h work on every subcommand (stdout, exit 0); unknown options exit 2 naming the option", () => {

@@ -6,13 +6,12 @@
  * stderr (exit 2), a file whose analysis fails gets one `internal`
  * diagnostic (exit 3), and every other file is still analysed and printed.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer } from "../service";
 import { PropertyInfo } from "../model/properties";
 import { isTsFile, loadTsAnalysis } from "../typescript/load";
 import type { TsAnalyzer } from "../typescript/service";
-import { expandPaths, unreadable } from "./files";
+import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
 
@@ -70,11 +69,8 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
   const failures = new FailureLog();
   const texts = new Map<string, string>();
   for (const file of expandPaths(paths, isCheckable, problems)) {
-    try {
-      texts.set(file, fs.readFileSync(file, "utf8"));
-    } catch (e) {
-      problems.push(unreadable(displayPath(file), e));
-    }
+    const text = readInput(file, displayPath(file), problems);
+    if (text !== undefined) texts.set(file, text);
   }
   const files = [...texts.keys()];
   const entries: ReportFile[] = [];

@@ -12,6 +12,27 @@ export class InputError extends Error {}
 
 const ALWAYS_SKIPPED = new Set(["node_modules", ".git"]);
 
+/** Largest file read: a design or source file is kilobytes; a stray dump of gigabytes is refused, not loaded. */
+export const MAX_FILE_BYTES = 64 << 20;
+
+/**
+ * The text of one file, or a user-readable reason in `problems` (and
+ * undefined): unreadable, or larger than MAX_FILE_BYTES.
+ */
+export function readInput(file: string, shown: string, problems: string[]): string | undefined {
+  try {
+    const size = fs.statSync(file).size;
+    if (size > MAX_FILE_BYTES) {
+      problems.push(`${shown}: too large to analyse (${(size / 2 ** 20).toFixed(0)} MiB; the limit is ${MAX_FILE_BYTES / 2 ** 20} MiB)`);
+      return undefined;
+    }
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    problems.push(unreadable(shown, e));
+    return undefined;
+  }
+}
+
 /** Why a path could not be read, as users read it (the error code, never a stack). */
 export function unreadable(p: string, e: unknown, what = "cannot read"): string {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -33,6 +54,8 @@ export function expandPaths(paths: string[], matches: (file: string) => boolean,
       continue;
     }
     if (stat.isDirectory()) walk(path.resolve(p), [], matches, out, problems);
+    // A FIFO or a device would block the read or never end: only regular files are read.
+    else if (!stat.isFile()) problems.push(`${p}: not a regular file`);
     else out.push(path.resolve(p));
   }
   return [...new Set(out)];

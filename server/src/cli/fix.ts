@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeTdl, Fix, TextEdit } from "../service";
 import { displayPath, isDesignFile } from "./check";
-import { expandPaths, unreadable } from "./files";
+import { expandPaths, readInput, unreadable } from "./files";
 import { EXIT, FailureLog } from "./failure";
 import { describeError } from "../errors";
 
@@ -62,13 +62,8 @@ export function runFix(paths: string[]): FixRun {
   let failed = 0;
   let total = 0;
   for (const file of expandPaths(paths, isDesignFile, problems)) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      problems.push(unreadable(displayPath(file), e));
-      continue;
-    }
+    const text = readInput(file, displayPath(file), problems);
+    if (text === undefined) continue;
     let result: ReturnType<typeof fixText>;
     try {
       result = fixText(text);
