@@ -36,6 +36,6 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
 }
 
 /** An argument as echoed in a message: bounded, so a pasted megabyte does not come back. */
-function shown(a: string): string {
+export function shown(a: string): string {
   return a.length > 60 ? `${a.slice(0, 60)}…` : a;
 }

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import { InputError, unreadable } from "./files";
-import { parseArgs, UsageError } from "./args";
+import { parseArgs, shown, UsageError } from "./args";
 import { runCheck } from "./check";
 import { runClassify } from "./classify";
 import { runFix } from "./fix";
@@ -36,7 +36,7 @@ export async function runCli(argv: string[]): Promise<CliResult> {
       return topic !== undefined && Object.hasOwn(COMMAND_HELP, topic) ? { stdout: COMMAND_HELP[topic], stderr: "", exitCode: EXIT.clean } : { stdout: HELP, stderr: "", exitCode: EXIT.clean };
     }
     if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: EXIT.clean };
-    if (!Object.hasOwn(COMMAND_HELP, command)) throw new UsageError(`unknown command '${command}'`);
+    if (!Object.hasOwn(COMMAND_HELP, command)) throw new UsageError(`unknown command '${shown(command)}'`);
     if (asksForHelp(rest)) return { stdout: COMMAND_HELP[command], stderr: "", exitCode: EXIT.clean };
     return await dispatch(command, rest);
   } catch (e) {
@@ -59,11 +59,12 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
     case "classify": return classify(rest);
     case "fix": return fix(rest);
     case "stress": return await stressCommand(rest);
-    default: {
+    case "emulator": {
       // The emulator is long-running: it writes as it goes instead of returning its output at the end.
       const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
       return { stdout: "", stderr: "", exitCode };
     }
+    default: throw new UsageError(`unknown command '${shown(command)}'`);
   }
 }
 
