@@ -82,7 +82,7 @@ connection.onInitialized(guard.run("initialized", () => {
     connection.client.register(DidChangeConfigurationNotification.type, { section: "tableDesign" })
       .catch((e: Error) => connection.console.warn(`configuration changes will not be followed: ${e.message}`));
   }
-  if (canPullConfiguration) void pullConfiguration();
+  if (canPullConfiguration) return pullConfiguration();
 }));
 
 /** Settings as the user wrote them: anything of the wrong type is ignored, never trusted. */
