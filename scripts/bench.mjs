@@ -402,9 +402,59 @@ async function benchFidelity() {
   }
 }
 
+/** Keystrokes of the reliability section, and the wait after which a keystroke counts as a hang. */
+const BLANK_LINES = 40;
+const HANG_MS = 10_000;
+
+/**
+ * Reliability: Enter pressed 40 times at the top of a design without a
+ * `service` line, one keystroke at a time, over JSON-RPC with the real
+ * server; each keystroke is timed from the change to its diagnostics. A
+ * keystroke that takes longer than HANG_MS ends the measurement (the server
+ * is then stopped by its PID).
+ */
+async function benchReliability() {
+  const text = readFileSync(path.join(ROOT, "examples/marathon.tdl"), "utf8").replace(/^service .*\n/m, "");
+  const server = new Server(process.execPath, [path.join(ROOT, "dist/server.js"), "--stdio"], "tdl");
+  const uri = "file:///bench/typing.tdl";
+  await server.init();
+  await server.open(uri, text);
+  const samples = [];
+  let gaveUp = false;
+  for (let i = 0; i < BLANK_LINES; i++) {
+    let timer;
+    const hang = new Promise((resolve) => { timer = setTimeout(() => resolve("hang"), HANG_MS); });
+    const ms = await Promise.race([server.edit(uri, i + 2, 0, 0, "\n"), hang]);
+    clearTimeout(timer);
+    if (ms === "hang") {
+      gaveUp = true;
+      break;
+    }
+    samples.push(ms);
+  }
+  server.child.kill("SIGKILL");
+  server.conn.dispose();
+  return { samples, gaveUp };
+}
+
+function printReliability({ samples, gaveUp }) {
+  console.log(`\nReliability: Enter pressed ${BLANK_LINES} times at the top of a design without a 'service' line, edit → diagnostics over JSON-RPC (ms)\n`);
+  const worst = gaveUp ? `> ${HANG_MS.toLocaleString("en-US")}` : Math.max(...samples).toFixed(1);
+  console.log(`${"measure".padEnd(34)} ${"ours".padStart(12)}   goal`);
+  console.log(`${"worst keystroke".padEnd(34)} ${String(worst).padStart(12)}   ≤ 50`);
+  if (samples.length) console.log(`${"keystroke p50".padEnd(34)} ${pct(samples, 50).toFixed(1).padStart(12)}`);
+  console.log(`${"keystrokes answered".padEnd(34)} ${String(samples.length).padStart(12)}   ${BLANK_LINES}`);
+  if (gaveUp) console.log(`keystroke ${samples.length + 1} had no diagnostics after ${HANG_MS.toLocaleString("en-US")} ms: the server was stopped by its PID`);
+}
+
 async function main() {
   const build = spawnSync(process.execPath, [path.join(ROOT, "esbuild.mjs")], { cwd: ROOT, stdio: "inherit" });
   if (build.status !== 0) process.exit(1);
+  // `node scripts/bench.mjs reliability` runs that section alone.
+  if (process.argv.includes("reliability")) {
+    printReliability(await benchReliability());
+    return;
+  }
 
   // Real files in a real folder: Prisma's server reads the schema's folder.
   const dir = mkdtempSync(path.join(tmpdir(), "tda-bench-"));
@@ -459,6 +509,7 @@ async function main() {
   const measured = fidelity.slice(1);
   const added = measured.reduce((s, r) => s + r.proxied.p50 - r.direct.p50, 0) / measured.length;
   console.log(`mean added p50 of the measured rounds: ${added.toFixed(3)} ms; target < 0.3 ms`);
+  printReliability(await benchReliability());
 }
 
 await main();

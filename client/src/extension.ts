@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { typescriptGate } from "./typescript-gate";
+import { serverErrorHandler } from "./language-client-errors";
 import { EmulatorService } from "./vscode/emulator-service";
 import { VsCodeConnectionStore } from "./vscode/connection-store";
 import { VsCodeExplorerUi } from "./vscode/explorer-ui";
@@ -104,6 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     middleware: typescriptGate(() => vscode.workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
     synchronize: { configurationSection: "tableDesign" },
     initializationOptions: vscode.workspace.getConfiguration("tableDesign"),
+    errorHandler: serverErrorHandler(output, () => client!.createDefaultErrorHandler()),
   };
   client = new LanguageClient("tableDesign", "Table Design Language Server", serverOptions, clientOptions);
   context.subscriptions.push(client);

@@ -1,39 +1,65 @@
 /**
  * The language server: maps each LSP request onto one call of the pure
  * service (`service/`). `node dist/server.js --stdio` speaks LSP on stdio.
+ *
+ * Every handler runs inside the guard (`lsp/guard.ts`): no document,
+ * request or notification can make the process exit. Params are checked
+ * first (`lsp/params.ts`); a failure is logged with its stack and answered
+ * with an empty result; the analyses turn their own failures into one
+ * `internal` diagnostic on the document.
  */
 import {
-  createConnection, Diagnostic, DidChangeConfigurationNotification, InitializeParams, InitializeResult, ProposedFeatures,
+  createConnection, DidChangeConfigurationNotification, InitializeParams, InitializeResult, ProposedFeatures,
   TextDocuments, TextDocumentSyncKind, ResponseError, ErrorCodes,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import {
   complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions, Classification,
 } from "./service";
-import { AnalysisCache } from "./lsp/documents";
+import { AnalysisCache, Entry } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
 import { WorkspaceDesigns } from "./lsp/designs";
 import { fileURLToPath } from "node:url";
-import { codeActionsFor, toCompletionItem, toDiagnostic, toDocumentSymbol } from "./lsp/convert";
+import { codeActionsFor, toCompletionItem, toDocumentSymbol } from "./lsp/convert";
+import { Guard } from "./lsp/guard";
+import { contextDiagnostics, documentUri, newName, requestPosition } from "./lsp/params";
+import { CHECKED_SYNC } from "./lsp/text-sync";
+import { DiagnosticsScheduler, isTdl } from "./lsp/scheduler";
+import { keepsEveryCharacter } from "./lsp/format-check";
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
-const cache = new AnalysisCache();
-/** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
-const DEBOUNCE_MS = 2;
-const pending = new Map<string, NodeJS.Timeout>();
+const guard = new Guard({ error: (m) => connection.console.error(m), warn: (m) => connection.console.warn(m) });
+const documents = new TextDocuments(CHECKED_SYNC);
+const cache = new AnalysisCache((m) => connection.console.error(m));
 let workspaceFolders: string[] = [];
 const designs = new WorkspaceDesigns(() => workspaceFolders, () => documents.all().filter(isTdl).map((d) => cache.get(d).analysis));
 const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m));
+const diagnostics = new DiagnosticsScheduler(connection, documents, cache, typescript, guard);
 let canPullConfiguration = false;
 let canRegisterConfigurationChange = false;
 
+/** Folder URIs of the workspace as paths; entries that are not `file:` URIs (or not strings) are left out. */
+function folderPaths(params: InitializeParams): string[] {
+  const uris: unknown[] = [...(Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri) : []), params.rootUri];
+  return uris.filter((u): u is string => typeof u === "string" && u.startsWith("file:")).flatMap((u) => {
+    try {
+      return [fileURLToPath(u)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 connection.onInitialize((params: InitializeParams): InitializeResult => {
-  canPullConfiguration = !!params.capabilities.workspace?.configuration;
-  canRegisterConfigurationChange = !!params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration;
-  cache.reset(readOptions(params.initializationOptions));
-  workspaceFolders = (params.workspaceFolders ?? []).map((f) => f.uri).concat(params.rootUri ? [params.rootUri] : [])
-    .filter((u) => u.startsWith("file:")).map((u) => fileURLToPath(u));
+  try {
+    canPullConfiguration = !!params?.capabilities?.workspace?.configuration;
+    canRegisterConfigurationChange = !!params?.capabilities?.workspace?.didChangeConfiguration?.dynamicRegistration;
+    cache.reset(readOptions(params?.initializationOptions));
+    workspaceFolders = params ? folderPaths(params) : [];
+  } catch (e) {
+    // A malformed initialize still gets a working server, with default options.
+    guard.failed("initialize", e);
+  }
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -51,21 +77,21 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   };
 });
 
-connection.onInitialized(() => {
+connection.onInitialized(guard.run("initialized", () => {
   if (canRegisterConfigurationChange) {
     connection.client.register(DidChangeConfigurationNotification.type, { section: "tableDesign" })
       .catch((e: Error) => connection.console.warn(`configuration changes will not be followed: ${e.message}`));
   }
-  if (canPullConfiguration) void pullConfiguration();
-});
+  if (canPullConfiguration) return pullConfiguration();
+}));
 
+/** Settings as the user wrote them: anything of the wrong type is ignored, never trusted. */
 function readOptions(raw: unknown): AnalysisOptions {
-  const cfg = (raw ?? {}) as { service?: string; partitionTargetEntitiesPerSecond?: number };
+  const cfg = (typeof raw === "object" && raw !== null ? raw : {}) as { service?: unknown; partitionTargetEntitiesPerSecond?: unknown };
   const options: AnalysisOptions = {};
   if (cfg.service === "azure-table" || cfg.service === "cosmos-table" || cfg.service === "tablestore") options.defaultService = cfg.service;
-  if (typeof cfg.partitionTargetEntitiesPerSecond === "number" && cfg.partitionTargetEntitiesPerSecond > 0) {
-    options.partitionTargetEntitiesPerSecond = cfg.partitionTargetEntitiesPerSecond;
-  }
+  const target = cfg.partitionTargetEntitiesPerSecond;
+  if (typeof target === "number" && Number.isFinite(target) && target > 0) options.partitionTargetEntitiesPerSecond = target;
   return options;
 }
 
@@ -74,7 +100,7 @@ async function pullConfiguration(): Promise<void> {
   try {
     cfg = await connection.workspace.getConfiguration("tableDesign");
   } catch (e) {
-    connection.console.warn(`could not read the tableDesign settings: ${(e as Error).message}`);
+    connection.console.warn(`could not read the tableDesign settings: ${(e as Error)?.message ?? String(e)}`);
     return;
   }
   applyOptions(readOptions(cfg));
@@ -84,155 +110,135 @@ function applyOptions(options: AnalysisOptions): void {
   cache.reset(options);
   typescript.defaultService = options.defaultService;
   typescript.reset();
-  for (const doc of documents.all()) schedule(doc);
+  for (const doc of documents.all()) diagnostics.schedule(doc);
 }
 
-connection.onDidChangeConfiguration((change) => {
-  if (canPullConfiguration) void pullConfiguration();
-  else applyOptions(readOptions((change.settings as { tableDesign?: unknown })?.tableDesign));
-});
-
-/**
- * TypeScript documents share one program: their analyses run together once
- * the burst of events is over, so opening a whole project builds one program
- * and one checker instead of one per file.
- */
-const pendingTs = new Set<string>();
-let tsTimer: NodeJS.Timeout | undefined;
-const TS_DEBOUNCE_MS = 3;
-
-function schedule(doc: TextDocument): void {
-  if (isTypeScript(doc)) {
-    pendingTs.add(doc.uri);
-    clearTimeout(tsTimer);
-    tsTimer = setTimeout(() => {
-      const uris = [...pendingTs];
-      pendingTs.clear();
-      for (const uri of uris) {
-        const current = documents.get(uri);
-        if (current) publish(current);
-      }
-    }, TS_DEBOUNCE_MS);
-    return;
-  }
-  clearTimeout(pending.get(doc.uri));
-  pending.set(doc.uri, setTimeout(() => {
-    pending.delete(doc.uri);
-    const current = documents.get(doc.uri);
-    if (current) publish(current);
-  }, DEBOUNCE_MS));
-}
-
-/** Only design files are analysed here; other documents get nothing (and cost nothing). */
-function isTdl(doc: TextDocument): boolean {
-  return doc.languageId === "tdl" || doc.uri.endsWith(".tdl");
-}
-
-function publish(doc: TextDocument): void {
-  let diagnostics: Diagnostic[];
-  if (isTdl(doc)) {
-    const { analysis, lines } = cache.get(doc);
-    diagnostics = analysis.findings.map((f) => toDiagnostic(lines, f));
-  } else if (isTypeScript(doc)) {
-    const { result, lines } = typescript.get(doc);
-    diagnostics = result.findings.map((f) => toDiagnostic(lines, f));
-  } else return;
-  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
-}
+connection.onDidChangeConfiguration(guard.run("configuration change", (change) => {
+  if (canPullConfiguration) return pullConfiguration();
+  applyOptions(readOptions((change?.settings as { tableDesign?: unknown } | undefined)?.tableDesign));
+}));
 
 // Fires on open as well as on each change.
-documents.onDidChangeContent((e) => {
+documents.onDidChangeContent(guard.run("document change", (e) => {
   if (isTypeScript(e.document)) typescript.track(e.document);
-  schedule(e.document);
-});
-documents.onDidClose((e) => {
-  clearTimeout(pending.get(e.document.uri));
+  diagnostics.schedule(e.document);
+}));
+documents.onDidClose(guard.run("document close", (e) => {
+  diagnostics.cancel(e.document.uri);
   cache.delete(e.document.uri);
   if (isTypeScript(e.document)) typescript.close(e.document.uri);
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
-});
+}));
 
-/** Runs `fn` with the analysis of an open document; undefined when it is not open. */
-function withDoc<R>(uri: string, fn: (entry: ReturnType<AnalysisCache["get"]>, doc: TextDocument) => R): R | undefined {
-  const doc = documents.get(uri);
+/** Runs `fn` with the analysis of an open design; undefined when the URI is not one (a closed or unknown document). */
+function withDoc<R>(params: unknown, fn: (entry: Entry, doc: TextDocument) => R): R | undefined {
+  const doc = documents.get(documentUri(params));
   return doc && isTdl(doc) ? fn(cache.get(doc), doc) : undefined;
 }
 
-connection.onCompletion((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => complete(analysis, lines.offset(p.position)).map(toCompletionItem)) ?? []);
+connection.onCompletion(guard.request("completion", [], (p) => {
+  const position = requestPosition(p);
+  return withDoc(p, ({ analysis, lines }) => complete(analysis, lines.offset(position)).map(toCompletionItem)) ?? [];
+}));
 
-connection.onHover((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
-    const h = hover(analysis, lines.offset(p.position));
+connection.onHover(guard.request("hover", null, (p) => {
+  const position = requestPosition(p);
+  return withDoc(p, ({ analysis, lines }) => {
+    const h = hover(analysis, lines.offset(position));
     return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: lines.range(h.start, h.end) } : null;
-  }) ?? null);
+  }) ?? null;
+}));
 
-connection.onDocumentSymbol((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => outline(analysis).map((s) => toDocumentSymbol(lines, s))) ?? []);
+connection.onDocumentSymbol(guard.request("document symbols", [], (p) =>
+  withDoc(p, ({ analysis, lines }) => outline(analysis).map((s) => toDocumentSymbol(lines, s))) ?? []));
 
-connection.onDefinition((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
-    const d = definition(analysis, lines.offset(p.position));
+connection.onDefinition(guard.request("definition", null, (p) => {
+  const position = requestPosition(p);
+  return withDoc(p, ({ analysis, lines }) => {
+    const d = definition(analysis, lines.offset(position));
     return d ? { uri: p.textDocument.uri, range: lines.range(d.start, d.end) } : null;
-  }) ?? null);
+  }) ?? null;
+}));
 
-connection.onReferences((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) =>
-    references(analysis, lines.offset(p.position), p.context.includeDeclaration)
-      .map((r) => ({ uri: p.textDocument.uri, range: lines.range(r.start, r.end) }))) ?? []);
+connection.onReferences(guard.request("references", [], (p) => {
+  const position = requestPosition(p);
+  const includeDeclaration = p.context?.includeDeclaration === true;
+  return withDoc(p, ({ analysis, lines }) =>
+    references(analysis, lines.offset(position), includeDeclaration)
+      .map((r) => ({ uri: p.textDocument.uri, range: lines.range(r.start, r.end) }))) ?? [];
+}));
 
-connection.onPrepareRename((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
-    const r = prepareRename(analysis, lines.offset(p.position));
+connection.onPrepareRename(guard.request("prepare rename", null, (p) => {
+  const position = requestPosition(p);
+  return withDoc(p, ({ analysis, lines }) => {
+    const r = prepareRename(analysis, lines.offset(position));
     return r ? { range: lines.range(r.start, r.end), placeholder: r.placeholder } : null;
-  }) ?? null);
+  }) ?? null;
+}));
 
-connection.onRenameRequest((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+connection.onRenameRequest(guard.request("rename", null, (p) => {
+  const position = requestPosition(p);
+  const name = newName(p);
+  return withDoc(p, ({ analysis, lines }) => {
+    let edits: ReturnType<typeof rename>;
     try {
-      const edits = rename(analysis, lines.offset(p.position), p.newName);
-      if (!edits) return null;
-      return { changes: { [p.textDocument.uri]: edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) } };
+      edits = rename(analysis, lines.offset(position), name);
     } catch (e) {
-      return new ResponseError(ErrorCodes.InvalidParams, (e as Error).message);
+      // The service refuses a name that is not a property name: the user's message, not a failure.
+      return new ResponseError<void>(ErrorCodes.InvalidParams, (e as Error).message);
     }
-  }) ?? null);
+    if (!edits) return null;
+    return { changes: { [p.textDocument.uri]: edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) } };
+  }) ?? null;
+}));
 
-connection.onDocumentFormatting((p) =>
-  withDoc(p.textDocument.uri, ({ analysis, lines }) => {
+connection.onDocumentFormatting(guard.request("formatting", [], (p) =>
+  withDoc(p, ({ analysis }, doc) => {
     const formatted = formatTdl(analysis.text);
-    return formatted === analysis.text ? [] : [{ range: lines.range(0, analysis.text.length), newText: formatted }];
-  }) ?? []);
+    if (formatted === analysis.text) return [];
+    if (!keepsEveryCharacter(analysis.text, formatted)) {
+      // A formatter bug must never cost the user text: refuse, and say so in the log.
+      connection.console.error(`formatting ${doc.uri} refused: the result would change more than whitespace`);
+      return [];
+    }
+    // The document's own end, as the client counts lines (\r, \r\n and \n alike): the edit replaces all of it.
+    return [{ range: { start: { line: 0, character: 0 }, end: doc.positionAt(analysis.text.length) }, newText: formatted }];
+  }) ?? []));
 
-connection.onCodeAction((p) => codeActionsFor(p.textDocument.uri, p.context.diagnostics));
+connection.onCodeAction(guard.request("code actions", [], (p) => {
+  const uri = documentUri(p);
+  return codeActionsFor(uri, contextDiagnostics(p));
+}));
 
 // A lens above each query: its class and estimates (informational, no command to run).
-connection.onCodeLens((p) => {
-  const doc = documents.get(p.textDocument.uri);
+connection.onCodeLens(guard.request("code lenses", [], (p) => {
+  const doc = documents.get(documentUri(p));
   if (doc && isTypeScript(doc)) {
     const { result, lines } = typescript.get(doc);
     return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: tsLens(q.classification), command: "" } }));
   }
-  return withDoc(p.textDocument.uri, ({ analysis, lines }) => [
+  const uri = p.textDocument.uri;
+  return withDoc(p, ({ analysis, lines }) => [
     // Above each table: check the design against the live table of the same name.
     ...analysis.tables.filter((t) => t.table.name.text).flatMap((t) => {
       const range = lines.range(t.base + t.table.name.start, t.base + t.table.name.end);
       return [
-        { range, command: { title: "Stress test", command: "tableDesign.runStressTest", arguments: [p.textDocument.uri, t.table.name.text] } },
-        { range, command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [p.textDocument.uri, t.table.name.text] } },
+        { range, command: { title: "Stress test", command: "tableDesign.runStressTest", arguments: [uri, t.table.name.text] } },
+        { range, command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [uri, t.table.name.text] } },
       ];
     }),
     ...queryInfos(analysis).filter((q) => q.classification)
       .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } })),
   ]) ?? [];
-});
+}));
 
 function tsLens(c: Classification): string {
   return c.class === "table-scan" ? "table-scan · scans every partition" : summary(c);
 }
 
-// One failing request must not take the server down with every document's diagnostics.
-process.on("unhandledRejection", (e) => connection.console.error(`unhandled: ${(e as Error)?.stack ?? String(e)}`));
+// The last net, not the plan: every handler and timer above is guarded already.
+process.on("unhandledRejection", (e) => guard.report("unhandled rejection", e));
+process.on("uncaughtException", (e) => guard.report("uncaught exception", e));
 
 documents.listen(connection);
 connection.listen();

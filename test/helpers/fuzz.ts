@@ -46,7 +46,7 @@ export function fuzz<T>(name: string, arb: fc.Arbitrary<T>, predicate: (input: T
   for (const input of regressions<T>(name)) {
     if (predicate(input) === false) throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
   }
-  const result = fc.check(fc.property(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget) });
+  const result = fc.check(fc.property(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget), includeErrorInReport: true });
   if (result.failed) {
     if (process.env.FUZZ_RECORD && result.counterexample) record(name, result.counterexample[0]);
     throw new Error(`fuzz ${name}: ${fc.defaultReportMessage(result)}`);
@@ -58,7 +58,7 @@ export async function fuzzAsync<T>(name: string, arb: fc.Arbitrary<T>, predicate
   for (const input of regressions<T>(name)) {
     if ((await predicate(input)) === false) throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
   }
-  const result = await fc.check(fc.asyncProperty(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget) });
+  const result = await fc.check(fc.asyncProperty(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget), includeErrorInReport: true });
   if (result.failed) {
     if (process.env.FUZZ_RECORD && result.counterexample) record(name, result.counterexample[0]);
     throw new Error(`fuzz ${name}: ${fc.defaultReportMessage(result)}`);

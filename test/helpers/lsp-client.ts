@@ -1,7 +1,8 @@
 /**
  * A real JSON-RPC client for the built language server: spawns
  * `node dist/server.js --stdio` and speaks LSP to it, waiting on events
- * (never on fixed sleeps).
+ * (never on fixed sleeps). `LSP_SERVER=path/to/server.js` points the tests
+ * at another build (to check that a regression test fails on old code).
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
@@ -11,7 +12,10 @@ import {
   DidChangeTextDocumentNotification, ShutdownRequest, ExitNotification, ConfigurationRequest, RegistrationRequest,
 } from "vscode-languageserver-protocol/node";
 
-export const SERVER = path.resolve(__dirname, "../../dist/server.js");
+export const SERVER = process.env.LSP_SERVER ? path.resolve(process.env.LSP_SERVER) : path.resolve(__dirname, "../../dist/server.js");
+
+/** The server did not answer in time, or exited while we waited. */
+export class ServerUnresponsive extends Error {}
 
 export class LspClient {
   readonly connection: ProtocolConnection;
@@ -19,9 +23,20 @@ export class LspClient {
   private readonly waiters: Array<{ uri: string; pred: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   private versions = new Map<string, number>();
+  /** Every `window/logMessage` of the server, in order. */
+  readonly logs: string[] = [];
+  /** Resolves with the exit code (or signal) when the server process ends. */
+  readonly exited: Promise<number | string>;
+  private exitStatus: number | string | undefined;
 
   constructor(settings: Record<string, unknown> = {}) {
     this.child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => {
+      this.exitStatus = code ?? signal ?? "unknown";
+      resolve(this.exitStatus);
+    }));
+    // A write to a server that has died must fail the test that wrote, not the test process.
+    this.child.stdin!.on("error", () => undefined);
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
       this.latest.set(p.uri, p);
@@ -33,9 +48,15 @@ export class LspClient {
         }
       }
     });
+    this.connection.onNotification("window/logMessage", (p: { message: string }) => { this.logs.push(p.message); });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.listen();
+  }
+
+  /** True while the server process runs. */
+  get alive(): boolean {
+    return this.exitStatus === undefined;
   }
 
   async initialize(): Promise<void> {
@@ -51,6 +72,30 @@ export class LspClient {
     const have = this.latest.get(uri);
     if (have && pred(have)) return Promise.resolve(have);
     return new Promise((resolve) => this.waiters.push({ uri, pred, resolve }));
+  }
+
+  /** Diagnostics of one version of `uri`, or ServerUnresponsive after `ms` or when the server exits first. */
+  diagnosticsOf(uri: string, version: number, ms: number): Promise<PublishDiagnosticsParams> {
+    return this.within(`diagnostics of ${uri} version ${version}`, ms, this.diagnostics(uri, (p) => p.version === version));
+  }
+
+  /** Sends any request (by method name, any params, as a hostile client would); ServerUnresponsive after `ms` or on exit. */
+  request(method: string, params: unknown, ms: number): Promise<unknown> {
+    return this.within(method, ms, this.connection.sendRequest(method, params));
+  }
+
+  /** Races `promise` with a timer and the server's exit: neither a hang nor a crash can make a test wait forever. */
+  async within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ServerUnresponsive(`${what}: no answer within ${ms} ms`)), ms);
+    });
+    const exit = this.exited.then((s) => { throw new ServerUnresponsive(`${what}: the server exited (${s})`); });
+    try {
+      return await Promise.race([promise, timeout, exit]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async open(uri: string, text: string, languageId = "tdl"): Promise<void> {
@@ -74,13 +119,25 @@ export class LspClient {
     return version;
   }
 
+  /** Stops a server that no longer answers (a hang): by its PID, at once. */
+  async kill(): Promise<void> {
+    this.connection.dispose();
+    if (this.alive) {
+      this.child.kill("SIGKILL");
+      await this.exited;
+    }
+  }
+
   async close(): Promise<void> {
+    if (!this.alive) return this.kill();
     try {
-      await this.connection.sendRequest(ShutdownRequest.type);
+      await this.within("shutdown", 5000, this.connection.sendRequest(ShutdownRequest.type));
       await this.connection.sendNotification(ExitNotification.type);
+    } catch {
+      // A server that does not shut down is killed below.
     } finally {
       this.connection.dispose();
-      if (this.child.exitCode === null) await new Promise((r) => { this.child.once("exit", r); setTimeout(() => this.child.kill(), 2000).unref(); });
+      if (this.alive) await new Promise((r) => { this.child.once("exit", r); setTimeout(() => this.child.kill("SIGKILL"), 2000).unref(); });
     }
   }
 }

@@ -1,6 +1,8 @@
 /**
  * A small argument parser: `--name value`, `--name=value`, boolean flags and
- * positionals, with errors that name the offending option.
+ * positionals, with errors that name the offending option. `-x` is an
+ * option too (there are no short options, so it is an unknown one); `-`,
+ * `-5` and anything after `--` are positionals.
  */
 export class UsageError extends Error {}
 
@@ -15,7 +17,8 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") { positionals.push(...argv.slice(i + 1)); break; }
-    if (!a.startsWith("--") || a === "-") { positionals.push(a); continue; }
+    if (/^-[A-Za-z]/.test(a)) throw new UsageError(`unknown option ${shown(a)} (an argument that starts with '-' goes after --)`);
+    if (!a.startsWith("--")) { positionals.push(a); continue; }
     const eq = a.indexOf("=");
     const name = a.slice(2, eq < 0 ? undefined : eq);
     if (flags.includes(name)) {
@@ -26,8 +29,13 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
       options.set(name, value);
     } else {
-      throw new UsageError(`unknown option --${name}`);
+      throw new UsageError(`unknown option --${shown(name)}`);
     }
   }
   return { positionals, options };
+}
+
+/** An argument as echoed in a message: bounded, so a pasted megabyte does not come back. */
+export function shown(a: string): string {
+  return a.length > 60 ? `${a.slice(0, 60)}…` : a;
 }

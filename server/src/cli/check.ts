@@ -1,27 +1,37 @@
 /**
  * `tdl check PATH…`: analyse every `.tdl` file with the same service as the
  * language server and report as text, JSON or SARIF.
+ *
+ * Each file is analysed on its own: a file that cannot be read is named on
+ * stderr (exit 2), a file whose analysis fails gets one `internal`
+ * diagnostic (exit 3), and every other file is still analysed and printed.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { AnalysisOptions, analyzeTdl, Finding, LineIndex, queryInfos, roundEstimate } from "../service";
+import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer } from "../service";
 import { PropertyInfo } from "../model/properties";
 import { isTsFile, loadTsAnalysis } from "../typescript/load";
-import { expandPaths, InputError } from "./files";
+import type { TsAnalyzer } from "../typescript/service";
+import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
+import { EXIT, FailureLog, internalDiagnostic } from "./failure";
 
 export interface CheckOptions {
   format: "text" | "json" | "sarif";
   maxWarnings?: number;
   analysis: AnalysisOptions;
+  /** Makes each design's analyzer (tests inject a rule that throws); the standard rules by default. */
+  newAnalyzer?: () => TdlAnalyzer;
 }
 
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
 
-/** Analyses one design file into its report entry. */
+/** Analyses one design file into its report entry (throws when the analysis does). */
 export function checkFile(file: string, text: string, options: AnalysisOptions): ReportFile {
-  const analysis = analyzeTdl(text, options);
+  return designEntry(file, text, new TdlAnalyzer().analyze(text, options));
+}
+
+function designEntry(file: string, text: string, analysis: TdlAnalysis): ReportFile {
   const lines = new LineIndex(text);
   return {
     path: displayPath(file),
@@ -47,49 +57,80 @@ export function displayPath(file: string): string {
   return (rel.startsWith("..") || path.isAbsolute(rel) ? file : rel).split(path.sep).join("/");
 }
 
-export function runCheck(paths: string[], options: CheckOptions, version: string): { output: string; exitCode: number } {
-  const files = expandPaths(paths, isCheckable);
-  const texts = new Map(files.map((file) => [file, readText(file)]));
+export interface CheckRun {
+  output: string;
+  /** Unreadable inputs, and stacks under TDL_DEBUG=1. */
+  stderr: string;
+  exitCode: number;
+}
+
+export function runCheck(paths: string[], options: CheckOptions, version: string): CheckRun {
+  const problems: string[] = [];
+  const failures = new FailureLog();
+  const texts = new Map<string, string>();
+  for (const file of expandPaths(paths, isCheckable, problems)) {
+    const text = readInput(file, displayPath(file), problems);
+    if (text !== undefined) texts.set(file, text);
+  }
+  const files = [...texts.keys()];
   const entries: ReportFile[] = [];
   const designs = new Map<string, ReadonlyMap<string, PropertyInfo>>();
   for (const file of files.filter(isDesignFile)) {
-    const entry = checkFile(file, texts.get(file)!, options.analysis);
-    entries.push(entry);
-    for (const tm of analyzeTdl(texts.get(file)!, options.analysis).tables) if (!designs.has(tm.table.name.text)) designs.set(tm.table.name.text, tm.props);
+    try {
+      const analysis = (options.newAnalyzer?.() ?? new TdlAnalyzer()).analyze(texts.get(file)!, options.analysis);
+      entries.push(designEntry(file, texts.get(file)!, analysis));
+      for (const f of analysis.failures ?? []) failures.addRule(displayPath(file), f);
+      for (const tm of analysis.tables) if (!designs.has(tm.table.name.text)) designs.set(tm.table.name.text, tm.props);
+    } catch (e) {
+      failures.add(displayPath(file), e);
+      entries.push({ path: displayPath(file), diagnostics: [internalDiagnostic("analysis", e)], queries: [] });
+    }
   }
-  const tsFiles = files.filter(isTsFile);
-  if (tsFiles.length) {
-    const { TsAnalyzer } = loadTsAnalysis();
-    const ts = new TsAnalyzer({ design: (t) => (t ? designs.get(t) : undefined), defaultService: options.analysis.defaultService });
-    for (const file of tsFiles) ts.update(file, texts.get(file)!, 1);
-    for (const file of tsFiles) entries.push(checkTsFile(file, texts.get(file)!, ts));
-  }
+  entries.push(...checkTsFiles(files.filter(isTsFile), texts, designs, options, failures));
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report: CheckReport = summarize(entries);
   const output = options.format === "json" ? JSON.stringify(report, null, 2) + "\n"
-    : options.format === "sarif" ? formatSarif(report, version) : formatText(report);
+    : options.format === "sarif" ? formatSarif(report, version, problems) : formatText(report);
+  const internal = entries.some((f) => f.diagnostics.some((d) => d.code === "internal"));
   const tooManyWarnings = options.maxWarnings !== undefined && report.summary.warnings > options.maxWarnings;
-  return { output, exitCode: report.summary.errors > 0 || tooManyWarnings ? 1 : 0 };
+  const exitCode = internal ? EXIT.internal : problems.length ? EXIT.usage : report.summary.errors > 0 || tooManyWarnings ? EXIT.findings : EXIT.clean;
+  return { output, stderr: problems.map((p) => `tdl: ${p}\n`).join("") + failures.text(), exitCode };
 }
 
-function readText(file: string): string {
+/** The TypeScript files, in one program; a failure of the whole analysis or of one file is that file's `internal` diagnostic. */
+function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<string, ReadonlyMap<string, PropertyInfo>>, options: CheckOptions, failures: FailureLog): ReportFile[] {
+  if (!files.length) return [];
+  let ts: TsAnalyzer;
   try {
-    return fs.readFileSync(file, "utf8");
+    const { TsAnalyzer: Analyzer } = loadTsAnalysis();
+    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), defaultService: options.analysis.defaultService });
   } catch (e) {
-    throw new InputError(`${displayPath(file)}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    failures.add("TypeScript analysis", e);
+    return files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] }));
   }
+  const failed = new Map<string, unknown>();
+  for (const file of files) {
+    try {
+      ts.update(file, texts.get(file)!, 1);
+    } catch (e) {
+      failed.set(file, e);
+    }
+  }
+  return files.map((file) => {
+    try {
+      if (failed.has(file)) throw failed.get(file);
+      return checkTsFile(file, texts.get(file)!, ts);
+    } catch (e) {
+      failures.add(displayPath(file), e);
+      return { path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] };
+    }
+  });
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(file: string, text: string, ts: InstanceType<ReturnType<typeof loadTsAnalysis>["TsAnalyzer"]>): ReportFile {
+function checkTsFile(file: string, text: string, ts: TsAnalyzer): ReportFile {
   const lines = new LineIndex(text);
-  let result: ReturnType<typeof ts.analyze>;
-  try {
-    result = ts.analyze(file);
-  } catch (e) {
-    process.stderr.write(`tdl: TypeScript analysis of ${displayPath(file)} failed: ${(e as Error).message}\n`);
-    result = { findings: [], queries: [], usesSdk: false };
-  }
+  const result = ts.analyze(file);
   return {
     path: displayPath(file),
     diagnostics: result.findings.map((f) => toReportDiagnostic(lines, f)),

@@ -1,13 +1,17 @@
 /**
  * `tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]`:
  * the class of one OData filter, with estimates from a design's table.
+ * A filter that does not parse exits 2 with its position; a failure of the
+ * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
 import { analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary } from "../service";
 import { tableFacts } from "../model/facts";
 import { FilterContext } from "../odata/classify";
-import { InputError } from "./files";
+import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
+import { debugging, EXIT } from "./failure";
+import { describeError, stackOf } from "../errors";
 
 export interface ClassifyOptions {
   design?: string;
@@ -15,29 +19,46 @@ export interface ClassifyOptions {
   format: "text" | "json";
 }
 
-export function runClassify(filter: string, options: ClassifyOptions): { stdout: string; stderr: string; exitCode: number } {
-  const parsed = parseFilter(filter);
-  if (!parsed.ok) {
-    const { message, start } = parsed.error;
-    return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${message}\n${caret(filter, start)}\n`, exitCode: 2 };
+type Output = { stdout: string; stderr: string; exitCode: number };
+
+export function runClassify(filter: string, options: ClassifyOptions): Output {
+  const context = designContext(options);
+  let parsed: ReturnType<typeof parseFilter>;
+  let c: Classification;
+  try {
+    parsed = parseFilter(filter);
+    if (!parsed.ok) {
+      const { message, start } = parsed.error;
+      return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`, exitCode: EXIT.usage };
+    }
+    c = classifyFilter(parsed.expr, context);
+  } catch (e) {
+    const stack = debugging() ? `${stackOf(e)}\n` : "";
+    return { stdout: "", stderr: `tdl: internal failure while classifying the filter: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
   }
-  const c = classifyFilter(parsed.expr, designContext(options));
   if (options.format === "json") {
     const json = {
       class: c.class, partitions: roundEstimate(c.partitions), scanned: roundEstimate(c.scanned), returned: roundEstimate(c.returned),
       selectivity: c.selectivity, reasons: c.reasons,
     };
-    return { stdout: JSON.stringify(json, null, 2) + "\n", stderr: "", exitCode: 0 };
+    return { stdout: JSON.stringify(json, null, 2) + "\n", stderr: "", exitCode: EXIT.clean };
   }
-  return { stdout: describe(c), stderr: "", exitCode: 0 };
+  return { stdout: describe(c), stderr: "", exitCode: EXIT.clean };
 }
 
-/** The filter around `at` on one line with a caret under it: a long filter is cut to 60 characters either side, line breaks and control characters become spaces. */
-function caret(filter: string, at: number): string {
-  const from = Math.max(0, at - 60);
-  const to = Math.min(filter.length, at + 60);
-  const text = filter.slice(from, to).replace(/[\u0000-\u001f\u007f]/g, " ");
-  return `  ${from > 0 ? "…" : ""}${text}${to < filter.length ? "…" : ""}\n  ${" ".repeat(at - from + (from > 0 ? 1 : 0))}^`;
+/** Characters shown on each side of the error position: a 200,000-character filter is not printed whole. */
+const CONTEXT = 40;
+
+/**
+ * The filter around `start`, with a caret under it. Control characters
+ * (newlines, tabs, NUL) are shown as `·` so that the caret lines up and the
+ * terminal is not driven by the user's input.
+ */
+export function caret(filter: string, start: number): string {
+  const from = Math.max(0, start - CONTEXT);
+  const to = Math.min(filter.length, start + CONTEXT);
+  const shown = (from > 0 ? "…" : "") + filter.slice(from, to).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·") + (to < filter.length ? "…" : "");
+  return `  ${shown}\n  ${" ".repeat(start - from + (from > 0 ? 1 : 0))}^`;
 }
 
 function designContext(options: ClassifyOptions): FilterContext {
@@ -47,7 +68,7 @@ function designContext(options: ClassifyOptions): FilterContext {
   try {
     text = fs.readFileSync(options.design, "utf8");
   } catch (e) {
-    throw new InputError(`${options.design}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new InputError(unreadable(options.design, e));
   }
   const analysis = analyzeTdl(text);
   const tm = analysis.tables.find((t) => t.table.name.text === options.table);

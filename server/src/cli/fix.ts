@@ -1,11 +1,17 @@
 /**
  * `tdl fix PATH…`: applies every quick fix that is the only fix of its
  * diagnostic, re-analysing after each round, and prints what it changed.
+ * Each file on its own: one that cannot be read or fixed is reported and
+ * left as it was (written atomically, so it is never left half-written),
+ * and the others are fixed.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { analyzeTdl, Fix, TextEdit } from "../service";
 import { displayPath, isDesignFile } from "./check";
-import { expandPaths, InputError } from "./files";
+import { expandPaths, readInput, unreadable } from "./files";
+import { EXIT, FailureLog } from "./failure";
+import { describeError } from "../errors";
 
 const MAX_ROUNDS = 10;
 
@@ -24,30 +30,77 @@ export function fixText(text: string): { text: string; applied: string[] } {
       chosen.push({ code: f.code, fix });
     }
     if (!chosen.length) break;
-    text = [...taken].sort((a, b) => b.start - a.start).reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);
+    text = applyEdits(text, taken);
     applied.push(...chosen.map((c) => c.code));
   }
   return { text, applied };
 }
 
-export function runFix(paths: string[]): string {
+/** Applies non-overlapping edits in one pass (linear in the text, however many edits). */
+function applyEdits(text: string, edits: TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of sorted) {
+    parts.push(text.slice(at, e.start), e.newText);
+    at = Math.max(at, e.end);
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+export interface FixRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export function runFix(paths: string[]): FixRun {
   const out: string[] = [];
+  const problems: string[] = [];
+  const failures = new FailureLog();
+  let failed = 0;
   let total = 0;
-  for (const file of expandPaths(paths, isDesignFile)) {
-    let text: string;
+  for (const file of expandPaths(paths, isDesignFile, problems)) {
+    const text = readInput(file, displayPath(file), problems);
+    if (text === undefined) continue;
+    let result: ReturnType<typeof fixText>;
     try {
-      text = fs.readFileSync(file, "utf8");
+      result = fixText(text);
     } catch (e) {
-      throw new InputError(`${displayPath(file)}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      failed++;
+      failures.add(displayPath(file), e);
+      out.push(`${displayPath(file)}: not fixed, internal failure: ${describeError(e)} (the file is unchanged)`);
+      continue;
     }
-    const { text: fixed, applied } = fixText(text);
+    const { text: fixed, applied } = result;
     if (!applied.length) continue;
-    fs.writeFileSync(file, fixed);
+    try {
+      writeAtomically(file, fixed);
+    } catch (e) {
+      problems.push(unreadable(displayPath(file), e, "cannot write"));
+      continue;
+    }
     total += applied.length;
     const counts = new Map<string, number>();
     for (const c of applied) counts.set(c, (counts.get(c) ?? 0) + 1);
     out.push(`${displayPath(file)}: ${applied.length} fix${applied.length === 1 ? "" : "es"} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`);
   }
   out.push(`${total} fix${total === 1 ? "" : "es"} applied`);
-  return out.join("\n") + "\n";
+  const exitCode = failed ? EXIT.internal : problems.length ? EXIT.usage : EXIT.clean;
+  return { stdout: out.join("\n") + "\n", stderr: problems.map((p) => `tdl: ${p}\n`).join("") + failures.text(), exitCode };
+}
+
+/** Writes beside the file and renames over it: an interrupted write never leaves half a design. */
+function writeAtomically(link: string, text: string): void {
+  // Through a symbolic link to the design it points at: the rename must not replace the link with a copy.
+  const file = fs.realpathSync(link);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text, { mode: fs.statSync(file).mode });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
 }

@@ -1,52 +1,24 @@
 /**
  * `tdl`: the command line over the same analysis as the language server.
- * Exit codes follow `interfaces.md`: 0 clean, 1 errors, 2 bad usage or input.
+ * Exit codes follow `interfaces.md`: 0 clean, 1 findings, 2 bad usage or
+ * unreadable input, 3 internal failure. No stack trace reaches the user
+ * unless TDL_DEBUG=1 asks for it.
  */
-import { InputError } from "./files";
-import { parseArgs, UsageError } from "./args";
+import * as fs from "node:fs";
+import { InputError, unreadable } from "./files";
+import { parseArgs, shown, UsageError } from "./args";
 import { runCheck } from "./check";
 import { runClassify } from "./classify";
 import { runFix } from "./fix";
 import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
 import { AnalysisOptions } from "../service";
+import { asksForHelp, COMMAND_HELP, HELP } from "./help";
+import { debugging, EXIT } from "./failure";
+import { describeError, stackOf } from "../errors";
 
 declare const TDL_VERSION: string | undefined;
 const VERSION = typeof TDL_VERSION === "string" ? TDL_VERSION : "dev";
-
-const HELP = `tdl — Table Design Assistant on the command line
-
-Usage:
-  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--service PROFILE]
-      Analyse .tdl designs (a folder: every design below it, honouring .gitignore).
-      Exit 0 when clean or only warnings/info, 1 on any error (or more warnings
-      than --max-warnings), 2 on bad usage or unreadable input.
-  tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]
-      Classify one OData filter as point, row-range, partition-range or
-      table-scan, with estimates from a design's table. Exit 2 if it does
-      not parse (with the position).
-  tdl fix PATH...
-      Apply every quick fix that is the only fix of its diagnostic; print a summary.
-  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
-             [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
-             [--mix read=50,write=50] [--batch N] [--scale K] [--emulator-scale K] [--keep-table]
-             [--report FILE.json] [--yes-real-account]
-      Stress-test a design's partitions in a fresh stress… table, always deleted
-      afterwards. A non-emulator endpoint needs --yes-real-account. Exit 0 done,
-      1 the run failed or was cancelled, 2 bad usage.
-  tdl emulator [--port 10002] [--fidelity azure-table|off] [--scale K] [--record FILE]
-      Run Azurite's table service in memory on 127.0.0.1 behind a layer that
-      rejects what Azure rejects and throttles hot partitions (targets × K);
-      the first stdout line is {"connectionString": …, "tableEndpoint": …}.
-      Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.
-  tdl --help | tdl --version
-
-Options:
-  --format         text (default, path:line:col severity code message), json, sarif
-  --max-warnings   fail (exit 1) when there are more warnings than N
-  --service        profile for designs without a 'service' line:
-                   azure-table (default), cosmos-table, tablestore
-`;
 
 export interface CliResult {
   stdout: string;
@@ -57,37 +29,54 @@ export interface CliResult {
 export async function runCli(argv: string[]): Promise<CliResult> {
   const [command, ...rest] = argv;
   try {
-    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-      return { stdout: HELP, stderr: "", exitCode: command === undefined ? 2 : 0 };
+    if (command === undefined) return { stdout: HELP, stderr: "", exitCode: EXIT.usage };
+    if (command === "--help" || command === "-h" || command === "help") {
+      // `tdl help check` is `tdl check --help`.
+      const topic = rest[0];
+      return topic !== undefined && Object.hasOwn(COMMAND_HELP, topic) ? { stdout: COMMAND_HELP[topic], stderr: "", exitCode: EXIT.clean } : { stdout: HELP, stderr: "", exitCode: EXIT.clean };
     }
-    if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: 0 };
-    if (command === "check") return check(rest);
-    if (command === "classify") return classify(rest);
-    if (command === "fix") return fix(rest);
-    if (command === "stress") return await stressCommand(rest);
-    if (command === "emulator") {
-      // Long-running: it writes as it goes instead of returning its output at the end.
+    if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: EXIT.clean };
+    if (!Object.hasOwn(COMMAND_HELP, command)) throw new UsageError(`unknown command '${shown(command)}'`);
+    if (asksForHelp(rest)) return { stdout: COMMAND_HELP[command], stderr: "", exitCode: EXIT.clean };
+    return await dispatch(command, rest);
+  } catch (e) {
+    const usage = Object.hasOwn(COMMAND_HELP, command ?? "") ? `tdl ${command} --help` : "tdl --help";
+    if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun '${usage}' for usage.\n`, exitCode: EXIT.usage };
+    if (e instanceof InputError) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: EXIT.usage };
+    return internalFailure(e);
+  }
+}
+
+/** A failure no command caught: its message and exit 3, the stack only under TDL_DEBUG=1. */
+function internalFailure(e: unknown): CliResult {
+  const stack = debugging() ? `${stackOf(e)}\n` : "";
+  return { stdout: "", stderr: `tdl: internal failure: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
+}
+
+async function dispatch(command: string, rest: string[]): Promise<CliResult> {
+  switch (command) {
+    case "check": return check(rest);
+    case "classify": return classify(rest);
+    case "fix": return fix(rest);
+    case "stress": return await stressCommand(rest);
+    case "emulator": {
+      // The emulator is long-running: it writes as it goes instead of returning its output at the end.
       const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
       return { stdout: "", stderr: "", exitCode };
     }
-    throw new UsageError(`unknown command '${command}'`);
-  } catch (e) {
-    if (e instanceof UsageError) return { stdout: "", stderr: `tdl: ${e.message}\nRun 'tdl --help' for usage.\n`, exitCode: 2 };
-    if (e instanceof InputError) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: 2 };
-    throw e;
+    default: throw new UsageError(`unknown command '${shown(command)}'`);
   }
 }
 
 function check(argv: string[]): CliResult {
-  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", "service"], ["help"]);
-  if (options.has("help")) return { stdout: HELP, stderr: "", exitCode: 0 };
+  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", "service"], []);
   if (!positionals.length) throw new UsageError("check needs at least one PATH");
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
   let maxWarnings: number | undefined;
   if (options.has("max-warnings")) {
     maxWarnings = Number(options.get("max-warnings"));
-    if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
+    if (!Number.isSafeInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
   }
   const analysis: AnalysisOptions = {};
   const service = options.get("service");
@@ -97,8 +86,8 @@ function check(argv: string[]): CliResult {
     }
     analysis.defaultService = service;
   }
-  const { output, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
-  return { stdout: output, stderr: "", exitCode };
+  const { output, stderr, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
+  return { stdout: output, stderr, exitCode };
 }
 
 function classify(argv: string[]): CliResult {
@@ -108,19 +97,37 @@ function classify(argv: string[]): CliResult {
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format}'`);
   const design = options.get("design");
   const table = options.get("table");
-  return runClassify(positionals[0], { format, design: design as string | undefined, table: table as string | undefined });
+  // `-` reads the filter from stdin: a filter longer than the system's limit on one argument (128 KiB on Linux) still gets classified.
+  const filter = positionals[0] === "-" ? readStdin() : positionals[0];
+  return runClassify(filter, { format, design: design as string | undefined, table: table as string | undefined });
+}
+
+function readStdin(): string {
+  try {
+    return fs.readFileSync(0, "utf8").replace(/\r?\n$/, "");
+  } catch (e) {
+    throw new InputError(unreadable("stdin", e));
+  }
 }
 
 function fix(argv: string[]): CliResult {
   const { positionals } = parseArgs(argv, [], []);
   if (!positionals.length) throw new UsageError("fix needs at least one PATH");
-  return { stdout: runFix(positionals), stderr: "", exitCode: 0 };
+  return runFix(positionals);
+}
+
+/** Writes a result and sets the exit code; a closed pipe (`tdl check . | head`) ends the run quietly. */
+function emit(result: CliResult): void {
+  const quietOnClosedPipe = (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(result.exitCode);
+  };
+  process.stdout.on("error", quietOnClosedPipe);
+  process.stderr.on("error", quietOnClosedPipe);
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
 }
 
 if (require.main === module) {
-  void runCli(process.argv.slice(2)).then((result) => {
-    process.stdout.write(result.stdout);
-    process.stderr.write(result.stderr);
-    process.exitCode = result.exitCode;
-  });
+  void runCli(process.argv.slice(2)).catch(internalFailure).then(emit);
 }

@@ -57,13 +57,29 @@ export function formatText(report: CheckReport): string {
     }
   }
   const s = report.summary;
-  lines.push(`${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info`);
+  const failed = report.files.filter(hasInternal).length;
+  lines.push(`${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info`
+    + (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be analysed (internal failure)` : ""));
   return lines.join("\n") + "\n";
 }
 
+const hasInternal = (f: ReportFile) => f.diagnostics.some((d) => d.code === "internal");
+
 const SARIF_LEVEL = { error: "error", warning: "warning", info: "note" } as const;
 
-export function formatSarif(report: CheckReport, version: string): string {
+/**
+ * SARIF 2.1.0. A file whose analysis failed is a result (`internal`) and a
+ * tool execution notification; `problems` (inputs that could not be read)
+ * are notifications too, and either makes the invocation unsuccessful.
+ */
+export function formatSarif(report: CheckReport, version: string, problems: string[] = []): string {
+  const notifications = [
+    ...report.files.flatMap((f) => f.diagnostics.filter((d) => d.code === "internal").map((d) => ({
+      level: "error", descriptor: { id: "internal" }, message: { text: d.message },
+      locations: [{ physicalLocation: { artifactLocation: { uri: f.path } } }],
+    }))),
+    ...problems.map((p) => ({ level: "error", descriptor: { id: "unreadable-input" }, message: { text: p } })),
+  ];
   const codes = [...new Set(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
   const sarif = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -75,6 +91,7 @@ export function formatSarif(report: CheckReport, version: string): string {
           rules: codes.map((id) => ({ id, shortDescription: { text: id } })),
         },
       },
+      invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
       results: report.files.flatMap((f) => f.diagnostics.map((d) => ({
         ruleId: d.code,
         ruleIndex: codes.indexOf(d.code),

@@ -34,20 +34,36 @@ export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
   return d;
 }
 
-/** Quick fixes carried by the diagnostics the client sends back. */
-export function codeActionsFor(uri: string, diagnostics: Diagnostic[]): CodeAction[] {
+/**
+ * Quick fixes carried by the diagnostics the client sends back. The client
+ * returns `data` as it received it, but nothing forces it to: entries that
+ * are not a diagnostic of ours with well-formed fixes are skipped, one by one.
+ */
+export function codeActionsFor(uri: string, diagnostics: unknown[]): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const d of diagnostics) {
-    if (d.source !== "tdl" && d.source !== "tdl-ts") continue;
-    const data = d.data as DiagnosticData | undefined;
-    for (const fix of data?.fixes ?? []) {
+    if (!isRecord(d) || (d.source !== "tdl" && d.source !== "tdl-ts")) continue;
+    const fixes = isRecord(d.data) && Array.isArray(d.data.fixes) ? d.data.fixes : [];
+    for (const fix of fixes) {
+      if (!isFixData(fix)) continue;
       actions.push({
-        title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: !!fix.preferred,
+        title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d as unknown as Diagnostic], isPreferred: !!fix.preferred,
         edit: { changes: { [uri]: fix.edits } },
       });
     }
   }
   return actions;
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+const isPos = (p: unknown) => isRecord(p) && Number.isInteger(p.line) && Number.isInteger(p.character);
+
+function isFixData(x: unknown): x is FixData {
+  return isRecord(x) && typeof x.title === "string" && Array.isArray(x.edits)
+    && x.edits.every((e) => isRecord(e) && typeof e.newText === "string" && isRecord(e.range) && isPos(e.range.start) && isPos(e.range.end));
 }
 
 const SYMBOL_KIND = {

@@ -9,6 +9,8 @@ import type { TsAnalyzer, TsFileResult } from "../typescript/service";
 import { LineIndex } from "../service";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "../typescript/load";
+import { internalFinding } from "./guard";
+import { stackOf } from "../errors";
 
 const TS_LANGUAGES = new Set(["typescript", "typescriptreact"]);
 
@@ -47,22 +49,27 @@ export class TypeScriptDocuments {
     try {
       this.ts.update(fileName(doc.uri), doc.getText(), doc.version);
     } catch (e) {
-      this.log(`TypeScript analysis of ${doc.uri} failed: ${(e as Error).message}`);
+      this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
     }
   }
 
-  /** The analysis of a document's current version; a failure yields no findings and a log line, never an exception. */
+  /**
+   * The analysis of a document's current version, never an exception: a
+   * failure yields one `internal` finding and a log line with the stack, and
+   * the other files' analyses go on.
+   */
   get(doc: TextDocument): Entry {
     const hit = this.results.get(doc.uri);
     if (hit && hit.version === doc.version) return hit;
-    const file = fileName(doc.uri);
     const text = doc.getText();
-    let result: TsFileResult = { findings: [], queries: [], usesSdk: false };
+    let result: TsFileResult;
     try {
+      const file = fileName(doc.uri);
       this.ts.update(file, text, doc.version);
       result = this.ts.analyze(file);
     } catch (e) {
-      this.log(`TypeScript analysis of ${doc.uri} failed: ${(e as Error).stack ?? String(e)}`);
+      this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
+      result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);
@@ -71,7 +78,11 @@ export class TypeScriptDocuments {
 
   close(uri: string): void {
     this.results.delete(uri);
-    this.analyzer?.close(fileName(uri));
+    try {
+      this.analyzer?.close(fileName(uri));
+    } catch (e) {
+      this.log(`closing ${uri} in the TypeScript analysis failed: ${stackOf(e)}`);
+    }
   }
 
   reset(): void {

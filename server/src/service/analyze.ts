@@ -38,6 +38,7 @@ export interface TdlAnalysis {
   errors: SyntaxError[];
   /** Every finding, absolute offsets, sorted by position. */
   findings: Finding[];
+  failures?: Array<{ rule: string; table?: string; stack: string }>;
 }
 
 interface ChunkResult {

@@ -1,0 +1,81 @@
+/**
+ * Usage texts of `tdl` and of each subcommand (`tdl <command> --help`),
+ * printed on stdout with exit 0.
+ */
+
+const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--service PROFILE]
+      Analyse .tdl designs and TypeScript files (a folder: every one below it,
+      honouring .gitignore). Exit 0 when clean or only warnings/info, 1 on any
+      error (or more warnings than --max-warnings), 2 on bad usage or an
+      unreadable path, 3 when a file could not be analysed (an internal
+      failure, reported as an 'internal' diagnostic of that file; the other
+      files are still reported).`;
+
+const CLASSIFY = `  tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]
+      Classify one OData filter as point, row-range, partition-range or
+      table-scan, with estimates from a design's table. Exit 2 if it does
+      not parse (with the position), 3 on an internal failure. A filter that
+      starts with '-' goes after --; FILTER '-' reads the filter from stdin.`;
+
+const FIX = `  tdl fix PATH...
+      Apply every quick fix that is the only fix of its diagnostic; print a
+      summary. Exit 0; 2 when a path cannot be read or written; 3 when a file
+      could not be fixed (it is left unchanged; the others are fixed).`;
+
+const STRESS = `  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
+             [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
+             [--mix read=50,write=50] [--batch N] [--scale K] [--emulator-scale K] [--keep-table]
+             [--report FILE.json] [--yes-real-account]
+  tdl stress --cleanup (--emulator | --connection-string-env VAR)
+      Stress-test a design's partitions in a fresh stress… table, always deleted
+      afterwards (Ctrl+C cancels and still deletes it). --cleanup deletes the
+      stress tables that earlier runs left behind. A non-emulator endpoint needs
+      --yes-real-account. Exit 0 done, 1 the run failed or was cancelled, 2 bad
+      usage.`;
+
+const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--scale K] [--record FILE]
+      Run Azurite's table service in memory on 127.0.0.1 behind a layer that
+      rejects what Azure rejects and throttles hot partitions (targets × K);
+      the first stdout line is {"connectionString": …, "tableEndpoint": …}.
+      Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.`;
+
+const OPTIONS = `Options of check:
+  --format         text (default, path:line:col severity code message), json, sarif
+  --max-warnings   fail (exit 1) when there are more warnings than N
+  --service        profile for designs without a 'service' line:
+                   azure-table (default), cosmos-table, tablestore
+
+Environment:
+  TDL_DEBUG=1      print the stack of an internal failure on stderr (for a bug report)`;
+
+/** `tdl --help`: every command. */
+export const HELP = `tdl — Table Design Assistant on the command line
+
+Usage:
+${CHECK}
+${CLASSIFY}
+${FIX}
+${STRESS}
+${EMULATOR}
+  tdl --help | tdl --version | tdl COMMAND --help
+
+${OPTIONS}
+`;
+
+/** `tdl COMMAND --help`, by command; a command missing here is unknown. */
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  check: `Usage:\n${CHECK}\n\n${OPTIONS}\n`,
+  classify: `Usage:\n${CLASSIFY}\n`,
+  fix: `Usage:\n${FIX}\n`,
+  stress: `Usage:\n${STRESS}\n`,
+  emulator: `Usage:\n${EMULATOR}\n`,
+};
+
+/** Whether the arguments ask for help (`--help` or `-h` before any `--`). */
+export function asksForHelp(argv: string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "--help" || a === "-h") return true;
+  }
+  return false;
+}

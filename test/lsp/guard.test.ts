@@ -1,0 +1,82 @@
+/**
+ * The server's guards as units: the document cache with a rule that throws
+ * (injected into the real TdlAnalyzer, which takes its rule list), the
+ * request guard, and the formatter's safety net.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { TdlAnalyzer } from "../../server/src/service";
+import { RULES } from "../../server/src/rules";
+import { Rule } from "../../server/src/rules/rule";
+import { AnalysisCache } from "../../server/src/lsp/documents";
+import { Guard, InvalidParams } from "../../server/src/lsp/guard";
+import { keepsEveryCharacter } from "../../server/src/lsp/format-check";
+
+const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
+
+/** A rule that fails on tables whose text mentions BOOM, as a buggy rule fails on one shape of input. */
+const throwing: Rule = {
+  code: "test/throws",
+  severity: "error",
+  checkTable(ctx) {
+    if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
+  },
+};
+
+test("a rule that throws yields an internal error naming the failure and a logged stack; the next version analyses normally", () => {
+  const logs: string[] = [];
+  const cache = new AnalysisCache((m) => logs.push(m), () => new TdlAnalyzer([...RULES, throwing]));
+  const uri = "file:///work/boom.tdl";
+  const broken = MARATHON.replace("Name:     string(40)", "Name:     string(40) // BOOM");
+  const first = cache.get(TextDocument.create(uri, "tdl", 1, broken));
+  const internal = first.analysis.findings.filter((f) => f.code === "internal");
+  assert.equal(internal.length, 1);
+  assert.equal(internal[0].severity, "error");
+  assert.match(internal[0].message, /boom in a rule/);
+  assert.ok(logs.some((l) => /boom in a rule/.test(l) && /\n\s+at /.test(l)), `a stack in the log: ${logs.join("\n---\n")}`);
+
+  // The same document once the input no longer trips the rule: exactly what a fresh analysis finds.
+  const second = cache.get(TextDocument.create(uri, "tdl", 2, MARATHON));
+  const fresh = new TdlAnalyzer([...RULES, throwing]).analyze(MARATHON);
+  assert.deepEqual(second.analysis.findings, fresh.findings);
+  assert.deepEqual(second.analysis.findings.filter((f) => f.code === "internal"), []);
+});
+
+test("a document whose analysis fails does not change another document's analysis", () => {
+  const cache = new AnalysisCache(() => undefined, () => new TdlAnalyzer([...RULES, throwing]));
+  const good = cache.get(TextDocument.create("file:///work/good.tdl", "tdl", 1, MARATHON));
+  cache.get(TextDocument.create("file:///work/bad.tdl", "tdl", 1, MARATHON + "\n// BOOM\n"));
+  const again = cache.get(TextDocument.create("file:///work/good.tdl", "tdl", 1, MARATHON));
+  assert.equal(again, good);
+  assert.deepEqual(good.analysis.findings.map((f) => f.code), new TdlAnalyzer(RULES).analyze(MARATHON).findings.map((f) => f.code));
+});
+
+test("the request guard answers InvalidParams for bad params, the fallback for a failure, and logs the stack", () => {
+  const logs: string[] = [];
+  const guard = new Guard({ error: (m) => logs.push(`error ${m}`), warn: (m) => logs.push(`warn ${m}`) });
+  const bad = guard.request("hover", null, () => { throw new InvalidParams("position.line must be an unsigned integer"); })();
+  assert.ok(bad instanceof ResponseError);
+  assert.equal(bad.code, ErrorCodes.InvalidParams);
+  assert.equal(guard.request("hover", null, () => { throw new RangeError("Maximum call stack size exceeded"); })(), null);
+  assert.deepEqual(guard.request("completion", [], () => [1])(), [1]);
+  guard.run("timer", () => { throw "a string, not an Error"; })();
+  assert.equal(logs[0], "warn hover: invalid params: position.line must be an unsigned integer");
+  assert.match(logs[1], /^error hover failed: RangeError: Maximum call stack size exceeded\n\s+at /);
+  assert.equal(logs[2], "error timer failed: a string, not an Error");
+});
+
+test("the formatting safety net accepts whitespace changes only", () => {
+  assert.equal(keepsEveryCharacter("table A {\n  B:int\n}", "table A {\n  B: int\n}\n"), true);
+  assert.equal(keepsEveryCharacter("a\r\rb", "a\n\nb\n"), true);
+  assert.equal(keepsEveryCharacter("table A {\n  B:int\n}", "table A {\n  B: int\n"), false);
+  assert.equal(keepsEveryCharacter("ab", "ba"), false);
+  assert.equal(keepsEveryCharacter("", "\n"), true);
+  // Linear: a 4 MB document is compared in well under a second.
+  const big = "x = 1\n".repeat(700_000);
+  const started = performance.now();
+  assert.equal(keepsEveryCharacter(big, big.replaceAll("=", " = ")), true);
+  assert.ok(performance.now() - started < 2000);
+});
