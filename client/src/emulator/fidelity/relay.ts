@@ -78,7 +78,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
       upRes.pipe(res);
       return;
     }
-    // An error: held until it is known whether it has a body (Azurite answers some with none).
+    // An error: held until it is known whether it has a body and a code (Azurite answers some with neither).
     const held: Buffer[] = [];
     let size = 0;
     let passing = false;
@@ -96,9 +96,14 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
     }));
     upRes.on("end", () => o.guard(() => {
       if (passing) return void res.end();
-      if (size === 0) return o.answer(errorAnswer(codeForStatus(status), accept, version));
-      pass();
-      res.end();
+      if (size > 0 && upRes.headers["x-ms-error-code"]) {
+        pass();
+        return void res.end();
+      }
+      // No body, or no code (Azurite's `<Code/>`): the service's code for the status, with Azurite's words when it had some.
+      const said = /<Message>([^<\n]+)/.exec(Buffer.concat(held).toString("utf8"))?.[1]?.trim();
+      const e = codeForStatus(status);
+      o.answer(errorAnswer(said ? { ...e, message: said } : e, accept, version));
     }));
   }
 }
