@@ -28,6 +28,15 @@ export interface RelayOptions {
 
 /** Headers that belong to one connection, not to the request (RFC 9110 §7.6.1), and the Host the upstream gets anew. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect", "host"]);
+/** The same for answers: the connection to Azurite is not the client's (its keep-alive must not keep the client's open). */
+const HOP_BY_HOP_ANSWER = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade"]);
+
+function answerHeaders(upRes: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(upRes.headers)) if (!HOP_BY_HOP_ANSWER.has(k) && v !== undefined) out[k] = v;
+  return out;
+}
+
 /** An upstream error body larger than this is passed on as it comes, not held to be dressed. */
 const HELD_ERROR_MAX = 64 * 1024;
 
@@ -74,7 +83,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
     const status = upRes.statusCode ?? 500;
     if (status >= 200 && status < 300) o.onSuccess?.();
     if (!o.dress || status < 400 || req.method === "HEAD") {
-      res.writeHead(status, upRes.statusMessage, upRes.headers);
+      res.writeHead(status, upRes.statusMessage, answerHeaders(upRes));
       upRes.pipe(res);
       return;
     }
@@ -84,7 +93,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
     let passing = false;
     const pass = () => {
       passing = true;
-      res.writeHead(status, upRes.statusMessage, upRes.headers);
+      res.writeHead(status, upRes.statusMessage, answerHeaders(upRes));
       for (const c of held) res.write(c);
       held.length = 0;
     };
