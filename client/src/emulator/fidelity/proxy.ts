@@ -205,9 +205,11 @@ export class FidelityProxy {
    * service's shape when the socket can still take an answer, then closed.
    */
   private clientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-    this.stats.malformed++;
     try {
-      if (!socket.writable || err.code === "ECONNRESET") return void socket.destroy();
+      // A socket error (the client reset or went away) is no request to answer.
+      if (!err.code?.startsWith("HPE_") && err.code !== "ERR_HTTP_REQUEST_TIMEOUT") return void socket.destroy();
+      this.stats.malformed++;
+      if (!socket.writable) return void socket.destroy();
       const e: ServiceError =
         err.code === "HPE_INVALID_METHOD" ? { status: 400, code: "InvalidHttpVerb", message: "The HTTP verb specified was not recognized by the server." }
         : err.code === "HPE_HEADER_OVERFLOW" ? { status: 400, code: "InvalidInput", message: "One of the request inputs is not valid: the request line and headers exceed the 16 KiB the emulator reads." }

@@ -82,7 +82,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
     upRes.on("error", () => res.destroy());
     const status = upRes.statusCode ?? 500;
     if (status >= 200 && status < 300) o.onSuccess?.();
-    if (!o.dress || status < 400 || req.method === "HEAD") {
+    if (!o.dress || status < 400) {
       res.writeHead(status, upRes.statusMessage, answerHeaders(upRes));
       upRes.pipe(res);
       return;
