@@ -92,10 +92,10 @@ function safeDecode(s: string): string | undefined {
   }
 }
 
-/** The entity of a JSON body, or `badBody` when it is missing or not a JSON object. */
+/** The entity of a JSON body; `badBody` when there is no body, or a JSON one that is not a JSON object. */
 function jsonBody(body: string | undefined, json: boolean): { entity?: Record<string, unknown>; badBody?: boolean } {
-  if (!json) return {};
   if (!body?.trim()) return { badBody: true };
+  if (!json) return {};
   try {
     const v: unknown = JSON.parse(body);
     return v && typeof v === "object" && !Array.isArray(v) ? { entity: v as Record<string, unknown> } : { badBody: true };
