@@ -98,6 +98,7 @@ const CASES: [string, Measure][] = [
   ["Batch body without a boundary", one((rk, port) => ({ ...batchOf(port, [{ pk: "p", rk }]), headers: { "Content-Type": "multipart/mixed" } }))],
   ["Batch cut off midway", batch((rk) => [{ pk: "p", rk }], 200)],
   ["Path with bad percent-encoding (`GET /%zz`)", one(() => ({ method: "GET", target: "/%zz" }))],
+  ["Entity path cut off (`T(PartitionKey='p',RowKey='`)", one(() => ({ method: "GET", target: `/${A}/Conf(PartitionKey='p',RowKey='?${sas}` }))],
   ["Empty path (`GET //`)", one(() => ({ method: "GET", target: "//" }))],
   ["Unsupported method (PROPFIND)", one(() => ({ method: "PROPFIND", target: `/${A}/Conf()?${sas}` }))],
   ["Unknown method token (`FOO`)", one(() => ({ method: "", target: "", raw: `FOO /${A}/Tables HTTP/1.1\r\nHost: x\r\n\r\n` }))],

@@ -32,6 +32,13 @@ test("a path that is not valid percent-encoding is flagged, not thrown (GET /%zz
     assert.equal(r.badUri, true, target);
     assert.equal(r.kind, "other");
   }
+  // In the account, a path that names no Table API resource (Azurite answers it with an empty 500).
+  for (const target of [`/${A}/T(PartitionKey='p',RowKey='`, `/${A}/T(PartitionKey='p')`, `/${A}/$batch)x`, `/${A}/T/U`, `/${A}/my-table`]) {
+    assert.equal(parseTablePath("GET", target, A).badUri, true, target);
+  }
+  for (const target of [`/${A}/`, `/${A}/?restype=service&comp=properties`, `/${A}/T?comp=acl`, `/${A}-secondary/T(x`, "/other/T(x"]) {
+    assert.equal(parseTablePath("GET", target, A).badUri, undefined, target);
+  }
   // A malformed query string is the service's to refuse, and never throws here.
   assert.equal(parseTablePath("GET", `/${A}/T()?$filter=%zz&$top=%`, A).filter, "%zz");
 });

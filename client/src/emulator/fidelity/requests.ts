@@ -20,7 +20,7 @@ export interface TableRequest {
   entity?: Record<string, unknown>;
   /** An entity write whose JSON body is missing or is not a JSON object. */
   badBody?: boolean;
-  /** A path segment that is not valid percent-encoding (`/%zz`). */
+  /** A path segment that is not valid percent-encoding (`/%zz`), or an account path that names no resource (`T(PartitionKey='a`). */
   badUri?: boolean;
 }
 
@@ -56,7 +56,8 @@ export function parseTablePath(method: string, target: string, account: string, 
   });
   if (badUri) return { kind: "other", method: m, badUri };
   // Path-style: /account/resource (Azurite); the account segment is skipped.
-  const resource = segments[0] === account ? segments.slice(1).join("/") : segments.join("/");
+  const ours = segments[0] === account;
+  const resource = ours ? segments.slice(1).join("/") : segments.join("/");
   if (resource === "$batch") return { kind: "batch", method: m };
   if (resource === "Tables" || resource.startsWith("Tables(")) return { kind: "table", method: m };
   const json = !contentType || /json/i.test(contentType);
@@ -81,6 +82,8 @@ export function parseTablePath(method: string, target: string, account: string, 
       return { kind: "query", method: m, table: t[1], filter: params.get("$filter") ?? undefined, top: top === null ? undefined : Number(top) };
     }
   }
+  // In this account, a resource that is none of the Table API's (Azurite answers those with an empty 500).
+  if (ours && resource && !t) return { kind: "other", method: m, badUri: true };
   return { kind: "other", method: m };
 }
 
