@@ -4,10 +4,18 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { AzureNamedKeyCredential, generateAccountSas, TableClient, TableTransaction } from "@azure/data-tables";
+import { createRequire } from "node:module";
+import { AzureNamedKeyCredential, generateAccountSas, RestError, TableClient, TableTransaction, TransactionAction } from "@azure/data-tables";
 import { FidelityEmulator } from "../../client/src/emulator/fidelity-emulator";
 import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/account/connection-string";
 import { tableName } from "../helpers/azurite";
+
+/**
+ * The SDK's own reader of batch responses (not exported by its package: loaded
+ * by file), so a raw batch's answer is judged exactly as `submitTransaction` judges it.
+ */
+const { parseTransactionResponse } = createRequire(__filename)(path.resolve("node_modules/@azure/data-tables/dist/commonjs/TableTransaction.js")) as
+  { parseTransactionResponse: (r: { status: number; bodyAsText: string }) => unknown };
 
 let emu: FidelityEmulator;
 let recordFile: string;
@@ -52,7 +60,7 @@ function rawBatch(endpoint: string, t: string): { url: string; init: RequestInit
   };
 }
 
-test("a raw $batch across partitions: Azurite writes it, the fidelity layer rejects it and writes nothing", async () => {
+test("a raw $batch across partitions: Azurite writes it; the layer answers as Azure does (202, the failing index inside) and writes nothing", async () => {
   const t = tableName("fid");
   await client(t).createTable();
   const direct = rawBatch(emu.azurite.endpoint, t);
@@ -62,10 +70,69 @@ test("a raw $batch across partitions: Azurite writes it, the fidelity layer reje
   assert.ok(writtenDirectly >= 1, "Azurite accepted a cross-partition batch");
   const viaProxy = rawBatch(emu.endpoint, t);
   const p = await fetch(viaProxy.url, viaProxy.init);
-  assert.equal(p.status, 400);
-  assert.equal(p.headers.get("x-ms-error-code"), "CommandsInBatchActOnDifferentPartitions");
-  assert.equal((await p.json() as { "odata.error": { code: string } })["odata.error"].code, "CommandsInBatchActOnDifferentPartitions");
+  assert.equal(p.status, 202);
+  assert.match(p.headers.get("content-type") ?? "", /^multipart\/mixed; boundary=batchresponse_/);
+  const text = await p.text();
+  assert.match(text, /HTTP\/1\.1 400 Bad Request/);
+  // What the SDK makes of it, with the SDK's own reader of batch responses.
+  assert.throws(() => parseTransactionResponse({ status: p.status, bodyAsText: text }), (e: RestError) =>
+    e.name === "RestError" && e.statusCode === 400 && e.code === "CommandsInBatchActOnDifferentPartitions" && /^1:All commands in a batch must operate on same entity group\./.test(e.message));
   assert.equal(await count(t), writtenDirectly, "nothing more was written");
+});
+
+/** What `submitTransaction` rejected with: the SDK's error class, status, code and the failing index its message starts with. */
+async function transactionFailure(p: Promise<unknown>): Promise<{ name: string; status?: number; code?: string; index?: number } | "ok"> {
+  try {
+    await p;
+    return "ok";
+  } catch (e) {
+    const err = e as RestError;
+    const index = /^(\d+):/.exec(err.message)?.[1];
+    return { name: err.name, status: err.statusCode, code: err.code, index: index === undefined ? undefined : Number(index) };
+  }
+}
+
+test("submitTransaction through the layer rejects with the SDK's RestError, the failing operation's index and Azure's code; nothing is written", async () => {
+  const t = tableName("fid");
+  await client(t).createTable();
+  await client(t).createEntity({ partitionKey: "x", rowKey: "exists" });
+  const c = (rk: string, extra: Record<string, unknown> = {}): TransactionAction => ["create", { partitionKey: "x", rowKey: rk, ...extra }];
+  const cases: [string, TransactionAction[], number, string][] = [
+    ["forbidden key character", [c("1"), c("a#b")], 1, "OutOfRangeInput"],
+    ["property over 64 KiB", [c("1", { S: "s".repeat(40_000) })], 0, "PropertyValueTooLarge"],
+    ["entity over 1 MiB", [c("1"), c("2"), c("3", Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`P${i}`, "x".repeat(31_000)])))], 2, "EntityTooLarge"],
+    ["property name starting with a digit", [c("1"), c("2"), c("3", { "1st": 1 })], 2, "PropertyNameInvalid"],
+    ["property name with a hyphen", [c("1", { "a-b": 1 })], 0, "PropertyNameInvalid"],
+    ["property name of 256 characters", [c("1"), c("2", { ["n".repeat(256)]: 1 })], 1, "PropertyNameTooLong"],
+    ["DateTime before 1601", [c("1"), c("2", { D: new Date("1600-06-01T00:00:00Z") })], 1, "OutOfRangeInput"],
+    ["Int32 out of range", [c("1", { I: { value: 2 ** 31, type: "Int32" } })], 0, "InvalidInput"],
+    ["Int64 out of range", [c("1"), c("2", { L: { value: "9223372036854775808", type: "Int64" } })], 1, "InvalidInput"],
+    ["the same entity twice", [c("1"), ["delete", { partitionKey: "x", rowKey: "1" }]], 1, "InvalidDuplicateRow"],
+    ["over 100 operations", Array.from({ length: 101 }, (_, i) => c(`m${i}`)), 0, "InvalidInput"],
+    ["an entity that exists (Azurite's own refusal, passed through)", [c("1"), c("exists")], 1, "EntityAlreadyExists"],
+  ];
+  for (const [name, actions, index, code] of cases) {
+    const f = await transactionFailure(client(t).submitTransaction(actions));
+    assert.notEqual(f, "ok", name);
+    assert.deepEqual(f, { name: "RestError", status: code === "EntityAlreadyExists" ? 409 : 400, code, index }, name);
+  }
+  assert.equal(await count(t), 1, "only the entity written before");
+  assert.equal(await transactionFailure(client(t).submitTransaction([c("ok1"), c("ok2", { When: new Date("1601-01-01T00:00:00Z"), N: { value: "-9223372036854775808", type: "Int64" } })])), "ok");
+});
+
+test("the same entities one by one: Azure's codes on the layer, accepted by Azurite", async () => {
+  const t = tableName("fid");
+  await client(t).createTable();
+  const cases: [Record<string, unknown>, string][] = [
+    [{ "9lives": 1 }, "PropertyNameInvalid"], [{ "kebab-case": 1 }, "PropertyNameInvalid"], [{ ["n".repeat(256)]: 1 }, "PropertyNameTooLong"],
+    [{ D: new Date("1600-12-31T23:59:59Z") }, "OutOfRangeInput"], [{ I: { value: -(2 ** 31) - 1, type: "Int32" } }, "InvalidInput"],
+    [{ L: { value: "99999999999999999999", type: "Int64" } }, "InvalidInput"],
+  ];
+  for (const [i, [props, code]] of cases.entries()) {
+    assert.deepEqual(await status(client(t).createEntity({ partitionKey: "p", rowKey: `r${i}`, ...props })), { status: 400, code }, code);
+    assert.deepEqual(await status(client(t, "direct").createEntity({ partitionKey: "p", rowKey: `r${i}`, ...props })), { status: 200 }, `Azurite takes ${code}`);
+    assert.deepEqual(await status(client(t).upsertEntity({ partitionKey: "p", rowKey: `r${i}`, ...props })), { status: 400, code }, `upsert: ${code}`);
+  }
 });
 
 test("entities over 1 MiB, over 252 properties, forbidden key characters and pages over 1,000 are rejected before writing", async () => {

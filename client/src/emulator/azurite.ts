@@ -25,10 +25,15 @@ export interface EmulatorOptions {
 const WATCHDOG = "const p=process.ppid;setInterval(()=>{try{process.kill(p,0)}catch{process.exit(0)}},500).unref();require(process.argv[1]);";
 
 export class EmbeddedEmulator {
-  private exited: Promise<void>;
+  private exit: Promise<void>;
 
   private constructor(private readonly child: ChildProcess, readonly port: number) {
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    this.exit = new Promise((resolve) => child.once("exit", () => resolve()));
+  }
+
+  /** Settles when Azurite has exited, stopped or not (the fidelity layer then answers 500 InternalError). */
+  get exited(): Promise<void> {
+    return this.exit;
   }
 
   get pid(): number {
@@ -60,7 +65,12 @@ export class EmbeddedEmulator {
       const onLine = (chunk: Buffer) => {
         for (const line of chunk.toString().split("\n").filter(Boolean)) {
           output.push(line);
-          options.log?.(line);
+          if (output.length > 50) output.shift();
+          try {
+            options.log?.(line);
+          } catch {
+            // A logger that throws must not end the process from a stream event.
+          }
           if (line.includes("successfully started")) { clearTimeout(timer); resolve(); }
         }
       };
@@ -71,7 +81,10 @@ export class EmbeddedEmulator {
       child.once("error", fail);
     });
     child.removeAllListeners("exit");
-    emulator.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.removeAllListeners("error");
+    // Later errors (a failed kill) are not the caller's to crash on: the exit promise tells what matters.
+    child.on("error", () => undefined);
+    emulator.exit = new Promise((resolve) => child.once("exit", () => resolve()));
     return emulator;
   }
 
@@ -80,7 +93,7 @@ export class EmbeddedEmulator {
     if (!this.running) return;
     const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
     this.child.kill("SIGTERM");
-    await this.exited;
+    await this.exit;
     clearTimeout(timer);
   }
 }

@@ -2,10 +2,11 @@
  * The emulator with Azure fidelity (`interfaces.md`): the embedded Azurite
  * behind the fidelity layer, one object to start and stop. Fidelity on by
  * default; `scale` shrinks the targets (0.1: a partition runs hot at 200
- * entities/s); `record` appends one JSON line per second of traffic.
+ * entities/s); `record` appends one JSON line per second of traffic; `log`
+ * hears Azurite's lines, `warn` the layer's internal failures (with stacks).
  */
 import { EmbeddedEmulator, freePort } from "./azurite";
-import { FidelityProxy } from "./fidelity/proxy";
+import { FidelityProxy, ProxyStats } from "./fidelity/proxy";
 import { TrafficRecorder } from "./fidelity/recorder";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
 import { PROFILES } from "../../../server/src/model/profiles";
@@ -16,6 +17,8 @@ export interface FidelityOptions {
   scale?: number;
   record?: string;
   log?: (line: string) => void;
+  /** The layer's own failures (internal errors with stacks, an unwritable record file); default: `log`. */
+  warn?: (line: string) => void;
 }
 
 export class FidelityEmulator {
@@ -23,10 +26,11 @@ export class FidelityEmulator {
 
   static async start(o: FidelityOptions = {}): Promise<FidelityEmulator> {
     const azurite = await EmbeddedEmulator.start({ log: o.log });
-    const recorder = new TrafficRecorder(o.record);
+    const warn = o.warn ?? o.log;
+    const recorder = new TrafficRecorder(o.record, warn);
     const azure = PROFILES["azure-table"];
     const proxy = new FidelityProxy({
-      upstreamPort: azurite.port, account: DEV_ACCOUNT, fidelity: o.fidelity ?? true, recorder,
+      upstreamPort: azurite.port, account: DEV_ACCOUNT, fidelity: o.fidelity ?? true, recorder, log: warn,
       throttle: { partitionTarget: azure.partitionTarget!.value, accountTarget: azure.accountTargetEntitiesPerSecond!, scale: o.scale ?? 1 },
     });
     try {
@@ -45,6 +49,11 @@ export class FidelityEmulator {
 
   get connectionString(): string {
     return emulatorConnectionString(this.endpoint);
+  }
+
+  /** Requests served, refused before parsing, and internal failures survived since start. */
+  get stats(): ProxyStats {
+    return { ...this.proxy.stats };
   }
 
   get pid(): number {

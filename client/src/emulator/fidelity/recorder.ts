@@ -22,7 +22,8 @@ export class TrafficRecorder extends EventEmitter {
   private current: TrafficSecond | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly file?: string) {
+  /** `log` hears of a record file that cannot be written (recording to it then stops; the emulator goes on). */
+  constructor(private file?: string, private readonly log?: (line: string) => void) {
     super();
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
@@ -41,7 +42,12 @@ export class TrafficRecorder extends EventEmitter {
   /** Writes out the last second once it is over, even when no request follows it. */
   private tick(): void {
     const now = Date.now();
-    if (this.current && this.current.t < now - (now % 1000)) this.flush();
+    try {
+      if (this.current && this.current.t < now - (now % 1000)) this.flush();
+    } catch (e) {
+      // A timer callback that throws would end the process: a listener's failure is logged instead.
+      this.log?.(`traffic recorder: ${(e as Error)?.stack ?? e}`);
+    }
   }
 
   /** Writes out the second in progress (also on stop). */
@@ -49,7 +55,14 @@ export class TrafficRecorder extends EventEmitter {
     const s = this.current;
     this.current = undefined;
     if (!s || !Object.keys(s.partitions).length) return;
-    if (this.file) appendFileSync(this.file, JSON.stringify(s) + "\n");
+    if (this.file) {
+      try {
+        appendFileSync(this.file, JSON.stringify(s) + "\n");
+      } catch (e) {
+        this.log?.(`the traffic record could not be written to ${this.file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); recording to the file stops, the emulator goes on`);
+        this.file = undefined;
+      }
+    }
     this.emit("second", s);
   }
 

@@ -25,6 +25,11 @@ export class TokenBucket {
     }
     return false;
   }
+
+  /** Whether the bucket has refilled to capacity: then it is no different from a new one. */
+  full(now = performance.now()): boolean {
+    return this.tokens + ((now - this.last) / 1000) * this.ratePerSecond >= this.capacity;
+  }
 }
 
 export interface ThrottleSettings {
@@ -40,6 +45,10 @@ export class Throttle {
   private readonly account: TokenBucket;
   /** Entities this layer has seen written, per table and partition: the scan estimate. */
   private readonly seen = new Map<string, Map<string, number>>();
+  /** The same, summed per table: an unpinned query is priced without walking every partition. */
+  private readonly totals = new Map<string, number>();
+  /** Partition buckets held before idle (full) ones are dropped: a client touching millions of keys costs no more memory than it needs. */
+  private pruneAt = 10_000;
 
   constructor(private readonly s: ThrottleSettings) {
     this.account = new TokenBucket(s.accountTarget * s.scale);
@@ -50,17 +59,35 @@ export class Throttle {
     if (partitionKey !== undefined) {
       const id = `${table}\u0000${partitionKey}`;
       let bucket = this.partitions.get(id);
-      if (!bucket) this.partitions.set(id, (bucket = new TokenBucket(this.s.partitionTarget * this.s.scale)));
+      if (!bucket) {
+        if (this.partitions.size >= this.pruneAt) this.prune();
+        this.partitions.set(id, (bucket = new TokenBucket(this.s.partitionTarget * this.s.scale)));
+      }
       if (!bucket.take(cost)) return false;
     }
     return this.account.take(cost);
+  }
+
+  /** Drops the buckets that have refilled; the next sweep waits until the map has doubled (amortised linear). */
+  private prune(): void {
+    const now = performance.now();
+    for (const [id, bucket] of this.partitions) if (bucket.full(now)) this.partitions.delete(id);
+    this.pruneAt = Math.max(10_000, 2 * this.partitions.size);
+  }
+
+  /** Partition buckets held now (for tests of the pruning). */
+  get bucketCount(): number {
+    return this.partitions.size;
   }
 
   /** Records entities written (+) or deleted (−) so later scans can be priced. */
   wrote(table: string, partitionKey: string, delta: number): void {
     let t = this.seen.get(table);
     if (!t) this.seen.set(table, (t = new Map()));
-    t.set(partitionKey, Math.max(0, (t.get(partitionKey) ?? 0) + delta));
+    const before = t.get(partitionKey) ?? 0;
+    const after = Math.max(0, before + delta);
+    t.set(partitionKey, after);
+    this.totals.set(table, (this.totals.get(table) ?? 0) + after - before);
   }
 
   /** Entities a query scans: the partition's when it pins one, else the whole table's. */
@@ -68,8 +95,6 @@ export class Throttle {
     const t = this.seen.get(table);
     if (!t) return 1;
     if (partitionKey !== undefined) return Math.max(1, t.get(partitionKey) ?? 0);
-    let n = 0;
-    for (const v of t.values()) n += v;
-    return Math.max(1, n);
+    return Math.max(1, this.totals.get(table) ?? 0);
   }
 }
