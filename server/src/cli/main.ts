@@ -34,6 +34,8 @@ Usage:
       Stress-test a design's partitions in a fresh stress… table, always deleted
       afterwards. A non-emulator endpoint needs --yes-real-account. Exit 0 done,
       1 the run failed or was cancelled, 2 bad usage.
+  tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR) [--yes-real-account]
+      Delete leftover stress tables that carry a stress test's marker ('tdl stress --help').
   tdl emulator [--port 10002] [--fidelity azure-table|off] [--scale K] [--record FILE]
       Run Azurite's table service in memory on 127.0.0.1 behind a layer that
       rejects what Azure rejects and throttles hot partitions (targets × K);
