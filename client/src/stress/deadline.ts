@@ -4,6 +4,7 @@
  * runs out of time fails with `RequestTimeout` (so it is counted and
  * described as a timeout), never with the caller's abort.
  */
+import { setMaxListeners } from "node:events";
 
 /** A request that got no answer within its time bound. */
 export class RequestTimeout extends Error {
@@ -28,6 +29,8 @@ export interface Linked {
  */
 export function linked(parent?: AbortSignal): Linked {
   const controller = new AbortController();
+  // Each request in flight listens on its run's signal: as many listeners as the concurrency, by design.
+  setMaxListeners(0, controller.signal);
   const onAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener("abort", onAbort, { once: true });
@@ -40,22 +43,35 @@ export function linked(parent?: AbortSignal): Linked {
 
 /**
  * Runs `fn` with a signal that aborts when `parent` aborts or after `ms`.
- * Our own timer firing becomes a `RequestTimeout`; the parent's abort is
- * rethrown as the SDK raised it.
+ * Our own timer firing becomes a `RequestTimeout`; the parent's abort an
+ * `AbortError`. Either settles at once, even if `fn` does not react to its
+ * signal (the SDK does not while a response body is stalled mid-way).
  */
-export async function withDeadline<T>(parent: AbortSignal | undefined, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function withDeadline<T>(parent: AbortSignal | undefined, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const child = linked(parent);
-  let timedOut = false;
-  const timer = setTimeout(() => { timedOut = true; child.abort(); }, Math.max(1, ms));
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => { child.abort(); reject(new RequestTimeout(ms)); }, Math.max(1, ms));
+    child.signal.addEventListener("abort", () => reject(parent?.aborted ? abortError() : new RequestTimeout(ms)), { once: true });
+  });
+  let work: Promise<T>;
   try {
-    return await fn(child.signal);
+    work = fn(child.signal);
   } catch (e) {
-    if (timedOut && !parent?.aborted) throw new RequestTimeout(ms);
-    throw e;
-  } finally {
+    work = Promise.reject(e);
+  }
+  // The loser of the race must not become an unhandled rejection.
+  work.catch(() => undefined);
+  bound.catch(() => undefined);
+  return Promise.race([work, bound]).finally(() => {
+    // Not aborted on success: the SDK would tear down a socket the agent may reuse.
     clearTimeout(timer);
     child.dispose();
-  }
+  });
+}
+
+function abortError(): Error {
+  return Object.assign(new Error("The operation was aborted."), { name: "AbortError" });
 }
 
 /** Waits `ms`, or less when `signal` aborts first (resolving either way). */

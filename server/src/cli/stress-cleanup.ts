@@ -32,6 +32,7 @@ export async function cleanupCommand(target: StressTarget, olderThanMs: number, 
     try {
       tables = await findLeftovers(clients, target.connection.endpoint, { olderThanMs, signal: abort.signal });
     } catch (e) {
+      if (abort.signal.aborted) return { stdout: "", stderr: "tdl: cancelled before anything was deleted\n", exitCode: 1 };
       return { stdout: "", stderr: `tdl: could not list the stress tables at ${host}: ${(e as Error).message}\n`, exitCode: 1 };
     }
     const now = Date.now();
