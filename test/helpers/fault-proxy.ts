@@ -80,6 +80,11 @@ export class FaultProxy {
     }
   }
 
+  /** Connections open through the proxy right now. */
+  get openConnections(): number {
+    return this.pairs.size;
+  }
+
   /** Bytes held right now (a test can wait until a request is stuck). */
   get heldBytes(): number {
     let n = 0;

@@ -141,6 +141,8 @@ test("Ctrl+C three times exits at once, naming the table and the command that re
     const m = run.stderr().match(new RegExp(`exiting now: the stress table ${table} may remain at 127\\.0\\.0\\.1:${proxy.port}; remove it with: (tdl stress --cleanup .*)`));
     assert.ok(m, run.stderr());
     command = m[1];
+    // The process is gone, and its connections with it (the held delete must not be delivered by the resume below).
+    await until(async () => proxy.openConnections === 0);
   } finally {
     proxy.resume();
   }

@@ -11,6 +11,8 @@ import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
 import { runStress, StressFailure, StressOptions, StressPhase } from "../../client/src/stress/engine";
 import { findLeftovers, removeLeftovers } from "../../client/src/stress/cleanup";
 import { makeClients } from "../../client/src/account/clients";
+import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/account/connection-string";
+import { AzureNamedKeyCredential, generateAccountSas } from "@azure/data-tables";
 import { emulatorConnection, session, startAzurite } from "../helpers/azurite";
 import { FaultProxy } from "../helpers/fault-proxy";
 
@@ -184,4 +186,38 @@ test("deletion failing past its bound: the error names the table and how to remo
   assert.equal(mine.marker.design, "marathon.tdl");
   assert.deepEqual(await removeLeftovers(clients, emu.endpoint, [mine]), [{ table, removed: true, reason: undefined }]);
   assert.ok(!(await stressTables()).includes(table));
+}));
+
+test("failures name the phase and the endpoint and quote no part of a SAS: endpoint down, and a SAS that may only read", () => withProxy(async (proxy) => {
+  const key = new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY);
+  const expiresOn = new Date(Date.now() + 3_600_000);
+  const readOnly = generateAccountSas(key, { permissions: { query: true, list: true }, resourceTypes: "sco", expiresOn });
+  const full = generateAccountSas(key, { permissions: { query: true, write: true, delete: true, list: true, add: true, update: true }, resourceTypes: "sco", expiresOn });
+  const leaks = (text: string, sas: string) => {
+    const sig = decodeURIComponent(/(?:^|&)sig=([^&]+)/.exec(sas)![1]);
+    for (let i = 0; i + 8 <= sig.length; i++) if (text.includes(sig.slice(i, i + 8))) return true;
+    return text.includes(sas);
+  };
+  const sasOptions = (sas: string): Partial<StressOptions> => ({
+    connection: { id: "s", name: "sas", kind: "connection-string", endpoint: proxy.endpoint },
+    secret: { connectionString: `TableEndpoint=${proxy.endpoint};SharedAccessSignature=${sas}` }, deleteWithinMs: 1000,
+  });
+  await proxy.down();
+  let phaseSeen = false;
+  await assert.rejects(runStress({ ...through(proxy, sasOptions(full)), onPhase: () => (phaseSeen = true) }), (e: unknown) => {
+    assert.ok(e instanceof StressFailure && e.phase === "create");
+    assert.match(e.message, /^the stress test failed while creating the table at 127\.0\.0\.1:\d+: nothing answers at 127\.0\.0\.1:\d+ \(connection refused\).*; no table was created$/);
+    assert.ok(!leaks(e.message + (e.report.stopped ?? ""), full));
+    return true;
+  });
+  assert.ok(phaseSeen);
+  await proxy.up();
+  await assert.rejects(runStress(through(proxy, sasOptions(readOnly))), (e: unknown) => {
+    assert.ok(e instanceof StressFailure && e.phase === "create", String(e));
+    assert.match(e.message, /^the stress test failed while creating the table at 127\.0\.0\.1:\d+: missing permissions: .*; no table was created$/);
+    assert.equal(e.leftover, undefined, "a refused create made no table: nothing to delete, nothing said to remain");
+    assert.ok(!leaks(e.message + (e.report.stopped ?? ""), readOnly), e.message);
+    return true;
+  });
+  assert.deepEqual((await stressTables()).length, 0);
 }));

@@ -110,15 +110,13 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   let phase: StressPhase = "create";
   let loaded = 0;
   let failure: { phase: StressPhase; error: unknown } | undefined;
-  let mayExist = false;
+  const created = { mayExist: false };
   const enter = (p: StressPhase) => { phase = p; o.onPhase?.(p, table); };
   activeTables.add(table);
   try {
     enter("create");
-    // Set before the request: a create cancelled in flight may still have made the table, so deletion is tried either way.
-    mayExist = true;
     const client = tableClient(table);
-    await createMarkedTable(service, client, table, o.design.file, o.signal, requestTimeoutMs);
+    await createMarkedTable(service, client, table, o.design.file, o.signal, requestTimeoutMs, created);
     o.onTable?.(table);
     const gen = new EntityGenerator(tm);
     const keys: Keys = [];
@@ -145,48 +143,64 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       }, clock);
     }
   } catch (e) {
-    if (e instanceof TableTaken) mayExist = false;
     if (!(o.signal?.aborted && isAbort(e))) failure = { phase, error: e };
   }
   const cancelledIn = o.signal?.aborted && !failure ? phase : undefined;
-  let leftover: Leftover | undefined;
-  let deletedAfterMs: number | undefined;
-  if (mayExist && !o.keepTable) {
-    enter("delete");
-    const t0 = performance.now();
-    const budget = { until: t0 + (o.deleteWithinMs ?? 30_000) };
-    const hurry = () => { budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000)); };
-    if (o.hurry?.aborted) hurry();
-    else o.hurry?.addEventListener("abort", hurry, { once: true });
-    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs);
-    o.hurry?.removeEventListener("abort", hurry);
-    if (!outcome.deleted) leftover = { table, host, reason: outcome.reason ?? "deleting it failed" };
-    else if (outcome.attempts > 1) deletedAfterMs = performance.now() - t0;
-  }
+  const deletion = created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
   activeTables.delete(table);
+  const leftover = deletion?.leftover;
 
   const runMs = clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
-  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02)) {
-    const timeouts = Object.values(metrics.ops).reduce((n, s) => n + (s.errorCodes.RequestTimeout ?? 0), 0);
-    notes.push(`The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${((o.drainMs ?? Math.min(2000, requestTimeoutMs)) / 1000).toFixed(1)} s` +
-      (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : "."));
-  }
+  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02)) notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
   const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
-  const deleted = deletedAfterMs !== undefined ? `; the table ${table} was deleted once ${host} answered again (after ${(deletedAfterMs / 1000).toFixed(1)} s)` : mayExist && !o.keepTable && !leftover ? `; the table ${table} was deleted` : "";
   const left = leftover ? `; ${leftoverMessage(leftover, hint)}` : "";
-  const stopped = failure ? `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`
-    : cancelledIn === "create" ? "cancelled while creating the table"
+  const why = failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
+  const stopped = why ?? (cancelledIn === "create" ? "cancelled while creating the table"
     : cancelledIn === "preload" ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
-    : cancelledIn ? "cancelled" : undefined;
+    : cancelledIn ? "cancelled" : undefined);
   const report = buildReport({
     metrics, durationMs: runMs, target: emulator ? "emulator" : "account", table, design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
     partitionTarget: o.partitionTarget ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), notes,
     stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
     leftover,
   });
-  if (failure) throw new StressFailure(`the stress test failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}${deleted}${left}`, report, failure.phase, leftover);
+  if (failure) {
+    // What became of the table, so the user knows whether anything is left to clean up.
+    const fate = deletion?.afterMs !== undefined ? `; the table ${table} was deleted once ${host} answered again (after ${(deletion.afterMs / 1000).toFixed(1)} s)`
+      : deletion && !leftover ? `; the table ${table} was deleted`
+      : !created.mayExist && !(failure.error instanceof TableTaken) ? "; no table was created" : "";
+    throw new StressFailure(`the stress test ${why}${fate}${left}`, report, failure.phase, leftover);
+  }
   if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
   return report;
+}
+
+/**
+ * Deletes the table within its budget; a second Ctrl+C (`hurry`) shortens
+ * the budget to `hurryDeleteMs` from then. `afterMs` is set when it took
+ * more than one attempt (the endpoint came back).
+ */
+async function deletePhase(service: TableServiceClient, table: string, o: StressOptions, requestTimeoutMs: number, enter: () => void): Promise<{ leftover?: Leftover; afterMs?: number }> {
+  enter();
+  const t0 = performance.now();
+  const budget = { until: t0 + (o.deleteWithinMs ?? 30_000) };
+  const hurry = () => { budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000)); };
+  if (o.hurry?.aborted) hurry();
+  else o.hurry?.addEventListener("abort", hurry, { once: true });
+  try {
+    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs);
+    if (!outcome.deleted) return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
+    return outcome.attempts > 1 ? { afterMs: performance.now() - t0 } : {};
+  } finally {
+    o.hurry?.removeEventListener("abort", hurry);
+  }
+}
+
+/** The report says so when the run phase took longer than asked, and why. */
+function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: number, requestTimeoutMs: number): string {
+  const timeouts = Object.values(metrics.ops).reduce((n, s) => n + (s.errorCodes.RequestTimeout ?? 0), 0);
+  return `The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${(drainMs / 1000).toFixed(1)} s` +
+    (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : ".");
 }
 
 /** A failure in words: the account module's description, plus how long the endpoint was silent. */

@@ -15,24 +15,48 @@ import { ErrorLike, errorCode, STRESS_BACKOFF, withRetries } from "./retry";
 /** The random name is already taken by a table that is not ours: it must not be touched. */
 export class TableTaken extends Error {}
 
+/** Network failures that mean the request never left this machine or was never accepted: the service cannot have acted on it. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * Whether a failed create may still have made the table: no answer (a
+ * timeout, a cancel, a dropped connection) or an answer that says the
+ * outcome is unknown (500 OperationTimedOut, 504). Any other answer is the
+ * service's refusal, and a refused connection never reached it.
+ */
+function outcomeUnknown(e: unknown): boolean {
+  const err = e as ErrorLike & { cause?: { code?: string } };
+  if (err?.statusCode !== undefined) return err.statusCode === 500 || err.statusCode === 504;
+  return !NEVER_SENT.has(err?.code ?? "") && !NEVER_SENT.has(err?.cause?.code ?? "");
+}
+
 /**
  * Creates `table` and writes its marker. `signal` cancels; each request has
- * `requestTimeoutMs`. A 409 on the first attempt means someone else's table
+ * `requestTimeoutMs`. `state.mayExist` becomes true once the table exists
+ * or a create's outcome is unknown (so the caller deletes even after a
+ * cancelled or timed-out create, and does not when every attempt was
+ * refused). A 409 on the first attempt means someone else's table
  * (never deleted); on a later attempt it is our own earlier attempt that
  * reached the service before its answer was lost.
  */
 export async function createMarkedTable(service: TableServiceClient, client: TableClient, table: string, design: string,
-  signal: AbortSignal | undefined, requestTimeoutMs: number): Promise<void> {
+  signal: AbortSignal | undefined, requestTimeoutMs: number, state: { mayExist: boolean }): Promise<void> {
   let attempt = 0;
-  await withRetries(() => withDeadline(signal, requestTimeoutMs, (abortSignal) => {
+  await withRetries(async () => {
     const first = attempt++ === 0;
-    return service.createTable(table, {
-      abortSignal,
-      onResponse: (res) => {
-        if (res.status === 409 && first) throw new TableTaken(`a table named ${table} already exists and is not this run's: it was left alone`);
-      },
-    });
-  }), STRESS_BACKOFF, () => undefined, signal);
+    try {
+      await withDeadline(signal, requestTimeoutMs, (abortSignal) => service.createTable(table, {
+        abortSignal,
+        onResponse: (res) => {
+          if (res.status === 409 && first) throw new TableTaken(`a table named ${table} already exists and is not this run's: it was left alone`);
+        },
+      }));
+      state.mayExist = true;
+    } catch (e) {
+      if (!(e instanceof TableTaken) && outcomeUnknown(e)) state.mayExist = true;
+      throw e;
+    }
+  }, STRESS_BACKOFF, () => undefined, signal);
   // Upsert: a retried write whose first attempt landed must not fail with 409.
   await withRetries(() => withDeadline(signal, requestTimeoutMs, (abortSignal) => client.upsertEntity(markerEntity(design), "Replace", { abortSignal })),
     STRESS_BACKOFF, () => undefined, signal);
