@@ -88,7 +88,7 @@ export class StressCommand {
         vscode.window.showErrorMessage(e instanceof StressFailure || e instanceof StressInputError ? `Stress test: ${e.message}` : `Stress test failed: ${(e as Error).message}`);
       }
       // What the load measured before it failed is still worth seeing; a failure before the load has nothing to show.
-      if (e instanceof StressFailure && e.phase !== "create" && e.phase !== "preload") runs.push({ label: `${design.table} (stopped)`, report: e.report });
+      if (e instanceof StressFailure && e.phase !== "create" && e.phase !== "preload") runs.push({ label: `${design.table} (${e.phase === "delete" ? "its table was left behind" : "failed"})`, report: e.report });
       if (!runs.length) return;
     }
     showStressReport(this.context, `Stress test: ${design.table}`, runs);
