@@ -98,6 +98,7 @@ test("tdl stress --help, --cleanup usage and a bad connection string exit as int
     [["--cleanup", "--emulator", "--older-than", "soon"], /--older-than must look like 30s/],
     [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--older-than", "1m"], /--older-than goes with --cleanup/],
     [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--preload", "-3"], /--preload needs a whole number/],
+    [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--scale", "fast"], /--scale needs a positive number, not 'fast'/],
   ] as const) {
     const r = spawnSync(process.execPath, [CLI, "stress", ...args], { encoding: "utf8" });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);

@@ -102,6 +102,8 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   const preload = options.has("preload") ? Number(options.get("preload")) : undefined;
   if (preload !== undefined && (!Number.isInteger(preload) || preload < 0)) throw new UsageError("--preload needs a whole number ≥ 0");
   const durationMs = parseDuration((options.get("duration") as string) ?? "30s");
+  const scale = positive(options, "scale");
+  const emulatorScale = positive(options, "emulator-scale");
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -125,14 +127,14 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     let target = account;
     if (!target) {
       // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
-      emulator = await FidelityEmulator.start({ scale: options.has("emulator-scale") ? Number(options.get("emulator-scale")) : 1 });
+      emulator = await FidelityEmulator.start({ scale: emulatorScale ?? 1 });
       target = { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint }, secret: { connectionString: emulator.connectionString }, local: true };
     }
     const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
       connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
       design: { text, file, table: tableName }, mode, durationMs, concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
-      scale: options.has("scale") ? Number(options.get("scale")) : undefined, preload, keepTable: options.has("keep-table"),
+      scale, preload, keepTable: options.has("keep-table"),
       signal: interrupts.cancel.signal, hurry: interrupts.hurry.signal, hurryDeleteMs: HURRY_DELETE_MS,
       cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
       onPhase: (phase, table) => {
@@ -157,6 +159,14 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     interrupts.uninstall();
     await emulator?.stop();
   }
+}
+
+/** A positive finite number option, or undefined when absent. */
+function positive(options: Map<string, string | true>, name: string): number | undefined {
+  if (!options.has(name)) return undefined;
+  const n = Number(options.get(name));
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} needs a positive number, not '${String(options.get(name)).slice(0, 40)}'`);
+  return n;
 }
 
 /** `UseDevelopmentStorage=true`: the emulator at 127.0.0.1:10002 (`tdl emulator`, Azurite). */
