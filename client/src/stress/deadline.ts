@@ -46,27 +46,36 @@ export function linked(parent?: AbortSignal): Linked {
  * Our own timer firing becomes a `RequestTimeout`; the parent's abort an
  * `AbortError`. Either settles at once, even if `fn` does not react to its
  * signal (the SDK does not while a response body is stalled mid-way).
+ * Written without helper promises: it wraps every request of a run.
  */
 export function withDeadline<T>(parent: AbortSignal | undefined, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const child = linked(parent);
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => { child.abort(); reject(new RequestTimeout(ms)); }, Math.max(1, ms));
-    child.signal.addEventListener("abort", () => reject(parent?.aborted ? abortError() : new RequestTimeout(ms)), { once: true });
-  });
-  let work: Promise<T>;
-  try {
-    work = fn(child.signal);
-  } catch (e) {
-    work = Promise.reject(e);
-  }
-  // The loser of the race must not become an unhandled rejection.
-  work.catch(() => undefined);
-  bound.catch(() => undefined);
-  return Promise.race([work, bound]).finally(() => {
+  return new Promise<T>((resolve, reject) => {
+    const controller = new AbortController();
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      parent?.removeEventListener("abort", onParentAbort);
+      return true;
+    };
+    const onParentAbort = () => {
+      if (settle()) { controller.abort(); reject(abortError()); }
+    };
+    const timer = setTimeout(() => {
+      if (settle()) { controller.abort(); reject(new RequestTimeout(ms)); }
+    }, Math.max(1, ms));
+    if (parent?.aborted) return onParentAbort();
+    parent?.addEventListener("abort", onParentAbort, { once: true });
+    let work: Promise<T>;
+    try {
+      work = fn(controller.signal);
+    } catch (e) {
+      if (settle()) reject(e);
+      return;
+    }
     // Not aborted on success: the SDK would tear down a socket the agent may reuse.
-    clearTimeout(timer);
-    child.dispose();
+    work.then((v) => { if (settle()) resolve(v); }, (e: unknown) => { if (settle()) reject(e); });
   });
 }
 
