@@ -55,6 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const stress = new StressCommand(context, emulator, store, () => ({ session: lastController?.activeConnection }));
   context.subscriptions.push(
     vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
+    vscode.commands.registerCommand("tableDesign.removeStressTables", () => stress.removeLeftovers()),
     vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
       if (!emulator!.running) await emulator!.start();
       HeatmapPanel.show(context, emulator!);

@@ -6,13 +6,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
 import { session, startAzurite } from "../helpers/azurite";
+import { markerEntity } from "../../client/src/stress/marker";
 
 let emu: EmbeddedEmulator;
 before(async () => { emu = await startAzurite(); });
 after(async () => emu?.stop());
 
 const CLI = path.resolve("dist/cli.js");
-const stressTables = async () => (await session(emu).listTables()).filter((t) => t.startsWith("stress"));
+const stressTables = async () => (await session(emu).listTables()).filter((t) => t.startsWith("stress")).sort();
 
 test("tdl stress writes the report of interfaces.md and leaves no table", async () => {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "tdl-stress-")), "r.json");
@@ -53,4 +54,60 @@ test("tdl stress refuses a real account without --yes-real-account, and bad usag
   const bad = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--mode", "sideways"], { encoding: "utf8" });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--mode must be single-partition, spread, design/);
+});
+
+test("tdl stress --cleanup removes a marked leftover, keeps the young, the unmarked and a live run's, and says why", async () => {
+  const env = { ...process.env, TDL_TEST_TABLES: emu.connectionString };
+  const kept = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES",
+    "--duration", "1s", "--concurrency", "2", "--keep-table"], { env, encoding: "utf8" });
+  assert.equal(kept.status, 0, kept.stderr);
+  const leftover = JSON.parse(kept.stdout).table as string;
+  const s = session(emu);
+  const unmarked = `stress${Date.now().toString(16)}`;
+  await s.createTable(unmarked);
+  // A marker naming a process that is alive on this host (this test): its run may still be going.
+  const live = `stress${(Date.now() + 1).toString(16)}live`;
+  await s.createTable(live);
+  await s.clients.table(live).upsertEntity(markerEntity("other.tdl"));
+  assert.deepEqual(await stressTables(), [leftover, live, unmarked].sort());
+
+  const young = spawnSync(process.execPath, [CLI, "stress", "--cleanup", "--connection-string-env", "TDL_TEST_TABLES"], { env, encoding: "utf8" });
+  assert.equal(young.status, 0, young.stderr);
+  assert.match(young.stdout, new RegExp(`kept     ${leftover} \\(created \\d+ s ago on .* for marathon\\.tdl, pid \\d+\\): created \\d+ s ago, younger than asked \\(--older-than 10m\\)`));
+  assert.match(young.stdout, /removed 0, kept 3/);
+
+  const r = spawnSync(process.execPath, [CLI, "stress", "--cleanup", "--older-than", "0s", "--connection-string-env", "TDL_TEST_TABLES"], { env, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^3 stress… tables at 127\.0\.0\.1:\d+\n/);
+  assert.match(r.stdout, new RegExp(`removed  ${leftover} \\(created`));
+  assert.match(r.stdout, new RegExp(`kept     ${unmarked}: no marker: not made by a stress test of this tool, left alone`));
+  assert.match(r.stdout, new RegExp(`kept     ${live} \\(.*\\): its stress test may still be running \\(process ${process.pid} on this host is alive\\)`));
+  assert.match(r.stdout, /removed 1, kept 2\n$/);
+  assert.deepEqual(await stressTables(), [live, unmarked].sort());
+  await s.deleteTable(unmarked);
+  await s.deleteTable(live);
+});
+
+test("tdl stress --help, --cleanup usage and a bad connection string exit as interfaces.md says, quoting no secret", () => {
+  const help = spawnSync(process.execPath, [CLI, "stress", "--help"], { encoding: "utf8" });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /tdl stress --cleanup \[--older-than 10m\]/);
+  for (const [args, message] of [
+    [["--cleanup"], /choose one target/],
+    [["--cleanup", "--emulator", "--design", "x.tdl"], /--cleanup does not take --design/],
+    [["--cleanup", "--emulator", "--older-than", "soon"], /--older-than must look like 30s/],
+    [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--older-than", "1m"], /--older-than goes with --cleanup/],
+    [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--preload", "-3"], /--preload needs a whole number/],
+    [["--design", "examples/marathon.tdl", "--table", "Registrations", "--emulator", "--scale", "fast"], /--scale needs a positive number, not 'fast'/],
+  ] as const) {
+    const r = spawnSync(process.execPath, [CLI, "stress", ...args], { encoding: "utf8" });
+    assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+  const secret = "c2VjcmV0LWtleS0xMjM0NTY3ODkw$$";
+  const bad = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "BAD"],
+    { env: { ...process.env, BAD: `AccountName=a;AccountKey=${secret}` }, encoding: "utf8" });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /the connection string in BAD: /);
+  assert.ok(!bad.stderr.includes(secret.slice(0, 8)), bad.stderr);
 });

@@ -1,23 +1,31 @@
 /**
  * The partition stress test (seeds 000/003/004, "stress-testing partitions";
- * `interfaces.md`, "Stress test"), free of `vscode`: create a fresh
+ * `interfaces.md`, "Stress test"), free of `vscode`: create a fresh, marked
  * `stress…` table, load it from the design, drive peak load in one of three
  * modes, measure, and always delete the table — after success, failure,
- * cancellation and timeout.
+ * cancellation in any phase and timeout. Every request is bounded in time;
+ * the reported duration is the measured one.
  */
 import { randomBytes } from "node:crypto";
-import { setMaxListeners } from "node:events";
-import { TableClient, TableServiceClient, TableServiceClientOptions, TransactionAction } from "@azure/data-tables";
-import { analyzeTdl, TableModel } from "../../../server/src/service";
+import { TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
+import { analyzeTdl } from "../../../server/src/service";
 import { profileFor } from "../../../server/src/model/profiles";
 import { makeClients, Secret } from "../account/clients";
 import { ConnectionInfo } from "../account/model";
 import { isLoopback } from "../account/connection-string";
 import { describeError } from "../account/errors";
+import { isAbort, linked } from "./deadline";
 import { EntityGenerator } from "./generator";
-import { Metrics, OpType } from "./metrics";
+import { createMarkedTable, deleteWithBackoff, TableTaken } from "./lifecycle";
+import { Keys, plan, preload } from "./load";
+import { activeTables } from "./marker";
+import { Metrics } from "./metrics";
+import { DEFAULT_CLEANUP_HINT, endpointHost, Leftover, leftoverMessage, PHASE_WORDS, StressFailure, StressInputError, StressPhase } from "./phases";
 import { buildReport, StressMode, StressReport } from "./report";
-import { errorCode, ErrorLike, STRESS_BACKOFF, withRetries } from "./retry";
+import { EndpointSilent, RunClock, runPhase } from "./run-phase";
+
+export { StressFailure, StressInputError } from "./phases";
+export type { StressPhase } from "./phases";
 
 export const MAX_CONCURRENCY = 256;
 
@@ -44,8 +52,27 @@ export interface StressOptions {
   keepTable?: boolean;
   /** Per-partition target; the profile's when omitted. */
   partitionTarget?: number;
+  /** Cancels the run in whichever phase it is; the table is still deleted. */
   signal?: AbortSignal;
+  /** Aborted when the user will not wait long (a second Ctrl+C): deletion then gets at most `hurryDeleteMs` more. */
+  hurry?: AbortSignal;
+  /** Upper bound on one request (default 10 s). */
+  requestTimeoutMs?: number;
+  /** How long requests in flight at the end of the run may still finish (default 2 s). */
+  drainMs?: number;
+  /** Upper bound on the preload phase (default 60 s); the run then reads what was loaded. */
+  preloadMs?: number;
+  /** The run fails when the endpoint gives no answer at all for this long (default 5 s). */
+  outageMs?: number;
+  /** How long deletion keeps trying while the endpoint is down (default 30 s). */
+  deleteWithinMs?: number;
+  /** Deletion's bound after `hurry` (default 10 s). */
+  hurryDeleteMs?: number;
+  /** How the user removes a table left behind (the CLI names its exact command line). */
+  cleanupHint?: string;
   onProgress?: (p: { elapsedMs: number; entities: number; entitiesPerSecond: number }) => void;
+  /** Each phase as it starts, with the table's name (known before it is created). */
+  onPhase?: (phase: StressPhase, table: string) => void;
   /** Called once the table exists (tests use it to check the table is gone afterwards). */
   onTable?: (name: string) => void;
   /** Extra pipeline policy (tests inject faults with it). */
@@ -54,80 +81,140 @@ export interface StressOptions {
 
 export class StressRefused extends Error {}
 
-interface Work {
-  op: OpType;
-  weight: number;
-  batch: number;
-  /** Design mode: the pattern's rate share. */
-  source?: string;
-}
-
-/** Runs one stress test and returns its report (also when stopped early: see `stopped`). */
+/**
+ * Runs one stress test and returns its report (also when cancelled: see
+ * `stopped`). A failure, or a table that could not be deleted, throws a
+ * `StressFailure` carrying the report so far.
+ */
 export async function runStress(o: StressOptions): Promise<StressReport> {
-  const emulator = o.emulator ?? isLoopback(new URL(o.connection.endpoint).hostname);
+  const emulator = o.emulator ?? isLoopback(hostname(o.connection.endpoint));
   if (!emulator && !o.confirmedRealAccount) {
-    throw new StressRefused(`${o.connection.endpoint} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
+    throw new StressRefused(`${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
   }
   const analysis = analyzeTdl(o.design.text);
   const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
-  if (!tm) throw new Error(`${o.design.file} has no table '${o.design.table}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
-  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new Error(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
+  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
+  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
+  const work = plan(o, tm);
   const profile = profileFor(analysis.service?.value);
-  const durationMs = Math.min(o.durationMs, o.maxDurationMs ?? 300_000);
+  const askedMs = Math.min(o.durationMs, o.maxDurationMs ?? 300_000);
   const concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency)));
+  const requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
+  const host = endpointHost(o.connection.endpoint);
   const { service, table: tableClient } = clientsWithoutRetries(o);
   const table = `stress${randomBytes(5).toString("hex")}`;
   const metrics = new Metrics(0);
-  let stopped: string | undefined;
-  let startedAt = performance.now();
-  let created = false;
+  const clock: RunClock = {};
+  const notes: string[] = [];
+  const wanted = Math.max(0, Math.floor(o.preload ?? 200));
+  let phase: StressPhase = "create";
+  let loaded = 0;
+  let failure: { phase: StressPhase; error: unknown } | undefined;
+  const created = { mayExist: false };
+  const enter = (p: StressPhase) => { phase = p; o.onPhase?.(p, table); };
+  activeTables.add(table);
   try {
-    await service.createTable(table, { abortSignal: AbortSignal.timeout(30_000) });
-    created = true;
-    o.onTable?.(table);
+    enter("create");
     const client = tableClient(table);
+    await createMarkedTable(service, client, table, o.design.file, o.signal, requestTimeoutMs, created);
+    o.onTable?.(table);
     const gen = new EntityGenerator(tm);
-    const keys: Array<{ pk: string; rk: string }> = [];
+    const keys: Keys = [];
     const seq = { n: 0 };
-    await preload(client, gen, keys, o.preload ?? 200, o.mode, seq, o.signal);
-    const work = plan(o, tm);
-    startedAt = performance.now();
-    metrics.start(startedAt);
-    const deadline = startedAt + durationMs;
-    const stop = new AbortController();
-    // Every in-flight request listens on this signal: as many listeners as the concurrency.
-    setMaxListeners(0, stop.signal);
-    const onAbort = () => { stopped ??= "cancelled"; stop.abort(); };
-    o.signal?.addEventListener("abort", onAbort, { once: true });
-    const progress = o.onProgress ? setInterval(() => {
-      const elapsed = performance.now() - startedAt;
-      o.onProgress!({ elapsedMs: Math.round(elapsed), entities: metrics.entities, entitiesPerSecond: Math.round(metrics.entities / Math.max(elapsed / 1000, 0.001)) });
-    }, 500) : undefined;
-    try {
-      const health = { connectionFailures: 0, limit: 3 * concurrency + 10 };
-      await Promise.all(Array.from({ length: concurrency }, () => worker(client, gen, keys, work, o.mode, metrics, deadline, stop.signal, seq, health)));
-    } finally {
-      clearInterval(progress);
-      o.signal?.removeEventListener("abort", onAbort);
+    if (!o.signal?.aborted && wanted > 0) {
+      enter("preload");
+      const bounded = linked(o.signal);
+      const preloadMs = o.preloadMs ?? 60_000;
+      const timer = setTimeout(() => bounded.abort(), preloadMs);
+      try {
+        loaded = await preload(client, gen, keys, wanted, o.mode, seq, bounded.signal, requestTimeoutMs);
+      } finally {
+        clearTimeout(timer);
+        bounded.abort();
+        bounded.dispose();
+      }
+      if (loaded < wanted && !o.signal?.aborted) notes.push(`The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`);
     }
-    if (o.signal?.aborted) stopped ??= "cancelled";
+    if (!o.signal?.aborted) {
+      enter("run");
+      await runPhase({
+        client, gen, keys, seq, work, mode: o.mode, metrics, concurrency, durationMs: askedMs, drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
+        requestTimeoutMs, outageMs: o.outageMs ?? 5000, signal: o.signal, onProgress: o.onProgress, onDrain: () => enter("drain"),
+      }, clock);
+    }
   } catch (e) {
-    stopped = `failed: ${describeError(e, o.connection.endpoint, 30_000).message}`;
-    throw Object.assign(new Error(stopped), { report: report() });
-  } finally {
-    if (created && !o.keepTable) {
-      const problem = await deleteTable(service, table);
-      if (problem) stopped = stopped ? `${stopped}; ${problem}` : problem;
-    }
+    if (!(o.signal?.aborted && isAbort(e))) failure = { phase, error: e };
   }
-  return report();
+  const cancelledIn = o.signal?.aborted && !failure ? phase : undefined;
+  const deletion = created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
+  activeTables.delete(table);
+  const leftover = deletion?.leftover;
 
-  function report(): StressReport {
-    return buildReport({
-      metrics, durationMs: Math.min(performance.now() - startedAt, durationMs + 5000), target: emulator ? "emulator" : "account", table,
-      design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
-      partitionTarget: o.partitionTarget ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), stopped,
-    });
+  const runMs = clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
+  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02)) notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
+  const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
+  const left = leftover ? `; ${leftoverMessage(leftover, hint)}` : "";
+  const why = failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
+  const stopped = why ?? (cancelledIn === "create" ? "cancelled while creating the table"
+    : cancelledIn === "preload" ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
+    : cancelledIn ? "cancelled" : undefined);
+  const report = buildReport({
+    metrics, durationMs: runMs, target: emulator ? "emulator" : "account", table, design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
+    partitionTarget: o.partitionTarget ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), notes,
+    stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
+    leftover,
+  });
+  if (failure) {
+    // What became of the table, so the user knows whether anything is left to clean up.
+    const fate = deletion?.afterMs !== undefined ? `; the table ${table} was deleted once ${host} answered again (after ${(deletion.afterMs / 1000).toFixed(1)} s)`
+      : deletion && !leftover ? `; the table ${table} was deleted`
+      : !created.mayExist && !(failure.error instanceof TableTaken) ? "; no table was created" : "";
+    throw new StressFailure(`the stress test ${why}${fate}${left}`, report, failure.phase, leftover);
+  }
+  if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
+  return report;
+}
+
+/**
+ * Deletes the table within its budget; a second Ctrl+C (`hurry`) shortens
+ * the budget to `hurryDeleteMs` from then. `afterMs` is set when it took
+ * more than one attempt (the endpoint came back).
+ */
+async function deletePhase(service: TableServiceClient, table: string, o: StressOptions, requestTimeoutMs: number, enter: () => void): Promise<{ leftover?: Leftover; afterMs?: number }> {
+  enter();
+  const t0 = performance.now();
+  const budget = { until: t0 + (o.deleteWithinMs ?? 30_000) };
+  const hurry = () => { budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000)); };
+  if (o.hurry?.aborted) hurry();
+  else o.hurry?.addEventListener("abort", hurry, { once: true });
+  try {
+    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs);
+    if (!outcome.deleted) return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
+    return outcome.attempts > 1 ? { afterMs: performance.now() - t0 } : {};
+  } finally {
+    o.hurry?.removeEventListener("abort", hurry);
+  }
+}
+
+/** The report says so when the run phase took longer than asked, and why. */
+function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: number, requestTimeoutMs: number): string {
+  const timeouts = Object.values(metrics.ops).reduce((n, s) => n + (s.errorCodes.RequestTimeout ?? 0), 0);
+  return `The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${(drainMs / 1000).toFixed(1)} s` +
+    (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : ".");
+}
+
+/** A failure in words: the account module's description, plus how long the endpoint was silent. */
+function reason(e: unknown, endpoint: string, timeoutMs: number): string {
+  if (e instanceof EndpointSilent) return `${describeError(e.last, endpoint, timeoutMs).message} (${e.message})`;
+  if (e instanceof TableTaken || e instanceof StressInputError) return e.message;
+  return describeError(e, endpoint, timeoutMs).message;
+}
+
+function hostname(endpoint: string): string {
+  try {
+    return new URL(endpoint).hostname;
+  } catch {
+    return "";
   }
 }
 
@@ -135,127 +222,4 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
 function clientsWithoutRetries(o: StressOptions): { service: TableServiceClient; table: (name: string) => TableClient } {
   const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
   return { service: pair.service, table: pair.table };
-}
-
-/**
- * The table is deleted with its own time bound, whatever happened to the
- * run; a few spaced attempts ride out an endpoint that is briefly gone.
- */
-async function deleteTable(service: TableServiceClient, table: string): Promise<string | undefined> {
-  const delays = [0, 500, 1000, 2000, 4000];
-  let last = "";
-  for (const delay of delays) {
-    if (delay) await new Promise((r) => setTimeout(r, delay));
-    try {
-      await service.deleteTable(table, { abortSignal: AbortSignal.timeout(10_000) });
-      return undefined;
-    } catch (e) {
-      if ((e as ErrorLike).statusCode === 404) return undefined;
-      last = (e as Error).message.split("\n")[0];
-    }
-  }
-  return `could not delete the stress table ${table} (${last}): delete it by hand`;
-}
-
-/** Entities to read back, keyed as the mode keys its writes (so reads hit the same partitions). */
-async function preload(client: TableClient, gen: EntityGenerator, keys: Array<{ pk: string; rk: string }>, count: number, mode: StressMode, seq: { n: number }, signal?: AbortSignal): Promise<void> {
-  const batch: Array<Promise<unknown>> = [];
-  for (let i = 0; i < count && !signal?.aborted; i++) {
-    const [entity] = entitiesFor(gen, 1, mode, seq);
-    keys.push({ pk: entity.partitionKey, rk: entity.rowKey });
-    batch.push(client.upsertEntity(entity, "Replace"));
-    if (batch.length >= 32) await Promise.all(batch.splice(0));
-  }
-  await Promise.all(batch);
-}
-
-/** What each worker picks from: the mix (single-partition, spread) or the design's patterns scaled by their rates. */
-function plan(o: StressOptions, tm: TableModel): Work[] {
-  if (o.mode !== "design") {
-    const mix = o.mix ?? { read: 0, write: 100 };
-    return [
-      { op: "insert" as const, weight: mix.write, batch: Math.max(1, Math.min(100, o.batch ?? 1)) },
-      { op: "pointRead" as const, weight: mix.read, batch: 1 },
-    ].filter((w) => w.weight > 0);
-  }
-  const scale = o.scale ?? 1;
-  const work: Work[] = [];
-  for (const a of tm.table.accesses) {
-    const rate = (a.rate?.perSecond ?? 0) * scale;
-    if (rate <= 0) continue;
-    if (a.kind === "query") work.push({ op: a.where?.every((c) => c.op === "=") ? "pointRead" : "query", weight: rate, batch: 1, source: a.name.text });
-    else if (a.kind === "transaction") work.push({ op: "insert", weight: rate, batch: Math.max(1, Math.min(100, a.entities?.value ?? 1)), source: a.name.text });
-    else if (a.kind === "write") work.push({ op: "insert", weight: rate, batch: Math.max(1, Math.min(100, o.batch ?? a.batch?.value ?? 1)), source: a.name.text });
-  }
-  if (!work.length) throw new Error(`table '${tm.table.name.text}' declares no access pattern with a rate: design mode needs rates (or use --mode spread)`);
-  return work;
-}
-
-function pick(work: Work[]): Work {
-  const total = work.reduce((s, w) => s + w.weight, 0);
-  let r = Math.random() * total;
-  for (const w of work) if ((r -= w.weight) <= 0) return w;
-  return work[work.length - 1];
-}
-
-async function worker(client: TableClient, gen: EntityGenerator, keys: Array<{ pk: string; rk: string }>, work: Work[], mode: StressMode,
-  metrics: Metrics, deadline: number, signal: AbortSignal, seq: { n: number }, health: { connectionFailures: number; limit: number }): Promise<void> {
-  while (performance.now() < deadline && !signal.aborted) {
-    const w = pick(work);
-    const t0 = performance.now();
-    let pk = "";
-    let entities = 1;
-    try {
-      if (w.op === "insert") {
-        const batch = entitiesFor(gen, w.batch, mode, seq);
-        pk = batch[0].partitionKey;
-        entities = batch.length;
-        if (batch.length === 1) await withRetries(() => client.createEntity(batch[0], { abortSignal: signal }), STRESS_BACKOFF, () => metrics.retry("insert"), signal);
-        else {
-          const actions: TransactionAction[] = batch.map((e) => ["create", e]);
-          await withRetries(() => client.submitTransaction(actions, { abortSignal: signal }), STRESS_BACKOFF, () => metrics.retry("insert"), signal);
-        }
-        for (const e of batch) if (keys.length < 100_000) keys.push({ pk: e.partitionKey, rk: e.rowKey });
-      } else if (w.op === "pointRead") {
-        const k = keys[Math.floor(Math.random() * keys.length)];
-        pk = k.pk;
-        await withRetries(() => client.getEntity(k.pk, k.rk, { abortSignal: signal }), STRESS_BACKOFF, () => metrics.retry("pointRead"), signal);
-      } else {
-        const k = keys[Math.floor(Math.random() * keys.length)];
-        pk = k.pk;
-        const page = await withRetries(async () => {
-          const it = client.listEntities({ abortSignal: signal, queryOptions: { filter: `PartitionKey eq '${k.pk.replace(/'/g, "''")}'` } }).byPage({ maxPageSize: 100 });
-          return (await it.next()).value ?? [];
-        }, STRESS_BACKOFF, () => metrics.retry("query"), signal);
-        entities = Math.max(1, page.length);
-        metrics.ops.query.scanned += page.length;
-        metrics.ops.query.pages++;
-      }
-      metrics.success(w.op, pk, entities, performance.now() - t0, performance.now());
-      health.connectionFailures = 0;
-    } catch (e) {
-      if (signal.aborted) return;
-      const err = e as ErrorLike;
-      metrics.failure(w.op, err.statusCode, errorCode(err), performance.now());
-      // A dead endpoint would otherwise spin: stop when connection failures keep coming with no success between them.
-      if (err.statusCode === undefined && ++health.connectionFailures > health.limit) throw e;
-    }
-  }
-}
-
-/** Entities of one operation: batches share a partition; single and spread modes set the keys themselves. */
-function entitiesFor(gen: EntityGenerator, count: number, mode: StressMode, seq: { n: number }) {
-  const designKeys = mode === "design";
-  const first = gen.next(undefined, designKeys);
-  const out = [first.entity];
-  const fixed = designKeys ? gen.partitionValues(first.values) : undefined;
-  for (let i = 1; i < count; i++) out.push(gen.next(fixed, designKeys).entity);
-  if (mode !== "design") {
-    const pk = mode === "single-partition" ? "stress-hot" : `stress-${(seq.n % 1024).toString().padStart(4, "0")}`;
-    for (const e of out) {
-      e.partitionKey = pk;
-      e.rowKey = String(seq.n++).padStart(12, "0");
-    }
-  }
-  return out;
 }

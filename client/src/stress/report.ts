@@ -6,6 +6,7 @@
  * the throttling observed.
  */
 import { Metrics, OP_TYPES, OpType, round } from "./metrics";
+import type { Leftover } from "./phases";
 
 export type StressMode = "single-partition" | "spread" | "design";
 
@@ -32,16 +33,20 @@ export interface StressReport {
   partitions: Array<{ partitionKey: string; entities: number; entitiesPerSecond: number }>;
   timeline: Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number; byOperation: Record<OpType, number> }>;
   verdict: { partitionTargetEntitiesPerSecond: number; hottestPartitionEntitiesPerSecond: number; exceedsTarget: boolean; note: string };
-  /** Set when the run stopped early (cancelled, timed out, failed). */
+  /** Set when the run stopped early (cancelled, timed out, failed) or its table could not be deleted. */
   stopped?: string;
+  /** The table the run could not delete (set only then). */
+  leftover?: Leftover;
 }
 
 export function buildReport(args: {
   metrics: Metrics; durationMs: number; target: "emulator" | "account"; table: string; design: { file: string; table: string };
   mode: StressMode; concurrency: number; partitionTarget: number; stopped?: string;
+  /** Sentences about the run itself (it overran, the preload was cut short), appended to the verdict's note. */
+  notes?: string[]; leftover?: Leftover;
 }): StressReport {
   const { metrics } = args;
-  // Rates use the reported (whole-millisecond) duration, so the figures divide back exactly.
+  // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
   const durationMs = Math.max(1, Math.round(args.durationMs));
   const seconds = durationMs / 1000;
   const operations = {} as Record<OpType, OperationReport>;
@@ -72,7 +77,8 @@ export function buildReport(args: {
   return {
     target: args.target, table: args.table, design: args.design, mode: args.mode, durationMs, concurrency: args.concurrency,
     operations, partitions, timeline: metrics.timeline(),
-    verdict: { partitionTargetEntitiesPerSecond: args.partitionTarget, hottestPartitionEntitiesPerSecond: hottest, exceedsTarget: exceeds, note },
+    verdict: { partitionTargetEntitiesPerSecond: args.partitionTarget, hottestPartitionEntitiesPerSecond: hottest, exceedsTarget: exceeds, note: [note, ...(args.notes ?? [])].join(" ") },
     ...(args.stopped ? { stopped: args.stopped } : {}),
+    ...(args.leftover ? { leftover: args.leftover } : {}),
   };
 }

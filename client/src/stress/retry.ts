@@ -2,8 +2,11 @@
  * The guide's retry policy (seed 004 "Retry policies", seed 002 "Timeout and
  * server busy errors"): retry 503 Server Busy, 500 Operation Timed Out and
  * 504 Gateway Timeout with exponential back-off and ±20 % jitter, and a
- * connection failure once, immediately; never 4xx, 501 or 505.
+ * connection failure once, immediately; never 4xx, 501 or 505 — nor a
+ * request that got no answer in its time bound (retrying it would stretch
+ * the run past its end).
  */
+import { sleep } from "./deadline";
 
 export interface BackoffSettings {
   /** z: the default back-off. */
@@ -78,13 +81,7 @@ export async function withRetries<T>(op: () => Promise<T>, s: BackoffSettings, o
       const delay = backoffDelay(retry, s);
       onRetry(delay, e as ErrorLike);
       await sleep(delay, signal);
+      if (signal?.aborted) throw e;
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
-  });
 }

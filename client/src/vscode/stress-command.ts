@@ -4,12 +4,19 @@
  * current connection or the embedded emulator (a real account only after a
  * modal confirmation) with a cancellable progress notification; open the
  * report. Optionally compare with the key a quick fix proposes.
+ * `tableDesign.removeStressTables`: find the marked leftovers of earlier
+ * runs at the active connection (or the running embedded emulator), list
+ * them in a confirmation, and remove them.
  */
 import * as vscode from "vscode";
-import { runStress, StressRefused } from "../stress/engine";
+import { runStress, StressFailure, StressInputError, StressRefused } from "../stress/engine";
 import { proposedAlternative } from "../stress/compare";
 import type { StressMode, StressReport } from "../stress/report";
+import { describeLeftover, findLeftovers, LeftoverTable, removeLeftovers } from "../stress/cleanup";
+import { endpointHost } from "../stress/phases";
 import { isLoopback } from "../account/connection-string";
+import { makeClients, Secret } from "../account/clients";
+import { ConnectionInfo } from "../account/model";
 import { AccountSession } from "../account/explorer";
 import { analyzeTdl } from "../../../server/src/service";
 import { showStressReport } from "./report-panel";
@@ -19,6 +26,9 @@ import { ConnectionStore } from "../panel/explorer-controller";
 interface Target {
   session?: AccountSession;
 }
+
+/** The command's title, as a failure message names it. */
+const REMOVE_COMMAND_TITLE = "Remove Leftover Stress Tables";
 
 export class StressCommand {
   constructor(private readonly context: vscode.ExtensionContext, private readonly emulator: EmulatorService, private readonly store: ConnectionStore,
@@ -56,18 +66,80 @@ export class StressCommand {
             connection: target.connection, secret: target.secret, emulator: target.emulator, confirmedRealAccount: !target.emulator,
             design: { text: d.text, file: design.file, table: design.table }, mode: mode.label as StressMode, durationMs: Number(seconds) * 1000,
             maxDurationMs: max * 1000, concurrency: 16, mix: { read: 20, write: 80 }, signal: abort.signal,
+            cleanupHint: `run the command 'Table Design: ${REMOVE_COMMAND_TITLE}' while connected to ${endpointHost(target.connection.endpoint)}`,
             partitionTarget: vscode.workspace.getConfiguration("tableDesign").get<number>("partitionTargetEntitiesPerSecond", 2000),
             onProgress: (p) => progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond.toLocaleString("en-US")} entities/s` }),
           });
         });
+        // Cancelled before the load ran: there is nothing to report, only that the table is gone.
+        if (report.stopped?.startsWith("cancelled while")) {
+          vscode.window.showInformationMessage(`Stress test ${report.stopped}; the table ${report.table} was deleted.`);
+          break;
+        }
         runs.push({ label: d.label, report });
-        if (report.stopped === "cancelled") break;
+        if (report.stopped?.startsWith("cancelled")) break;
       }
     } catch (e) {
-      if (!(e instanceof StressRefused)) vscode.window.showErrorMessage(`Stress test failed: ${(e as Error).message}`);
+      if (e instanceof StressFailure && e.leftover) {
+        void vscode.window.showErrorMessage(`Stress test: ${e.message}`, REMOVE_COMMAND_TITLE).then((choice) => {
+          if (choice) void vscode.commands.executeCommand("tableDesign.removeStressTables");
+        });
+      } else if (!(e instanceof StressRefused)) {
+        vscode.window.showErrorMessage(e instanceof StressFailure || e instanceof StressInputError ? `Stress test: ${e.message}` : `Stress test failed: ${(e as Error).message}`);
+      }
+      // What the load measured before it failed is still worth seeing; a failure before the load has nothing to show.
+      if (e instanceof StressFailure && e.phase !== "create" && e.phase !== "preload") runs.push({ label: `${design.table} (${e.phase === "delete" ? "its table was left behind" : "failed"})`, report: e.report });
       if (!runs.length) return;
     }
     showStressReport(this.context, `Stress test: ${design.table}`, runs);
+  }
+
+  /** `tableDesign.removeStressTables`: the marked leftovers at the active connection or the running emulator, removed after a confirmation. */
+  async removeLeftovers(): Promise<void> {
+    const target = await this.cleanupTarget();
+    if (!target) {
+      vscode.window.showInformationMessage("No connection is active and the embedded emulator is not running: there is nowhere to look for leftover stress tables.");
+      return;
+    }
+    const host = endpointHost(target.connection.endpoint);
+    const clients = makeClients(target.connection, target.secret);
+    let tables: LeftoverTable[];
+    try {
+      tables = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Looking for leftover stress tables at ${host}`, cancellable: true }, (_p, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return findLeftovers(clients, target.connection.endpoint, { signal: abort.signal });
+      });
+    } catch (e) {
+      vscode.window.showErrorMessage(`Could not list the stress tables at ${host}: ${(e as Error).message}`);
+      return;
+    }
+    const removable = tables.filter((t) => !t.keep);
+    const kept = tables.filter((t) => t.keep).map((t) => `${t.table}: ${t.keep}`);
+    if (!removable.length) {
+      vscode.window.showInformationMessage(`No leftover stress tables at ${host}.${kept.length ? ` Kept ${kept.length}: ${kept.join("; ")}` : ""}`);
+      return;
+    }
+    const plural = removable.length === 1 ? "table" : "tables";
+    const ok = await vscode.window.showWarningMessage(`Remove ${removable.length} leftover stress ${plural} at ${host}?`, {
+      modal: true, detail: removable.map((t) => describeLeftover(t)).join("\n") + (kept.length ? `\n\nKept (not made by a finished stress test of this tool):\n${kept.join("\n")}` : ""),
+    }, "Remove");
+    if (ok !== "Remove") return;
+    const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Removing ${removable.length} stress ${plural}` },
+      () => removeLeftovers(clients, target.connection.endpoint, removable));
+    const failed = results.filter((r) => !r.removed);
+    const removed = results.filter((r) => r.removed).map((r) => r.table);
+    if (failed.length) vscode.window.showErrorMessage(`Removed ${removed.length} of ${removable.length} stress ${plural} at ${host}; not removed: ${failed.map((f) => `${f.table} (${f.reason})`).join("; ")}`);
+    else vscode.window.showInformationMessage(`Removed ${removed.length} leftover stress ${plural} at ${host}: ${removed.join(", ")}`);
+  }
+
+  /** The active connection, else the embedded emulator if it runs (a stopped one, in memory, holds nothing). */
+  private async cleanupTarget(): Promise<{ connection: ConnectionInfo; secret: Secret } | undefined> {
+    const session = this.current().session;
+    if (session) return { connection: session.connection, secret: (await this.store.secret(session.connection.id)) ?? {} };
+    if (!this.emulator.running) return undefined;
+    const { info, secret } = await this.emulator.start();
+    return { connection: info, secret };
   }
 
   private async pickTable(uri?: string, table?: string): Promise<{ text: string; file: string; table: string } | undefined> {

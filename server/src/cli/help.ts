@@ -24,14 +24,18 @@ const FIX = `  tdl fix PATH...
 
 const STRESS = `  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
              [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
-             [--mix read=50,write=50] [--batch N] [--scale K] [--emulator-scale K] [--keep-table]
-             [--report FILE.json] [--yes-real-account]
-  tdl stress --cleanup (--emulator | --connection-string-env VAR)
-      Stress-test a design's partitions in a fresh stress… table, always deleted
-      afterwards (Ctrl+C cancels and still deletes it). --cleanup deletes the
-      stress tables that earlier runs left behind. A non-emulator endpoint needs
-      --yes-real-account. Exit 0 done, 1 the run failed or was cancelled, 2 bad
-      usage.`;
+             [--mix read=50,write=50] [--batch N] [--scale K] [--preload N] [--emulator-scale K]
+             [--keep-table] [--report FILE.json] [--yes-real-account]
+      Stress-test a design's partitions in a fresh, marked stress… table, always
+      deleted afterwards. A non-emulator endpoint needs --yes-real-account.
+      Ctrl+C cancels (the table is still deleted); a second Ctrl+C waits at
+      most 10 s for the deletion; a third exits at once, naming the table.
+  tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR) [--yes-real-account]
+      Delete leftover stress tables that carry a stress test's marker and are
+      older than --older-than (default 10m); tables without the marker are left
+      alone. --emulator here is the emulator on 127.0.0.1:10002 (tdl emulator).
+      Exit 0 done, 1 the run failed, was cancelled or a table could not be
+      deleted, 2 bad usage.`;
 
 const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--scale K] [--record FILE]
       Run Azurite's table service in memory on 127.0.0.1 behind a layer that

@@ -1,109 +1,179 @@
 /**
  * `tdl stress`: a partition stress test from the command line, against the
  * embedded emulator or an account whose connection string is in an
- * environment variable. SIGINT cancels the run; the table is deleted anyway.
+ * environment variable; `tdl stress --cleanup` removes leftover stress
+ * tables. Ctrl+C cancels in any phase and the table is still deleted (see
+ * stress-signals.ts). Exit 0 done, 1 the run failed or was cancelled, 2 bad
+ * usage (interfaces.md).
  */
 import * as fs from "node:fs";
 import { parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { runStress, StressRefused } from "../../../client/src/stress/engine";
+import { runStress, StressFailure, StressInputError, StressRefused } from "../../../client/src/stress/engine";
 import type { StressReport, StressMode } from "../../../client/src/stress/report";
+import { endpointHost, PHASE_WORDS } from "../../../client/src/stress/phases";
 import { FidelityEmulator } from "../../../client/src/emulator/fidelity-emulator";
-import { parseConnectionString } from "../../../client/src/account/connection-string";
+import { ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/account/connection-string";
+import type { Secret } from "../../../client/src/account/clients";
+import type { ConnectionInfo } from "../../../client/src/account/model";
+import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
+import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
+import { COMMAND_HELP } from "./help";
 
-export interface CliOutput {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
+export type { CliOutput } from "./stress-cleanup";
 
 const MODES: StressMode[] = ["single-partition", "spread", "design"];
 
-export function parseDuration(raw: string): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`--duration must look like 30s, 2m or 500ms, not '${raw}'`);
-  const n = Number(m[1]);
-  return m[2] === "ms" ? n : m[2] === "m" ? n * 60_000 : n * 1000;
+
+export function parseDuration(raw: string, option = "--duration"): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!m) throw new UsageError(`${option} must look like 30s, 2m, 1h or 500ms, not '${raw.slice(0, 40)}'`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? "s") as "ms" | "s" | "m" | "h" | "d"];
+  return Number(m[1]) * unit;
 }
 
 export function parseMix(raw: string): { read: number; write: number } {
   const mix = { read: 0, write: 0 };
   for (const part of raw.split(",")) {
     const [k, v] = part.split("=").map((x) => x.trim());
-    if ((k !== "read" && k !== "write") || !/^\d+$/.test(v ?? "")) throw new UsageError(`--mix takes read=N,write=N, not '${raw}'`);
+    if ((k !== "read" && k !== "write") || !/^\d+$/.test(v ?? "")) throw new UsageError(`--mix takes read=N,write=N, not '${raw.slice(0, 40)}'`);
     mix[k] = Number(v);
   }
   if (mix.read + mix.write <= 0) throw new UsageError("--mix needs a positive share");
   return mix;
 }
 
+/** Where `tdl stress` points: an account (from an environment variable) or an emulator. */
+export interface StressTarget {
+  connection: ConnectionInfo;
+  secret: Secret;
+  /** A loopback endpoint: no consent needed. */
+  local: boolean;
+  envVar?: string;
+}
+
+function targetFromEnv(envVar: string): StressTarget {
+  const value = process.env[envVar];
+  if (!value) throw new UsageError(`the environment variable ${envVar} is not set`);
+  try {
+    const parsed = parseConnectionString(value);
+    return { connection: { id: "cli", name: envVar, kind: "connection-string", endpoint: parsed.endpoint }, secret: { connectionString: value }, local: isLoopback(new URL(parsed.endpoint).hostname), envVar };
+  } catch (e) {
+    if (e instanceof ConnectionStringError) throw new InputError(`the connection string in ${envVar}: ${e.message}`);
+    throw e;
+  }
+}
+
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale"],
-    ["emulator", "keep-table", "yes-real-account"]);
-  const file = options.get("design") as string | undefined;
-  const tableName = options.get("table") as string | undefined;
-  if (!file || !tableName) throw new UsageError("stress needs --design FILE and --table NAME");
-  const mode = (options.get("mode") ?? "spread") as StressMode;
-  if (!MODES.includes(mode)) throw new UsageError(`--mode must be ${MODES.join(", ")}, not '${mode}'`);
+  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than"],
+    ["emulator", "keep-table", "yes-real-account", "cleanup", "help"]);
+  if (options.has("help")) return { stdout: COMMAND_HELP.stress, stderr: "", exitCode: 0 };
   const envVar = options.get("connection-string-env") as string | undefined;
   if (options.has("emulator") === !!envVar) throw new UsageError("choose one target: --emulator or --connection-string-env VAR");
+  if (options.has("cleanup")) {
+    checkCleanupOptions(options.keys());
+    const olderThanText = (options.get("older-than") as string | undefined) ?? "10m";
+    const target = envVar ? targetFromEnv(envVar) : localEmulator();
+    return cleanupCommand(target, parseDuration(olderThanText, "--older-than"), olderThanText, options.has("yes-real-account"));
+  }
+  if (options.has("older-than")) throw new UsageError("--older-than goes with --cleanup");
+  const file = options.get("design") as string | undefined;
+  const tableName = options.get("table") as string | undefined;
+  if (!file || !tableName) throw new UsageError("stress needs --design FILE and --table NAME (or --cleanup)");
+  const mode = (options.get("mode") ?? "spread") as StressMode;
+  if (!MODES.includes(mode)) throw new UsageError(`--mode must be ${MODES.join(", ")}, not '${mode}'`);
   const concurrency = Number(options.get("concurrency") ?? 16);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency needs a whole number ≥ 1");
   const batch = options.has("batch") ? Number(options.get("batch")) : undefined;
   if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 100)) throw new UsageError("--batch takes 1 to 100 (an entity group transaction's limit)");
+  const preload = options.has("preload") ? Number(options.get("preload")) : undefined;
+  if (preload !== undefined && (!Number.isInteger(preload) || preload < 0)) throw new UsageError("--preload needs a whole number ≥ 0");
+  const durationMs = parseDuration((options.get("duration") as string) ?? "30s");
+  const scale = positive(options, "scale");
+  const emulatorScale = positive(options, "emulator-scale");
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
+  // Checked before an emulator starts, so a bad variable costs nothing.
+  const account = envVar ? targetFromEnv(envVar) : undefined;
+  const reportFile = options.get("report") as string | undefined;
+  const write = (s: string) => void process.stderr.write(s);
+  let progressShown = false;
+  let deleting = false;
+  const say = (s: string) => { write(`${progressShown ? "\n" : ""}tdl: ${s}\n`); progressShown = false; };
+  const hint = account ? `tdl stress --cleanup --older-than 0s --connection-string-env ${account.envVar}${account.local ? "" : " --yes-real-account"}` : undefined;
+  const interrupts = new StressInterrupts((table) => account
+    ? `the stress table ${table} may remain at ${endpointHost(account.connection.endpoint)}; remove it with: ${hint}`
+    : `the embedded emulator stops with tdl, and the stress table ${table} with it`, write);
+  interrupts.install();
   let emulator: FidelityEmulator | undefined;
-  let connectionString: string;
-  if (envVar) {
-    const value = process.env[envVar];
-    if (!value) throw new UsageError(`the environment variable ${envVar} is not set`);
-    connectionString = value;
-  } else {
-    // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
-    emulator = await FidelityEmulator.start({ scale: options.has("emulator-scale") ? Number(options.get("emulator-scale")) : 1 });
-    connectionString = emulator.connectionString;
-  }
-  const abort = new AbortController();
-  const onSignal = () => abort.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
   try {
-    const parsed = parseConnectionString(connectionString);
+    let target = account;
+    if (!target) {
+      // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
+      emulator = await FidelityEmulator.start({ scale: emulatorScale ?? 1 });
+      target = { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint }, secret: { connectionString: emulator.connectionString }, local: true };
+    }
+    const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
-      connection: { id: "cli", name: envVar ?? "emulator", kind: "connection-string", endpoint: parsed.endpoint },
-      secret: { connectionString }, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
-      design: { text, file, table: tableName }, mode, durationMs: parseDuration((options.get("duration") as string) ?? "30s"),
-      concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
-      scale: options.has("scale") ? Number(options.get("scale")) : undefined,
-      preload: options.has("preload") ? Number(options.get("preload")) : undefined,
-      keepTable: options.has("keep-table"), signal: abort.signal,
-      onProgress: (p) => process.stderr.write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `),
+      connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
+      design: { text, file, table: tableName }, mode, durationMs, concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
+      scale, preload, keepTable: options.has("keep-table"),
+      signal: interrupts.cancel.signal, hurry: interrupts.hurry.signal, hurryDeleteMs: HURRY_DELETE_MS,
+      cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
+      onPhase: (phase, table) => {
+        interrupts.track(phase, table);
+        if (phase === "create") say(`creating the stress table ${table} at ${host}`);
+        else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
+        else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
+        else if (phase === "delete") { deleting = true; say(`${PHASE_WORDS.delete} ${table}`); }
+      },
+      onProgress: (p) => { progressShown = true; write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `); },
     });
-    process.stderr.write("\n");
-    return output(report, options.get("report") as string | undefined);
+    if (progressShown) write("\n");
+    if (deleting) say(`the stress table ${report.table} was deleted`);
+    return output(report, reportFile);
   } catch (e) {
-    if (e instanceof StressRefused) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: 2 };
-    const report = (e as { report?: StressReport }).report;
-    const out = report ? output(report, options.get("report") as string | undefined) : { stdout: "", stderr: "", exitCode: 1 };
-    return { ...out, stderr: `${out.stderr}tdl: the stress test failed: ${(e as Error).message}\n`, exitCode: 1 };
+    if (e instanceof StressRefused || e instanceof StressInputError) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: 2 };
+    if (progressShown) write("\n");
+    const report = e instanceof StressFailure ? e.report : undefined;
+    const out = report ? output(report, reportFile, false) : { stdout: "", stderr: "", exitCode: 1 };
+    return { ...out, stderr: `${out.stderr}tdl: ${(e as Error).message}\n`, exitCode: 1 };
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupts.uninstall();
     await emulator?.stop();
   }
 }
 
-function output(report: StressReport, file: string | undefined): CliOutput {
+/** A positive finite number option, or undefined when absent. */
+function positive(options: Map<string, string | true>, name: string): number | undefined {
+  if (!options.has(name)) return undefined;
+  const n = Number(options.get(name));
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} needs a positive number, not '${String(options.get(name)).slice(0, 40)}'`);
+  return n;
+}
+
+/** `UseDevelopmentStorage=true`: the emulator at 127.0.0.1:10002 (`tdl emulator`, Azurite). */
+function localEmulator(): StressTarget {
+  const parsed = parseConnectionString("UseDevelopmentStorage=true");
+  return { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: parsed.endpoint }, secret: { connectionString: "UseDevelopmentStorage=true" }, local: true };
+}
+
+function output(report: StressReport, file: string | undefined, withStopped = true): CliOutput {
   const json = JSON.stringify(report, null, 2) + "\n";
   const exitCode = report.stopped ? 1 : 0;
-  if (!file) return { stdout: json, stderr: report.stopped ? `tdl: stopped: ${report.stopped}\n` : "", exitCode };
-  fs.writeFileSync(file, json);
-  return { stdout: summary(report) + `report: ${file}\n`, stderr: report.stopped ? `tdl: stopped: ${report.stopped}\n` : "", exitCode };
+  const stderr = report.stopped && withStopped ? `tdl: stopped: ${report.stopped}\n` : "";
+  if (!file) return { stdout: json, stderr, exitCode };
+  try {
+    fs.writeFileSync(file, json);
+  } catch (e) {
+    // The measurements are not lost: they go to stdout instead.
+    return { stdout: json, stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`, exitCode: 1 };
+  }
+  return { stdout: summary(report) + `report: ${file}\n`, stderr, exitCode };
 }
 
 export function summary(r: StressReport): string {
