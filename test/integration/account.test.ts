@@ -1,6 +1,6 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createConnection } from "node:net";
+import { createConnection, createServer, Server } from "node:net";
 import { spawnSync } from "node:child_process";
 import { AccountSasOptions, generateAccountSas, generateTableSas, AzureNamedKeyCredential } from "@azure/data-tables";
 import { EmbeddedEmulator, freePort } from "../../client/src/emulator/azurite";
@@ -133,7 +133,7 @@ test("a wrong key, an unreachable endpoint and missing permissions fail clearly 
   assert.ok(Date.now() - started < 5000);
 
   // A listener that never answers: the bound, not a hang.
-  const silent = await new Promise<import("node:net").Server>((resolve) => { const srv = require("node:net").createServer(() => undefined); srv.listen(0, "127.0.0.1", () => resolve(srv)); });
+  const silent = await new Promise<Server>((resolve) => { const srv = createServer(() => undefined); srv.listen(0, "127.0.0.1", () => resolve(srv)); });
   const silentPort = (silent.address() as { port: number }).port;
   const hang = new AccountSession({ id: "z", name: "z", kind: "connection-string", endpoint: `http://127.0.0.1:${silentPort}` },
     { connectionString: nowhere.replace(String(port), String(silentPort)) }, { timeoutMs: 1500 });

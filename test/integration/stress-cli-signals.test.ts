@@ -127,7 +127,7 @@ test("Ctrl+C three times exits at once, naming the table and the command that re
   const [, table] = await run.waitFor(/creating the stress table (stress[0-9a-f]{10})/);
   await run.waitFor(/entities\/s/);
   proxy.stall("both");
-  let command = "";
+  let command: string;
   try {
     run.child.kill("SIGINT");
     await run.waitFor(/cancelling/);

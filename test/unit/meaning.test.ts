@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { analyzeTdl } from "../../server/src/service";
 import { applyFix, codes, expectFindings } from "../helpers/analysis";
 import { marked } from "../helpers/markers";
@@ -114,7 +115,7 @@ table my_table { A: int
 
 test("every example design parses", () => {
   for (const f of ["marathon", "ledger", "telemetry", "student-cards/by-card", "student-cards/composite-colon"]) {
-    const text = require("node:fs").readFileSync(`examples/${f}.tdl`, "utf8");
+    const text = readFileSync(`examples/${f}.tdl`, "utf8");
     assert.deepEqual(codes(text).filter((c) => c === "syntax" || c === "unknown-property" || c === "invalid-argument"), [], f);
   }
 });

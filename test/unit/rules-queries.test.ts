@@ -39,7 +39,7 @@ test("the marathon's two queries are row ranges thanks to the dual row", () => {
     "row-range · 1 partition · scans ≈ 333 to return ≈ 333 (served by index ByAge)",
   ]);
   // Without the index, ByAge reads the whole partition's BIB rows through a filter.
-  const without = text.replace(/  index ByAge[^\n]*\n/, "");
+  const without = text.replace(/ {2}index ByAge[^\n]*\n/, "");
   const [byAge] = analyzeTdl(without).findings.filter((f) => f.code === "query/class" && f.message.includes("3,333"));
   assert.equal(byAge.message, "row-range · 1 partition · scans ≈ 3,333 to return ≈ 333");
 });

@@ -49,6 +49,7 @@ export function makeClients(conn: ConnectionInfo, secret: Secret, extra: TableSe
     }
     case "entra-id": {
       // Loaded on demand: @azure/identity is large and only this kind needs it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, kept out of the bundle
       const { DefaultAzureCredential } = require("@azure/identity") as typeof import("@azure/identity");
       const cred = new DefaultAzureCredential();
       const endpoint = cleanConnection(conn).info.endpoint;

@@ -90,7 +90,7 @@ async function worker(s: RunSettings, deadline: number, signal: AbortSignal, hea
     // Reads need something written first; until then, write.
     const w = s.keys.length ? pick(s.work) : { op: "insert" as const, weight: 1, batch: s.work.find((x) => x.op === "insert")?.batch ?? 1 };
     const t0 = performance.now();
-    let pk = "";
+    let pk: string;
     let entities = 1;
     try {
       if (w.op === "insert") {

@@ -115,7 +115,7 @@ export class FilterEditor {
   private update(): void {
     const text = this.editor.getValue();
     const model = this.editor.getModel()!;
-    let state: FilterState = { classification: null, error: null };
+    let state: FilterState;
     const markers: monaco.editor.IMarkerData[] = [];
     if (text.trim()) {
       const parsed = parseFilter(text);
