@@ -1,0 +1,41 @@
+/**
+ * The analysis budget of one document: every rule is linear or close to it,
+ * but a design can still be larger than any reader needs checked on each
+ * keystroke. Past these sizes the rules skip what is over and one `budget`
+ * warning says what was skipped; syntax errors, the outline and the name
+ * checks still cover everything. Sizes, not clocks, so a result never
+ * depends on the machine's speed and incremental analysis equals a fresh one.
+ */
+import { Table } from "../tdl/ast";
+import { clip } from "../tdl/clip";
+import { formatCount } from "../tdl/numbers";
+import { Finding } from "./types";
+
+/** Tables per document that the rules check; later ones are parsed only. */
+export const MAX_CHECKED_TABLES = 20_000;
+
+/** Members (properties, keys, patterns…) of one table that the design rules check; a larger table gets only the name checks. */
+export const MAX_TABLE_MEMBERS = 5_000;
+
+/** Whether the design rules skip `table` for its size. */
+export function tableOverBudget(table: Table): boolean {
+  return table.members.length > MAX_TABLE_MEMBERS;
+}
+
+/** The warning on a table too large for the design rules (offsets of the table's chunk). */
+export function tableBudgetFinding(table: Table): Finding {
+  return {
+    code: "budget", severity: "warning", start: table.name.start, end: table.name.end,
+    message: `table '${clip(table.name.text)}' has ${formatCount(table.members.length)} members; the design rules check tables of up to ` +
+      `${formatCount(MAX_TABLE_MEMBERS)}, so only the syntax and name checks ran on it. Split it into several tables.`,
+  };
+}
+
+/** The warning on the first table the rules skipped because the document has too many (absolute offsets). */
+export function documentBudgetFinding(total: number, checked: number, first: { name: string; start: number; end: number }): Finding {
+  return {
+    code: "budget", severity: "warning", start: first.start, end: first.end,
+    message: `this design has ${formatCount(total)} tables; the rules checked the first ${formatCount(checked)} and skipped the other ` +
+      `${formatCount(total - checked)}, from '${clip(first.name)}' on (only their syntax was checked). Split the design into several files.`,
+  };
+}
