@@ -32,6 +32,12 @@ export interface TableModel {
   text: string;
   props: Map<string, PropertyInfo>;
   refs: PropertyRef[];
+  /**
+   * The design rules ran on this table: it parses and fits the analysis
+   * budget (`budget.ts`). Its facts (`model/facts.ts`) are cheap only then,
+   * so hovers, lenses and reports classify its queries only then.
+   */
+  checked: boolean;
 }
 
 export interface TdlAnalysis {
@@ -111,17 +117,20 @@ export class TdlAnalyzer {
     }
     this.chunks = seen; // keep only what the current text uses
 
-    const checked = checkedTables < 0 ? tables : tables.slice(0, checkedTables);
+    const designed = tables.filter((t) => t.checked);
     if (checkedTables >= 0 && checkedTables < tables.length) {
       const first = tables[checkedTables];
       const name = first.table.name;
       findings.push(documentBudgetFinding(tables.length, checkedTables, { name: name.text, start: first.base + name.start, end: first.base + name.end }));
     }
     const caught: Caught[] = [];
+    // File rules see the tables within the budget; the name rules also see those with syntax errors.
+    const named = checkedTables < 0 ? tables : tables.slice(0, checkedTables);
     for (const rule of this.rules) {
       if (!rule.checkFile) continue;
       const out: Finding[] = [];
-      if (attempt(caught, rule.code, () => rule.checkFile!({ text, tables: checked, profile, options, report: (f) => out.push(f) }))) {
+      const ctx = { text, tables: rule.onBrokenTables ? named : designed, profile, options, report: (f: Finding) => out.push(f) };
+      if (attempt(caught, rule.code, () => rule.checkFile!(ctx))) {
         for (const f of out) findings.push(f);
       }
     }
@@ -148,7 +157,11 @@ export class TdlAnalyzer {
     for (const table of parsed.file.tables) {
       const caught: Caught[] = [];
       let model: ChunkResult["tables"][number] | undefined;
-      attempt(caught, "model", () => { model = { table, text, props: propertyInfos(table), refs: propertyRefs(table) }; });
+      attempt(caught, "model", () => {
+        const over = check && !table.hasSyntaxError ? tableOverBudget(table) : undefined;
+        if (over) findings.push(tableBudgetFinding(table, over));
+        model = { table, text, props: propertyInfos(table), refs: propertyRefs(table), checked: check && !table.hasSyntaxError && !over };
+      });
       if (model) tables.push(model);
       else report(caught, table, findings, failures);
     }
@@ -158,9 +171,7 @@ export class TdlAnalyzer {
 
   /** Runs every table rule on one table, each inside its guard. */
   private checkTable(tm: ChunkResult["tables"][number], profile: ServiceProfile, options: AnalysisOptions, findings: Finding[], failures: RuleFailure[]): void {
-    const oversized = tableOverBudget(tm.table);
-    if (oversized) findings.push(tableBudgetFinding(tm.table));
-    const designRules = !tm.table.hasSyntaxError && !oversized;
+    const designRules = tm.checked;
     const caught: Caught[] = [];
     for (const rule of this.rules) {
       if (!rule.checkTable || (!designRules && !rule.onBrokenTables)) continue;
