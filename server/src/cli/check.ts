@@ -79,7 +79,7 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
     try {
       const analysis = (options.newAnalyzer?.() ?? new TdlAnalyzer()).analyze(texts.get(file)!, options.analysis);
       entries.push(designEntry(file, texts.get(file)!, analysis));
-      for (const f of analysis.failures ?? []) failures.addRule(displayPath(file), f);
+      for (const f of analysis.failures) failures.addRule(displayPath(file), f);
       for (const tm of analysis.tables) if (!designs.has(tm.table.name.text)) designs.set(tm.table.name.text, tm.props);
     } catch (e) {
       failures.add(displayPath(file), e);

@@ -54,7 +54,7 @@ export class AnalysisCache {
 
   /** The core turns a throwing rule into an `internal` finding; its stack is only in `failures`, logged here. */
   private logRuleFailures(uri: string, entry: Entry): void {
-    const failures = entry.analysis.failures ?? [];
+    const failures = entry.analysis.failures;
     const current = new Set<string>();
     for (const f of failures) {
       const key = `${f.rule}|${f.table ?? ""}|${f.stack}`;
@@ -66,7 +66,7 @@ export class AnalysisCache {
 
   private failedAnalysis(text: string, e: unknown): TdlAnalysis {
     const profile = profileFor(undefined, this.options.defaultService);
-    return { text, service: undefined, profile, tables: [], errors: [], findings: [internalFinding("analysis", e, text)] };
+    return { text, service: undefined, profile, tables: [], errors: [], findings: [internalFinding("analysis", e, text)], failures: [] };
   }
 
   delete(uri: string): void {

@@ -114,9 +114,7 @@ function refPart(part: Part, info: PropertyInfo | undefined, maxChars: number): 
   const sameLength = t === "string" ? info.decl.type.min !== undefined && info.decl.type.min.value === info.decl.type.max?.value
     : t === "enum" ? new Set(info.enumValues?.map((v) => v.length)).size <= 1
     : t === "guid" || t === "datetime" || (isInt && info.min === info.max);
-  const prefixProne = t === "enum"
-    ? (info.enumValues ?? []).some((a) => (info.enumValues ?? []).some((b) => a !== b && b.startsWith(a)))
-    : t === "bool" ? false : !sameLength;
+  const prefixProne = t === "enum" ? someIsPrefixOfAnother(info.enumValues ?? []) : t === "bool" ? false : !sameLength;
   const order: Order = isInt ? "none" : t === "double" ? "none" : "preserving";
   const orderReason = isInt ? "an unpadded number sorts as text (\"111\" < \"2\")" : t === "double" ? "a double sorts as text" : undefined;
   return {
@@ -136,6 +134,17 @@ function analyzeInner(expr: Expr, props: ReadonlyMap<string, PropertyInfo>): Key
     maxChars: parts.reduce((s, p) => s + p.maxChars, 0), order: "none", monotonic: varying[0]?.monotonic,
     distinct: product(parts.map((p) => p.distinct)), hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
   };
+}
+
+/**
+ * Whether one value is a proper prefix of another. Sorted, a value's prefix
+ * extensions follow it directly, so comparing neighbours suffices: n log n,
+ * not n² (an enum may list thousands of values).
+ */
+function someIsPrefixOfAnother(values: readonly string[]): boolean {
+  const sorted = [...new Set(values)].sort();
+  for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i + 1].startsWith(sorted[i])) return true;
+  return false;
 }
 
 function containsDate(expr: Expr): boolean {

@@ -82,7 +82,7 @@ function renderPart(part: Part, ctx: EvalContext): string {
   switch (part.fnName) {
     case "pad": return n === undefined ? text : padDigits(text, n);
     case "hash": return md5hex(text).slice(0, n ?? 32);
-    case "bucket": return n && n > 0 ? bucketOf(text, n) : text;
+    case "bucket": return n && n >= 1 && n <= 2 ** 32 ? bucketOf(text, Math.floor(n)) : text;
     case "lower": return text.toLowerCase();
     case "upper": return text.toUpperCase();
     case "date": {
@@ -95,10 +95,18 @@ function renderPart(part: Part, ctx: EvalContext): string {
   }
 }
 
+/**
+ * Examples render at most this many characters of padding: a width beyond
+ * any key's limit (reported by `invalid-argument`) must not build a string
+ * the engine cannot hold.
+ */
+const MAX_RENDERED_WIDTH = 1024;
+
 /** Left-pads with zeros; a negative number keeps its sign in front. */
 function padDigits(text: string, width: number): string {
-  if (text.startsWith("-")) return "-" + text.slice(1).padStart(width - 1, "0");
-  return text.padStart(width, "0");
+  const w = Math.min(width, MAX_RENDERED_WIDTH);
+  if (text.startsWith("-")) return "-" + text.slice(1).padStart(w - 1, "0");
+  return text.padStart(w, "0");
 }
 
 function numArg(arg: CallArg | undefined): number | undefined {

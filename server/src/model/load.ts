@@ -28,10 +28,11 @@ export interface LoadEstimate {
 
 export function estimateLoad(accesses: Access[], est: TableEstimates, queries: QueryAnalysis[]): LoadEstimate {
   const patterns: PatternLoad[] = [];
+  const byQuery = new Map(queries.map((q) => [q.query as Access, q]));
   for (const a of accesses) {
     if (!a.rate || !(a.rate.perSecond > 0)) continue;
     if (a.kind === "query") {
-      const scanned = queries.find((q) => q.query === a)?.classification?.scanned;
+      const scanned = byQuery.get(a)?.classification?.scanned;
       if (scanned === null || scanned === undefined) continue;
       const total = a.rate.perSecond * scanned;
       patterns.push({ access: a, total, hottest: total * est.hotShare, written: false });

@@ -99,6 +99,8 @@ export const PROFILES: Record<ServiceName, ServiceProfile> = {
   },
 };
 
+/** The profile of `name`, else of `fallback`, else Azure's (a setting may hold any string). */
 export function profileFor(name: ServiceName | undefined, fallback: ServiceName = "azure-table"): ServiceProfile {
-  return PROFILES[name ?? fallback];
+  for (const n of [name, fallback]) if (n !== undefined && Object.hasOwn(PROFILES, n)) return PROFILES[n];
+  return PROFILES["azure-table"];
 }

@@ -68,7 +68,7 @@ export function propertyInfo(p: Property, rows?: number): PropertyInfo {
     info.maxChars = finite(t.max?.value) ?? Infinity;
   } else if (t.name === "enum") {
     info.enumValues = (t.values ?? []).map((v) => v.text);
-    info.maxChars = Math.max(0, ...info.enumValues.map((v) => v.length));
+    info.maxChars = info.enumValues.reduce((max, v) => Math.max(max, v.length), 0);
     info.distinct = new Set(info.enumValues).size;
     const cs = parseCharset(escapeClass([...new Set(info.enumValues.join(""))].join("")));
     if (!isCharsetError(cs)) info.charset = cs;

@@ -6,7 +6,8 @@ import { Name } from "../tdl/ast";
 import { SYSTEM_PROPERTIES } from "../service/references";
 import { Finding } from "../service/types";
 import { FileContext, Rule, TableContext } from "./rule";
-import { closest } from "./spelling";
+import { suggester } from "./spelling";
+import { clip, listNames } from "../tdl/clip";
 
 export const unknownProperty: Rule = {
   code: "unknown-property",
@@ -14,14 +15,16 @@ export const unknownProperty: Rule = {
   onBrokenTables: true,
   checkTable(ctx: TableContext) {
     const declared = [...ctx.props.keys()];
+    const suggest = suggester(declared);
+    // Listed once per table, shortened: a table of thousands of properties must not make every message that long.
+    const known = declared.length ? `it declares ${listNames(declared)}` : "it declares no properties";
     for (const ref of ctx.refs) {
       if (ref.kind === "decl" || ctx.props.has(ref.name)) continue;
       if ((ref.kind === "query" || ref.kind === "filter") && SYSTEM_PROPERTIES.has(ref.name)) continue;
-      const guess = closest(ref.name, declared);
-      const known = declared.length ? `it declares ${declared.join(", ")}` : "it declares no properties";
+      const guess = suggest(ref.name);
       ctx.report({
         code: this.code, severity: this.severity, start: ref.start, end: ref.end,
-        message: `unknown property '${ref.name}': table '${ctx.table.name.text}' does not declare it (${known})` +
+        message: `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
           (guess ? `. Did you mean '${guess}'?` : ""),
         fixes: guess ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }] : undefined,
       });
@@ -36,7 +39,7 @@ function reportDuplicates(names: Array<{ name: Name; base: number }>, what: stri
     if (!first.has(n.text)) { first.set(n.text, n); continue; }
     report({
       code: "duplicate-name", severity: "error", start: n.start + base, end: n.end + base,
-      message: `${what} '${n.text}' is declared twice; the first declaration counts: rename or remove this one`,
+      message: `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`,
     });
   }
 }

@@ -3,7 +3,7 @@
  * low selectivity, ranges over parts that do not keep order; and filters
  * that do not parse.
  */
-import { Query } from "../tdl/ast";
+import { Query, Table } from "../tdl/ast";
 import { tableFacts } from "../model/facts";
 import { QueryAnalysis } from "../model/queries";
 import { PropertyInfo } from "../model/properties";
@@ -15,6 +15,8 @@ import { charsetMin } from "../model/charset";
 import { ServiceProfile } from "../model/profiles";
 import { padFix, separatorFix } from "./keys";
 import { Rule, TableContext } from "./rule";
+import { detectEol, indentOf } from "../tdl/line-ends";
+import { clip } from "../tdl/clip";
 
 function eachQuery(ctx: TableContext, fn: (qa: QueryAnalysis) => void): void {
   for (const qa of tableFacts(ctx.table, ctx.props).queries) fn(qa);
@@ -60,12 +62,24 @@ export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
   props.forEach((p) => parts.push(keyPartText(p), tdlString(separatorAfter(p, ctx.profile))));
   const rowKeyText = ctx.text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
   const anchor = t.indexes.length ? t.indexes[t.indexes.length - 1] : t.rowKey;
-  const indent = /[ \t]*$/.exec(ctx.text.slice(0, anchor.start).split("\n").pop() ?? "")?.[0] ?? "  ";
-  const newText = `\n${indent}index ${name} rowKey = ${parts.join(" + ")} + ${rowKeyText}`;
+  const newText = `${lineStartAfter(ctx.text, t, anchor.start)}index ${name} rowKey = ${parts.join(" + ")} + ${rowKeyText}`;
   return {
     title: `Add an index row ordered by ${props.map((p) => p.name).join(", ")}: index ${name} (written with each entity, in the same transaction)`,
     edits: [{ start: anchor.end, end: anchor.end, newText }], preferred: true,
   };
+}
+
+const lineStarts = new WeakMap<Table, string>();
+
+/**
+ * A line end in the document's style and the indentation of the line at
+ * `anchor`: what starts a new member below it. Once per table, however many
+ * queries offer the fix (the anchor's line may be long).
+ */
+function lineStartAfter(text: string, table: Table, anchor: number): string {
+  let s = lineStarts.get(table);
+  if (s === undefined) lineStarts.set(table, (s = detectEol(text) + indentOf(text, anchor)));
+  return s;
 }
 
 /** `,` sorts below letters and digits; for a wider alphabet, the highest allowed character below it. */
@@ -135,7 +149,7 @@ export const unorderedRange: Rule = {
       }
       ctx.report({
         code: this.code, severity: this.severity, start: query.name.start, end: query.name.end,
-        message: `query '${query.name.text}' ranges over '${cond.property.text}' (${cond.op}), but its key part ${ctx.text.slice(part.part.start, part.part.end)} does not keep order: ${reason}. ` +
+        message: `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
           `The key range does not match the property range, so the query cannot be served as a range.`,
         fixes: fix ? [fix] : undefined,
       });

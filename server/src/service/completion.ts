@@ -5,6 +5,7 @@
  */
 import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICES } from "../tdl/ast";
 import { lex, T, Token } from "../tdl/lexer";
+import { hasLineBreak } from "../tdl/line-ends";
 import { TdlAnalysis, tableAt } from "./analyze";
 import { FUNCTION_DOCS } from "./hover";
 
@@ -45,7 +46,7 @@ export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
   const before = tokens.filter((t) => t.kind !== T.EOF && t.end <= offset && !(t.kind === T.Ident && t.end === offset));
   const prev = before[before.length - 1];
   const tm = tableAt(analysis, offset);
-  const lineStart = !prev || text.slice(prev.end, offset).includes("\n");
+  const lineStart = !prev || hasLineBreak(text, prev.end, offset);
 
   if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.base + tm.table.end <= offset)) {
     if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICES.map((s) => ({ label: s, kind: "value" as const }));

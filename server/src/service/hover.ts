@@ -39,7 +39,7 @@ export function hover(analysis: TdlAnalysis, offset: number): HoverResult | unde
 
 /** Hover inside one table; `offset` and the result are relative to the table's chunk. */
 function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): HoverResult | undefined {
-  if (!tm.table.hasSyntaxError) {
+  if (tm.checked) {
     const qa = tableFacts(tm.table, tm.props).queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
     if (qa?.classification) return { markdown: queryMarkdown(qa.query.name.text, qa.classification), start: qa.query.name.start, end: qa.query.name.end };
   }
@@ -106,8 +106,9 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   const bytes = keyBytes(expr, tm.props, profile);
   const text = tm.text.slice(expr.start, expr.end);
   const lines = [`**${title}** = \`${text}\``, "", `- example: \`${example}\``];
-  const { est } = tableFacts(tm.table, tm.props);
-  const info = [est.pk, est.rk, ...est.indexKeys].find((k) => k?.expr === expr) ?? analyzeKey(expr, tm.props);
+  // The table's analysed keys when it was checked; else this one key alone (cheap whatever the table's size).
+  const est = tm.checked ? tableFacts(tm.table, tm.props).est : undefined;
+  const info = (est && [est.pk, est.rk, ...est.indexKeys].find((k) => k?.expr === expr)) || analyzeKey(expr, tm.props);
   const unordered = info.parts.filter((p, i) => p.props.length && (p.order === "none" || separatorBreaksOrder(info.parts, i)));
   lines.push(unordered.length
     ? `- not order-preserving: ${unordered.map((p) => `\`${tm.text.slice(p.part.start, p.part.end)}\` (${p.order === "none" ? p.orderReason ?? "does not keep order" : "the separator after it sorts above its characters"})`).join("; ")}`

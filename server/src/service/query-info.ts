@@ -18,7 +18,7 @@ export interface QueryInfo {
 
 /** Every classified query of the design, in order. */
 export function queryInfos(analysis: TdlAnalysis): QueryInfo[] {
-  return analysis.tables.filter((tm) => !tm.table.hasSyntaxError).flatMap((tm) => tableQueries(tm));
+  return analysis.tables.filter((tm) => tm.checked).flatMap((tm) => tableQueries(tm));
 }
 
 function tableQueries(tm: TableModel): QueryInfo[] {

@@ -3,8 +3,10 @@
  * and `service`) and one chunk per `table` that starts a line — exactly
  * where the parser begins a table, so parsing the chunks one by one gives
  * the same tree as parsing the whole text. Incremental analysis re-parses
- * only the chunks an edit touched.
+ * only the chunks an edit touched. Line ends are read as the lexer reads
+ * them (`\r\n`, `\n`, a lone `\r`); one linear pass.
  */
+import { isLineBreak } from "./line-ends";
 
 const isIdentPart = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
@@ -16,23 +18,21 @@ export function chunkStarts(text: string): number[] {
   let atLineStart = true;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 10) { atLineStart = true; i++; continue; }
-    if (c === 32 || c === 9 || c === 13 || c === 0xfeff) { i++; continue; }
+    if (c === 10 || c === 13) { atLineStart = true; i++; continue; }
+    if (c === 32 || c === 9 || c === 0xfeff) { i++; continue; }
     if (atLineStart && c === 116 /* t */ && text.startsWith("table", i) && !isIdentPart(text.charCodeAt(i + 5)) && i > 0) {
-      let j = i + 5;
-      while (j < n && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
-      if (text.charCodeAt(j) !== 58 /* : — a property named "table" */) starts.push(i);
+      if (text.charCodeAt(nextToken(text, i + 5)) !== 58 /* : — a property named "table" */) starts.push(i);
     }
     if (c === 47 && text.charCodeAt(i + 1) === 47) { // line comment
-      const end = text.indexOf("\n", i);
-      i = end < 0 ? n : end;
+      i += 2;
+      while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 42) {
       // Block comment: nothing inside starts a chunk; as in the lexer, one that spans lines leaves the next token at a line start.
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? n : end + 2;
-      if (text.lastIndexOf("\n", stop - 1) >= i) atLineStart = true;
+      for (let j = i + 2; j < stop && !atLineStart; j++) if (isLineBreak(text.charCodeAt(j))) atLineStart = true;
       i = stop;
       continue;
     }
@@ -43,7 +43,7 @@ export function chunkStarts(text: string): number[] {
         const d = text.charCodeAt(j);
         if (d === 92) { j += 2; continue; }
         if (d === 34) { j++; break; }
-        if (d === 10) break;
+        if (isLineBreak(d)) break;
         j++;
       }
       i = j;
@@ -52,4 +52,29 @@ export function chunkStarts(text: string): number[] {
     i++;
   }
   return starts;
+}
+
+/**
+ * Offset of the next token at or after `i`: skips whitespace, line ends and
+ * comments, as the lexer does. Linear overall: what it skips ends at a token,
+ * and the next `table` it is called for lies after that token.
+ */
+function nextToken(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 0xfeff || isLineBreak(c)) { i++; continue; }
+    if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      i += 2;
+      while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
+      continue;
+    }
+    if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? n : end + 2;
+      continue;
+    }
+    return i;
+  }
+  return n;
 }

@@ -6,6 +6,7 @@
 import { Comment, T, Token } from "./lexer";
 import { MEMBER_KEYWORDS, Name, NumberLit, StringLit, SyntaxError } from "./ast";
 import { Interpreted } from "./numbers";
+import { clip } from "./clip";
 
 const MEMBER_SET = new Set<string>(MEMBER_KEYWORDS);
 
@@ -19,6 +20,8 @@ export class ParseAbort extends Error {}
 
 export class Cursor {
   pos = 0;
+  /** Key-function calls open around the current token (bounded by the parser's MAX_CALL_DEPTH). */
+  depth = 0;
   readonly errors: SyntaxError[] = [];
 
   constructor(readonly tokens: Token[], readonly comments: Comment[]) {}
@@ -68,7 +71,7 @@ export class Cursor {
   /** Records "expected X, found Y" at the current token and aborts the member. */
   fail(expected: string): never {
     const t = this.tok;
-    const found = t.kind === T.EOF ? "the end of the file" : `'${t.value}'`;
+    const found = t.kind === T.EOF ? "the end of the file" : `'${clip(t.value)}'`;
     this.error(t.start, t.end, `expected ${expected}, found ${found}`);
     throw new ParseAbort();
   }

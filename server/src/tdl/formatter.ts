@@ -2,137 +2,84 @@
  * The TDL formatter: two-space indentation, one member per line, canonical
  * spacing inside members, property types and key `=` aligned in consecutive
  * lines, comments and single blank lines kept. A table with syntax errors is
- * copied unchanged, so formatting never loses text.
+ * copied unchanged, so formatting never loses text; a file with errors
+ * outside its tables is left as it is.
+ *
+ * New line ends follow the document's style (`\n`, `\r\n` or `\r`); text
+ * copied unchanged keeps its own. Linear in the document: one lex, one parse,
+ * and every table finds its comments by binary search (`format-table.ts`).
  */
-import { Member, Table } from "./ast";
-import { Comment, lex, T, Token } from "./lexer";
+import { Table } from "./ast";
+import { Comment, lex } from "./lexer";
 import { parse } from "./parser";
+import { detectEol, hasBlankLine, hasLineBreak } from "./line-ends";
+import { firstAtOrAfter, formatTable } from "./format-table";
 
-const INDENT = "  ";
-const NO_SPACE_BEFORE = new Set([T.Colon, T.Comma, T.RParen, T.Percent, T.DotDot, T.Slash]);
-const NO_SPACE_AFTER = new Set([T.LParen, T.DotDot, T.Slash, T.Minus]);
-
-interface Item {
+interface TopItem {
   start: number;
   end: number;
-  member?: Member;
   comment?: Comment;
+  table?: Table;
 }
 
 /** Returns the formatted text (unchanged when the file has errors outside its tables). */
 export function formatTdl(text: string): string {
   const { file, errors } = parse(text);
+  const tables = file.tables;
+  if (errors.some((e) => !tableAt(tables, e.start))) return text;
   const { tokens, comments } = lex(text);
-  const inTable = (o: number) => file.tables.some((t) => o >= t.start && o < t.end);
-  if (errors.some((e) => !inTable(e.start))) return text;
+  const eol = detectEol(text);
+
+  const items: TopItem[] = [];
+  for (const c of comments) if (!tableAt(tables, c.start)) items.push({ start: c.start, end: c.end, comment: c });
+  const service = file.service;
+  let serviceText: string | undefined;
+  if (service) {
+    // A comment inside `service … name` stays where it is: the line is copied as written.
+    const inside = comments.slice(firstAtOrAfter(comments, service.start + 1)).some((c) => c.start < service.end);
+    serviceText = inside ? text.slice(service.start, service.end) : `service ${service.name.text}`;
+    items.push({ start: service.start, end: service.end });
+  }
+  for (const t of tables) items.push({ start: t.start, end: t.end, table: t });
+  const top = withoutServiceComments(items, service);
+  top.sort((a, b) => a.start - b.start);
 
   const out: string[] = [];
-  const topItems: Item[] = [
-    ...comments.filter((c) => !inTable(c.start)).map((c) => ({ start: c.start, end: c.end, comment: c })),
-    ...(file.service ? [{ start: file.service.start, end: file.service.end }] : []),
-    ...file.tables.map((t) => ({ start: t.start, end: t.end })),
-  ].sort((a, b) => a.start - b.start);
-
-  let prev: Item | undefined;
-  for (const item of topItems) {
-    const sameLine = prev && !text.slice(prev.end, item.start).includes("\n");
-    if (prev && item.comment && sameLine) {
+  let prev: TopItem | undefined;
+  for (const item of top) {
+    if (prev && item.comment && !hasLineBreak(text, prev.end, item.start)) {
       out[out.length - 1] += " " + text.slice(item.start, item.end);
       prev = item;
       continue;
     }
-    const table = file.tables.find((t) => t.start === item.start);
     // Tables stand apart, but a comment written right above a table stays attached to it.
-    const apart = blankLineBetween(text, prev?.end ?? 0, item.start) || (table && !prev?.comment) || (prev && isTable(file.tables, prev));
-    if (prev && apart) out.push("");
-    if (table) out.push(table.hasSyntaxError ? text.slice(table.start, table.end) : formatTable(text, table, tokens, comments));
+    const apart = prev && (hasBlankLine(text, prev.end, item.start) || (item.table && !prev.comment) || prev.table);
+    if (apart) out.push("");
+    if (item.table) out.push(item.table.hasSyntaxError ? text.slice(item.start, item.end) : formatTable(text, item.table, tokens, comments, eol));
     else if (item.comment) out.push(text.slice(item.start, item.end));
-    else out.push(`service ${file.service!.name.text}`);
+    else out.push(serviceText!);
     prev = item;
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n") + "\n";
+  const bom = text.charCodeAt(0) === 0xfeff ? "\ufeff" : "";
+  return out.length ? bom + out.join(eol) + eol : bom;
 }
 
-function isTable(tables: Table[], item: Item): boolean {
-  return tables.some((t) => t.start === item.start);
+/** Drops the comments that sit inside the `service` line (it is printed with them). */
+function withoutServiceComments(items: TopItem[], service: { start: number; end: number } | undefined): TopItem[] {
+  if (!service) return items;
+  return items.filter((it) => !(it.comment && it.start > service.start && it.start < service.end));
 }
 
-function blankLineBetween(text: string, from: number, to: number): boolean {
-  return /\n[ \t\r]*\n/.test(text.slice(from, to));
-}
-
-function formatTable(text: string, table: Table, tokens: Token[], comments: Comment[]): string {
-  const items: Item[] = [
-    ...table.members.map((m) => ({ start: m.start, end: m.end, member: m })),
-    ...comments.filter((c) => c.start > table.open && c.start < table.close).map((c) => ({ start: c.start, end: c.end, comment: c })),
-  ].sort((a, b) => a.start - b.start);
-  // Comments inside a member are kept by printing that member verbatim.
-  const kept = items.filter((it) => !(it.comment && table.members.some((m) => it.start > m.start && it.start < m.end)));
-
-  const lines: Array<{ text: string; member?: Member; blankBefore: boolean }> = [];
-  let prev: Item | undefined;
-  const headEnd = table.open + 1;
-  for (const item of kept) {
-    const from = prev ? prev.end : headEnd;
-    if (item.comment && prev && !text.slice(from, item.start).includes("\n")) {
-      lines[lines.length - 1].text += " " + text.slice(item.start, item.end);
-      prev = item;
-      continue;
-    }
-    const body = item.member ? printMember(text, item.member, tokens, comments) : text.slice(item.start, item.end);
-    lines.push({ text: body, member: item.member, blankBefore: !!prev && blankLineBetween(text, from, item.start) });
-    prev = item;
+/** The table whose span holds `offset` (tables are sorted and disjoint): binary search. */
+function tableAt(tables: readonly Table[], offset: number): Table | undefined {
+  let lo = 0;
+  let hi = tables.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = tables[mid];
+    if (offset < t.start) hi = mid - 1;
+    else if (offset >= t.end) lo = mid + 1;
+    else return t;
   }
-  alignRuns(lines);
-  const head = `table ${table.name.text} {`;
-  const bodyLines = lines.map((l) => (l.blankBefore ? "\n" : "") + INDENT + l.text);
-  return bodyLines.length ? `${head}\n${bodyLines.join("\n")}\n}` : `${head}\n}`;
-}
-
-/** Aligns property types and key `=` signs across consecutive lines. */
-function alignRuns(lines: Array<{ text: string; member?: Member; blankBefore: boolean }>): void {
-  const alignKind = (l: (typeof lines)[number]) =>
-    l.member?.kind === "property" ? "property" : l.member?.kind === "key" ? "key" : undefined;
-  // A run continues across comment lines but ends at a blank line or another kind of member.
-  let i = 0;
-  while (i < lines.length) {
-    const kind = alignKind(lines[i]);
-    let j = i + 1;
-    while (kind && j < lines.length && !lines[j].blankBefore && (alignKind(lines[j]) === kind || !lines[j].member)) j++;
-    const run = lines.slice(i, j).filter((l) => l.member);
-    if (kind && run.length > 1) {
-      const sep = kind === "property" ? ":" : " =";
-      const heads = run.map((l) => l.text.slice(0, l.text.indexOf(sep) + sep.length));
-      const width = Math.max(...heads.map((h) => h.length));
-      run.forEach((l, k) => {
-        const head = heads[k];
-        const rest = l.text.slice(head.length).trimStart();
-        l.text = kind === "property" ? `${head.padEnd(width)} ${rest}` : `${head.slice(0, -2).padEnd(width - 2)} = ${rest}`;
-      });
-    }
-    i = Math.max(j, i + 1);
-  }
-}
-
-/** Prints a member from its tokens with canonical spacing (verbatim when a comment sits inside it). */
-function printMember(text: string, m: Member, tokens: Token[], comments: Comment[]): string {
-  if (comments.some((c) => c.start > m.start && c.start < m.end)) return text.slice(m.start, m.end).replace(/\s*\n\s*/g, " ");
-  let out = "";
-  let prev: Token | undefined;
-  for (const t of tokens) {
-    if (t.start < m.start) continue;
-    if (t.start >= m.end || t.kind === T.EOF) break;
-    const raw = text.slice(t.start, t.end);
-    if (prev && needsSpace(prev, t)) out += " ";
-    out += raw;
-    prev = t;
-  }
-  return out;
-}
-
-function needsSpace(prev: Token, t: Token): boolean {
-  if (NO_SPACE_BEFORE.has(t.kind) || NO_SPACE_AFTER.has(prev.kind)) return false;
-  // `pad(`, `string(`, `enum(`: a call or type argument list hugs its name.
-  if (t.kind === T.LParen && prev.kind === T.Ident) return false;
-  return true;
+  return undefined;
 }

@@ -2,8 +2,11 @@
  * Lexer for the Table Design Language. Produces a flat token array with
  * offsets; comments are kept aside (the formatter needs them), whitespace is
  * dropped but each token records whether it starts a line, which drives the
- * parser's error recovery (`language.md`, "Errors and recovery").
+ * parser's error recovery (`language.md`, "Errors and recovery"). `\r\n`,
+ * `\n` and a lone `\r` all end a line. One pass, no backtracking: linear in
+ * the text.
  */
+import { isLineBreak } from "./line-ends";
 
 export const enum T {
   Ident,
@@ -65,8 +68,12 @@ const PUNCT: Record<string, T> = {
   "=": T.Equals, "+": T.Plus, "-": T.Minus, "/": T.Slash, "%": T.Percent, "?": T.Question,
 };
 
-/** Tokenises `text`. Never throws: unknown characters become `Unknown` tokens. */
-export function lex(text: string): LexResult {
+/**
+ * Tokenises `text`. Never throws: unknown characters become `Unknown` tokens.
+ * With `limit`, stops after that many tokens (the EOF token then marks where
+ * it stopped), for callers that only need the head of a design.
+ */
+export function lex(text: string, limit = Infinity): LexResult {
   const tokens: Token[] = [];
   const comments: Comment[] = [];
   const n = text.length;
@@ -77,13 +84,13 @@ export function lex(text: string): LexResult {
     lineStart = false;
   };
 
-  while (i < n) {
+  while (i < n && tokens.length < limit) {
     const c = text.charCodeAt(i);
-    if (c === 10) { lineStart = true; i++; continue; }
-    if (c === 32 || c === 9 || c === 13 || c === 0xfeff) { i++; continue; }
+    if (c === 10 || c === 13) { lineStart = true; i++; continue; }
+    if (c === 32 || c === 9 || c === 0xfeff) { i++; continue; }
     if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
-      const end = text.indexOf("\n", i);
-      const stop = end < 0 ? n : end;
+      let stop = i + 2;
+      while (stop < n && !isLineBreak(text.charCodeAt(stop))) stop++;
       comments.push({ start: i, end: stop, block: false });
       i = stop;
       continue;
@@ -92,7 +99,7 @@ export function lex(text: string): LexResult {
       const end = text.indexOf("*/", i + 2);
       const stop = end < 0 ? n : end + 2;
       comments.push({ start: i, end: stop, block: true });
-      if (text.slice(i, stop).includes("\n")) lineStart = true;
+      for (let j = i + 2; j < stop && !lineStart; j++) if (isLineBreak(text.charCodeAt(j))) lineStart = true;
       i = stop;
       continue;
     }
@@ -128,7 +135,8 @@ export function lex(text: string): LexResult {
     push(p ?? T.Unknown, i, i + width, text.slice(i, i + width));
     i += width;
   }
-  tokens.push({ kind: T.EOF, start: n, end: n, lineStart: true, value: "" });
+  const end = Math.min(i, n);
+  tokens.push({ kind: T.EOF, start: end, end, lineStart: true, value: "" });
   return { tokens, comments };
 }
 
@@ -155,6 +163,8 @@ function scanNumber(text: string, start: number): number {
   return j;
 }
 
+const SIMPLE_ESCAPES = new Map([['"', '"'], ["\\", "\\"], ["n", "\n"], ["t", "\t"]]);
+
 function scanString(
   text: string,
   start: number,
@@ -167,15 +177,16 @@ function scanString(
   let error: string | undefined;
   const n = text.length;
   for (;;) {
-    if (j >= n || text.charCodeAt(j) === 10) { error = "unterminated string: add the closing \""; break; }
+    if (j >= n || isLineBreak(text.charCodeAt(j))) { error = "unterminated string: add the closing \""; break; }
     const c = text.charCodeAt(j);
     if (c === 34) { j++; break; }
     if (c === 92 /* \ */) {
-      offsets ??= Array.from(value, (_, k) => start + 1 + k);
+      // One offset per UTF-16 unit decoded so far (not per code point: a surrogate pair is two units).
+      offsets ??= Array.from({ length: value.length }, (_, k) => start + 1 + k);
       const e = text[j + 1];
-      const simple: Record<string, string> = { '"': '"', "\\": "\\", n: "\n", t: "\t" };
-      if (e !== undefined && e in simple) {
-        value += simple[e];
+      const simple = e === undefined ? undefined : SIMPLE_ESCAPES.get(e);
+      if (simple !== undefined) {
+        value += simple;
         offsets.push(j);
         j += 2;
         continue;

@@ -11,6 +11,14 @@ import { lex, T } from "./lexer";
 import { Cursor, ParseAbort } from "./cursor";
 import { parseCount, parseInteger, parsePercent, parseSize } from "./numbers";
 import { parseQuery, parseTransaction, parseWrite } from "./access-parser";
+import { clip } from "./clip";
+
+/**
+ * Deepest nesting of key-function calls the parser accepts (`pad(pad(…))`).
+ * Real keys nest two or three calls; the limit keeps every recursive walk
+ * of a key (model, rules, hover) far from the stack's end.
+ */
+export const MAX_CALL_DEPTH = 64;
 
 const MODIFIER_SET = new Set<string>(MODIFIERS);
 const TYPE_SET = new Set<string>(TYPE_NAMES);
@@ -44,7 +52,7 @@ export function parseChunk(text: string, head: boolean, followed: boolean): Pars
       continue;
     }
     const t = c.next();
-    c.error(t.start, t.end, `expected 'table', found '${t.value}'`);
+    c.error(t.start, t.end, `expected 'table', found '${clip(t.value)}'`);
     while (c.pos < stop && !c.isWord("table")) c.next();
   }
   for (const cm of comments) {
@@ -52,6 +60,21 @@ export function parseChunk(text: string, head: boolean, followed: boolean): Pars
   }
   c.errors.sort((a, b) => a.start - b.start);
   return { file, errors: c.errors };
+}
+
+/**
+ * The service a design's head declares (`service azure-table` before any
+ * table), read with the parser's own rules from the first few tokens only:
+ * the analyzer needs the profile before it analyses the chunks.
+ */
+export function leadingService(text: string): ServiceName | undefined {
+  // `service` and a name glued from at most three pieces (`cosmos-table`), plus the two tokens that could extend it.
+  const { tokens, comments } = lex(text, 8);
+  const c = new Cursor(tokens, comments);
+  if (!c.isWord("service")) return undefined;
+  const file: DesignFile = { start: 0, end: text.length, tables: [] };
+  parseService(c, file);
+  return file.service?.value;
 }
 
 function parseService(c: Cursor, file: DesignFile): void {
@@ -72,7 +95,7 @@ function parseService(c: Cursor, file: DesignFile): void {
   }
   const value = (SERVICES as readonly string[]).includes(text) ? (text as ServiceName) : undefined;
   const name: Name = { text, start: first.start, end };
-  if (!value) c.error(first.start, end, `unknown service '${text}': expected ${SERVICES.join(", ")}`);
+  if (!value) c.error(first.start, end, `unknown service '${clip(text)}': expected ${SERVICES.join(", ")}`);
   file.service = { name, value, start: kw.start, end };
 }
 
@@ -105,7 +128,7 @@ function parseTable(c: Cursor): Table {
     table.close = c.tok.start;
     table.end = c.next().end;
   } else {
-    c.error(c.tok.start, c.tok.end, `expected '}' to close table '${table.name.text}'`);
+    c.error(c.tok.start, c.tok.end, `expected '}' to close table '${clip(table.name.text)}'`);
     table.end = c.lastEnd;
   }
   table.hasSyntaxError = c.errors.length > errorsBefore;
@@ -314,17 +337,26 @@ function parsePart(c: Cursor): Part {
     const name: Name = { text: t.value, start: t.start, end: t.end };
     if (!c.is(T.LParen)) return { kind: "ref", name, start: t.start, end: t.end };
     if (!FUNCTION_SET.has(t.value)) {
-      c.error(t.start, t.end, `unknown key function '${t.value}': expected ${KEY_FUNCTIONS.join(", ")}`);
+      c.error(t.start, t.end, `unknown key function '${clip(t.value)}': expected ${KEY_FUNCTIONS.join(", ")}`);
+    }
+    if (c.depth >= MAX_CALL_DEPTH) {
+      c.error(t.start, t.end, `key expression nested deeper than ${MAX_CALL_DEPTH} calls: a key needs a few at most; flatten it`);
+      throw new ParseAbort();
     }
     c.next();
-    const args: CallArg[] = [];
-    if (!c.is(T.RParen)) {
-      args.push(parseArg(c, 0));
-      while (c.eat(T.Comma)) args.push(parseArg(c, args.length));
+    c.depth++;
+    try {
+      const args: CallArg[] = [];
+      if (!c.is(T.RParen)) {
+        args.push(parseArg(c, 0));
+        while (c.eat(T.Comma)) args.push(parseArg(c, args.length));
+      }
+      const end = c.expect(T.RParen, `')' to close '${clip(t.value)}('`).end;
+      const fnName = FUNCTION_SET.has(t.value) ? (t.value as KeyFunction) : undefined;
+      return { kind: "call", fn: name, fnName, args, start: t.start, end };
+    } finally {
+      c.depth--;
     }
-    const end = c.expect(T.RParen, `')' to close '${t.value}('`).end;
-    const fnName = FUNCTION_SET.has(t.value) ? (t.value as KeyFunction) : undefined;
-    return { kind: "call", fn: name, fnName, args, start: t.start, end };
   }
   return c.fail("a key part: a property name, a \"string\" or a function such as pad(P, 5)");
 }

@@ -14,5 +14,6 @@ export function isTsFile(f: string): boolean {
 export function loadTsAnalysis(): typeof import("./service") {
   const bundled = path.join(__dirname, "ts-analyzer.js");
   const target = fs.existsSync(bundled) ? bundled : path.join(__dirname, "service");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the analysis is a separate bundle, loaded on the first TypeScript document
   return require(target) as typeof import("./service");
 }
