@@ -27,17 +27,24 @@ test("'-.' anywhere (typed on the way to a number) is a parse error that says wh
     const e = errorOf(filter);
     assert.equal(e.start, at, filter);
     assert.equal(e.end, at + 2, filter);
-    assert.match(e.message, /'-\.' is not a number: write a digit before the point, such as -0\.5/);
+    assert.match(e.message, /'-\.' is not a number: write digits around the point, such as -0\.5/);
   }
   assert.equal(lexOData("-.").length, 2, "the lexer itself does not throw either");
+});
+
+test("decimals may leave out the digits on one side of the point, as OData's grammar allows", () => {
+  for (const [filter, value] of [["Ratio gt .5", ".5"], ["Ratio gt -.5", "-.5"], ["Ratio gt 12.", "12."], ["Ratio gt -.5e3", "-.5e3"]] as const) {
+    const p = parseFilter(filter);
+    assert.ok(p.ok, filter);
+    assert.ok(p.expr.kind === "cmp" && p.expr.value.type === "double" && p.expr.value.value === value, filter);
+  }
 });
 
 test("half-typed numbers and literals fail at their own position with the form to write", () => {
   const cases: Array<[string, number, RegExp]> = [
     ["Age gt 1e", 7, /'1e' is not a number: write the exponent's digits, such as 1e3/],
     ["Age gt 1e+", 7, /'1e\+' is not a number: write the exponent's digits/],
-    ["Age gt 12.", 7, /'12\.' is not a number: write a digit after the point, such as 12\.0/],
-    ["Age gt .5", 7, /unexpected character '\.': a number starts with a digit: write 0\.5/],
+    ["Age gt .", 7, /unexpected character '\.': a number needs digits, such as 0\.5/],
     ["Age gt 5x", 7, /'5x' is not a number: put a space between a number and the word after it/],
     ["Age gt 1.5L", 7, /an int64 literal is a whole number, such as 1L/],
     ["At gt datetime'2026-", 6, /unterminated literal: add the closing '/],
@@ -217,7 +224,7 @@ test("the consumers read the new terms: .tdl filter queries and tdl classify", (
   const a = analyzeTdl(design);
   const syntax = a.findings.filter((f) => f.code === "syntax");
   assert.deepEqual(syntax.map((f) => design.slice(f.start, f.end)), ["-."], "only the bad filter is a syntax error, at its '-.'");
-  assert.match(syntax[0].message, /write a digit before the point/);
+  assert.match(syntax[0].message, /write digits around the point/);
   assert.ok(a.findings.some((f) => f.code === "query/class" && design.slice(f.start, f.end) === "Active" && f.message.startsWith("row-range")));
   const ok = runClassify("PartitionKey eq 'a' and not IsActive", { format: "json" });
   assert.equal(ok.exitCode, 0);

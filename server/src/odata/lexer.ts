@@ -27,7 +27,7 @@ const TYPED_PREFIX: Record<string, ODataTokenKind> = { datetime: "datetime", gui
 const CHARACTER_HINTS: Record<string, string> = {
   "&": "write 'and'", "|": "write 'or'", "!": "write 'not', or 'ne' for not-equal", "=": "write 'eq'",
   "<": "write 'lt' or 'le'", ">": "write 'gt' or 'ge'", "\"": "string literals take single quotes: 'text'",
-  ".": "a number starts with a digit: write 0.5", "-": "a minus sign belongs to a number such as -5; arithmetic is not supported",
+  ".": "a number needs digits, such as 0.5", "-": "a minus sign belongs to a number such as -5; arithmetic is not supported",
 };
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -87,7 +87,7 @@ export function lexOData(src: string): ODataToken[] {
       i = j;
       continue;
     }
-    if (isDigit(c) || (c === 45 && (isDigit(src.charCodeAt(i + 1)) || src.charCodeAt(i + 1) === 46))) {
+    if (isDigit(c) || (c === 46 && isDigit(src.charCodeAt(i + 1))) || (c === 45 && (isDigit(src.charCodeAt(i + 1)) || src.charCodeAt(i + 1) === 46))) {
       const t = readNumber(src, i);
       out.push(t);
       i = t.end;
@@ -103,7 +103,7 @@ export function lexOData(src: string): ODataToken[] {
   return out;
 }
 
-/** Reads `-?digits(.digits)?([eE][+-]?digits)?[LldDfFmM]?` at `i`, or an error token that says how to finish the number. */
+/** Reads `-?(digits(.digits*)?|.digits)([eE][+-]?digits)?[LldDfFmM]?` at `i`, or an error token that says how to finish the number. */
 function readNumber(src: string, i: number): ODataToken {
   let j = i;
   if (src.charCodeAt(j) === 45) j++;
@@ -118,8 +118,8 @@ function readNumber(src: string, i: number): ODataToken {
     const fracStart = j;
     while (isDigit(src.charCodeAt(j))) j++;
     fractional = true;
-    if (intDigits === 0) fix = `write a digit before the point, such as ${src.slice(i, intStart)}0.${j > fracStart ? src.slice(fracStart, Math.min(j, fracStart + 10)) : "5"}`;
-    else if (j === fracStart) fix = `write a digit after the point, such as ${clip(src.slice(i, j))}0`;
+    // OData's decimal literals may omit the digits on one side of the point (`.5`, `-.5`, `12.`), not on both.
+    if (intDigits === 0 && j === fracStart) fix = `write digits around the point, such as ${src.slice(i, intStart)}0.5`;
   }
   const e = src.charCodeAt(j);
   if (!fix && (e === 69 || e === 101)) {
