@@ -65,12 +65,14 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>): Promis
   const sent: HostToWebview[] = [];
   const logs: string[] = [];
   const waiting = new Map<number, (m: HostToWebview) => void>();
+  let closed = false;
   let toHost: (message: unknown) => void = () => undefined;
   const host = new WebviewHost(spec, {
     post: async (msg) => {
       sent.push(msg);
+      // Delivered to the page first, then reported: a test that awaits an answer ends only once nothing is in flight.
+      if (!closed) await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
       if (msg.type === "response") waiting.get(msg.id)?.(msg);
-      await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
     },
     onMessage: (listener) => { toHost = listener; return { dispose: () => { toHost = () => undefined; } }; },
   }, (line) => logs.push(line));
@@ -82,11 +84,13 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>): Promis
   return {
     page, url: origin + "/", host, sent, logs,
     emit: (e) => host.emit(e),
-    sendRaw: (message, id) => new Promise((resolve) => {
-      waiting.set(id, resolve);
-      void page.evaluate((m) => (window as unknown as { __toHost(json: string): void }).__toHost(JSON.stringify(m)), message as Record<string, unknown>);
-    }),
+    sendRaw: async (message, id) => {
+      const answered = new Promise<HostToWebview>((resolve) => waiting.set(id, resolve));
+      await page.evaluate((m) => (window as unknown as { __toHost(json: string): void }).__toHost(JSON.stringify(m)), message as Record<string, unknown>);
+      return answered;
+    },
     close: async () => {
+      closed = true;
       host.dispose();
       await browser.close();
       await new Promise((r) => server.close(r));
