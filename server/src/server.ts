@@ -13,9 +13,8 @@ import {
   TextDocuments, TextDocumentSyncKind, ResponseError, ErrorCodes,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import {
-  complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions, Classification,
-} from "./service";
+import { formatTdl, queryInfos, summary, AnalysisOptions, Classification } from "./core";
+import { complete, definition, hover, outline, prepareRename, references, rename } from "./ide";
 import { AnalysisCache, Entry } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
 import { WorkspaceDesigns } from "./lsp/designs";

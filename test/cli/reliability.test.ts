@@ -10,9 +10,9 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, truncat
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { runCheck } from "../../server/src/cli/check";
-import { TdlAnalyzer } from "../../server/src/service";
-import { RULES } from "../../server/src/rules";
-import { Rule } from "../../server/src/rules/rule";
+import { TdlAnalyzer } from "../../server/src/core";
+import { RULES } from "../../server/src/core/rules";
+import { Rule } from "../../server/src/core/rules/rule";
 
 const CLI = process.env.TDL_CLI ? path.resolve(process.env.TDL_CLI) : path.resolve("dist/cli.js");
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");

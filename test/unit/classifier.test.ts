@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyFilter } from "../../server/src/odata/classify";
-import { parseFilter } from "../../server/src/odata/parser";
+import { classifyFilter } from "../../server/src/core/odata/classify";
+import { parseFilter } from "../../server/src/core/odata/parser";
 
 function classOf(filter: string): string {
   const p = parseFilter(filter);

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl, complete, definition, formatTdl, hover, outline, references, rename } from "../../server/src/service";
+import { analyzeTdl, formatTdl } from "../../server/src/core";
+import { complete, definition, hover, outline, references, rename } from "../../server/src/ide";
 import { applyEdits, marked } from "../helpers/markers";
 
 const DESIGN = `table Orders {

@@ -1,9 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl, complete, formatTdl, hover, outline } from "../../server/src/service";
-import { parseFilter } from "../../server/src/odata/parser";
-import { classifyFilter } from "../../server/src/odata/classify";
+import { analyzeTdl, formatTdl } from "../../server/src/core";
+import { complete, hover, outline } from "../../server/src/ide";
+import { parseFilter } from "../../server/src/core/odata/parser";
+import { classifyFilter } from "../../server/src/core/odata/classify";
 
 /** A small deterministic PRNG, so a failure can be replayed from its seed. */
 function rng(seed: number) {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl } from "../../server/src/service";
+import { analyzeTdl } from "../../server/src/core";
 import { applyFix, codes, expectFindings } from "../helpers/analysis";
 import { marked } from "../helpers/markers";
 

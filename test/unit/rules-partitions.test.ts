@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { codes, expectFindings, expectFix } from "../helpers/analysis";
-import { analyzeTdl } from "../../server/src/service";
+import { analyzeTdl } from "../../server/src/core";
 
 const T = (body: string, service = "") => `${service}table Orders {\n${body}\n}\n`;
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl } from "../../server/src/service";
+import { analyzeTdl } from "../../server/src/core";
 
 const above = (file: string) =>
   analyzeTdl(readFileSync(`examples/${file}`, "utf8")).findings.filter((f) => f.severity !== "info").map((f) => f.code);

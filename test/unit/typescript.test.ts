@@ -1,7 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../server/src/service";
-import { TsAnalyzer } from "../../server/src/typescript/service";
+import { analyzeTdl } from "../../server/src/core";
+import { TsAnalyzer } from "../../server/src/typescript/analysis";
 import { TsFixture } from "../helpers/typescript";
 
 const fx = new TsFixture();

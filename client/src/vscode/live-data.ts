@@ -4,8 +4,7 @@
  * as diagnostics in the design file.
  */
 import * as vscode from "vscode";
-import { AccountSession } from "../account/explorer";
-import { checkLiveData } from "../account/live-check";
+import { AccountSession, checkLiveData } from "../runtime";
 
 const SAMPLE = 1000;
 

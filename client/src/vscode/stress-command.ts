@@ -9,18 +9,11 @@
  * them in a confirmation, and remove them.
  */
 import * as vscode from "vscode";
-import { runStress, StressFailure, StressInputError, StressRefused } from "../stress/engine";
-import { proposedAlternative } from "../stress/compare";
-import type { StressMode, StressReport } from "../stress/report";
-import { describeLeftover, findLeftovers, LeftoverTable, removeLeftovers } from "../stress/cleanup";
-import { endpointHost } from "../stress/phases";
-import { isLoopback } from "../account/connection-string";
-import { makeClients, Secret } from "../account/clients";
-import { ConnectionInfo } from "../account/model";
-import { AccountSession } from "../account/explorer";
-import { analyzeTdl } from "../../../server/src/service";
+import { runStress, StressFailure, StressInputError, StressRefused, proposedAlternative, describeLeftover, findLeftovers, LeftoverTable, removeLeftovers, endpointHost, isLoopback, makeClients, Secret, ConnectionInfo, AccountSession } from "../runtime";
+import type { StressMode, StressReport } from "../runtime";
+import { analyzeTdl } from "../../../server/src/core";
 import { showStressReport } from "./report-panel";
-import { EmulatorService } from "./emulator-service";
+import { EmulatorHost } from "./emulator-host";
 import { ConnectionStore } from "../panel/explorer-controller";
 
 interface Target {
@@ -31,7 +24,7 @@ interface Target {
 const REMOVE_COMMAND_TITLE = "Remove Leftover Stress Tables";
 
 export class StressCommand {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly emulator: EmulatorService, private readonly store: ConnectionStore,
+  constructor(private readonly context: vscode.ExtensionContext, private readonly emulator: EmulatorHost, private readonly store: ConnectionStore,
     private readonly current: () => Target) {}
 
   async run(uri?: string, table?: string): Promise<void> {

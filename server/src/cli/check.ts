@@ -7,10 +7,9 @@
  * diagnostic (exit 3), and every other file is still analysed and printed.
  */
 import * as path from "node:path";
-import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer } from "../service";
-import { PropertyInfo } from "../model/properties";
+import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer, PropertyInfo } from "../core";
 import { isTsFile, loadTsAnalysis } from "../typescript/load";
-import type { TsAnalyzer } from "../typescript/service";
+import type { TsAnalyzer } from "../typescript/analysis";
 import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";

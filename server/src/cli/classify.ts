@@ -5,9 +5,7 @@
  * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
-import { analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary } from "../service";
-import { tableFacts } from "../model/facts";
-import { FilterContext } from "../odata/classify";
+import { analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext } from "../core";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
 import { debugging, EXIT } from "./failure";

@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, Fix, TextEdit } from "../service";
+import { analyzeTdl, Fix, TextEdit } from "../core";
 import { displayPath, isDesignFile } from "./check";
 import { expandPaths, readInput, unreadable } from "./files";
 import { EXIT, FailureLog } from "./failure";

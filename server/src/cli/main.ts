@@ -12,7 +12,7 @@ import { runClassify } from "./classify";
 import { runFix } from "./fix";
 import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
-import { AnalysisOptions } from "../service";
+import { AnalysisOptions } from "../core";
 import { asksForHelp, COMMAND_HELP, HELP } from "./help";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";

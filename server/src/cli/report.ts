@@ -2,7 +2,7 @@
  * `tdl check` output: compiler-style text, the JSON of `interfaces.md`, and
  * SARIF 2.1.0 for code-scanning upload.
  */
-import { Range } from "../service";
+import { Range } from "../core";
 
 export interface ReportFix {
   title: string;

@@ -9,13 +9,8 @@
 import * as fs from "node:fs";
 import { parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { runStress, StressFailure, StressInputError, StressRefused } from "../../../client/src/stress/engine";
-import type { StressReport, StressMode } from "../../../client/src/stress/report";
-import { endpointHost, PHASE_WORDS } from "../../../client/src/stress/phases";
-import { FidelityEmulator } from "../../../client/src/emulator/fidelity-emulator";
-import { ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/account/connection-string";
-import type { Secret } from "../../../client/src/account/clients";
-import type { ConnectionInfo } from "../../../client/src/account/model";
+import { runStress, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
+import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
 import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
 import { COMMAND_HELP } from "./help";

@@ -6,7 +6,8 @@ import {
   CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DocumentSymbol,
   InsertTextFormat, SymbolKind as LspSymbolKind, TextEdit as LspTextEdit,
 } from "vscode-languageserver/node";
-import { Completion, Finding, Fix, LineIndex, OutlineSymbol, TextEdit } from "../service";
+import { Finding, Fix, LineIndex, TextEdit } from "../core";
+import { Completion, OutlineSymbol } from "../ide";
 
 export interface FixData {
   title: string;

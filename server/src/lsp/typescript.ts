@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { TsAnalyzer, TsFileResult } from "../typescript/service";
-import { LineIndex } from "../service";
+import type { TsAnalyzer, TsFileResult } from "../typescript/analysis";
+import { LineIndex } from "../core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "../typescript/load";
 import { internalFinding } from "./guard";

@@ -3,13 +3,7 @@
  * key construction, transactions, query classes and read-then-write.
  */
 import ts from "typescript";
-import { Classification, badge } from "../odata/classes";
-import { classifyFilter } from "../odata/classify";
-import { parseFilter } from "../odata/parser";
-import { PropertyInfo } from "../model/properties";
-import { ServiceProfile } from "../model/profiles";
-import { padWidth, separatorBelow } from "../rules/fix-helpers";
-import { Finding, Fix, TextEdit } from "../service/types";
+import { Classification, badge, classifyFilter, parseFilter, PropertyInfo, ServiceProfile, padWidth, separatorBelow, Finding, Fix, TextEdit } from "../core";
 import { EntityWrite, FileUsage } from "./calls";
 import { bindBefore, createHashImport, freshName } from "./edits";
 import { filterText } from "./filters";

@@ -1,0 +1,49 @@
+/**
+ * The analysis core: the one entry point that the language server, the IDE
+ * features, the TypeScript analysis, the CLI, the table runtime and the
+ * webview import. Pure: text in, findings, models and classifications out —
+ * nothing here imports VS Code, LSP, Node I/O or the network
+ * (test/unit/layers.test.ts keeps it so).
+ */
+
+// Designs: analysis, findings, options, positions.
+export { analyzeTdl, tableAt, TdlAnalyzer } from "./analysis/analyze";
+export type { TdlAnalysis, TableModel, RuleFailure } from "./analysis/analyze";
+export { queryInfos, queryMarkdown, roundEstimate } from "./analysis/query-info";
+export type { QueryInfo } from "./analysis/query-info";
+export type { AnalysisOptions, Finding, Fix, Severity, TextEdit } from "./findings";
+export { LineIndex } from "./positions";
+export type { Position, Range } from "./positions";
+
+// The language: tokens, tree, formatting.
+export { lex, T } from "./tdl/lexer";
+export type { Token } from "./tdl/lexer";
+export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICES } from "./tdl/ast";
+export type { Expr, KeyFunction, Member, Part } from "./tdl/ast";
+export { formatTdl } from "./tdl/formatter";
+export { hasLineBreak } from "./tdl/line-ends";
+export { formatCount } from "./tdl/numbers";
+
+// OData filters and query classes.
+export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
+export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";
+export { classifyFilter, keyConstraint, normalize } from "./odata/classify";
+export type { FilterContext, KeyConstraint } from "./odata/classify";
+export { badge, summary } from "./odata/classes";
+export type { Classification, QueryClass } from "./odata/classes";
+
+// The model of a table: service profiles, properties, keys, facts.
+export { PROFILES, profileFor } from "./model/profiles";
+export type { ServiceProfile } from "./model/profiles";
+export type { PropertyInfo } from "./model/properties";
+export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
+export type { Scalar } from "./model/keys";
+export { analyzeKey } from "./model/key-parts";
+export { keyBytes } from "./model/key-bytes";
+export { tableFacts } from "./model/facts";
+export { refAt } from "./model/references";
+export type { PropertyRef } from "./model/references";
+export { separatorBreaksOrder } from "./model/where";
+
+// Fix helpers shared with the TypeScript rules.
+export { padWidth, separatorBelow } from "./rules/fix-helpers";
