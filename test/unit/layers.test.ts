@@ -25,16 +25,19 @@ const CORE = "server/src/core/index.ts";
 const RUNTIME = "client/src/runtime/index.ts";
 const SHAPES = "client/src/runtime/shapes.ts";
 
+/** The core's leaf modules: result types, positions, the services table and the options; every room may use them. */
+const LEAVES = ["server/src/core/findings.ts", "server/src/core/positions.ts", "server/src/core/services.ts", "server/src/core/options.ts"];
+
 /** Inside the core, each room imports only the rooms below it. */
 const coreRoom = (room: string, below: string[]): Layer => ({
   name: `core/${room}`,
   paths: [`server/src/core/${room}`],
-  may: ["server/src/core/findings.ts", "server/src/core/positions.ts", ...below.map((b) => `server/src/core/${b}`)],
+  may: [...LEAVES, ...below.map((b) => `server/src/core/${b}`)],
   packages: ["js-md5"],
 });
 
 const LAYERS: Layer[] = [
-  { name: "core leaves", paths: ["server/src/core/findings.ts", "server/src/core/positions.ts"], may: [], packages: [] },
+  { name: "core leaves", paths: LEAVES, may: ["server/src/core/services.ts"], packages: [] },
   coreRoom("tdl", []),
   coreRoom("odata", ["tdl"]),
   coreRoom("model", ["tdl", "odata"]),

@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { AccountSession, checkLiveData } from "../runtime";
+import { analysisOptions } from "./settings";
 
 const SAMPLE = 1000;
 
@@ -26,7 +27,7 @@ export class LiveDataChecker implements vscode.Disposable {
       return;
     }
     const page = await session.page(table, { pageSize: SAMPLE });
-    const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities);
+    const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities, analysisOptions());
     const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
     this.diagnostics.set(doc.uri, findings.map((f) => {
       const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), f.message, severity[f.severity]);

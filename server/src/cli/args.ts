@@ -4,7 +4,22 @@
  * option too (there are no short options, so it is an unknown one); `-`,
  * `-5` and anything after `--` are positionals.
  */
+import { AnalysisOptions, resolveOptions } from "../core";
+
 export class UsageError extends Error {}
+
+/** The options every analysing subcommand takes (check, classify, fix, stress): one meaning everywhere. */
+export const ANALYSIS_OPTIONS = ["service", "partition-target"] as const;
+
+/** `--service` and `--partition-target` as analysis options, checked by the core's `resolveOptions()`. */
+export function analysisOptions(options: ParsedArgs["options"]): AnalysisOptions {
+  const { options: resolved, problems } = resolveOptions(
+    { service: options.get("service"), partitionTargetEntitiesPerSecond: options.get("partition-target") },
+    { service: "--service", target: "--partition-target" },
+  );
+  if (problems.length) throw new UsageError(problems.join("; "));
+  return resolved;
+}
 
 export interface ParsedArgs {
   positionals: string[];

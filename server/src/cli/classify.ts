@@ -5,13 +5,15 @@
  * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
-import { analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext } from "../core";
+import { AnalysisOptions, analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext } from "../core";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";
 
 export interface ClassifyOptions {
+  /** How the design is analysed (its service profile when it declares none, the partition target). */
+  analysis?: AnalysisOptions;
   design?: string;
   table?: string;
   format: "text" | "json";
@@ -68,7 +70,7 @@ function designContext(options: ClassifyOptions): FilterContext {
   } catch (e) {
     throw new InputError(unreadable(options.design, e));
   }
-  const analysis = analyzeTdl(text);
+  const analysis = analyzeTdl(text, options.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === options.table);
   if (!tm) {
     const names = analysis.tables.map((t) => t.table.name.text).join(", ") || "none";

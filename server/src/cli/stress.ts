@@ -7,7 +7,7 @@
  * usage (interfaces.md).
  */
 import * as fs from "node:fs";
-import { parseArgs, UsageError } from "./args";
+import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
 import { runStress, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
 import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
@@ -60,7 +60,7 @@ function targetFromEnv(envVar: string): StressTarget {
 }
 
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than"],
+  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", ...ANALYSIS_OPTIONS],
     ["emulator", "keep-table", "yes-real-account", "cleanup", "help"]);
   if (options.has("help")) return { stdout: COMMAND_HELP.stress, stderr: "", exitCode: 0 };
   const envVar = options.get("connection-string-env") as string | undefined;
@@ -115,7 +115,7 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
       connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
-      design: { text, file, table: tableName }, mode, durationMs, concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
+      design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, durationMs, concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
       scale, preload, keepTable: options.has("keep-table"),
       signal: interrupts.cancel.signal, hurry: interrupts.hurry.signal, hurryDeleteMs: HURRY_DELETE_MS,
       cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",

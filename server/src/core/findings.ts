@@ -1,6 +1,7 @@
 /**
- * The service's own result types: offsets into the text, no LSP transport.
- * `lsp.ts` converts them to LSP shapes at the edge.
+ * What the analysis produces: findings with their fixes, as offsets into the
+ * text (no LSP transport; the language server and the CLI convert them to
+ * positions at the edge). Below the rules, which produce them.
  */
 
 export type Severity = "error" | "warning" | "info";
@@ -25,11 +26,4 @@ export interface Finding {
   start: number;
   end: number;
   fixes?: Fix[];
-}
-
-export interface AnalysisOptions {
-  /** Profile for files that do not declare `service`. */
-  defaultService?: "azure-table" | "cosmos-table" | "tablestore";
-  /** Overrides the profile's per-partition target (entities/s), from the setting. */
-  partitionTargetEntitiesPerSecond?: number;
 }

@@ -11,14 +11,16 @@ export { analyzeTdl, tableAt, TdlAnalyzer } from "./analysis/analyze";
 export type { TdlAnalysis, TableModel, RuleFailure } from "./analysis/analyze";
 export { queryInfos, queryMarkdown, roundEstimate } from "./analysis/query-info";
 export type { QueryInfo } from "./analysis/query-info";
-export type { AnalysisOptions, Finding, Fix, Severity, TextEdit } from "./findings";
+export type { Finding, Fix, Severity, TextEdit } from "./findings";
+export { resolveOptions } from "./options";
+export type { AnalysisOptions, OptionInput, ResolvedOptions } from "./options";
 export { LineIndex } from "./positions";
 export type { Position, Range } from "./positions";
 
 // The language: tokens, tree, formatting.
 export { lex, T } from "./tdl/lexer";
 export type { Token } from "./tdl/lexer";
-export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICES } from "./tdl/ast";
+export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS } from "./tdl/ast";
 export type { Expr, KeyFunction, Member, Part } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
@@ -32,9 +34,11 @@ export type { FilterContext, KeyConstraint } from "./odata/classify";
 export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";
 
-// The model of a table: service profiles, properties, keys, facts.
-export { PROFILES, profileFor } from "./model/profiles";
-export type { ServiceProfile } from "./model/profiles";
+// The services a design targets, and the options of an analysis.
+export { isServiceName, profileFor, SERVICE_NAMES, SERVICES } from "./services";
+export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
+
+// The model of a table: properties, keys, facts.
 export type { PropertyInfo } from "./model/properties";
 export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
 export type { Scalar } from "./model/keys";

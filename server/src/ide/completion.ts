@@ -3,7 +3,7 @@
  * modifiers after a type, property names and key functions in keys, property
  * names and clauses in access patterns, names and operators in filters.
  */
-import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICES, lex, T, Token, hasLineBreak, TdlAnalysis, tableAt } from "../core";
+import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICE_NAMES, lex, T, Token, hasLineBreak, TdlAnalysis, tableAt } from "../core";
 import { FUNCTION_DOCS } from "./hover";
 
 export type CompletionKind = "keyword" | "type" | "property" | "function" | "modifier" | "value" | "operator";
@@ -46,7 +46,7 @@ export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
   const lineStart = !prev || hasLineBreak(text, prev.end, offset);
 
   if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.base + tm.table.end <= offset)) {
-    if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICES.map((s) => ({ label: s, kind: "value" as const }));
+    if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICE_NAMES.map((s) => ({ label: s, kind: "value" as const }));
     return kw(analysis.service || analysis.tables.length ? ["table"] : ["service", "table"]);
   }
   if (!prev || prev.kind === T.LBrace || lineStart) return memberStarts();

@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TsAnalyzer, TsFileResult } from "../typescript/analysis";
-import { LineIndex } from "../core";
+import { LineIndex, ServiceName } from "../core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "../typescript/load";
 import { internalFinding } from "./guard";
@@ -31,7 +31,7 @@ interface Entry {
 export class TypeScriptDocuments {
   private analyzer: TsAnalyzer | undefined;
   private readonly results = new Map<string, Entry>();
-  defaultService: "azure-table" | "cosmos-table" | "tablestore" | undefined;
+  defaultService: ServiceName | undefined;
 
   constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void) {}
 

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { PropertyInfo, profileFor, Finding } from "../core";
+import { PropertyInfo, profileFor, Finding, ServiceName } from "../core";
 import { importsSdk, UsageFinder } from "./calls";
 import { runTsRules, TsQuery } from "./rules";
 
@@ -21,7 +21,7 @@ export interface TsFileResult {
 export interface TsAnalyzerOptions {
   /** Properties of a design table by name, from the workspace's `.tdl` files. */
   design?: (table: string | undefined) => ReadonlyMap<string, PropertyInfo> | undefined;
-  defaultService?: "azure-table" | "cosmos-table" | "tablestore";
+  defaultService?: ServiceName;
 }
 
 const DEFAULT_OPTIONS: ts.CompilerOptions = {

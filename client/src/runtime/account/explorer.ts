@@ -11,7 +11,7 @@ import { SasInfo, sasTimeProblem } from "./sas";
 import { TableOperation } from "./sas-grants";
 import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./model";
 import { checkValue, toEntity, toRow } from "./values";
-import { PROFILES } from "../../../../server/src/core";
+import { SERVICES } from "../../../../server/src/core";
 
 export const PAGE_SIZE = 1000;
 export const BATCH_LIMIT = 100;
@@ -63,7 +63,7 @@ export class AccountSession {
   }
 
   async createTable(name: string): Promise<void> {
-    const rule = PROFILES["azure-table"].tableName;
+    const rule = SERVICES["azure-table"].tableName;
     if (!rule.pattern.test(name)) throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
     await this.call((abortSignal) => this.clients.service.createTable(name, { abortSignal, onResponse: failOnConflict }));
   }

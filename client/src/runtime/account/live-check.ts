@@ -5,7 +5,7 @@
  * longer than the design allows, partitions far larger than estimated.
  * Pure: design text and sampled rows in, findings (design offsets) out.
  */
-import { analyzeTdl, TableModel, Finding, Expr, isNumberLit, isStringLit, Part, maxKeyChars, tableFacts, profileFor } from "../../../../server/src/core";
+import { AnalysisOptions, analyzeTdl, TableModel, Finding, Expr, isNumberLit, isStringLit, Part, maxKeyChars, tableFacts } from "../../../../server/src/core";
 import { EntityRow } from "./model";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -45,12 +45,12 @@ export interface LiveCheck {
 }
 
 /** Checks `rows` (a sample of the live table) against the design's table `tableName`. */
-export function checkLiveData(designText: string, tableName: string, rows: EntityRow[]): LiveCheck {
-  const analysis = analyzeTdl(designText);
+export function checkLiveData(designText: string, tableName: string, rows: EntityRow[], options: AnalysisOptions = {}): LiveCheck {
+  const analysis = analyzeTdl(designText, options);
   const tm = analysis.tables.find((t) => t.table.name.text === tableName);
   if (!tm) return { findings: [], sampled: rows.length };
   const findings: Finding[] = [];
-  const profile = profileFor(analysis.service?.value);
+  const profile = analysis.profile;
   const keys: Array<{ label: string; expr: Expr; value: (r: EntityRow) => string }> = [];
   if (tm.table.partitionKey) keys.push({ label: "PartitionKey", expr: tm.table.partitionKey.expr, value: (r) => r.partitionKey });
   if (tm.table.rowKey) keys.push({ label: "RowKey", expr: tm.table.rowKey.expr, value: (r) => r.rowKey });

@@ -9,7 +9,7 @@ import { EmbeddedEmulator, freePort } from "./azurite";
 import { FidelityProxy, ProxyStats } from "./fidelity/proxy";
 import { TrafficRecorder } from "./fidelity/recorder";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
-import { PROFILES } from "../../../../server/src/core";
+import { SERVICES } from "../../../../server/src/core";
 
 export interface FidelityOptions {
   port?: number;
@@ -28,7 +28,7 @@ export class FidelityEmulator {
     const azurite = await EmbeddedEmulator.start({ log: o.log });
     const warn = o.warn ?? o.log;
     const recorder = new TrafficRecorder(o.record, warn);
-    const azure = PROFILES["azure-table"];
+    const azure = SERVICES["azure-table"];
     const proxy = new FidelityProxy({
       upstreamPort: azurite.port, account: DEV_ACCOUNT, fidelity: o.fidelity ?? true, recorder, log: warn,
       throttle: { partitionTarget: azure.partitionTarget!.value, accountTarget: azure.accountTargetEntitiesPerSecond!, scale: o.scale ?? 1 },

@@ -3,7 +3,7 @@
  * (a hot, append-only, single-value or too-large partition key), so both can
  * run back to back under the same workload.
  */
-import { analyzeTdl } from "../../../../server/src/core";
+import { AnalysisOptions, analyzeTdl } from "../../../../server/src/core";
 
 const PARTITION_CODES = ["partition/hot", "partition/append-only", "partition/single-value", "partition/too-large"];
 
@@ -16,8 +16,8 @@ export interface Alternative {
 }
 
 /** The design with the preferred fix of the table's first partition finding applied, if there is one. */
-export function proposedAlternative(text: string, table: string): Alternative | undefined {
-  const analysis = analyzeTdl(text);
+export function proposedAlternative(text: string, table: string, options: AnalysisOptions = {}): Alternative | undefined {
+  const analysis = analyzeTdl(text, options);
   const tm = analysis.tables.find((t) => t.table.name.text === table);
   if (!tm) return undefined;
   const within = (o: number) => o >= tm.base + tm.table.start && o <= tm.base + tm.table.end;

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
-import { analyzeTdl, profileFor } from "../../../../server/src/core";
+import { AnalysisOptions, analyzeTdl, profileFor } from "../../../../server/src/core";
 import { makeClients, Secret } from "../account/clients";
 import { ConnectionInfo } from "../account/model";
 import { isLoopback } from "../account/connection-string";
@@ -36,6 +36,8 @@ export interface StressOptions {
   /** Explicit consent to load a real account (`--yes-real-account`, or the VS Code modal). */
   confirmedRealAccount?: boolean;
   design: { text: string; file: string; table: string };
+  /** How the design is analysed (the profile when it declares no service, the partition target): the same options as everywhere else. */
+  analysis?: AnalysisOptions;
   mode: StressMode;
   durationMs: number;
   maxDurationMs?: number;
@@ -90,7 +92,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   if (!emulator && !o.confirmedRealAccount) {
     throw new StressRefused(`${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
   }
-  const analysis = analyzeTdl(o.design.text);
+  const analysis = analyzeTdl(o.design.text, o.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
   if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
   if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
@@ -159,7 +161,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     : cancelledIn ? "cancelled" : undefined);
   const report = buildReport({
     metrics, durationMs: runMs, target: emulator ? "emulator" : "account", table, design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
-    partitionTarget: o.partitionTarget ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), notes,
+    partitionTarget: o.partitionTarget ?? o.analysis?.partitionTargetEntitiesPerSecond ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), notes,
     stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
     leftover,
   });

@@ -11,14 +11,15 @@ import { leadingService, parseChunk } from "../tdl/parser";
 import { chunkStarts } from "../tdl/chunks";
 import { DesignFile, ParseResult, SyntaxError, Table } from "../tdl/ast";
 import { clip } from "../tdl/clip";
-import { profileFor, ServiceProfile } from "../model/profiles";
+import { profileFor, ServiceProfile } from "../services";
 import { propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
 import { RULES } from "../rules";
 import { Rule } from "../rules/rule";
 import { propertyRefs } from "../model/references";
 import { TableModel } from "../model/table-model";
-import { AnalysisOptions, Finding } from "../findings";
+import { Finding } from "../findings";
+import { AnalysisOptions } from "../options";
 import { attempt, Caught, failuresOf, internalFinding, RuleFailure } from "./guard";
 import { documentBudgetFinding, MAX_CHECKED_TABLES, tableBudgetFinding, tableOverBudget } from "./budget";
 

@@ -6,7 +6,7 @@
 import { Expr, isExpr, Part } from "../tdl/ast";
 import { maxKeyChars, maxPartChars } from "./keys";
 import { isAsciiProperty, PropertyInfo } from "./properties";
-import { ServiceProfile } from "./profiles";
+import { ServiceProfile } from "../services";
 
 export function keyBytes(expr: Expr, props: ReadonlyMap<string, PropertyInfo>, profile: ServiceProfile): number {
   if (profile.keyEncoding === "utf16") return 2 * maxKeyChars(expr, props);

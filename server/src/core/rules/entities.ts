@@ -4,7 +4,7 @@
  */
 import { keyBytes } from "../model/key-bytes";
 import { PropertyInfo } from "../model/properties";
-import { ServiceProfile } from "../model/profiles";
+import { ServiceProfile } from "../services";
 import { formatBytes, formatCount } from "../tdl/numbers";
 import { Rule } from "./rule";
 

@@ -6,7 +6,7 @@ import { Expr } from "../tdl/ast";
 import { charsetMin } from "../model/charset";
 import { KeyPartInfo } from "../model/key-parts";
 import { PropertyInfo, renderedDigits } from "../model/properties";
-import { ServiceProfile } from "../model/profiles";
+import { ServiceProfile } from "../services";
 import { TextEdit } from "../findings";
 
 /**

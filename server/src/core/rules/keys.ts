@@ -9,7 +9,7 @@ import { charsetFind, charsetMin } from "../model/charset";
 import { keyBytes } from "../model/key-bytes";
 import { maxKeyChars, sampleValue, renderScalar } from "../model/keys";
 import { renderedDigits } from "../model/properties";
-import { ServiceProfile } from "../model/profiles";
+import { ServiceProfile } from "../services";
 import { separatorBreaksOrder } from "../model/where";
 import { formatCount } from "../tdl/numbers";
 import { Fix } from "../findings";

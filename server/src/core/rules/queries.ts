@@ -12,7 +12,7 @@ import { formatCount } from "../tdl/numbers";
 import { Fix } from "../findings";
 import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
 import { charsetMin } from "../model/charset";
-import { ServiceProfile } from "../model/profiles";
+import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
 import { Rule, TableContext } from "./rule";
 import { detectEol, indentOf } from "../tdl/line-ends";

@@ -4,11 +4,12 @@
  * the client in `Diagnostic.data`, matched on `code`.
  */
 import { Table } from "../tdl/ast";
-import { ServiceProfile } from "../model/profiles";
+import { ServiceProfile } from "../services";
 import { PropertyInfo } from "../model/properties";
 import { PropertyRef } from "../model/references";
 import type { TableModel } from "../model/table-model";
-import { AnalysisOptions, Finding, Severity } from "../findings";
+import { Finding, Severity } from "../findings";
+import { AnalysisOptions } from "../options";
 
 interface Context {
   profile: ServiceProfile;

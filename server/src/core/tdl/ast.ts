@@ -2,6 +2,7 @@
  * The TDL syntax tree. Every node carries `start`/`end` document offsets
  * (UTF-16), converted to LSP positions only at the edges.
  */
+import type { ServiceName } from "../services";
 
 export interface Span {
   start: number;
@@ -12,7 +13,6 @@ export interface Name extends Span {
   text: string;
 }
 
-export type ServiceName = "azure-table" | "cosmos-table" | "tablestore";
 
 export interface DesignFile extends Span {
   service?: { name: Name; value: ServiceName | undefined } & Span;
@@ -191,7 +191,6 @@ export const MEMBER_KEYWORDS = [
   "partitionKey", "rowKey", "index", "rows", "entitySize", "query", "insert", "upsert", "update", "merge", "delete", "transaction",
 ] as const;
 export const MODIFIERS = ["distinct", "unique", "increasing", "decreasing", "hot", "charset"] as const;
-export const SERVICES: readonly ServiceName[] = ["azure-table", "cosmos-table", "tablestore"];
 
 /** Walks every part of an expression, descending into call arguments. */
 export function forEachPart(expr: Expr, visit: (part: Part, depth: number) => void, depth = 0): void {

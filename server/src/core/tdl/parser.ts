@@ -4,7 +4,7 @@
  */
 import {
   DesignFile, EnumValue, Expr, IndexDecl, KeyDecl, Member, Modifier, MODIFIERS, Name, ParseResult, Part,
-  Property, SERVICES, ServiceName, Table, TYPE_NAMES, TypeName, TypeNode, KEY_FUNCTIONS, KeyFunction, CallArg,
+  Property, Table, TYPE_NAMES, TypeName, TypeNode, KEY_FUNCTIONS, KeyFunction, CallArg,
   Estimate,
 } from "./ast";
 import { lex, T } from "./lexer";
@@ -12,6 +12,7 @@ import { Cursor, ParseAbort } from "./cursor";
 import { parseCount, parseInteger, parsePercent, parseSize } from "./numbers";
 import { parseQuery, parseTransaction, parseWrite } from "./access-parser";
 import { clip } from "./clip";
+import { isServiceName, SERVICE_NAMES, ServiceName } from "../services";
 
 /**
  * Deepest nesting of key-function calls the parser accepts (`pad(pad(…))`).
@@ -81,7 +82,7 @@ function parseService(c: Cursor, file: DesignFile): void {
   const kw = c.next();
   const first = c.tok;
   if (first.kind !== T.Ident || first.lineStart) {
-    c.error(first.start, first.end, `expected a service after 'service': ${SERVICES.join(", ")}`);
+    c.error(first.start, first.end, `expected a service after 'service': ${SERVICE_NAMES.join(", ")}`);
     return;
   }
   // `azure-table` lexes as name, '-', name: glue adjacent pieces back together.
@@ -93,9 +94,9 @@ function parseService(c: Cursor, file: DesignFile): void {
     text += "-" + part.value;
     end = part.end;
   }
-  const value = (SERVICES as readonly string[]).includes(text) ? (text as ServiceName) : undefined;
+  const value = isServiceName(text) ? text : undefined;
   const name: Name = { text, start: first.start, end };
-  if (!value) c.error(first.start, end, `unknown service '${clip(text)}': expected ${SERVICES.join(", ")}`);
+  if (!value) c.error(first.start, end, `unknown service '${clip(text)}': expected ${SERVICE_NAMES.join(", ")}`);
   file.service = { name, value, start: kw.start, end };
 }
 

@@ -4,7 +4,7 @@
  * message. A batch is checked operation by operation, so that its refusal
  * names the failing operation's index as the service's does.
  */
-import { PROFILES } from "../../../../../server/src/core";
+import { SERVICES } from "../../../../../server/src/core";
 import type { BatchFailure, ServiceError } from "./answers";
 import type { BatchOperation } from "./batch";
 import { keyTypeRejection, propertyNameRejection, propertyValueRejection } from "./properties";
@@ -13,7 +13,7 @@ import { TableRequest } from "./requests";
 /** A refusal of a whole request (status, `x-ms-error-code`, first message line). */
 export type Rejection = ServiceError;
 
-const AZURE = PROFILES["azure-table"];
+const AZURE = SERVICES["azure-table"];
 const SYSTEM = new Set(["PartitionKey", "RowKey", "Timestamp"]);
 
 const INVALID_INPUT: ServiceError = { status: 400, code: "InvalidInput", message: "One of the request inputs is not valid." };

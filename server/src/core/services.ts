@@ -1,11 +1,13 @@
 /**
- * The limits and targets of each service profile, in one table
- * (`service-facts.md`). Each number names its source.
+ * The services a design can target, in one table: each profile's limits and
+ * targets, each number with its source (docs/service-facts.md). Every list of
+ * service names — the language's `service` line, `--service`, the
+ * `tableDesign.service` setting's enum, the grammar — derives from it
+ * (test/unit/services.test.ts checks package.json and the grammar).
  */
-import { ServiceName } from "../tdl/ast";
 
-export interface ServiceProfile {
-  name: ServiceName;
+/** What a service allows and targets. */
+export interface ServiceLimits {
   label: string;
   /** Max bytes of a PartitionKey / RowKey value. */
   partitionKeyMaxBytes: number;
@@ -41,9 +43,8 @@ const GB = 1024 * MiB;
 /** Azure: `/` `\` `#` `?`, U+0000–U+001F, U+007F–U+009F (seed 000/003/004 "Table service data model"). */
 const azureForbidden = (c: number) => c === 0x2f || c === 0x5c || c === 0x23 || c === 0x3f || c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 
-export const PROFILES: Record<ServiceName, ServiceProfile> = {
+const TABLE = {
   "azure-table": {
-    name: "azure-table",
     label: "Azure Table Storage",
     partitionKeyMaxBytes: KiB, // seeds 000/003/004: keys up to 1 KiB (UTF-16: 512 characters)
     rowKeyMaxBytes: KiB,
@@ -62,7 +63,6 @@ export const PROFILES: Record<ServiceName, ServiceProfile> = {
     tableName: { pattern: /^[A-Za-z][A-Za-z0-9]{2,62}$/, rule: "3–63 letters and digits, not starting with a digit", reserved: ["tables"] },
   },
   "cosmos-table": {
-    name: "cosmos-table",
     label: "Azure Cosmos DB for Table",
     partitionKeyMaxBytes: KiB, // Cosmos DB: PartitionKey ≤ 1 KiB (2 KiB for large keys)
     rowKeyMaxBytes: 255, // Cosmos DB: id (RowKey) ≤ 255 bytes
@@ -81,7 +81,6 @@ export const PROFILES: Record<ServiceName, ServiceProfile> = {
     tableName: { pattern: /^[A-Za-z][A-Za-z0-9]{2,62}$/, rule: "3–63 letters and digits, not starting with a digit", reserved: ["tables"] },
   },
   tablestore: {
-    name: "tablestore",
     label: "Alibaba Cloud Tablestore",
     partitionKeyMaxBytes: KiB, // seed 001: string/binary primary-key column ≤ 1 KB
     rowKeyMaxBytes: KiB,
@@ -97,10 +96,27 @@ export const PROFILES: Record<ServiceName, ServiceProfile> = {
     sorted: true,
     tableName: { pattern: /^[A-Za-z_][A-Za-z0-9_]{0,254}$/, rule: "1–255 letters, digits and underscores, not starting with a digit", reserved: [] },
   },
-};
+} satisfies Record<string, ServiceLimits>;
+
+/** A service a design may name: `service azure-table`, `--service tablestore`. */
+export type ServiceName = keyof typeof TABLE;
+
+/** A service's limits, with its name. */
+export type ServiceProfile = ServiceLimits & { name: ServiceName };
+
+/** Every service name, in the table's order. */
+export const SERVICE_NAMES = Object.keys(TABLE) as ServiceName[];
+
+/** Every service profile, by name. */
+export const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, { name, ...TABLE[name] }])) as Readonly<Record<ServiceName, ServiceProfile>>;
+
+/** Whether a string (a setting, a flag, a line of a design) names a service. */
+export function isServiceName(value: unknown): value is ServiceName {
+  return typeof value === "string" && Object.hasOwn(TABLE, value);
+}
 
 /** The profile of `name`, else of `fallback`, else Azure's (a setting may hold any string). */
 export function profileFor(name: ServiceName | undefined, fallback: ServiceName = "azure-table"): ServiceProfile {
-  for (const n of [name, fallback]) if (n !== undefined && Object.hasOwn(PROFILES, n)) return PROFILES[n];
-  return PROFILES["azure-table"];
+  for (const n of [name, fallback]) if (isServiceName(n)) return SERVICES[n];
+  return SERVICES["azure-table"];
 }
