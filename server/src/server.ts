@@ -86,7 +86,7 @@ connection.onInitialized(guard.run("initialized", () => {
 
 /** Settings as the user wrote them: anything unusable is left out and logged, never trusted. */
 function readOptions(raw: unknown): AnalysisOptions {
-  const { options, problems } = resolveOptions(raw, { service: "tableDesign.service", target: "tableDesign.partitionTargetEntitiesPerSecond" });
+  const { options, problems } = resolveOptions(raw, { service: "tableDesign.service", target: "tableDesign.partitionTargetEntitiesPerSecond", rules: "tableDesign.rules" });
   for (const p of problems) connection.console.warn(`setting ignored: ${p}`);
   return options;
 }
@@ -104,7 +104,7 @@ async function pullConfiguration(): Promise<void> {
 
 function applyOptions(options: AnalysisOptions): void {
   cache.reset(options);
-  typescript.defaultService = options.defaultService;
+  typescript.options = options;
   typescript.reset();
   for (const doc of documents.all()) diagnostics.schedule(doc);
 }

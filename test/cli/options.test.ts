@@ -67,3 +67,17 @@ test("--partition-target lowers the target the load rules compare against", () =
   assert.equal(hot([]), false, "1,000/s over 10 tenants stays under 2,000/s");
   assert.equal(hot(["--partition-target", "50"]), true);
 });
+
+test("--rule sets a code's level (repeatable or comma-separated); a bad level is a usage error", () => {
+  const dir = workspace();
+  const codesOf = (args: string[]) => JSON.parse(tdl(["check", "orders.tdl", "--format", "json", ...args], dir).stdout).files[0].diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`);
+  assert.ok(codesOf([]).includes("key/invalid-character:error"));
+  assert.ok(!codesOf(["--rule", "key/invalid-character=off"]).some((c: string) => c.startsWith("key/invalid-character")));
+  const both = codesOf(["--rule", "key/invalid-character=warning", "--rule", "query/class=off"]);
+  assert.ok(both.includes("key/invalid-character:warning"));
+  assert.ok(!both.some((c: string) => c.startsWith("query/class")));
+  assert.deepEqual(codesOf(["--rule", "key/invalid-character=info,query/class=off"]).filter((c: string) => c.startsWith("key/")), ["key/invalid-character:info"]);
+  const bad = tdl(["check", "orders.tdl", "--rule", "key/invalid-character=loud"], dir);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--rule: key\/invalid-character needs one of off, hint, info, warning, error/);
+});

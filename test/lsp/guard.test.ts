@@ -21,6 +21,8 @@ const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
 const throwing: Rule = {
   code: "test/throws",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: { summary: "throws on tables that mention BOOM", why: "a buggy rule, for the test" },
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },

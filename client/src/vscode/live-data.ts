@@ -28,7 +28,7 @@ export class LiveDataChecker implements vscode.Disposable {
     }
     const page = await session.page(table, { pageSize: SAMPLE });
     const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities, analysisOptions());
-    const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
+    const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information, hint: vscode.DiagnosticSeverity.Hint };
     this.diagnostics.set(doc.uri, findings.map((f) => {
       const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), f.message, severity[f.severity]);
       d.code = f.code;

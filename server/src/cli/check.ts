@@ -102,7 +102,7 @@ function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<
   let ts: TsAnalyzer;
   try {
     const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), defaultService: options.analysis.defaultService });
+    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), analysis: options.analysis });
   } catch (e) {
     failures.add("TypeScript analysis", e);
     return files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] }));

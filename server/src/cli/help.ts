@@ -47,7 +47,9 @@ const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--
 const ANALYSIS = `Analysis options (check, classify, fix, stress):
   --service          profile for designs without a 'service' line:
                      ${SERVICE_NAMES.join(", ")} (default ${SERVICE_NAMES[0]})
-  --partition-target per-partition target in entities/s (default: the profile's)`;
+  --partition-target per-partition target in entities/s (default: the profile's)
+  --rule CODE=LEVEL  a rule's level: off, hint, info, warning or error (repeatable,
+                     or comma-separated: --rule query/class=off,key/too-long=warning)`;
 
 const OPTIONS = `Options of check:
   --format         text (default, path:line:col severity code message), json, sarif

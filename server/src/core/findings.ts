@@ -4,7 +4,8 @@
  * positions at the edge). Below the rules, which produce them.
  */
 
-export type Severity = "error" | "warning" | "info";
+/** `hint`: shown in the editor (CodeLens, hover, a faint underline), kept out of the Problems panel. */
+export type Severity = "error" | "warning" | "info" | "hint";
 
 export interface TextEdit {
   start: number;

@@ -49,5 +49,16 @@ export { refAt } from "./model/references";
 export type { PropertyRef } from "./model/references";
 export { separatorBreaksOrder } from "./model/where";
 
+// Rules: the records of both languages share one shape; the user's levels and ignore comments apply to both.
+export { RULES } from "./rules";
+export { FAMILIES, reporterFor } from "./rules/rule";
+export type { Family, Report, RuleDocs, RuleRecord, Span } from "./rules/rule";
+export { ANALYSIS_RECORDS } from "./analysis/records";
+export { attempt, internalFinding, stackOf } from "./analysis/guard";
+export type { Caught } from "./analysis/guard";
+export { applyUserSettings, ignoredOn } from "./analysis/settings";
+export { RULE_LEVELS } from "./options";
+export type { RuleLevel } from "./options";
+
 // Fix helpers shared with the TypeScript rules.
 export { padWidth, separatorBelow } from "./rules/fix-helpers";

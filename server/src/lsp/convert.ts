@@ -19,7 +19,7 @@ export interface DiagnosticData {
   fixes: FixData[];
 }
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
 
 export function toLspEdits(lines: LineIndex, edits: TextEdit[]): LspTextEdit[] {
   return edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText }));

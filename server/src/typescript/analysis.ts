@@ -7,9 +7,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { PropertyInfo, profileFor, Finding, ServiceName } from "../core";
+import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "../core";
 import { importsSdk, UsageFinder } from "./calls";
 import { runTsRules, TsQuery } from "./rules";
+
+export { TS_RULES } from "./rules";
 
 export interface TsFileResult {
   findings: Finding[];
@@ -21,7 +23,8 @@ export interface TsFileResult {
 export interface TsAnalyzerOptions {
   /** Properties of a design table by name, from the workspace's `.tdl` files. */
   design?: (table: string | undefined) => ReadonlyMap<string, PropertyInfo> | undefined;
-  defaultService?: ServiceName;
+  /** The service profile for files (a design's `service` does not reach code), the partition target and the user's rule levels. */
+  analysis?: AnalysisOptions;
 }
 
 const DEFAULT_OPTIONS: ts.CompilerOptions = {
@@ -90,15 +93,12 @@ export class TsAnalyzer {
     const sf = program?.getSourceFile(fileName);
     if (!program || !sf || !importsSdk(sf)) return { findings: [], queries: [], usesSdk: false };
     const checker = program.getTypeChecker();
-    const findings: Finding[] = [];
     const usage = new UsageFinder(checker, sf).find();
-    const queries = runTsRules({
-      sf, checker, usage, profile: profileFor(undefined, this.options.defaultService),
-      design: (t) => this.options.design?.(t), report: (f) => findings.push(f),
+    const { findings, queries } = runTsRules({
+      sf, checker, usage, profile: profileFor(undefined, this.options.analysis?.defaultService), design: (t) => this.options.design?.(t),
     });
-    findings.sort((a, b) => a.start - b.start || a.end - b.end);
     return {
-      findings, usesSdk: true,
+      findings: applyUserSettings(findings, sf.text, this.options.analysis?.rules), usesSdk: true,
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
   }

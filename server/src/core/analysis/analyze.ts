@@ -15,11 +15,12 @@ import { profileFor, ServiceProfile } from "../services";
 import { propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
 import { RULES } from "../rules";
-import { Rule } from "../rules/rule";
+import { reporterFor, Rule } from "../rules/rule";
 import { propertyRefs } from "../model/references";
 import { TableModel } from "../model/table-model";
 import { Finding } from "../findings";
-import { AnalysisOptions } from "../options";
+import { AnalysisOptions, resolveOptions } from "../options";
+import { applyUserSettings } from "./settings";
 import { attempt, Caught, failuresOf, internalFinding, RuleFailure } from "./guard";
 import { documentBudgetFinding, MAX_CHECKED_TABLES, tableBudgetFinding, tableOverBudget } from "./budget";
 
@@ -73,7 +74,8 @@ export class TdlAnalyzer {
   private analyzeText(text: string, options: AnalysisOptions): TdlAnalysis {
     const starts = chunkStarts(text);
     const profile = profileFor(leadingService(text), options.defaultService);
-    const key = `${profile.name}|${JSON.stringify(options)}`;
+    // The user's rule levels apply after the rules ran: they do not invalidate the chunks.
+    const key = `${profile.name}|${options.partitionTargetEntitiesPerSecond ?? ""}`;
     if (key !== this.key) {
       this.chunks.clear();
       this.key = key;
@@ -115,7 +117,7 @@ export class TdlAnalyzer {
     for (const rule of this.rules) {
       if (!rule.checkFile) continue;
       const out: Finding[] = [];
-      const ctx = { text, tables: rule.onBrokenTables ? named : designed, profile, options, report: (f: Finding) => out.push(f) };
+      const ctx = { text, tables: rule.onBrokenTables ? named : designed, profile, options, report: reporterFor(rule, out) };
       if (attempt(caught, rule.code, () => rule.checkFile!(ctx))) {
         for (const f of out) findings.push(f);
       }
@@ -125,7 +127,7 @@ export class TdlAnalyzer {
       for (const f of failuresOf(caught)) failures.push(f);
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
-    return { text, service, profile, tables, errors, findings, failures };
+    return { text, service, profile, tables, errors, findings: applyUserSettings(findings, text, options.rules), failures };
   }
 
   private analyzeChunk(text: string, head: boolean, followed: boolean, profile: ServiceProfile, options: AnalysisOptions, check: boolean): ChunkResult {
@@ -163,7 +165,7 @@ export class TdlAnalyzer {
       if (!rule.checkTable || (!designRules && !rule.onBrokenTables)) continue;
       // A rule's findings count only if it completes: half a check could mislead.
       const out: Finding[] = [];
-      if (attempt(caught, rule.code, () => rule.checkTable!({ ...tm, profile, options, report: (f) => out.push(f) }))) {
+      if (attempt(caught, rule.code, () => rule.checkTable!({ ...tm, profile, options, report: reporterFor(rule, out) }))) {
         for (const f of out) findings.push(f);
       }
     }
@@ -190,13 +192,9 @@ function report(caught: Caught[], table: Table, findings: Finding[], failures: R
   for (const f of failuresOf(caught, table.name.text)) failures.push(f);
 }
 
-/** Options from settings, with values no design could mean dropped (a target of 0 or NaN entities/s, an unknown service). */
+/** Options as given by code (already typed), with values no design could mean dropped: the same checks as for settings and flags. */
 function cleanOptions(options: AnalysisOptions): AnalysisOptions {
-  const out: AnalysisOptions = {};
-  if (options.defaultService && profileFor(options.defaultService).name === options.defaultService) out.defaultService = options.defaultService;
-  const target = options.partitionTargetEntitiesPerSecond;
-  if (typeof target === "number" && Number.isFinite(target) && target > 0) out.partitionTargetEntitiesPerSecond = target;
-  return out;
+  return resolveOptions({ service: options.defaultService, partitionTargetEntitiesPerSecond: options.partitionTargetEntitiesPerSecond, rules: options.rules }).options;
 }
 
 function shiftFinding(f: Finding, base: number): Finding {

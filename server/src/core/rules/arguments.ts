@@ -14,9 +14,14 @@ type Report = (span: Span, message: string) => void;
 export const invalidArgument: Rule = {
   code: "invalid-argument",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: {
+    summary: "a wrong argument: `pad` of a non-integer, a width below 1, `hash` n outside 1..32, a date format that is not fixed-width, bounds out of order…",
+    why: "The key could not be rendered as written, so every estimate and rule that depends on it would be wrong.",
+  },
   checkTable(ctx) {
     const report: Report = (span, message) =>
-      ctx.report({ code: this.code, severity: this.severity, start: span.start, end: span.end, message });
+      ctx.report(span, message);
     checkProperties(ctx.table, report);
     const exprs: Expr[] = [];
     if (ctx.table.partitionKey) exprs.push(ctx.table.partitionKey.expr);

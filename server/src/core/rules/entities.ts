@@ -21,34 +21,30 @@ export function valueBytes(p: PropertyInfo, profile: ServiceProfile): number {
 export const entityTooLarge: Rule = {
   code: "entity/too-large",
   severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "`entitySize`, one string or binary property, or the declared maxima exceed the service's limits",
+    why: "The service rejects an entity over its size limit (Azure: 1 MiB; one property: 64 KiB); the write fails at run time.",
+  },
   checkTable(ctx) {
     const limit = ctx.profile.entityMaxBytes;
     const t = ctx.table;
     if (t.entitySize && t.entitySize.value.value > limit) {
-      ctx.report({
-        code: this.code, severity: this.severity, start: t.entitySize.value.start, end: t.entitySize.value.end,
-        message: `entitySize ${formatBytes(t.entitySize.value.value)} exceeds the ${ctx.profile.label} entity limit of ${formatBytes(limit)}. Move large values to blobs and keep a reference.`,
-      });
+      ctx.report(t.entitySize.value, `entitySize ${formatBytes(t.entitySize.value.value)} exceeds the ${ctx.profile.label} entity limit of ${formatBytes(limit)}. Move large values to blobs and keep a reference.`);
     }
     const props = [...ctx.props.values()];
     for (const p of props) {
       if (p.type !== "string" && p.type !== "binary") continue;
       const bytes = valueBytes(p, ctx.profile);
       if (!Number.isFinite(bytes) || bytes <= ctx.profile.propertyMaxBytes) continue;
-      ctx.report({
-        code: this.code, severity: this.severity, start: p.decl.type.start, end: p.decl.type.end,
-        message: `'${p.name}' can hold ≈ ${formatBytes(bytes)}; a ${ctx.profile.label} ${p.type} property holds at most ${formatBytes(ctx.profile.propertyMaxBytes)}. Store it in a blob or split it.`,
-      });
+      ctx.report(p.decl.type, `'${p.name}' can hold ≈ ${formatBytes(bytes)}; a ${ctx.profile.label} ${p.type} property holds at most ${formatBytes(ctx.profile.propertyMaxBytes)}. Store it in a blob or split it.`);
     }
     // Azure's formula: 4 bytes + both keys + for each property 8 bytes, 2 per character of its name, and its value.
     const pk = t.partitionKey ? keyBytes(t.partitionKey.expr, ctx.props, ctx.profile) : 0;
     const rk = t.rowKey ? keyBytes(t.rowKey.expr, ctx.props, ctx.profile) : 0;
     const total = 4 + pk + rk + props.reduce((s, p) => s + 8 + 2 * p.name.length + valueBytes(p, ctx.profile), 0);
     if (Number.isFinite(total) && total > limit && !(t.entitySize && t.entitySize.value.value > limit)) {
-      ctx.report({
-        code: this.code, severity: this.severity, start: t.name.start, end: t.name.end,
-        message: `at their declared maximum sizes, the properties of '${t.name.text}' make an entity of ≈ ${formatBytes(total)}; ${ctx.profile.label} allows ${formatBytes(limit)}. Tighten the declared lengths or move large values to blobs.`,
-      });
+      ctx.report(t.name, `at their declared maximum sizes, the properties of '${t.name.text}' make an entity of ≈ ${formatBytes(total)}; ${ctx.profile.label} allows ${formatBytes(limit)}. Tighten the declared lengths or move large values to blobs.`);
     }
   },
 };
@@ -56,12 +52,14 @@ export const entityTooLarge: Rule = {
 export const tooManyProperties: Rule = {
   code: "entity/too-many-properties",
   severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "more user properties than the service allows (Azure: 252)",
+    why: "Azure allows 255 properties including PartitionKey, RowKey and Timestamp; an entity with more is rejected.",
+  },
   checkTable(ctx) {
     const count = ctx.props.size;
     if (count <= ctx.profile.maxUserProperties) return;
-    ctx.report({
-      code: this.code, severity: this.severity, start: ctx.table.name.start, end: ctx.table.name.end,
-      message: `'${ctx.table.name.text}' declares ${formatCount(count)} properties; ${ctx.profile.label} allows ${ctx.profile.maxUserProperties} besides PartitionKey, RowKey and Timestamp. Group related values into fewer properties (such as a JSON string).`,
-    });
+    ctx.report(ctx.table.name, `'${ctx.table.name.text}' declares ${formatCount(count)} properties; ${ctx.profile.label} allows ${ctx.profile.maxUserProperties} besides PartitionKey, RowKey and Timestamp. Group related values into fewer properties (such as a JSON string).`);
   },
 };

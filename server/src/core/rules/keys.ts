@@ -60,6 +60,13 @@ export function padFix(ref: Extract<Part, { kind: "ref" }>, width: number): Fix 
 export const unpaddedNumber: Rule = {
   code: "key/unpadded-number",
   severity: "warning",
+  family: "Keys",
+  docs: {
+    summary: "an integer enters a key without `pad`: \"111\" sorts before \"2\"",
+    why: "Keys sort as text, so numbers out of padding sort out of numeric order and a range over them returns the wrong entities.",
+    fix: "`pad(P, W)` with W the digits of the range's maximum",
+    severityNote: "warning (error when a query ranges over it)",
+  },
   checkTable(ctx) {
     const ranged = rangedProperties(ctx.table);
     for (const key of tableKeys(ctx)) {
@@ -71,13 +78,9 @@ export const unpaddedNumber: Rule = {
         if (!ref || !info || (info.type !== "int" && info.type !== "int64")) continue;
         const width = padWidth(info);
         const isRanged = ranged.has(info.name);
-        ctx.report({
-          code: this.code, severity: isRanged ? "error" : "warning", start: ref.start, end: ref.end,
-          message: `${info.type} '${info.name}' enters the ${key.label} without pad: keys sort as text, so "111" sorts before "2"` +
+        ctx.report(ref, `${info.type} '${info.name}' enters the ${key.label} without pad: keys sort as text, so "111" sorts before "2"` +
             (isRanged ? "; a query ranges over it, so its key range would return the wrong entities" : "") +
-            `. Pad it to ${width} digits (its largest value has ${width}).`,
-          fixes: [padFix(ref, width)],
-        });
+            `. Pad it to ${width} digits (its largest value has ${width}).`, { fixes: [padFix(ref, width)], severity: isRanged ? "error" : "warning" });
       }
     }
   },
@@ -100,6 +103,12 @@ function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | 
 export const padTooNarrow: Rule = {
   code: "key/pad-too-narrow",
   severity: "error",
+  family: "Keys",
+  docs: {
+    summary: "`pad` narrower than the largest value",
+    why: "A value wider than the pad is not padded, so it sorts out of order (\"100\" before \"99\").",
+    fix: "widen the pad to the digits of the largest value",
+  },
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       key.info.parts.forEach((info) => {
@@ -108,11 +117,7 @@ export const padTooNarrow: Rule = {
         const width = part.args[1];
         const needed = neededWidth(part, info, ctx);
         if (needed === undefined || width.value >= needed) return;
-        ctx.report({
-          code: this.code, severity: this.severity, start: part.start, end: part.end,
-          message: `pad width ${width.value} is too narrow: values reach ${needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${needed}.`,
-          fixes: [{ title: `Widen the pad to ${needed} digits`, edits: [{ start: width.start, end: width.end, newText: String(needed) }], preferred: true }],
-        });
+        ctx.report(part, `pad width ${width.value} is too narrow: values reach ${needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${needed}.`, { fixes: [{ title: `Widen the pad to ${needed} digits`, edits: [{ start: width.start, end: width.end, newText: String(needed) }], preferred: true }] });
       });
     }
   },
@@ -132,6 +137,12 @@ export function separatorFix(parts: KeyPartInfo[], i: number, profile: ServicePr
 export const separatorOrder: Rule = {
   code: "key/separator-order",
   severity: "warning",
+  family: "Keys",
+  docs: {
+    summary: "a variable-length part is followed by a separator that sorts above one of its characters: `\"a100:\"` sorts after `\"a1001:\"`",
+    why: "Composite keys then sort differently from their parts, so ranges and prefixes over the first part return the wrong entities.",
+    fix: "a separator below every character of the part (`,` for letters and digits)",
+  },
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       const parts = key.info.parts;
@@ -143,12 +154,8 @@ export const separatorOrder: Rule = {
         const low = String.fromCharCode(charsetMin(part.charset!));
         const sample = part.prop ? renderScalar(sampleValue(part.prop)).slice(0, 6) : "a1";
         const fix = separatorFix(parts, i, ctx.profile);
-        ctx.report({
-          code: this.code, severity: this.severity, start: lit.part.start, end: lit.part.end,
-          message: `"${sep}" after ${part.prop?.name ?? "a variable-length part"} sorts above '${low}', a character it may contain, so composite keys sort out of order: ` +
-            `"${sample}${sep}" sorts after "${sample}${low}${sep}". Use a separator that sorts below every character of the part` + (fix ? ` (${fix.edits[0].newText}).` : "."),
-          fixes: fix ? [fix] : undefined,
-        });
+        ctx.report(lit.part, `"${sep}" after ${part.prop?.name ?? "a variable-length part"} sorts above '${low}', a character it may contain, so composite keys sort out of order: ` +
+            `"${sample}${sep}" sorts after "${sample}${low}${sep}". Use a separator that sorts below every character of the part` + (fix ? ` (${fix.edits[0].newText}).` : "."), { fixes: fix ? [fix] : undefined });
       }
     }
   },
@@ -166,6 +173,12 @@ function show(ch: string): string {
 export const invalidCharacter: Rule = {
   code: "key/invalid-character",
   severity: "error",
+  family: "Keys",
+  docs: {
+    summary: "`/ \\ # ?` or a control character in a key literal, a date format, or a property's `charset`",
+    why: "The service rejects keys holding these characters: the write fails at run time.",
+    fix: "replace the character",
+  },
   checkTable(ctx) {
     const profile = ctx.profile;
     if (!profile.forbiddenKeyChar) return;
@@ -177,31 +190,20 @@ export const invalidCharacter: Rule = {
           if (!bad.length) return;
           const sep = chooseSeparator([key.info.parts[i - 1], key.info.parts[i + 1]], profile) ?? "_";
           const fixed = [...part.value].map((ch) => (bad.includes(ch) ? sep : ch)).join("");
-          ctx.report({
-            code: this.code, severity: this.severity, start: part.start, end: part.end,
-            message: `${bad.map(show).join(", ")} cannot appear in a ${profile.label} key (forbidden: / \\ # ? and control characters)`,
-            fixes: [{ title: `Replace ${bad.map(show).join(", ")} with '${sep}'`, edits: [{ start: part.start, end: part.end, newText: tdlString(fixed) }], preferred: true }],
-          });
+          ctx.report(part, `${bad.map(show).join(", ")} cannot appear in a ${profile.label} key (forbidden: / \\ # ? and control characters)`, { fixes: [{ title: `Replace ${bad.map(show).join(", ")} with '${sep}'`, edits: [{ start: part.start, end: part.end, newText: tdlString(fixed) }], preferred: true }] });
           return;
         }
         if (part.kind === "call" && part.fnName === "date" && part.args[1] && "kind" in part.args[1] && part.args[1].kind === "string") {
           const fmt = part.args[1];
           const bad = forbiddenIn(fmt.value.replace(/yyyy|MM|dd|HH|mm|ss|fff/g, ""), profile);
           if (!bad.length) return;
-          ctx.report({
-            code: this.code, severity: this.severity, start: fmt.start, end: fmt.end,
-            message: `the date format renders ${bad.map(show).join(", ")}, which cannot appear in a ${profile.label} key`,
-            fixes: [{ title: "Use '-' in the date format", edits: [{ start: fmt.start, end: fmt.end, newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")) }], preferred: true }],
-          });
+          ctx.report(fmt, `the date format renders ${bad.map(show).join(", ")}, which cannot appear in a ${profile.label} key`, { fixes: [{ title: "Use '-' in the date format", edits: [{ start: fmt.start, end: fmt.end, newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")) }], preferred: true }] });
           return;
         }
         if (info.prop?.charset && info.props.length === 1 && (part.kind === "ref" || part.fnName === "lower" || part.fnName === "upper")) {
           const c = charsetFind(info.prop.charset, (code) => profile.forbiddenKeyChar!(code));
           if (c < 0) return;
-          ctx.report({
-            code: this.code, severity: this.severity, start: part.start, end: part.end,
-            message: `'${info.prop.name}' may contain ${show(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`,
-          });
+          ctx.report(part, `'${info.prop.name}' may contain ${show(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`);
         }
       });
     }
@@ -211,16 +213,18 @@ export const invalidCharacter: Rule = {
 export const tooLong: Rule = {
   code: "key/too-long",
   severity: "error",
+  family: "Keys",
+  docs: {
+    summary: "the longest key exceeds the service's key size (Azure: 1 KiB in UTF-16, 512 characters)",
+    why: "The service rejects a key over its size limit; the longest values of the parts reach it.",
+  },
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       const bytes = keyBytes(key.expr, ctx.props, ctx.profile);
       if (!Number.isFinite(bytes) || bytes <= key.limit) continue;
       const chars = maxKeyChars(key.expr, ctx.props);
       const encoding = ctx.profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8";
-      ctx.report({
-        code: this.code, severity: this.severity, start: key.expr.start, end: key.expr.end,
-        message: `the longest ${key.label} is ${formatCount(chars)} characters = ${formatCount(bytes)} bytes (${encoding}); ${ctx.profile.label} allows ${formatCount(key.limit)} bytes. Shorten its parts or declare tighter string lengths.`,
-      });
+      ctx.report(key.expr, `the longest ${key.label} is ${formatCount(chars)} characters = ${formatCount(bytes)} bytes (${encoding}); ${ctx.profile.label} allows ${formatCount(key.limit)} bytes. Shorten its parts or declare tighter string lengths.`);
     }
   },
 };

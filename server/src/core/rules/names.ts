@@ -4,14 +4,19 @@
  */
 import { Name } from "../tdl/ast";
 import { SYSTEM_PROPERTIES } from "../model/references";
-import { Finding } from "../findings";
-import { FileContext, Rule, TableContext } from "./rule";
+import { FileContext, Report, Rule, TableContext } from "./rule";
 import { suggester } from "./spelling";
 import { clip, listNames } from "../tdl/clip";
 
 export const unknownProperty: Rule = {
   code: "unknown-property",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: {
+    summary: "a key, query or transaction names an undeclared property",
+    why: "Without the property's type and values, nothing about the key or query can be checked.",
+    fix: "the closest declared name",
+  },
   onBrokenTables: true,
   checkTable(ctx: TableContext) {
     const declared = [...ctx.props.keys()];
@@ -22,25 +27,18 @@ export const unknownProperty: Rule = {
       if (ref.kind === "decl" || ctx.props.has(ref.name)) continue;
       if ((ref.kind === "query" || ref.kind === "filter") && SYSTEM_PROPERTIES.has(ref.name)) continue;
       const guess = suggest(ref.name);
-      ctx.report({
-        code: this.code, severity: this.severity, start: ref.start, end: ref.end,
-        message: `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
-          (guess ? `. Did you mean '${guess}'?` : ""),
-        fixes: guess ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }] : undefined,
-      });
+      ctx.report(ref, `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
+          (guess ? `. Did you mean '${guess}'?` : ""), { fixes: guess ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }] : undefined });
     }
   },
 };
 
-function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: (f: Finding) => void): void {
+function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: Report): void {
   const first = new Map<string, Name>();
   for (const { name: n, base } of names) {
     if (!n.text) continue;
     if (!first.has(n.text)) { first.set(n.text, n); continue; }
-    report({
-      code: "duplicate-name", severity: "error", start: n.start + base, end: n.end + base,
-      message: `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`,
-    });
+    report({ start: n.start + base, end: n.end + base }, `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`);
   }
 }
 
@@ -49,6 +47,11 @@ const local = (names: Name[]) => names.map((name) => ({ name, base: 0 }));
 export const duplicateName: Rule = {
   code: "duplicate-name",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: {
+    summary: "two tables, properties, indexes or access patterns share a name",
+    why: "The first declaration counts; the second would silently be ignored.",
+  },
   onBrokenTables: true,
   checkFile(ctx: FileContext) {
     reportDuplicates(ctx.tables.map((t) => ({ name: t.table.name, base: t.base })), "table", ctx.report);

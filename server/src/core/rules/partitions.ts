@@ -30,6 +30,12 @@ function hotKeyExample(ctx: TableContext, pk: KeyInfo): string {
 export const appendOnly: Rule = {
   code: "partition/append-only",
   severity: "warning",
+  family: "Partitions and load",
+  docs: {
+    summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
+    why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
+    fix: "`hash(P, 4) + \"_\"` in front; for a time bucket, `bucket(Q, 16) + \"_\"`",
+  },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     const pk = est.pk;
@@ -54,30 +60,29 @@ export const appendOnly: Rule = {
         edits: [prefixKey(pk.expr, `hash(${lead.prop.name}, 4)`, "_")], preferred: true,
       };
     }
-    ctx.report({
-      code: this.code, severity: this.severity, start: pk.expr.start, end: pk.expr.end,
-      message: `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
-        (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."),
-      fixes: fix ? [fix] : undefined,
-    });
+    ctx.report(pk.expr, `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
+        (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."), { fixes: fix ? [fix] : undefined });
   },
 };
 
 export const singleValue: Rule = {
   code: "partition/single-value",
   severity: "warning",
+  family: "Partitions and load",
+  docs: {
+    summary: "the partition key has one possible value",
+    why: "The whole table is one partition, served by one server: its throughput target is the table's.",
+    fix: "append the property that spreads it best",
+    severityNote: "warning (info without estimates)",
+  },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     const pk = est.pk;
     if (!pk || !pk.parts.every((p) => p.distinct === 1)) return;
     const hasEstimates = est.rows !== undefined || ctx.table.accesses.some((a) => a.rate);
     const fix = compositeFix(ctx, pk, undefined, "one partition per value");
-    ctx.report({
-      code: this.code, severity: hasEstimates ? "warning" : "info", start: pk.expr.start, end: pk.expr.end,
-      message: `the partition key has one possible value: the whole table is one partition on one server` +
-        (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") + `. Add a property that splits it.`,
-      fixes: fix ? [fix] : undefined,
-    });
+    ctx.report(pk.expr, `the partition key has one possible value: the whole table is one partition on one server` +
+        (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") + `. Add a property that splits it.`, { fixes: fix ? [fix] : undefined, severity: hasEstimates ? "warning" : "info" });
   },
 };
 
@@ -93,6 +98,12 @@ function hotMessage(ctx: TableContext, facts: TableFacts, figure: string, target
 export const hot: Rule = {
   code: "partition/hot",
   severity: "warning",
+  family: "Partitions and load",
+  docs: {
+    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB",
+    why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy).",
+    fix: "append the property that splits the hot value, or a `bucket`",
+  },
   checkTable(ctx) {
     const target = ctx.profile.partitionTarget;
     const facts = tableFacts(ctx.table, ctx.props);
@@ -116,13 +127,20 @@ export const hot: Rule = {
     if (q) {
       fixes.push({ title: `Append "_" + bucket(${q.name}, ${n}): split each partition into ${n}`, edits: [appendToKey(pk.expr, "_", `bucket(${q.name}, ${n})`)] });
     }
-    ctx.report({ code: this.code, severity: this.severity, start: pk.expr.start, end: pk.expr.end, message, fixes: fixes.length ? fixes : undefined });
+    ctx.report(pk.expr, message, { fixes: fixes.length ? fixes : undefined });
   },
 };
 
 export const tooLarge: Rule = {
   code: "partition/too-large",
   severity: "warning",
+  family: "Partitions and load",
+  docs: {
+    summary: "the largest partition's data exceeds the guidance (Tablestore 10 GB) or the limit (Cosmos DB 20 GB)",
+    why: "A partition cannot be split by the service; past the limit writes fail, past the guidance it balances badly.",
+    fix: "concatenate a row-key property into the partition key",
+    severityNote: "warning / error",
+  },
   checkTable(ctx) {
     const limit = ctx.profile.partitionSize;
     const { est } = tableFacts(ctx.table, ctx.props);
@@ -131,11 +149,7 @@ export const tooLarge: Rule = {
     if (bytes <= limit.bytes) return;
     const rkProps = new Set<string>([...(est.rk?.props ?? [])]);
     const fix = compositeFix(ctx, est.pk, rkProps, "more, smaller partitions");
-    ctx.report({
-      code: this.code, severity: limit.hard ? "error" : "warning", start: est.pk.expr.start, end: est.pk.expr.end,
-      message: `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
-        `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`,
-      fixes: fix ? [fix] : undefined,
-    });
+    ctx.report(est.pk.expr, `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
+        `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`, { fixes: fix ? [fix] : undefined, severity: limit.hard ? "error" : "warning" });
   },
 };

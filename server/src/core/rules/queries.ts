@@ -25,21 +25,31 @@ function eachQuery(ctx: TableContext, fn: (qa: QueryAnalysis) => void): void {
 export const filterSyntax: Rule = {
   code: "syntax",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: {
+    summary: "the text (or a `filter` string) does not parse; later errors are still found",
+    why: "A design that does not parse cannot be checked; the parser recovers so that the rest still is.",
+  },
   checkTable(ctx) {
     eachQuery(ctx, ({ filterError }) => {
-      if (filterError) ctx.report({ code: this.code, severity: this.severity, ...filterError });
+      if (filterError) ctx.report(filterError, filterError.message);
     });
   },
 };
 
 export const queryClass: Rule = {
   code: "query/class",
-  severity: "info",
+  severity: "hint",
+  family: "Queries",
+  docs: {
+    summary: "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
+    why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
+  },
   checkTable(ctx) {
     eachQuery(ctx, ({ query, classification: c }) => {
       if (!c) return;
       const via = c.via && c.via !== "rowKey" ? ` (served by index ${c.via})` : "";
-      ctx.report({ code: this.code, severity: this.severity, start: query.name.start, end: query.name.end, message: summary(c) + via });
+      ctx.report(query.name, summary(c) + via);
     });
   },
 };
@@ -91,6 +101,12 @@ function separatorAfter(p: PropertyInfo, profile: ServiceProfile): string {
 export const tableScan: Rule = {
   code: "query/table-scan",
   severity: "warning",
+  family: "Queries",
+  docs: {
+    summary: "a query reads every partition",
+    why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
+    fix: "an `index` when the query pins the partition; otherwise the message suggests a second table",
+  },
   checkTable(ctx) {
     const pkProps = tableFacts(ctx.table, ctx.props).est.pk?.props ?? new Set<string>();
     eachQuery(ctx, ({ query, classification: c }) => {
@@ -101,11 +117,7 @@ export const tableScan: Rule = {
       const advice = c.orAcrossPartitions
         ? "Issue the branches as separate point or range queries."
         : pinsPartition ? "Add an index row ordered by the filtered properties." : "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
-      ctx.report({
-        code: this.code, severity: this.severity, start: query.name.start, end: query.name.end,
-        message: `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`,
-        fixes: fix ? [fix] : undefined,
-      });
+      ctx.report(query.name, `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`, { fixes: fix ? [fix] : undefined });
     });
   },
 };
@@ -113,18 +125,20 @@ export const tableScan: Rule = {
 export const lowSelectivity: Rule = {
   code: "query/low-selectivity",
   severity: "warning",
+  family: "Queries",
+  docs: {
+    summary: "a query with a rate scans 100 entities or more for each one it returns",
+    why: "Scanned entities count toward the partition's and the account's targets, returned or not.",
+    fix: "an `index` whose row key leads with the filtered properties",
+  },
   checkTable(ctx) {
     eachQuery(ctx, ({ query, classification: c }) => {
       if (!query.rate || !c || c.class === "table-scan" || c.scanned === null || c.returned === null || c.returned <= 0) return;
       const ratio = c.scanned / c.returned;
       if (ratio < 100) return;
       const fix = indexFix(ctx, query);
-      ctx.report({
-        code: this.code, severity: this.severity, start: query.name.start, end: query.name.end,
-        message: `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
-          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`,
-        fixes: fix ? [fix] : undefined,
-      });
+      ctx.report(query.name, `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
+          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`, { fixes: fix ? [fix] : undefined });
     });
   },
 };
@@ -132,6 +146,12 @@ export const lowSelectivity: Rule = {
 export const unorderedRange: Rule = {
   code: "query/unordered-range",
   severity: "error",
+  family: "Queries",
+  docs: {
+    summary: "a range over a key part that does not keep order (unpadded number, `hash`, `bucket`, a separator that breaks order)",
+    why: "The key range does not match the property range, so the query returns the wrong entities or must scan.",
+    fix: "the key rule's fix",
+  },
   checkTable(ctx) {
     const facts = tableFacts(ctx.table, ctx.props);
     eachQuery(ctx, ({ query, mapping }) => {
@@ -147,12 +167,8 @@ export const unorderedRange: Rule = {
         const i = key ? key.parts.indexOf(part) : -1;
         if (key && i >= 0) fix = separatorFix(key.parts, i, ctx.profile);
       }
-      ctx.report({
-        code: this.code, severity: this.severity, start: query.name.start, end: query.name.end,
-        message: `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
-          `The key range does not match the property range, so the query cannot be served as a range.`,
-        fixes: fix ? [fix] : undefined,
-      });
+      ctx.report(query.name, `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
+          `The key range does not match the property range, so the query cannot be served as a range.`, { fixes: fix ? [fix] : undefined });
     });
   },
 };

@@ -9,6 +9,11 @@ import { Rule } from "./rule";
 export const account: Rule = {
   code: "throughput/account",
   severity: "warning",
+  family: "Partitions and load",
+  docs: {
+    summary: "every pattern of the file together exceeds the account target (Azure: 20,000 entities/s)",
+    why: "Past the account target the service throttles the whole account; spread the load over several accounts or tables.",
+  },
   checkFile(ctx) {
     const target = ctx.profile.accountTargetEntitiesPerSecond;
     if (!target) return;
@@ -17,10 +22,7 @@ export const account: Rule = {
     if (total <= target || !loads.length) return;
     const top = loads.reduce((a, b) => (b.total > a.total ? b : a));
     const name = top.t.table.name;
-    ctx.report({
-      code: this.code, severity: this.severity, start: top.t.base + name.start, end: top.t.base + name.end,
-      message: `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name.text}': ≈ ${formatCount(top.total)}); ` +
-        `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.`,
-    });
+    ctx.report({ start: top.t.base + name.start, end: top.t.base + name.end }, `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name.text}': ≈ ${formatCount(top.total)}); ` +
+        `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.`);
   },
 };

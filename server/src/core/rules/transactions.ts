@@ -49,6 +49,12 @@ function trimLiterals<T extends { literal: boolean }>(parts: T[]): T[] {
 export const crossPartition: Rule = {
   code: "transaction/cross-partition",
   severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "a `transaction`'s entities may differ in a property the partition key depends on",
+    why: "An entity group transaction must stay in one partition; across partitions the service rejects it.",
+    fix: "key by the shared properties; the others move into the row key",
+  },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     if (!est.pk || !est.rk) return;
@@ -58,13 +64,9 @@ export const crossPartition: Rule = {
       const differing = [...est.pk.props].filter((p) => !sharing.has(p));
       if (!differing.length) continue;
       const fix = rekeyFix(ctx, tx, est.pk, est.rk);
-      ctx.report({
-        code: this.code, severity: this.severity, start: tx.name.start, end: tx.name.end,
-        message: `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
+      ctx.report(tx.name, `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
           `${differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
-          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`,
-        fixes: fix ? [fix] : undefined,
-      });
+          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`, { fixes: fix ? [fix] : undefined });
     }
   },
 };
@@ -72,6 +74,11 @@ export const crossPartition: Rule = {
 export const transactionTooLarge: Rule = {
   code: "transaction/too-large",
   severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "more than 100 operations (index rows count) or more than 4 MiB in one batch",
+    why: "The service rejects a batch over its operation or size limit.",
+  },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     for (const tx of ctx.table.accesses) {
@@ -82,10 +89,7 @@ export const transactionTooLarge: Rule = {
       if (ops > ctx.profile.batchMaxOperations) why.push(`${formatCount(ops)} operations (${formatCount(tx.entities.value)} entities × ${est.rowsPerEntity} rows each); the limit is ${ctx.profile.batchMaxOperations}`);
       if (bytes !== undefined && bytes > ctx.profile.batchMaxBytes) why.push(`≈ ${formatBytes(bytes)}; the limit is ${formatBytes(ctx.profile.batchMaxBytes)}`);
       if (!why.length) continue;
-      ctx.report({
-        code: this.code, severity: this.severity, start: tx.name.start, end: tx.name.end,
-        message: `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`,
-      });
+      ctx.report(tx.name, `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`);
     }
   },
 };
