@@ -131,7 +131,7 @@ export function lex(text: string, limit = Infinity): LexResult {
     const ch = text[i];
     const p = PUNCT[ch];
     // A surrogate pair is one unknown character, not two.
-    const width = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+    const width = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
     push(p ?? T.Unknown, i, i + width, text.slice(i, i + width));
     i += width;
   }
