@@ -4,19 +4,16 @@
 // repository's files), prints the URL, and stops everything it started on
 // Ctrl+C.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import * as path from "node:path";
-import { ROOT, startCodeServer } from "./code-server.mjs";
+import { ROOT, scratchExamples, startCodeServer } from "./code-server.mjs";
 
 const build = spawnSync(process.execPath, [path.join(ROOT, "esbuild.mjs")], { cwd: ROOT, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const port = process.env.PORT ? Number(process.env.PORT) : undefined;
 // The extension starts its embedded emulator (Azurite, in memory) as soon as it activates; it stops with VS Code.
-const scratch = mkdtempSync(path.join(tmpdir(), "tdl-examples-"));
-const workspace = path.join(scratch, "examples");
-cpSync(path.join(ROOT, "examples"), workspace, { recursive: true });
+const workspace = scratchExamples();
 const vscode = await startCodeServer({ workspace, port, log: "inherit", settings: { "tableDesign.emulator.startOnActivation": true } });
 console.log(`\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\n` +
   `The workspace is a fresh copy of examples/ in ${workspace} (deleted on exit).\n` +
@@ -28,7 +25,7 @@ async function shutdown(signal) {
   stopping = true;
   console.log(`\n${signal}: stopping VS Code (pid ${vscode.pid})…`);
   await vscode.stop();
-  rmSync(scratch, { recursive: true, force: true });
+  rmSync(workspace, { recursive: true, force: true });
   process.exit(0);
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -15,7 +15,7 @@ table Orders {
 
 let vscode: VsCodeSession;
 before(async () => {
-  vscode = await openVsCode(makeWorkspace({ "broken.tdl": BROKEN }));
+  vscode = await openVsCode(await makeWorkspace({ "broken.tdl": BROKEN }));
 });
 after(async () => vscode?.close());
 
@@ -63,9 +63,9 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
 test("a TypeScript key builder shows its diagnostic and its fix applies", async () => {
   const { page } = vscode;
   await openFile(page, "registrations.ts");
-  await page.locator(".squiggly-warning").first().waitFor({ timeout: 60_000 });
-  // `r.bib` in `BIB:${r.bib}__…` is on line 29, column 20.
+  // `r.bib` in `BIB:${r.bib}__…` is on line 29, column 20 (brought into view first: the Problems panel may be open).
   await goTo(page, 29, 22);
+  await page.locator(".squiggly-warning").first().waitFor({ timeout: 60_000 });
   const action = await quickFix(page, "Pad to 5 digits");
   await action.click({ force: true });
   await waitForLine(page, 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}__${r.name}__${r.gender}__${age}`');
