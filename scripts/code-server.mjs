@@ -119,7 +119,7 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   const extDir = path.join(data, "ext");
   mkdirSync(path.join(userDir, "User"), { recursive: true });
   writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({
-    "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none",
+    "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never", "telemetry.telemetryLevel": "off", "update.mode": "none",
     "extensions.autoUpdate": false, "workbench.tips.enabled": false, "security.workspace.trust.enabled": false,
     ...settings,
   }, null, 2));
