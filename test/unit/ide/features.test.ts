@@ -64,7 +64,12 @@ test("hover on a key shows an example value and its maximum length", () => {
   const h = hover(a, text.indexOf("rowKey       =") + 2)!;
   assert.match(h.markdown, /example: `BIB:00042__name__M__042`/);
   assert.match(h.markdown, /at most 59 characters \(118 bytes of the 1,024 Azure Table Storage allows\)/);
-  assert.match(h.markdown, /order-preserving: key order follows the values' order/);
+  // Name has no charset and "__" follows it: the order depends on its characters, it is not claimed.
+  assert.doesNotMatch(h.markdown, /order-preserving: key order follows/);
+  assert.match(h.markdown, /order depends on the characters of `Name`: no `charset` is declared, and composite order holds only if none of its characters sorts below "_"/);
+  const declared = analyzeTdl(text.replace("Name:     string(40)", "Name:     string(40) charset \"a-z\""));
+  const hd = hover(declared, declared.text.indexOf("rowKey       =") + 2)!;
+  assert.match(hd.markdown, /- order-preserving: key order follows the values' order/);
   const pk = hover(a, text.indexOf("partitionKey =") + 2)!;
   assert.match(pk.markdown, /example: `event__Full`/);
   const unordered = analyzeTdl("table Orders {\n  A: int(0..999)\n  S: string(8) charset \"a-z0-9\"\n  partitionKey = S + \":\" + A\n  rowKey = hash(A, 4)\n}\n");
