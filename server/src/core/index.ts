@@ -24,7 +24,7 @@ export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, 
 export type { Expr, KeyFunction, Member, Part, Table } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
-export { formatCount, formatDuration } from "./tdl/numbers";
+export { formatCount, formatDuration, formatPercent } from "./tdl/numbers";
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";

@@ -5,7 +5,7 @@
  * from the retained span — and where load concentrates when the key moves
  * with time. Also whether a table's keys pad an integer property.
  */
-import { Expr, formatCount, formatDuration, KeyInfo, KeyPartInfo, LoadEstimate, separatorBreaksOrder, ServiceProfile, Table, TableEstimates, TimeBucket } from "../core";
+import { Expr, formatCount, formatDuration, formatPercent, KeyInfo, KeyPartInfo, LoadEstimate, separatorBreaksOrder, ServiceProfile, Table, TableEstimates, TimeBucket } from "../core";
 
 /** A part whose alphabet is unknown, of varying length, followed by a separator: its order depends on its characters. */
 function orderDependsOnAlphabet(parts: KeyPartInfo[], i: number): boolean {
@@ -72,7 +72,7 @@ export function partitionLines(est: TableEstimates, load: LoadEstimate, profile:
   }
   if (pk.temporal) {
     const share = pk.temporal.writeShare;
-    const where = share >= 0.9999 ? "the current partition" : `the current partition of each value of the other parts (the hottest takes ${formatCount(share * 100)}%)`;
+    const where = share >= 0.9999 ? "the current partition" : `the current partition of each value of the other parts (the hottest takes ${formatPercent(share)})`;
     const target = profile.partitionTarget?.unit === "entities/s" ? `; the target is ${formatCount(profile.partitionTarget.value)} entities/s` : "";
     lines.push(`- load is temporal: every write of the current moment lands in ${where}` +
       (load.hottest > 0 ? ` — ≈ ${formatCount(load.hottest)} entities/s at peak${target}` : ""));

@@ -5,7 +5,7 @@
 import { tableFacts, TableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
-import { formatBytes, formatCount } from "../tdl/numbers";
+import { formatBytes, formatCount, formatPercent } from "../tdl/numbers";
 import { Fix } from "../findings";
 import { appendToKey, chooseSeparator, keyPartText, prefixKey, spreadProperty } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";
@@ -105,7 +105,7 @@ function temporalCause(pk: KeyInfo): string {
   const { parts, writeShare } = pk.temporal!;
   const lead = parts[0];
   const name = lead.timeBucket?.prop ?? lead.prop?.name ?? lead.props[0];
-  const spread = writeShare >= 0.9999 ? "one partition" : `one partition per value of the other key parts (the hottest takes ${formatCount(writeShare * 100)}% of them)`;
+  const spread = writeShare >= 0.9999 ? "one partition" : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
   if (lead.monotonic === "bucket") {
     const adjective = lead.timeBucket?.adjective;
     const bucket = adjective ? `${/^[aeiou]|^hour/.test(adjective) ? "an" : "a"} ${adjective} time bucket` : "a time bucket";
@@ -120,8 +120,8 @@ export const hot: Rule = {
   severity: "warning",
   family: "Partitions and load",
   docs: {
-    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB",
-    why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy).",
+    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
+    why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
     fix: "append the property that splits the hot value, or a `bucket`",
   },
   checkTable(ctx) {

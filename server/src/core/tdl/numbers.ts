@@ -50,7 +50,9 @@ export function parseDuration(raw: string): Interpreted {
   if (mult === undefined || digits === "") {
     return { value: NaN, error: `'${raw}' is not a duration: use a number with a unit s, min, h, d, w or y, such as 90d` };
   }
-  return { value: Number(digits) * mult };
+  const value = Number(digits) * mult;
+  if (!Number.isFinite(value)) return { value: NaN, error: `'${raw.slice(0, 40)}' is too long a duration` };
+  return { value };
 }
 
 const SPOKEN_UNITS: Array<[number, string]> = [[DURATION_UNITS.y, "year"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
@@ -85,6 +87,12 @@ export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return "∞";
   const rounded = n >= 100 ? Math.round(n) : Math.round(n * 10) / 10;
   return rounded.toLocaleString("en-US");
+}
+
+/** A share (0..1) as a percentage a reader can tell from zero: "50%", "2.5%", "0.02%". */
+export function formatPercent(share: number): string {
+  const v = share * 100;
+  return `${v >= 1 || v === 0 ? formatCount(v) : Number(v.toPrecision(2)).toString()}%`;
 }
 
 /** Formats a byte size in binary units ("20 GiB", "1.5 MiB"). */
