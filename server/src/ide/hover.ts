@@ -32,8 +32,17 @@ export function hover(analysis: TdlAnalysis, offset: number): HoverResult | unde
 /** Hover inside one table; `offset` and the result are relative to the table's chunk. */
 function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): HoverResult | undefined {
   if (tm.checked) {
-    const qa = tableFacts(tm.table, tm.props).queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
-    if (qa?.classification) return { markdown: queryMarkdown(qa.query.name.text, qa.classification), start: qa.query.name.start, end: qa.query.name.end };
+    const facts = tableFacts(tm.table, tm.props);
+    const qa = facts.queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
+    const c = qa?.classification;
+    if (qa && c) {
+      // Figures left unknown by time buckets of an unknown number: say which estimate would give them.
+      const u = facts.est.pk?.unknownBuckets;
+      const note = u && (c.partitions === null || c.scanned === null)
+        ? `\n- the number of ${u.adjective} buckets of \`${u.prop}\` is unknown: declare \`retention\` (such as \`retention 90d\`), or \`rows\` and an insert rate`
+        : "";
+      return { markdown: queryMarkdown(qa.query.name.text, c) + note, start: qa.query.name.start, end: qa.query.name.end };
+    }
   }
   const ref = refAt(tm.refs, offset);
   if (ref) {

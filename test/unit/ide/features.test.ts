@@ -174,3 +174,14 @@ test("the property hover recommends pad() only where a key uses the number as it
   const text = readFileSync("examples/marathon.tdl", "utf8");
   assert.match(hover(analyzeTdl(text), text.indexOf("Bib:") + 1)!.markdown, /every key pads it/);
 });
+
+test("a query hover says which estimate its unknown figures need when time buckets are uncounted", () => {
+  const text = READINGS("  rows 5B\n  query Since where At >= ?");
+  const md = hover(analyzeTdl(text), text.indexOf("Since") + 1)!.markdown;
+  assert.match(md, /- partitions touched: unknown/);
+  assert.match(md, /- the number of hourly buckets of `At` is unknown: declare `retention` \(such as `retention 90d`\), or `rows` and an insert rate/);
+  const counted = READINGS("  rows 5B\n  retention 90d\n  query Since where At >= ?");
+  const known = hover(analyzeTdl(counted), counted.indexOf("Since") + 1)!.markdown;
+  assert.match(known, /- partitions touched: ≈ 216/);
+  assert.doesNotMatch(known, /is unknown/);
+});
