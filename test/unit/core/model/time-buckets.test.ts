@@ -75,3 +75,11 @@ test("fuzz: bucket counts stay within the span's buckets and the format's cycle,
     assert.ok(count <= timeBucket("At", f, span * more)!.count!, `${f}: a longer span never holds fewer buckets`);
   }, 300);
 });
+
+test("an absurd but finite retention counts absurdly many buckets, without overflow or a crash", () => {
+  const t = parse(`table Readings {\n  At: datetime increasing\n  partitionKey = date(At, "yyyyMMddHHmmssfff")\n  rowKey = date(At, "HH")\n  retention ${"9".repeat(44)}y\n  rows 1M\n  insert W 1/s\n}\n`).file.tables[0];
+  const est = tableEstimates(t, propertyInfos(t));
+  assert.equal(est.span?.source, "retention");
+  assert.equal(est.partitions, 1e6, "capped at the table's rows");
+  assert.ok(Number.isFinite(est.pk!.parts[0].timeBucket!.count!));
+});

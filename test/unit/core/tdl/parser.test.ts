@@ -154,3 +154,15 @@ test("retention is an estimate: a duration in seconds, declared once, recovered 
   assert.deepEqual(bad.errors.slice(1).map((e) => ({ start: e.start, end: e.end })), m.ranges);
   assert.equal(bad.file.tables[0].rows?.value.value, 1e6, "the members after it still parse");
 });
+
+test("a half-typed retention, with \\r line ends and a NUL, costs only its own line", () => {
+  for (const half of ["retention", "retention ", "retention 9", "retention 9\u0000d", `retention ${"9".repeat(400)}y`]) {
+    const text = `table Readings {\r  At: datetime increasing\r  partitionKey = date(At, "yyyyMMdd")\r  rowKey = date(At, "HHmmss")\r  ${half}\r  insert W 5K/s\r}\r`;
+    const { file, errors } = parse(text);
+    assert.ok(errors.length >= 1, half);
+    // On the retention line, or (nothing typed after the keyword) where the duration was expected: the next token.
+    assert.ok(errors.every((e) => text.slice(0, e.start).split("\r").length === 5 || /expected a duration after 'retention'/.test(e.message)),
+      `${JSON.stringify(half)}: only the retention is in error: ${errors.map((e) => e.message).join(" | ")}`);
+    assert.equal(file.tables[0].accesses.length, 1, "the insert after it still parses");
+  }
+});
