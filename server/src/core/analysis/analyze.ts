@@ -12,7 +12,7 @@ import { chunkStarts } from "../tdl/chunks";
 import { DesignFile, ParseResult, SyntaxError, Table } from "../tdl/ast";
 import { clip } from "../tdl/clip";
 import { profileFor, ServiceProfile } from "../services";
-import { propertyInfos } from "../model/properties";
+import { PropertyInfo, propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
 import { RULES } from "../rules";
 import { reporterFor, Rule } from "../rules/rule";
