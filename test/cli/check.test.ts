@@ -24,7 +24,7 @@ function workspace(files: Record<string, string>): string {
 const GOOD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(A, 2)\n  rowKey = \"x\"\n}\n";
 const BAD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = \"x\"\n}\n";
 
-test("check --format json prints the interfaces.md shape and exits 1 on errors", () => {
+test("check --format json prints the documented JSON shape and exits 1 on errors", () => {
   const dir = workspace({ "designs/bad.tdl": BAD, "designs/good.tdl": GOOD });
   const r = tdl(["check", "designs", "--format", "json"], dir);
   assert.equal(r.code, 1);

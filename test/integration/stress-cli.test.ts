@@ -15,7 +15,7 @@ after(async () => emu?.stop());
 const CLI = path.resolve("dist/cli.js");
 const stressTables = async () => (await session(emu).listTables()).filter((t) => t.startsWith("stress")).sort();
 
-test("tdl stress writes the report of interfaces.md and leaves no table", async () => {
+test("tdl stress writes the documented JSON report and leaves no table", async () => {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "tdl-stress-")), "r.json");
   const r = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES",
     "--duration", "2s", "--concurrency", "8", "--mode", "single-partition", "--mix", "read=20,write=80", "--report", report],
@@ -88,7 +88,7 @@ test("tdl stress --cleanup removes a marked leftover, keeps the young, the unmar
   await s.deleteTable(live);
 });
 
-test("tdl stress --help, --cleanup usage and a bad connection string exit as interfaces.md says, quoting no secret", () => {
+test("tdl stress --help, --cleanup usage and a bad connection string exit with the documented codes, quoting no secret", () => {
   const help = spawnSync(process.execPath, [CLI, "stress", "--help"], { encoding: "utf8" });
   assert.equal(help.status, 0);
   assert.match(help.stdout, /tdl stress --cleanup \[--older-than 10m\]/);

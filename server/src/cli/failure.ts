@@ -7,7 +7,7 @@
 import { ReportDiagnostic } from "./report";
 import { describeError, stackOf } from "../errors";
 
-/** Exit codes of `interfaces.md`. */
+/** Exit codes of the README's "The `tdl` command". */
 export const EXIT = { clean: 0, findings: 1, usage: 2, internal: 3 } as const;
 
 /** Whether stacks go to stderr (`TDL_DEBUG=1`). */

@@ -1,6 +1,6 @@
 /**
  * `tdl`: the command line over the same analysis as the language server.
- * Exit codes follow `interfaces.md`: 0 clean, 1 findings, 2 bad usage or
+ * Exit codes follow the README's "The `tdl` command": 0 clean, 1 findings, 2 bad usage or
  * unreadable input, 3 internal failure. No stack trace reaches the user
  * unless TDL_DEBUG=1 asks for it.
  */

@@ -1,5 +1,5 @@
 /**
- * `tdl check` output: compiler-style text, the JSON of `interfaces.md`, and
+ * `tdl check` output: compiler-style text, the documented JSON, and
  * SARIF 2.1.0 for code-scanning upload.
  */
 import { Range, Severity } from "../core";
@@ -35,7 +35,7 @@ export interface ReportFile {
 
 export interface CheckReport {
   files: ReportFile[];
-  /** `infos` counts info and hint findings (query classes), as the JSON shape of interfaces.md has it. */
+  /** `infos` counts info and hint findings (query classes), as the documented JSON shape has it. */
   summary: { errors: number; warnings: number; infos: number };
 }
 

@@ -4,7 +4,7 @@
  * environment variable; `tdl stress --cleanup` removes leftover stress
  * tables. Ctrl+C cancels in any phase and the table is still deleted (see
  * stress-signals.ts). Exit 0 done, 1 the run failed or was cancelled, 2 bad
- * usage (interfaces.md).
+ * usage (the README's "The `tdl` command").
  */
 import * as fs from "node:fs";
 import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";

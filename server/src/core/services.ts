@@ -40,7 +40,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GB = 1024 * MiB;
 
-/** Azure: `/` `\` `#` `?`, U+0000–U+001F, U+007F–U+009F (seed 000/003/004 "Table service data model"). */
+/** Azure: `/` `\` `#` `?`, U+0000–U+001F, U+007F–U+009F (the partitioning guide's "Table service data model"). */
 const azureForbidden = (c: number) => c === 0x2f || c === 0x5c || c === 0x23 || c === 0x3f || c <= 0x1f || (c >= 0x7f && c <= 0x9f);
 
 const TABLE = {
@@ -55,8 +55,8 @@ const TABLE = {
     propertyMaxBytes: 64 * KiB, // string / binary property ≤ 64 KiB
     batchMaxOperations: 100, // entity group transaction: ≤ 100 operations, < 4 MiB
     batchMaxBytes: 4 * MiB,
-    partitionTarget: { value: 2000, unit: "entities/s", source: "seed 002 'Scalability targets': 2,000 entities/s per partition" },
-    accountTargetEntitiesPerSecond: 20000, // seed 002: 20,000 entities/s per account (1 KiB entities)
+    partitionTarget: { value: 2000, unit: "entities/s", source: "the performance checklist's 'Scalability targets': 2,000 entities/s per partition" },
+    accountTargetEntitiesPerSecond: 20000, // the performance checklist: 20,000 entities/s per account (1 KiB entities)
     queryPageMax: 1000, // ≤ 1,000 entities or 5 s per response
     integerKeysSortNumerically: false,
     sorted: true, // PartitionKey then RowKey, ascending, lexical
@@ -82,7 +82,7 @@ const TABLE = {
   },
   tablestore: {
     label: "Alibaba Cloud Tablestore",
-    partitionKeyMaxBytes: KiB, // seed 001: string/binary primary-key column ≤ 1 KB
+    partitionKeyMaxBytes: KiB, // Tablestore's best practices: string/binary primary-key column ≤ 1 KB
     rowKeyMaxBytes: KiB,
     keyEncoding: "utf8",
     entityMaxBytes: Infinity, // row size unbounded; each attribute value ≤ 2 MB (the seed's older 64 KB)
@@ -90,7 +90,7 @@ const TABLE = {
     propertyMaxBytes: 2 * 1000 * 1000,
     batchMaxOperations: 200, // BatchWriteRow ≤ 200 rows / 4 MB
     batchMaxBytes: 4 * 1000 * 1000,
-    partitionSize: { bytes: 10 * GB, hard: false, source: "Tablestore: ≤ 10 GB per partition-key value advised (seed 001: 1 GB)" },
+    partitionSize: { bytes: 10 * GB, hard: false, source: "Tablestore: ≤ 10 GB per partition-key value advised (Tablestore's best practices: 1 GB)" },
     queryPageMax: 5000, // GetRange ≤ 5,000 rows / 4 MB per call
     integerKeysSortNumerically: true, // integer primary-key columns sort numerically
     sorted: true,

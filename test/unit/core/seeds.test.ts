@@ -7,7 +7,7 @@ import { codes } from "../../helpers/analysis";
 const above = (file: string) =>
   analyzeTdl(readFileSync(`examples/${file}`, "utf8")).findings.filter((f) => f.severity !== "info" && f.severity !== "hint").map((f) => f.code);
 
-test("seed 001: SellerID and OrderNumber are flagged, CardID and DeviceID are clean", () => {
+test("Tablestore's best practices: SellerID and OrderNumber are flagged, CardID and DeviceID are clean", () => {
   assert.deepEqual(above("student-cards/by-seller.tdl"), ["partition/hot"]);
   // Load is temporal: every current purchase lands at the end of the key order, 10,000/s on one partition.
   assert.deepEqual(above("student-cards/by-order-number.tdl"), ["partition/append-only", "partition/hot"]);
@@ -16,12 +16,12 @@ test("seed 001: SellerID and OrderNumber are flagged, CardID and DeviceID are cl
   assert.deepEqual(above("student-cards/hash-prefixed.tdl"), []);
 });
 
-test("seed 001: ':' after SellerID is flagged, ',' is accepted", () => {
+test("Tablestore's best practices: ':' after SellerID is flagged, ',' is accepted", () => {
   assert.deepEqual(above("student-cards/composite-colon.tdl"), ["key/separator-order"]);
   assert.deepEqual(above("student-cards/composite.tdl"), []);
 });
 
-test("seed 004: the ledger keyed by account cannot commit a transfer; keyed by transfer it can", () => {
+test("the partitioning guide: the ledger keyed by account cannot commit a transfer; keyed by transfer it can", () => {
   const findings = analyzeTdl(readFileSync("examples/ledger.tdl", "utf8")).findings.filter((f) => f.severity !== "info" && f.severity !== "hint");
   assert.deepEqual(findings.map((f) => f.code), ["transaction/cross-partition"]);
   const text = readFileSync("examples/ledger.tdl", "utf8");

@@ -1,5 +1,5 @@
 /**
- * The emulator with Azure fidelity (`interfaces.md`): the embedded Azurite
+ * The emulator with Azure fidelity (`tdl emulator` in the README): the embedded Azurite
  * behind the fidelity layer, one object to start and stop. Fidelity on by
  * default; `scale` shrinks the targets (0.1: a partition runs hot at 200
  * entities/s); `record` appends one JSON line per second of traffic; `log`

@@ -1,6 +1,6 @@
 /**
  * The partition stress test (seeds 000/003/004, "stress-testing partitions";
- * `interfaces.md`, "Stress test"), free of `vscode`: create a fresh, marked
+ * the README's "The `tdl` command"), free of `vscode`: create a fresh, marked
  * `stress…` table, load it from the design, drive peak load in one of three
  * modes, measure, and always delete the table — after success, failure,
  * cancellation in any phase and timeout. Every request is bounded in time;

@@ -1,5 +1,5 @@
 /**
- * The stress report of `interfaces.md`: operations with their rates,
+ * The stress report `tdl stress --report` writes: operations with their rates,
  * latency percentiles, errors and retries; partitions by rate; the
  * timeline; and a verdict that says what the run shows — on the emulator
  * the design's load shape and the client's capacity, against an account

@@ -1,5 +1,5 @@
 /**
- * The guide's retry policy (seed 004 "Retry policies", seed 002 "Timeout and
+ * The guide's retry policy (the partitioning guide's "Retry policies", the performance checklist's "Timeout and
  * server busy errors"): retry 503 Server Busy, 500 Operation Timed Out and
  * 504 Gateway Timeout with exponential back-off and ±20 % jitter, and a
  * connection failure once, immediately; never 4xx, 501 or 505 — nor a
@@ -17,7 +17,7 @@ export interface BackoffSettings {
   maxRetries: number;
 }
 
-/** A stress test's milliseconds (service-facts.md): z = 100 ms, zmin = 50 ms, zmax = 5 s. */
+/** A stress test's milliseconds (docs/service-facts.md): z = 100 ms, zmin = 50 ms, zmax = 5 s. */
 export const STRESS_BACKOFF: BackoffSettings = { baseMs: 100, minMs: 50, maxMs: 5000, maxRetries: 5 };
 
 /** y = Rand(0.8·z, 1.2·z) · (2^x − 1); y = Min(zmin + y, zmax), x the retry number (1, 2, …). */

@@ -1,5 +1,5 @@
 /**
- * Fault isolation of the analysis (`rules.md`: "An analysis that fails
+ * Fault isolation of the analysis (`docs/rules.md`: "An analysis that fails
  * inside one rule reports `internal`… every other rule still runs"). A rule
  * that throws loses its own findings on that table, nothing else: the throw
  * becomes one `internal` finding on the table's name (at offset 0 for the

@@ -1,6 +1,6 @@
 /**
- * Size and load estimates of a design table (`language.md`, "Estimates";
- * `service-facts.md`, "Counting"): the retained span, partitions, rows per
+ * Size and load estimates of a design table (`docs/language.md`, "Estimates";
+ * `docs/service-facts.md`, "Counting"): the retained span, partitions, rows per
  * partition, the hottest partition's share of the data and of the moment's
  * writes, and what each access pattern costs in entities per second.
  */

@@ -1,7 +1,7 @@
 /**
  * Worst-case stored size of a key: UTF-16 (2 bytes a character) on Azure
  * Table Storage, UTF-8 on Cosmos DB for Table and Tablestore (1 byte for an
- * ASCII alphabet, 3 as the worst case without one) — `service-facts.md`.
+ * ASCII alphabet, 3 as the worst case without one) — `docs/service-facts.md`.
  */
 import { Expr, isExpr, Part } from "../tdl/ast";
 import { maxKeyChars, maxPartChars } from "./keys";

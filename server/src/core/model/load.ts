@@ -1,10 +1,10 @@
 /**
  * Peak load of a table's access patterns: entities per second in total and
  * on the hottest partition (writes with their index rows, plus entities
- * scanned by reads — seed 002 "Entities per second"), and request units
+ * scanned by reads — the performance checklist, "Entities per second"), and request units
  * where the profile counts them.
  *
- * Load is temporal (`language.md`, "Estimates"): when the partition key
+ * Load is temporal (`docs/language.md`, "Estimates"): when the partition key
  * moves with time, every write of the current moment lands on the current
  * partition, so the hottest partition takes the whole write rate (times
  * the other key parts' hottest share), however many partitions pile up

@@ -16,7 +16,7 @@ export interface PropertyRef {
   kind: "decl" | "key" | "query" | "filter" | "sharing";
 }
 
-/** Names every table knows without declaring them (`language.md`, OData filters). */
+/** Names every table knows without declaring them (`docs/language.md`, OData filters). */
 export const SYSTEM_PROPERTIES = new Set(["PartitionKey", "RowKey", "Timestamp"]);
 
 /**

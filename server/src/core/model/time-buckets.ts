@@ -1,5 +1,5 @@
 /**
- * Time buckets (`language.md`, "Estimates": load is temporal): how wide a
+ * Time buckets (`docs/language.md`, "Estimates": load is temporal): how wide a
  * `date(P, format)` bucket is, how many of them a table holds — the
  * retained span divided by the width — and where that span comes from:
  * `retention`, else `rows` divided by the insert rate, else unknown.

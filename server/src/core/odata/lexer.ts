@@ -1,5 +1,5 @@
 /**
- * Tokeniser for the OData `$filter` subset of `language.md`: names, the
+ * Tokeniser for the OData `$filter` subset of `docs/language.md`: names, the
  * operators, parentheses and literals (`'it''s'`, `datetime'…'`, `guid'…'`,
  * `X'…'`/`binary'…'`, integers with an optional `L`, doubles, booleans).
  *

@@ -1,5 +1,5 @@
 /**
- * Parser for the OData `$filter` subset of `language.md`: comparisons,
+ * Parser for the OData `$filter` subset of `docs/language.md`: comparisons,
  * bare Boolean properties and literals, `and`, `or`, `not`, parentheses and
  * typed literals, with positions and messages that say what was expected
  * where.

@@ -1,5 +1,5 @@
 /**
- * Entity rules (`rules.md`, "Transactions and entities"): entities and
+ * Entity rules (`docs/rules.md`, "Transactions and entities"): entities and
  * properties over the service's size limits, too many properties.
  */
 import { keyBytes } from "../model/key-bytes";

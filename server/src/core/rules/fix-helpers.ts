@@ -12,7 +12,7 @@ import { TextEdit } from "../findings";
 /**
  * A separator that sorts below every character of its neighbours and is
  * allowed in keys: `,` where it does, else the highest allowed character
- * that does (`rules.md`). Undefined when no character fits.
+ * that does (`docs/rules.md`). Undefined when no character fits.
  */
 export function chooseSeparator(neighbours: Array<KeyPartInfo | undefined>, profile: ServiceProfile): string | undefined {
   const mins = neighbours.filter((p): p is KeyPartInfo => !!p && !!p.charset && !p.fixedWidth).map((p) => charsetMin(p.charset!));
@@ -36,7 +36,7 @@ export function tdlString(s: string): string {
 /**
  * The property that best spreads or splits a partition: the highest
  * cardinality, neither increasing/decreasing nor double, binary or bool,
- * the first declared on a tie (`rules.md`). `prefer` narrows the choice
+ * the first declared on a tie (`docs/rules.md`). `prefer` narrows the choice
  * (e.g. to the row key's properties) when any of them qualifies.
  */
 export function spreadProperty(props: ReadonlyMap<string, PropertyInfo>, exclude: Set<string>, prefer?: Set<string>): PropertyInfo | undefined {

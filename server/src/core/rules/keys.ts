@@ -1,5 +1,5 @@
 /**
- * Key rules (`rules.md`, "Keys"): unpadded numbers, pads too narrow,
+ * Key rules (`docs/rules.md`, "Keys"): unpadded numbers, pads too narrow,
  * separators that break composite order, forbidden characters, keys too long.
  */
 import { Expr, isNumberLit, Part, Table } from "../tdl/ast";

@@ -1,5 +1,5 @@
 /**
- * Name checks (`rules.md`, "Syntax and meaning"): `unknown-property` and
+ * Name checks (`docs/rules.md`, "Syntax and meaning"): `unknown-property` and
  * `duplicate-name`. Both also run on tables that have syntax errors.
  */
 import { Name } from "../tdl/ast";

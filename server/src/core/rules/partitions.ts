@@ -1,5 +1,5 @@
 /**
- * Partition rules (`rules.md`, "Partitions and load"): append-only keys,
+ * Partition rules (`docs/rules.md`, "Partitions and load"): append-only keys,
  * a single partition, hot partitions and partitions too large.
  */
 import { tableFacts, TableFacts } from "../model/facts";

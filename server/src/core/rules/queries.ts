@@ -1,5 +1,5 @@
 /**
- * Query rules (`rules.md`, "Queries"): every query's class, table scans,
+ * Query rules (`docs/rules.md`, "Queries"): every query's class, table scans,
  * low selectivity, ranges over parts that do not keep order; and filters
  * that do not parse.
  */

@@ -1,5 +1,5 @@
 /**
- * Transaction rules (`rules.md`, "Transactions and entities"): entity group
+ * Transaction rules (`docs/rules.md`, "Transactions and entities"): entity group
  * transactions that cross partitions or exceed the batch limits.
  */
 import { Expr, Transaction } from "../tdl/ast";

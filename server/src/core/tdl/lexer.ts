@@ -2,7 +2,7 @@
  * Lexer for the Table Design Language. Produces a flat token array with
  * offsets; comments are kept aside (the formatter needs them), whitespace is
  * dropped but each token records whether it starts a line, which drives the
- * parser's error recovery (`language.md`, "Errors and recovery"). `\r\n`,
+ * parser's error recovery (`docs/language.md`, "Errors and recovery"). `\r\n`,
  * `\n` and a lone `\r` all end a line. One pass, no backtracking: linear in
  * the text.
  */

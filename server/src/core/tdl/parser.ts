@@ -1,5 +1,5 @@
 /**
- * Error-recovering parser for TDL (`language.md`). One broken member costs
+ * Error-recovering parser for TDL (`docs/language.md`). One broken member costs
  * that member only; a broken table costs nothing to the next one.
  */
 import {

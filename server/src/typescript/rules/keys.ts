@@ -1,5 +1,5 @@
 /**
- * Key rules over TypeScript code (rules.md, "TypeScript code"): numbers
+ * Key rules over TypeScript code (docs/rules.md, "TypeScript code"): numbers
  * without padding, keys that start with the clock, constant partition keys,
  * forbidden characters and separators that break composite order.
  */
