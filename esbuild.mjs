@@ -1,12 +1,17 @@
-// One build script, four bundles (interfaces.md, "Build output"):
-// the extension (vscode external), the language server and the CLI (fully
-// bundled, runnable with plain node), and the webview (browser).
+// One build script (interfaces.md, "Build output"): the extension (vscode
+// external), the language server and the CLI (fully bundled, runnable with
+// plain node), the webview (browser), and the two pieces of third-party code
+// the runtime loads on demand: Azurite's table service (the embedded
+// emulator, spawned as its own process) and @azure/identity (Entra ID
+// connections). dist/ is then all the VSIX ships: no node_modules/.
 import * as esbuild from "esbuild";
-import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
 
 const production = process.argv.includes("--production");
+const requireHere = createRequire(import.meta.url);
 const watch = process.argv.includes("--watch");
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -37,13 +42,47 @@ const webviewTarget = {
   define: { MONACO_EDITOR_WORKER: JSON.stringify(worker.outputFiles[0].text), TDL_VERSION: JSON.stringify(version) },
 };
 
+/**
+ * `require("@azure/identity")` (a lazy load in the account clients) becomes
+ * `require("./azure-identity.js")`, its own bundle beside the one that loads
+ * it: Entra ID connections still cost nothing until one is used.
+ */
+const identityBeside = {
+  name: "identity-beside",
+  setup(build) {
+    build.onResolve({ filter: /^@azure\/identity$/ }, () => ({ path: "./azure-identity.js", external: true }));
+  },
+};
+
+/**
+ * Azurite requires `applicationinsights` (with OpenTelemetry and module
+ * patching behind it) for telemetry, which the embedded emulator always turns
+ * off (`--disableTelemetry`). The bundle gets a stand-in that refuses use.
+ */
+const telemetryOff = {
+  name: "azurite-telemetry-off",
+  setup(build) {
+    build.onResolve({ filter: /^applicationinsights$/ }, () => ({ path: "applicationinsights", namespace: "telemetry-off" }));
+    build.onLoad({ filter: /.*/, namespace: "telemetry-off" }, () => ({
+      loader: "js",
+      contents: 'const off = () => { throw new Error("telemetry is off in the embedded emulator"); };\n' +
+        "module.exports = { setup: off, start: off, TelemetryClient: function TelemetryClient() { off(); } };\n",
+    }));
+  },
+};
+
+/** Third-party bundles: minified in every build (nobody steps through them), no source maps. */
+const vendor = { ...node, sourcemap: false, minify: true, keepNames: true, define: {} };
+
 const targets = [
-  // Azurite is spawned from its package and @azure/identity loads lazily: both stay in node_modules.
-  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode", "azurite", "@azure/identity"] },
+  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"], plugins: [identityBeside] },
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/analysis.ts"], outfile: "dist/ts-analyzer.js" },
-  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, external: ["azurite", "@azure/identity"] },
+  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [identityBeside] },
+  // The embedded emulator (client/src/runtime/emulator/azurite.ts runs this file with node).
+  { ...vendor, entryPoints: [requireHere.resolve("azurite/dist/src/table/main.js")], outfile: "dist/azurite-table.js", plugins: [telemetryOff] },
+  { ...vendor, entryPoints: [requireHere.resolve("@azure/identity")], outfile: "dist/azure-identity.js" },
   webviewTarget,
 ];
 
@@ -62,6 +101,9 @@ if (watch) {
   console.log("esbuild: watching");
 } else {
   const started = Date.now();
-  await Promise.all(targets.map((t) => esbuild.build(t)));
-  console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} in ${Date.now() - started} ms`);
+  // A production build leaves no source map of an earlier development build beside its bundles.
+  if (production) for (const f of readdirSync("dist", { withFileTypes: true })) if (f.isFile() && f.name.endsWith(".map")) rmSync(path.join("dist", f.name));
+  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: true })));
+  const packages = writeThirdPartyNotices(results.map((r) => r.metafile), "dist/THIRD-PARTY-NOTICES.md");
+  console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} (${packages} bundled packages) in ${Date.now() - started} ms`);
 }
