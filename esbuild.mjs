@@ -5,7 +5,8 @@
 // emulator, spawned as its own process) and @azure/identity (Entra ID
 // connections). dist/ is then all the VSIX ships: no node_modules/.
 import * as esbuild from "esbuild";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
@@ -80,11 +81,35 @@ const targets = [
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/analysis.ts"], outfile: "dist/ts-analyzer.js" },
   { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [identityBeside] },
-  // The embedded emulator (client/src/runtime/emulator/azurite.ts runs this file with node).
-  { ...vendor, entryPoints: [requireHere.resolve("azurite/dist/src/table/main.js")], outfile: "dist/azurite-table.js", plugins: [telemetryOff] },
-  { ...vendor, entryPoints: [requireHere.resolve("@azure/identity")], outfile: "dist/azure-identity.js" },
   webviewTarget,
 ];
+
+/** Third-party bundles, by the package they come from. */
+const vendorTargets = [
+  // The embedded emulator (client/src/runtime/emulator/azurite.ts runs this file with node).
+  { pkg: "azurite", options: { ...vendor, entryPoints: [requireHere.resolve("azurite/dist/src/table/main.js")], outfile: "dist/azurite-table.js", plugins: [telemetryOff] } },
+  { pkg: "@azure/identity", options: { ...vendor, entryPoints: [requireHere.resolve("@azure/identity")], outfile: "dist/azure-identity.js" } },
+];
+
+/**
+ * Builds a third-party bundle, or, in a development build, reuses the one
+ * already in dist/ when it was made from the same package version, esbuild
+ * and build script (Azurite alone takes seconds to bundle, on every test run).
+ * The metafile is kept beside the bundle for the licence notices.
+ */
+async function buildVendor({ pkg, options }) {
+  const { version: pkgVersion } = JSON.parse(readFileSync(requireHere.resolve(`${pkg}/package.json`), "utf8"));
+  const script = createHash("sha256").update(readFileSync(new URL(import.meta.url))).digest("hex");
+  const key = `${pkg}@${pkgVersion} esbuild@${esbuild.version} ${script}`;
+  const metaFile = `${options.outfile}.meta.json`;
+  if (!production && existsSync(options.outfile) && existsSync(metaFile)) {
+    const kept = JSON.parse(readFileSync(metaFile, "utf8"));
+    if (kept.key === key) return { metafile: kept.metafile };
+  }
+  const result = await esbuild.build({ ...options, metafile: true });
+  writeFileSync(metaFile, JSON.stringify({ key, metafile: result.metafile }));
+  return result;
+}
 
 /** The TypeScript lib files (lib.es2022.d.ts…) beside the bundles, so the analysis runs from dist/ alone. */
 function copyTypeScriptLibs() {
@@ -96,6 +121,8 @@ function copyTypeScriptLibs() {
 
 copyTypeScriptLibs();
 if (watch) {
+  // Third-party code does not change while watching: built (or reused) once.
+  await Promise.all(vendorTargets.map(buildVendor));
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log("esbuild: watching");
@@ -103,7 +130,8 @@ if (watch) {
   const started = Date.now();
   // A production build leaves no source map of an earlier development build beside its bundles.
   if (production) for (const f of readdirSync("dist", { withFileTypes: true })) if (f.isFile() && f.name.endsWith(".map")) rmSync(path.join("dist", f.name));
-  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: true })));
+  const results = await Promise.all([...targets.map((t) => esbuild.build({ ...t, metafile: true })), ...vendorTargets.map(buildVendor)]);
   const packages = writeThirdPartyNotices(results.map((r) => r.metafile), "dist/THIRD-PARTY-NOTICES.md");
-  console.log(`esbuild: built ${targets.map((t) => t.outfile).join(", ")} (${packages} bundled packages) in ${Date.now() - started} ms`);
+  const outfiles = [...targets, ...vendorTargets.map((v) => v.options)].map((t) => t.outfile);
+  console.log(`esbuild: built ${outfiles.join(", ")} (${packages} bundled packages) in ${Date.now() - started} ms`);
 }
