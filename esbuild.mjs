@@ -131,7 +131,7 @@ if (watch) {
   // A production build leaves no source map of an earlier development build beside its bundles.
   if (production) for (const f of readdirSync("dist", { withFileTypes: true })) if (f.isFile() && f.name.endsWith(".map")) rmSync(path.join("dist", f.name));
   const results = await Promise.all([...targets.map((t) => esbuild.build({ ...t, metafile: true })), ...vendorTargets.map(buildVendor)]);
-  const packages = writeThirdPartyNotices(results.map((r) => r.metafile), "dist/THIRD-PARTY-NOTICES.md");
+  const packages = writeThirdPartyNotices(results.map((r) => r.metafile), "dist/THIRD-PARTY-NOTICES.txt");
   const outfiles = [...targets, ...vendorTargets.map((v) => v.options)].map((t) => t.outfile);
   console.log(`esbuild: built ${outfiles.join(", ")} (${packages} bundled packages) in ${Date.now() - started} ms`);
 }

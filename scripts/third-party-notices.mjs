@@ -5,7 +5,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 
-const LICENSE_FILE = /^(licen[cs]e|copying|notice)(\.(md|txt))?$/i;
+const LICENSE_FILE = /^(licen[cs]e|copying|notice)([.-][\w.-]+)?$/i;
+const RULE = "=".repeat(78);
 
 /** The package folder (…/node_modules/name or …/node_modules/@scope/name) an input path lies in, or undefined for our own sources. */
 function packageDir(input) {
@@ -51,10 +52,10 @@ export function writeThirdPartyNotices(metafiles, outfile) {
     const id = `${m.name ?? path.basename(dir)}@${m.version ?? "?"}`;
     if (sections.has(id)) continue;
     const license = typeof m.license === "string" ? m.license : m.license?.type ?? "see the package";
-    sections.set(id, `## ${id} (${license})\n\n${licenseText(dir) ?? `No licence file in the package; its manifest declares ${license}.`}\n`);
+    sections.set(id, `${RULE}\n${id} (${license})\n${RULE}\n\n${licenseText(dir) ?? `No licence file in the package; its manifest declares ${license}.`}\n`);
   }
   const ids = [...sections.keys()].sort();
-  const header = "# Third-party notices\n\nTable Design Assistant bundles the following npm packages into dist/. Their licences follow.\n\n";
+  const header = `Third-party notices\n\nTable Design Assistant bundles these ${ids.length} npm packages into dist/:\n\n${ids.map((id) => `  ${id}\n`).join("")}\nTheir licences follow.\n\n`;
   writeFileSync(outfile, header + ids.map((id) => sections.get(id)).join("\n"));
   return ids.length;
 }
