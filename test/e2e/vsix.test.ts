@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { AccountSession } from "../../client/src/runtime/account/explorer";
 import { emulatorConnectionString } from "../../client/src/runtime/account/connection-string";
-import { makeWorkspace, openVsCode, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
+import { makeWorkspace, openFile, openVsCode, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
 
 const ROOT = path.resolve(__dirname, "../..");
 const VSIX = path.join(ROOT, "dist", "table-design-assistant.vsix");
@@ -26,7 +26,7 @@ let installed: string;
 before(async () => {
   const packaged = spawnSync("npm", ["run", "package"], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
   assert.equal(packaged.status, 0, `npm run package failed:\n${packaged.stdout}\n${packaged.stderr}`);
-  vscode = await openVsCode(await makeWorkspace(), { vsix: VSIX });
+  vscode = await openVsCode(await makeWorkspace({ "broken.tdl": "table T {\n  A: string(10)\n  partitionKey = A +\n  rowKey = A\n}\n" }), { vsix: VSIX });
   const folders = readdirSync(vscode.extensionsDir).filter((f) => f.startsWith("table-design.table-design-assistant-"));
   assert.equal(folders.length, 1, `code-server installed: ${readdirSync(vscode.extensionsDir).join(", ")}`);
   installed = path.join(vscode.extensionsDir, folders[0]);
@@ -79,4 +79,15 @@ test("the packaged extension starts the embedded emulator from its own bundle, a
   const explorer = await webviewWith(page, ".connections li");
   await explorer.locator(".connections li button.link", { hasText: "Emulator" }).first().click();
   await explorer.locator(".tables li", { hasText: "FromTheVsix" }).first().waitFor({ timeout: 30_000 });
+});
+
+test("the packaged language server checks .tdl designs and TypeScript key builders", async () => {
+  const { page } = vscode;
+  await openFile(page, "broken.tdl");
+  await page.keyboard.press("Control+Shift+M");
+  const problems = page.locator(".markers-panel .monaco-list-row");
+  await problems.filter({ hasText: "expected a key part" }).first().waitFor({ timeout: 60_000 });
+  // The TypeScript analysis (dist/ts-analyzer.js with dist/ts-lib) reports on the example's key builders.
+  await openFile(page, "registrations.ts");
+  await problems.filter({ hasText: "'r.bib' is a number entering the rowKey without padding" }).first().waitFor({ timeout: 60_000 });
 });
