@@ -4,6 +4,8 @@ export const ROOT: string;
 export function scratchExamples(): string;
 export function ensureCodeServer(): string;
 export function installExtension(extensionsDir: string): string;
+/** `code-server --install-extension vsix` into `extensionsDir`; returns the installer's output, throws when it fails. */
+export function installVsix(extensionsDir: string, vsix: string, userDataDir: string): string;
 export function freePort(): Promise<number>;
 export interface CodeServer {
   url: string;
@@ -11,6 +13,7 @@ export interface CodeServer {
   pid: number;
   port: number;
   userDir: string;
+  extensionsDir: string;
   stop(): Promise<void>;
 }
 export function startCodeServer(options?: {
@@ -18,4 +21,6 @@ export function startCodeServer(options?: {
   port?: number;
   settings?: Record<string, unknown>;
   log?: "ignore" | "inherit";
+  /** A packaged extension to install (with code-server's installer) instead of copying dist/. */
+  vsix?: string;
 }): Promise<CodeServer>;

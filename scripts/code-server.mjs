@@ -1,9 +1,10 @@
 // A real VS Code for `npm start` and the end-to-end tests: code-server
 // 4.100.3 (VS Code 1.100.3) installed on first use into the ignored
 // `.vscode-test/` folder, started on 127.0.0.1 with fresh user data, with the
-// freshly built extension installed. See ../shared/recipes/real-vscode.md.
+// freshly built extension installed (copied from dist/, or a packaged VSIX
+// installed by code-server itself). See ../shared/recipes/real-vscode.md.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -67,7 +68,7 @@ export function ensureCodeServer() {
   return BIN;
 }
 
-/** Copies the built extension (manifest, dist, grammar) into an extensions folder. */
+/** Copies the built extension (manifest, dist, grammar) into an extensions folder: what the VSIX holds, without packaging it. */
 export function installExtension(extensionsDir) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
@@ -77,9 +78,20 @@ export function installExtension(extensionsDir) {
     const from = path.join(ROOT, entry);
     if (existsSync(from)) cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
   }
-  // The emulator (Azurite) and @azure/identity run from node_modules, as in the VSIX.
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(target, "node_modules"), "dir");
+  // No node_modules/: dist/ holds every bundle the extension loads (Azurite and @azure/identity included), as in the VSIX.
   return target;
+}
+
+/**
+ * Installs a packaged extension with code-server's own installer
+ * (`code-server --install-extension X.vsix`), as a user would; returns its output.
+ */
+export function installVsix(extensionsDir, vsix, userDataDir) {
+  const bin = ensureCodeServer();
+  const r = spawnSync(bin, ["--extensions-dir", extensionsDir, "--user-data-dir", userDataDir, "--install-extension", vsix], { encoding: "utf8", timeout: 120_000 });
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
+  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}): ${output}`);
+  return output;
 }
 
 export function freePort() {
@@ -110,9 +122,10 @@ async function waitHealthy(url, child, timeoutMs) {
 
 /**
  * Starts code-server on 127.0.0.1 with fresh user data and the extension
- * installed. Returns its URL, PID and a stop() that ends it by PID.
+ * installed: the built dist/, or `vsix` (a packaged extension) when given.
+ * Returns its URL, PID, extensions folder and a stop() that ends it by PID.
  */
-export async function startCodeServer({ workspace, port, settings = {}, log = "ignore" } = {}) {
+export async function startCodeServer({ workspace, port, settings = {}, log = "ignore", vsix } = {}) {
   const bin = ensureCodeServer();
   const data = mkdtempSync(path.join(tmpdir(), "tda-vscode-"));
   const userDir = path.join(data, "ud");
@@ -124,7 +137,8 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
     ...settings,
   }, null, 2));
   writeFileSync(path.join(data, "config.yaml"), "auth: none\n");
-  installExtension(extDir);
+  if (vsix) installVsix(extDir, vsix, userDir);
+  else installExtension(extDir);
   const p = port ?? (await freePort());
   const args = [
     "--config", path.join(data, "config.yaml"), "--user-data-dir", userDir, "--extensions-dir", extDir,
@@ -152,5 +166,5 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
     await stop();
     throw e;
   }
-  return { url, pid: child.pid, port: p, userDir, stop, openUrl: workspace ? `${url}/?folder=${encodeURIComponent(workspace)}` : url };
+  return { url, pid: child.pid, port: p, userDir, extensionsDir: extDir, stop, openUrl: workspace ? `${url}/?folder=${encodeURIComponent(workspace)}` : url };
 }

@@ -17,6 +17,8 @@ export const CHROMIUM_ARGS = [
 export interface VsCodeSession {
   page: Page;
   workspace: string;
+  /** The fresh extensions folder this code-server loads extensions from. */
+  extensionsDir: string;
   close(): Promise<void>;
 }
 
@@ -28,9 +30,10 @@ export async function makeWorkspace(extra: Record<string, string> = {}): Promise
   return dir;
 }
 
-export async function openVsCode(workspace: string): Promise<VsCodeSession> {
+/** Opens `workspace` in a fresh code-server with the built extension, or with `options.vsix` installed by code-server's own installer. */
+export async function openVsCode(workspace: string, options: { vsix?: string } = {}): Promise<VsCodeSession> {
   const { startCodeServer } = await import("../../scripts/code-server.mjs");
-  const server = await startCodeServer({ workspace });
+  const server = await startCodeServer({ workspace, vsix: options.vsix });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
@@ -38,7 +41,7 @@ export async function openVsCode(workspace: string): Promise<VsCodeSession> {
     await page.goto(server.openUrl);
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     return {
-      page, workspace,
+      page, workspace, extensionsDir: server.extensionsDir,
       close: async () => {
         await browser?.close();
         await server.stop();

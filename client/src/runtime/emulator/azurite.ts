@@ -5,6 +5,7 @@
  * start it the same way.
  */
 import { ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
 import { emulatorConnectionString, DEV_ACCOUNT } from "../account/connection-string";
@@ -15,6 +16,26 @@ export interface EmulatorOptions {
   /** Lines Azurite prints (access log off). */
   log?: (line: string) => void;
   startTimeoutMs?: number;
+  /** The table service's entry file to run; default: {@link azuriteEntry}. */
+  entry?: string;
+}
+
+/** The bundle the build writes beside dist/extension.js and dist/cli.js (esbuild.mjs). */
+export const AZURITE_BUNDLE = "azurite-table.js";
+
+/**
+ * The file that runs Azurite's table service: the single-file bundle beside
+ * the running bundle (what the VSIX ships: it has no node_modules/), else,
+ * when this module runs from source (tests through tsx), the azurite package.
+ */
+export function azuriteEntry(): string {
+  const bundled = path.join(__dirname, AZURITE_BUNDLE);
+  if (existsSync(bundled)) return bundled;
+  try {
+    return path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
+  } catch {
+    throw new Error(`the embedded emulator is missing: neither ${bundled} nor the azurite package was found (build with \`node esbuild.mjs\`)`);
+  }
 }
 
 /**
@@ -54,7 +75,7 @@ export class EmbeddedEmulator {
 
   static async start(options: EmulatorOptions = {}): Promise<EmbeddedEmulator> {
     const port = options.port || (await freePort());
-    const main = path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
+    const main = options.entry ?? azuriteEntry();
     const child = spawn(process.execPath, [
       "-e", WATCHDOG, main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent",
     ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", AZURITE_DB: "" } });
