@@ -21,19 +21,56 @@ export function fixText(text: string, options: AnalysisOptions = {}): { text: st
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const candidates = analyzeTdl(text, options).findings.filter((f) => f.fixes?.length === 1);
     const chosen: Array<{ code: string; fix: Fix }> = [];
-    const taken: TextEdit[] = [];
+    const taken = new TakenEdits();
     for (const f of candidates) {
       const fix = f.fixes![0];
       // One round applies fixes whose edits do not overlap; the rest wait for the next round.
-      if (fix.edits.some((e) => taken.some((t) => e.start < t.end && t.start < e.end || (e.start === t.start && e.end === t.end)))) continue;
-      taken.push(...fix.edits);
+      if (fix.edits.some((e) => taken.clashes(e))) continue;
+      for (const e of fix.edits) taken.add(e);
       chosen.push({ code: f.code, fix });
     }
     if (!chosen.length) break;
-    text = applyEdits(text, taken);
+    text = applyEdits(text, taken.edits);
     applied.push(...chosen.map((c) => c.code));
   }
   return { text, applied };
+}
+
+/**
+ * The edits of one round, kept sorted by start and end so that checking a
+ * new edit against them is a binary search (a design with thousands of
+ * fixes would otherwise take a quadratic number of comparisons). Taken edits
+ * never overlap, so sorted this way their ends never decrease either.
+ */
+export class TakenEdits {
+  readonly edits: TextEdit[] = [];
+
+  /** Index of the first edit that starts (and ends) at or after `e`. */
+  private lowerBound(e: TextEdit): number {
+    let lo = 0;
+    let hi = this.edits.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = this.edits[mid];
+      if (t.start < e.start || (t.start === e.start && t.end < e.end)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Whether `e` overlaps a taken edit, or replaces the same range (two insertions at one point). */
+  clashes(e: TextEdit): boolean {
+    const i = this.lowerBound(e);
+    // Only the last edit before `e` can reach into it; after it, if the first does not overlap, the next is the last that might.
+    for (const t of [this.edits[i - 1], this.edits[i], this.edits[i + 1]]) {
+      if (t && ((e.start < t.end && t.start < e.end) || (e.start === t.start && e.end === t.end))) return true;
+    }
+    return false;
+  }
+
+  add(e: TextEdit): void {
+    this.edits.splice(this.lowerBound(e), 0, e);
+  }
 }
 
 /** Applies non-overlapping edits in one pass (linear in the text, however many edits). */
