@@ -211,7 +211,7 @@ connection.onCodeLens(guard.request("code lenses", [], (p) => {
   const doc = documents.get(documentUri(p));
   if (doc && isTypeScript(doc)) {
     const { result, lines } = typescript.get(doc);
-    return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: tsLens(q.classification), command: "" } }));
+    return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: q.classification ? tsLens(q.classification) : "filter not known statically", command: "" } }));
   }
   const uri = p.textDocument.uri;
   return withDoc(p, ({ analysis, lines }) => [

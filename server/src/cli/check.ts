@@ -133,12 +133,15 @@ function checkTsFile(file: string, text: string, ts: TsAnalyzer): ReportFile {
   return {
     path: displayPath(file),
     diagnostics: result.findings.map((f) => toReportDiagnostic(lines, f)),
-    queries: result.queries.map((q) => {
+    // Calls whose filter is not known statically carry a hint, not a class.
+    queries: result.queries.flatMap((q) => {
+      const c = q.classification;
+      if (!c) return [];
       const at = lines.position(q.start);
-      return {
-        table: q.table ?? "", name: `${at.line}:${at.character}`, class: q.classification.class,
-        partitions: roundEstimate(q.classification.partitions), scanned: roundEstimate(q.classification.scanned), returned: roundEstimate(q.classification.returned),
-      };
+      return [{
+        table: q.table ?? "", name: `${at.line}:${at.character}`, class: c.class,
+        partitions: roundEstimate(c.partitions), scanned: roundEstimate(c.scanned), returned: roundEstimate(c.returned),
+      }];
     }),
   };
 }

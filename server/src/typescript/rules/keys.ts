@@ -7,7 +7,8 @@ import ts from "typescript";
 import { Fix, padWidth, separatorBelow, TextEdit } from "../../core";
 import { bindBefore, createHashImport, freshName } from "../edits";
 import { skipOuter, TsKeyPart } from "../key-parts";
-import { Key, span, text, TsRule, TsRuleContext } from "./rule";
+import * as path from "node:path";
+import { constantText, Key, span, text, TsRule, TsRuleContext } from "./rule";
 
 export const unpaddedNumber: TsRule = {
   code: "ts/unpadded-number",
@@ -84,16 +85,32 @@ export const constantPartitionKey: TsRule = {
   severity: "warning",
   family: "TypeScript code",
   docs: {
-    summary: "every entity written at the call gets the same partition key",
+    summary: "every entity written at the call gets the same partition key (judged per table across the project)",
     why: "The table is then one partition on one server: its throughput is one partition's.",
     fix: "composite with another property of the entity",
   },
   check(ctx) {
+    const t = ctx.profile.partitionTarget;
+    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
     for (const key of writtenPartitionKeys(ctx)) {
-      if (key.write!.inTransaction || !key.parts.length || !key.parts.every((p) => p.kind === "literal")) continue;
-      const value = key.parts.map((p) => p.text).join("");
-      const fix = compositeFix(ctx, key, value);
-      ctx.report(span(ctx.sf, key.expr), `every entity written here gets the partition key "${value}": the table is one partition on one server. Build it from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      if (key.write!.method === "delete") continue;
+      const value = constantText(key.parts);
+      if (value === undefined) continue;
+      const fix = key.declared ? undefined : compositeFix(ctx, key, value);
+      const where = key.declared ? `its declared type fixes the partition key "${value}"` : `every entity written here gets the partition key "${value}"`;
+      const sites = ctx.tableSites(key.table);
+      const others = sites?.sites.filter((s) => s.constant !== value) ?? [];
+      if (sites && sites.sites.length > 0 && others.length === 0) {
+        const list = sites.sites.slice(0, 3).map((s) => `${path.basename(s.file)}:${s.line}`).join(", ") + (sites.sites.length > 3 ? ", …" : "");
+        ctx.report(span(ctx.sf, key.expr), `${where}, and every write to table "${sites.table}" in the project (${sites.sites.length} site${sites.sites.length === 1 ? "" : "s"}: ${list}) uses it: ` +
+          `the whole table is one partition on one server${target}. Build the key from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      } else if (sites && others.length) {
+        // Other writes of the table spread their keys: only this site's entities share a partition.
+        ctx.report(span(ctx.sf, key.expr), `${where}; other writes to table "${sites.table}" (${others.length}) use other keys, so only the entities written here share one partition.`,
+          { fixes: fix ? [fix] : undefined, severity: "info" });
+      } else {
+        ctx.report(span(ctx.sf, key.expr), `${where}: the table is one partition on one server${target}. Build it from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      }
     }
   },
 };

@@ -1,0 +1,125 @@
+/**
+ * One TypeScript/JavaScript project of the analysis: a LanguageService over
+ * the files its tsconfig.json/jsconfig.json names plus the files the editor
+ * or the CLI handed in, with the editor's texts overriding the disk.
+ *
+ * The program is rebuilt only when something it reads changed: a version is
+ * bumped only when a file's text really differs (an editor opening a file
+ * that matches the disk changes nothing), and the project's own version
+ * lets the LanguageService skip its per-file synchronisation when nothing
+ * changed at all. A burst of opens therefore builds one program and one
+ * checker, not one per opened file.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+
+export const DEFAULT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16,
+  strict: true, esModuleInterop: true, skipLibCheck: true, noEmit: true, allowJs: true, checkJs: false,
+};
+
+/** TypeScript and JavaScript sources the analysis takes (declaration files excluded). */
+export function isCodeFile(f: string): boolean {
+  return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
+}
+
+interface Doc {
+  text: string;
+  version: number;
+}
+
+export class Project {
+  /** Files of the program: the config's files, then whatever was handed in. */
+  private readonly roots = new Set<string>();
+  private readonly configFiles: ReadonlySet<string>;
+  private readonly docs = new Map<string, Doc>();
+  private projectVersion = 0;
+  readonly service: ts.LanguageService;
+
+  /** @param dir the project's folder: its config's, or the folder of its files when there is none. */
+  constructor(readonly dir: string, readonly options: ts.CompilerOptions, configFiles: readonly string[], lib: string) {
+    this.configFiles = new Set(configFiles);
+    for (const f of configFiles) this.roots.add(f);
+    const host: ts.LanguageServiceHost = {
+      getProjectVersion: () => String(this.projectVersion),
+      getScriptFileNames: () => [...this.roots],
+      getScriptVersion: (f) => String(this.docs.get(f)?.version ?? 0),
+      getScriptSnapshot: (f) => {
+        const text = this.docs.get(f)?.text ?? ts.sys.readFile(f);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => process.cwd(),
+      getCompilationSettings: () => this.options,
+      getDefaultLibFileName: (o) => path.join(lib, ts.getDefaultLibFileName(o)),
+      fileExists: (f) => this.docs.has(f) || ts.sys.fileExists(f),
+      readFile: (f) => this.docs.get(f)?.text ?? ts.sys.readFile(f),
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  }
+
+  /** The file names of the program's roots. */
+  get files(): readonly string[] {
+    return [...this.roots];
+  }
+
+  /**
+   * Sets a file's text (undefined: the disk's). Returns nothing; the next
+   * program sees the change. A text equal to the one the program already
+   * reads leaves every version as it is.
+   */
+  update(fileName: string, text: string | undefined): void {
+    if (!this.roots.has(fileName)) {
+      this.roots.add(fileName);
+      this.projectVersion++;
+    }
+    const before = this.docs.get(fileName);
+    if (text === undefined) {
+      if (before) {
+        this.docs.delete(fileName);
+        this.projectVersion++;
+      }
+      return;
+    }
+    if (before ? before.text === text : text === readDisk(fileName)) {
+      // Same text as the program reads: only remember it (an unsaved copy must win over later disk reads).
+      if (!before) this.docs.set(fileName, { text, version: 0 });
+      return;
+    }
+    this.docs.set(fileName, { text, version: (before?.version ?? 0) + 1 });
+    this.projectVersion++;
+  }
+
+  /** Forgets the editor's text of a file; it stays a root only when the config names it. */
+  close(fileName: string): void {
+    const had = this.docs.delete(fileName);
+    const wasRoot = !this.configFiles.has(fileName) && this.roots.delete(fileName);
+    if (had || wasRoot) this.projectVersion++;
+  }
+
+  has(fileName: string): boolean {
+    return this.roots.has(fileName);
+  }
+}
+
+function readDisk(fileName: string): string | undefined {
+  try {
+    return fs.readFileSync(fileName, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** A project's settings and files from its config (tsconfig.json or jsconfig.json); JavaScript always readable. */
+export function readConfig(configPath: string): { options: ts.CompilerOptions; files: string[] } {
+  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (read.error) return { options: DEFAULT_OPTIONS, files: [] };
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);
+  const isJsConfig = path.basename(configPath) === "jsconfig.json";
+  // The config's own file list (its allowJs decides whether .js files belong); the program reads JavaScript either way,
+  // so that a .js file the editor opens is analysed like a .ts one. Declaration files are the program's business, not roots.
+  return { options: { ...parsed.options, allowJs: true, ...(isJsConfig ? { maxNodeModuleJsDepth: 0 } : {}), noEmit: true }, files: parsed.fileNames.filter(isCodeFile) };
+}
