@@ -83,7 +83,7 @@ export class TsAnalyzer {
     const analysis = this.options.analysis;
     const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
-      sf, checker, usage, decomposer: finder.decomposer, profile: profileFor(undefined, analysis?.defaultService), design: (t) => this.options.design?.(t),
+      sf, checker, usage, usageFinder: finder, profile: profileFor(undefined, analysis?.defaultService), design: (t) => this.options.design?.(t),
       tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.

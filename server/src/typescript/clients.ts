@@ -6,7 +6,7 @@
  * `TableClient` or a `TableTransaction` at all.
  */
 import ts from "typescript";
-import { KeyDecomposer, skipOuter } from "./key-parts";
+import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
 
 const MAX_DEPTH = 5;
 
@@ -60,7 +60,7 @@ export class ClientOrigins {
   private literal(e: ts.Expression, params: Map<ts.Symbol, ts.Expression>): string | undefined {
     const x = skipOuter(e);
     if (ts.isIdentifier(x)) {
-      const sym = this.checker.getSymbolAtLocation(x);
+      const sym = symbolOf(this.checker, x);
       const bound = sym && params.get(sym);
       if (bound) return this.literal(bound, params);
     }

@@ -12,7 +12,7 @@
  * the filter is then "not known statically".
  */
 import ts from "typescript";
-import { KeyDecomposer, skipOuter } from "./key-parts";
+import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
 
 /** A piece of filter text and where it comes from: exactly at `start` in the file, or somewhere in `node`. */
 export interface Piece {
@@ -105,7 +105,7 @@ export class FilterResolver {
       return a && b && a.length + b.length <= MAX_ALTERNATIVES ? [...a, ...b] : undefined;
     }
     if (ts.isIdentifier(e)) {
-      const sym = this.checker.getSymbolAtLocation(e);
+      const sym = symbolOf(this.checker, e);
       const bound = sym && params.get(sym);
       if (bound) return this.alts(bound, params, depth + 1);
       const init = this.decomposer.constInitializer(e);

@@ -160,7 +160,7 @@ export class KeyDecomposer {
    * and no assignment, or no initializer and one plain assignment).
    */
   constInitializer(id: ts.Identifier): ts.Expression | undefined {
-    const sym = this.checker.getSymbolAtLocation(id);
+    const sym = symbolOf(this.checker, id);
     const decl = sym?.valueDeclaration;
     if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
     if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
@@ -188,6 +188,11 @@ export class KeyDecomposer {
     ts.forEachChild(body, visit);
     return returns.length === 1 ? returns[0].expression : undefined;
   }
+}
+
+/** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
+export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
+  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
 }
 
 export function skipOuter(e: ts.Expression): ts.Expression {

@@ -6,7 +6,7 @@
  */
 import ts from "typescript";
 import { attempt, Caught, Finding, internalFinding, PropertyInfo, reporterFor, ServiceProfile } from "../../core";
-import { FileUsage } from "../calls";
+import { FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer } from "../key-parts";
 import { appendOnlyKey, constantPartitionKey, invalidKeyCharacter, separatorOrder, unpaddedNumber } from "./keys";
@@ -36,8 +36,8 @@ export interface TsFileInput {
   usage: FileUsage;
   profile: ServiceProfile;
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
-  /** The decomposer the usage was found with (its caches are shared). */
-  decomposer?: KeyDecomposer;
+  /** The finder the usage was found with (its decomposer and caches are shared with the rules). */
+  usageFinder: UsageFinder;
   /** The write sites of a table across the project; none when only this file is known. */
   tableSites?(table: string | undefined): TableSites | undefined;
 }
@@ -47,7 +47,7 @@ export const LOAD_RULES: ReadonlySet<string> = new Set(["ts/constant-partition-k
 
 /** Runs every rule on one file; returns its findings (sorted) and its classified queries (for CodeLens and the CLI). */
 export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RULES): { findings: Finding[]; queries: TsQuery[] } {
-  const decomposer = input.decomposer ?? new KeyDecomposer(input.checker);
+  const decomposer = input.usageFinder.decomposer;
   const keys = keysOf(input.usage, decomposer);
   const queries = classifyQueries(input.usage, input.checker, input.sf, decomposer);
   const tableSites = (t: string | undefined) => input.tableSites?.(t);

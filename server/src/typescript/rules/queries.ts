@@ -53,7 +53,10 @@ function classifyAlternatives(alternatives: Piece[][]): Pick<TsQuery, "classific
     else {
       const parsed = parseFilter(text);
       if (parsed.ok) c = classifyFilter(parsed.expr);
-      else syntax.push({ ...fileSpan(alt, parsed.error.start, parsed.error.end), message: parsed.error.message, filter: text });
+      else {
+        const { start, end } = widen(text, parsed.error.start, parsed.error.end);
+        syntax.push({ ...fileSpan(alt, start, end), message: parsed.error.message, filter: text });
+      }
     }
     if (c && (!worst || RANK[c.class] > RANK[worst.class])) worst = c;
   }
@@ -61,6 +64,16 @@ function classifyAlternatives(alternatives: Piece[][]): Pick<TsQuery, "classific
     worst = { ...worst, reasons: [`${worst.reasons[0]} (the worst of ${alternatives.length} branches)`, ...worst.reasons.slice(1)] };
   }
   return { classification: worst, syntax: syntax.length ? syntax : undefined };
+}
+
+/** An error at a point (the end of the filter) covers the word before it, so that it can be seen. */
+function widen(text: string, start: number, end: number): { start: number; end: number } {
+  if (end > start) return { start, end };
+  let e = start;
+  while (e > 0 && /\s/.test(text[e - 1])) e--;
+  let s = e;
+  while (s > 0 && !/\s/.test(text[s - 1])) s--;
+  return s < e ? { start: s, end: e } : { start, end };
 }
 
 /** A range of the filter text as a range of the file: inside the string when it spells the text verbatim, else the piece's expression. */

@@ -6,7 +6,7 @@
  */
 import ts from "typescript";
 import { Classification, PropertyInfo, Report, RuleRecord, ServiceProfile } from "../../core";
-import { EntityWrite, FileUsage } from "../calls";
+import { EntityWrite, FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer, TsKeyPart } from "../key-parts";
 
@@ -38,6 +38,8 @@ export interface TsRuleContext {
   /** A design table's properties, when a `.tdl` in the workspace declares a table of that name. */
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
   decomposer: KeyDecomposer;
+  /** Follows objects and properties as the usage was found (for rules that look at more arguments). */
+  usageFinder: UsageFinder;
   /** Every key the file builds. */
   keys: readonly Key[];
   /** Every `listEntities`/`getEntity` call, classified where its filter is known. */
