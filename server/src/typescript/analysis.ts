@@ -20,6 +20,7 @@ import { isTestFile, TableIndex } from "./tables";
 
 export { TS_RULES } from "./rules";
 export { isCodeFile } from "./project";
+export { mayCallSdk } from "./sdk";
 
 export interface TsFileResult {
   findings: Finding[];

@@ -46,15 +46,37 @@ export class ClientOrigins {
     if (ts.isAwaitExpression(x)) x = skipOuter(x.expression);
     if (ts.isNewExpression(x) || ts.isCallExpression(x)) return x;
     if (!ts.isIdentifier(x) && !ts.isPropertyAccessExpression(x)) return undefined;
-    const decl = this.checker.getSymbolAtLocation(x)?.valueDeclaration;
+    const decl = this.declarationOf(x);
     if (!decl) return undefined;
     let init: ts.Expression | undefined;
-    if (ts.isVariableDeclaration(decl) && ts.isIdentifier(x)) init = this.decomposer.constInitializer(x);
+    // A local name: its one value (a `let` assigned once too); a name reached through an import: a `const`'s initializer.
+    if (ts.isVariableDeclaration(decl)) init = ts.isIdentifier(x) && symbolOf(this.checker, x)?.valueDeclaration === decl ? this.decomposer.constInitializer(x) : constInit(decl);
     else if (ts.isPropertyDeclaration(decl)) init = decl.initializer ?? constructorAssignment(decl);
+    // JavaScript's `exports.client = …` / `module.exports.client = …`, and object literal members.
+    else if (ts.isBinaryExpression(decl) && decl.operatorToken.kind === ts.SyntaxKind.EqualsToken) init = decl.right;
+    else if ((ts.isPropertyAccessExpression(decl) || ts.isElementAccessExpression(decl)) && ts.isBinaryExpression(decl.parent) && decl.parent.left === decl) init = decl.parent.right;
+    else if (ts.isPropertyAssignment(decl)) init = decl.initializer;
     if (!init) return undefined;
     init = skipOuter(init);
     if (ts.isAwaitExpression(init)) init = skipOuter(init.expression);
     return ts.isNewExpression(init) || ts.isCallExpression(init) ? init : undefined;
+  }
+
+  /**
+   * The declaration behind a name, through imports (`import { client } from "./tables"`) and
+   * destructured requires (`const { client } = require("./tables")`), to where the value is made.
+   */
+  private declarationOf(x: ts.Identifier | ts.PropertyAccessExpression): ts.Declaration | undefined {
+    let sym = symbolOf(this.checker, x as ts.Identifier);
+    if (sym && sym.flags & ts.SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
+    let decl = sym?.valueDeclaration;
+    if (decl && ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent) && ts.isVariableDeclaration(decl.parent.parent) && decl.parent.parent.initializer) {
+      const name = (decl.propertyName ?? decl.name).getText();
+      const source = this.checker.getTypeAtLocation(decl.parent.parent.initializer).getProperty(name);
+      decl = source?.valueDeclaration;
+      if (decl && ts.isShorthandPropertyAssignment(decl)) decl = this.checker.getShorthandAssignmentValueSymbol(decl)?.valueDeclaration;
+    }
+    return decl;
   }
 
   private literal(e: ts.Expression, params: Map<ts.Symbol, ts.Expression>): string | undefined {
@@ -84,6 +106,11 @@ export class ClientOrigins {
     }
     return undefined;
   }
+}
+
+/** A `const` declaration's initializer (a declaration reached through an import or a require). */
+function constInit(decl: ts.VariableDeclaration): ts.Expression | undefined {
+  return (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0 ? decl.initializer : undefined;
 }
 
 /** `X.fromConnectionString(cs, name)`: the SDK's static factory. */

@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
+import { mayCallSdk } from "./sdk";
 
 export const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16,
@@ -120,6 +121,9 @@ export function readConfig(configPath: string): { options: ts.CompilerOptions; f
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);
   const isJsConfig = path.basename(configPath) === "jsconfig.json";
   // The config's own file list (its allowJs decides whether .js files belong); the program reads JavaScript either way,
-  // so that a .js file the editor opens is analysed like a .ts one. Declaration files are the program's business, not roots.
-  return { options: { ...parsed.options, allowJs: true, ...(isJsConfig ? { maxNodeModuleJsDepth: 0 } : {}), noEmit: true }, files: parsed.fileNames.filter(isCodeFile) };
+  // so that a .js file the editor opens is analysed like a .ts one. Roots are the declaration files (they may declare
+  // globals) and the sources that name an SDK method: the rest enters the program only when imported, so a large
+  // project that barely uses the SDK costs a few files, not all of them.
+  const files = parsed.fileNames.filter((f) => !isCodeFile(f) || mayCallSdk(ts.sys.readFile(f) ?? ""));
+  return { options: { ...parsed.options, allowJs: true, ...(isJsConfig ? { maxNodeModuleJsDepth: 0 } : {}), noEmit: true }, files };
 }
