@@ -200,7 +200,13 @@ export function scan${i}(total: number) {
 `;
 }
 
-/** TypeScript: our server over JSON-RPC against TypeScript's own LanguageService on the same project. */
+/**
+ * TypeScript: our server over JSON-RPC against TypeScript's own LanguageService on the same project.
+ * The machine is shared, so the two sides are measured in alternation: first passes twice each
+ * (ours, TypeScript, ours, TypeScript; the better of each pair), and each edit of ours followed by
+ * the same edit in TypeScript's service. CPU time is reported beside wall time: it is what the
+ * analysis costs, whatever else the machine is doing.
+ */
 async function benchTypeScript(dir) {
   const ts = require("typescript");
   const files = Array.from({ length: 200 }, (_, i) => path.join(dir, `file${i}.ts`));
@@ -211,50 +217,66 @@ async function benchTypeScript(dir) {
   const original = generateTsFile(100);
   const editLine = original.split("\n").findIndex((l) => l.includes("await client.createEntity"));
   const variants = [original.split("\n")[editLine].replace("o.total", "o.total + 1"), original.split("\n")[editLine]];
-
-  // Ours: open every file, wait for every file's diagnostics; then edit one file.
-  const server = new Server(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), path.join(ROOT, "dist/server.js"), "--stdio"], "typescript");
-  await server.init();
-  let started = performance.now();
-  const all = files.map(() => server.nextDiagnostics());
-  for (const f of files) await server.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(f).href, languageId: "typescript", version: 1, text: readFileSync(f, "utf8") } });
-  await Promise.all(all);
-  const oursInitial = performance.now() - started;
-  const oursEdits = [];
-  let current = original.split("\n")[editLine];
-  for (let i = 0; i < WARMUP + EDITS; i++) {
-    const next = variants[i % 2];
-    const ms = await server.edit(pathToFileURL(target).href, i + 2, editLine, current.length, next);
-    current = next;
-    if (i >= WARMUP) oursEdits.push(ms);
-  }
-  await server.stop();
-
-  // TypeScript's LanguageService, in process: semantic diagnostics of every file, then of the edited file after each edit.
-  const texts = new Map(files.map((f) => [f, { text: readFileSync(f, "utf8"), version: 1 }]));
   const parsed = ts.parseJsonConfigFileContent(tsconfig, ts.sys, dir);
-  const host = {
-    getScriptFileNames: () => files, getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
-    getScriptSnapshot: (f) => { const t = texts.get(f)?.text ?? ts.sys.readFile(f); return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t); },
-    getCurrentDirectory: () => dir, getCompilationSettings: () => parsed.options, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+
+  /** Ours: open every file, wait for every file's diagnostics. */
+  const oursFirstPass = async () => {
+    const server = new Server(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), process.env.BENCH_TS_SERVER ?? path.join(ROOT, "dist/server.js"), "--stdio"], "typescript");
+    await server.init();
+    const cpu0 = cpuSeconds(server.child.pid);
+    const started = performance.now();
+    const all = files.map(() => server.nextDiagnostics());
+    for (const f of files) await server.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(f).href, languageId: "typescript", version: 1, text: readFileSync(f, "utf8") } });
+    await Promise.all(all);
+    return { server, wall: performance.now() - started, cpu: (cpuSeconds(server.child.pid) - cpu0) * 1000 };
   };
-  const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
-  started = performance.now();
-  for (const f of files) ls.getSemanticDiagnostics(f);
-  const tsInitial = performance.now() - started;
+  /** TypeScript's LanguageService, in process: semantic diagnostics of every file. */
+  const tsFirstPass = () => {
+    const texts = new Map(files.map((f) => [f, { text: readFileSync(f, "utf8"), version: 1 }]));
+    const host = {
+      getScriptFileNames: () => files, getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
+      getScriptSnapshot: (f) => { const t = texts.get(f)?.text ?? ts.sys.readFile(f); return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t); },
+      getCurrentDirectory: () => dir, getCompilationSettings: () => parsed.options, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+    };
+    const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+    const cpu0 = process.cpuUsage();
+    const started = performance.now();
+    for (const f of files) ls.getSemanticDiagnostics(f);
+    const cpu = process.cpuUsage(cpu0);
+    return { ls, texts, wall: performance.now() - started, cpu: (cpu.user + cpu.system) / 1000 };
+  };
+
+  let ours = await oursFirstPass();
+  let theirs = tsFirstPass();
+  const ours2 = await oursFirstPass();
+  const theirs2 = tsFirstPass();
+  if (ours2.wall < ours.wall) { await ours.server.stop(); ours = ours2; } else await ours2.server.stop();
+  if (theirs2.wall < theirs.wall) theirs = theirs2;
+
+  // Edits, alternating: one in our server (edit → diagnostics over JSON-RPC), the same in TypeScript's service.
+  const oursEdits = [];
   const tsEdits = [];
+  let current = original.split("\n")[editLine];
   const lines = original.split("\n");
   for (let i = 0; i < WARMUP + EDITS; i++) {
-    lines[editLine] = variants[i % 2];
-    const entry = texts.get(target);
+    const next = variants[i % 2];
+    const ms = await ours.server.edit(pathToFileURL(target).href, i + 2, editLine, current.length, next);
+    current = next;
+    lines[editLine] = next;
+    const entry = theirs.texts.get(target);
     const t0 = performance.now();
     entry.text = lines.join("\n");
     entry.version++;
-    ls.getSemanticDiagnostics(target);
-    if (i >= WARMUP) tsEdits.push(performance.now() - t0);
+    theirs.ls.getSemanticDiagnostics(target);
+    const tsMs = performance.now() - t0;
+    if (i >= WARMUP) { oursEdits.push(ms); tsEdits.push(tsMs); }
   }
-  return { oursInitial, oursP50: pct(oursEdits, 50), oursP90: pct(oursEdits, 90), tsInitial, tsP50: pct(tsEdits, 50), tsP90: pct(tsEdits, 90) };
+  await ours.server.stop();
+  return {
+    oursInitial: ours.wall, oursCpu: ours.cpu, oursP50: pct(oursEdits, 50), oursP90: pct(oursEdits, 90),
+    tsInitial: theirs.wall, tsCpu: theirs.cpu, tsP50: pct(tsEdits, 50), tsP90: pct(tsEdits, 90),
+  };
 }
 
 /** The 200-file TypeScript project, in a folder inside the repository so that @azure/data-tables resolves to the real package. */
@@ -268,11 +290,11 @@ async function runTypeScriptBench() {
 }
 
 function printTypeScript(tsr) {
-  console.log(`\nTypeScript project of 200 files using @azure/data-tables (ms)\n`);
-  console.log(`${"".padEnd(44)} ${"initial".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)}`);
-  console.log(`${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${tsr.oursInitial.toFixed(0).padStart(9)} ${tsr.oursP50.toFixed(1).padStart(9)} ${tsr.oursP90.toFixed(1).padStart(9)}`);
-  console.log(`${"TypeScript LanguageService semantic diags".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`);
-  console.log(`\nratio (ours / TypeScript) first pass: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)}; per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20 for both`);
+  console.log(`\nTypeScript project of 200 files using @azure/data-tables (ms; first pass: better of two, CPU = the analysing process's CPU time)\n`);
+  console.log(`${"".padEnd(44)} ${"initial".padStart(9)} ${"init CPU".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)}`);
+  console.log(`${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${tsr.oursInitial.toFixed(0).padStart(9)} ${tsr.oursCpu.toFixed(0).padStart(9)} ${tsr.oursP50.toFixed(1).padStart(9)} ${tsr.oursP90.toFixed(1).padStart(9)}`);
+  console.log(`${"TypeScript LanguageService semantic diags".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsCpu.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`);
+  console.log(`\nratio (ours / TypeScript) first pass: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU; per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`);
 }
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
