@@ -25,6 +25,12 @@ export function isCodeFile(f: string): boolean {
   return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
 }
 
+/**
+ * Parsed files shared by every project of the process: the lib files (lib.dom.d.ts alone is
+ * megabytes) and the SDK's declarations are parsed once, not once per tsconfig.
+ */
+const SHARED_REGISTRY = ts.createDocumentRegistry();
+
 interface Doc {
   text: string;
   version: number;
@@ -59,7 +65,7 @@ export class Project {
       directoryExists: ts.sys.directoryExists,
       getDirectories: ts.sys.getDirectories,
     };
-    this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
+    this.service = ts.createLanguageService(host, SHARED_REGISTRY);
   }
 
   /** The file names of the program's roots. */

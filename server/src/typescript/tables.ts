@@ -18,6 +18,8 @@ export interface TableSite {
   line: number;
   /** The partition key when every entity written there gets the same one. */
   constant?: string;
+  /** The key cannot be seen (an entity passed through, a key copied from a read): the site neither spreads nor concentrates. */
+  unknown?: boolean;
 }
 
 export interface TableSites {
@@ -60,6 +62,11 @@ export class TableIndex {
   }
 }
 
+/** `x.partitionKey`: a key copied from an entity that was read, whatever it was. */
+function copiesStoredKey(e: ts.Expression): boolean {
+  return ts.isPropertyAccessExpression(e) && e.name.text === "partitionKey";
+}
+
 function fileSites(checker: ts.TypeChecker, sf: ts.SourceFile): Known {
   const out: Known = [];
   if (!mayCallSdk(sf.text)) return out;
@@ -68,9 +75,11 @@ function fileSites(checker: ts.TypeChecker, sf: ts.SourceFile): Known {
   const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
   for (const w of writes) {
     if (!w.table || w.method === "delete") continue;
-    const constant = w.partitionKey ? constantText(finder.decomposer.parts(w.partitionKey)) : w.declaredPartitionKey;
+    const parts = w.partitionKey ? finder.decomposer.parts(w.partitionKey) : undefined;
+    const constant = parts ? constantText(parts) : w.declaredPartitionKey;
     const line = sf.getLineAndCharacterOfPosition(w.call.getStart(sf)).line + 1;
-    out.push({ table: w.table, site: { file: sf.fileName, line, ...(constant !== undefined ? { constant } : {}) } });
+    const unknown = constant === undefined && (!parts || copiesStoredKey(w.partitionKey!));
+    out.push({ table: w.table, site: { file: sf.fileName, line, ...(constant !== undefined ? { constant } : {}), ...(unknown ? { unknown } : {}) } });
   }
   return out;
 }

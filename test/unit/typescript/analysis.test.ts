@@ -107,7 +107,7 @@ export const like = (user: string, id: string) => tableFor("Likes").createEntity
   assert.deepEqual(fx.analyzer.analyze(spread).findings.filter((x) => x.code === "ts/constant-partition-key"), []);
   const [again] = fx.analyzer.analyze(f).findings.filter((x) => x.code === "ts/constant-partition-key");
   assert.match(again.message, /other writes to table "Likes" \(1\) use other keys, so only the entities written here share one partition/);
-  assert.equal(again.severity, "info");
+  assert.equal(again.severity, "hint");
 });
 
 test("ordinary TypeScript that never names an SDK method is not walked, and a look-alike API is not the SDK", () => {
