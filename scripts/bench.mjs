@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 
@@ -297,6 +297,87 @@ function printTypeScript(tsr) {
   console.log(`\nratio (ours / TypeScript) first pass: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU; per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`);
 }
 
+/** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
+async function benchAccuracy() {
+  const { scoreCorpus, corpusFigures } = await import("./corpus-score.mjs");
+  const { TsAnalyzer } = require(path.join(ROOT, "dist/ts-analyzer.js"));
+  const score = scoreCorpus(() => new TsAnalyzer(), path.join(ROOT, "test", "corpus"));
+  return { score, figures: corpusFigures(score) };
+}
+
+function printAccuracy({ score, figures }) {
+  const pctText = (x) => `${(x * 100).toFixed(1)} %`;
+  console.log(`\nAccuracy on the labelled corpus: ${score.projects} projects, ${score.files} files, ${score.expected} labelled findings, ${score.queries.labelled} query calls (${score.ms.toFixed(0)} ms)\n`);
+  console.log(`${"measure".padEnd(46)} ${"ours".padStart(10)}   goal`);
+  console.log(`${"recall (labelled findings found)".padEnd(46)} ${pctText(figures.recall).padStart(10)}   ≥ 90 %`);
+  console.log(`${"false alarms (share of reported findings)".padEnd(46)} ${pctText(figures.falseAlarmShare).padStart(10)}   ≤ 2 %`);
+  console.log(`${"query calls classified or 'not known statically'".padEnd(46)} ${pctText(figures.queriesAnswered).padStart(10)}   100 %`);
+  console.log(`${"query classes right (of those answered)".padEnd(46)} ${pctText(figures.queriesRight).padStart(10)}   ≥ 95 %`);
+  for (const m of score.missed) console.log(`  missed: ${m}`);
+  for (const f of score.falseAlarms) console.log(`  false alarm: ${f}`);
+  for (const w of score.queries.wrong) console.log(`  wrong class: ${w}`);
+}
+
+/** A project of `count` files shaped like an application: a few modules call the SDK through a helper, most are ordinary code. */
+function generateProject(dir, count) {
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, noEmit: true, allowJs: true, types: [] } }));
+  mkdirSync(path.join(dir, "src", "lib"), { recursive: true });
+  writeFileSync(path.join(dir, "src", "lib", "tables.ts"), `import { TableClient } from "@azure/data-tables";\nexport const tableFor = (name: string) => TableClient.fromConnectionString(process.env.CONN ?? "", name);\n`);
+  for (let i = 0; i < count - 1; i++) {
+    const sub = path.join(dir, "src", `area${i % 20}`);
+    mkdirSync(sub, { recursive: true });
+    const prev = i >= 20 ? `../area${(i - 20) % 20}/m${i - 20}` : undefined;
+    if (i % 10 === 0) {
+      writeFileSync(path.join(sub, `m${i}.ts`), `import { odata } from "@azure/data-tables";\nimport { tableFor } from "../lib/tables";\n${prev ? `import { value${i - 20} } from "${prev}";\n` : ""}export const value${i} = ${prev ? `value${i - 20} + 1` : "1"};
+const t = tableFor("Items${i % 7}");
+export async function save${i}(owner: string, n: number) {
+  await t.upsertEntity({ partitionKey: owner, rowKey: String(n).padStart(10, "0"), v: value${i} });
+}
+export function list${i}(owner: string) {
+  return t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${owner}\` } });
+}
+`);
+    } else if (i % 10 === 5) {
+      writeFileSync(path.join(sub, `m${i}.js`), `/** @param {number[]} xs */\nexport function total${i}(xs) { return xs.reduce((a, b) => a + b, 0); }\nexport const value${i} = ${i};\n`);
+    } else {
+      writeFileSync(path.join(sub, `m${i}.ts`), `${prev && (i - 20) % 10 !== 5 ? `import { value${i - 20} } from "${prev}";\n` : ""}export interface Shape${i} { id: string; size: number; tags: string[]; owner?: { name: string; since: Date } }
+export const value${i} = ${prev && (i - 20) % 10 !== 5 ? `value${i - 20} + ${i}` : String(i)};
+export function describe${i}(s: Shape${i}): string {
+  const tags = s.tags.map((t) => t.trim()).filter(Boolean).join(", ");
+  return \`\${s.id} (\${s.size}) \${tags}\${s.owner ? " by " + s.owner.name : ""}\`;
+}
+export class Store${i} {
+  private readonly items = new Map<string, Shape${i}>();
+  put(s: Shape${i}): void { this.items.set(s.id, s); }
+  largest(): Shape${i} | undefined { return [...this.items.values()].sort((a, b) => b.size - a.size)[0]; }
+}
+`);
+    }
+  }
+}
+
+/** \`tdl check\` on a generated 865-file project (inside the repository, so that the SDK resolves). */
+async function benchCheck(count = 865) {
+  const dir = mkdtempSync(path.join(ROOT, "test", "fixtures", "ts", ".tmp-check-"));
+  try {
+    generateProject(dir, count);
+    const started = performance.now();
+    const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli.js"), "check", dir, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
+    const ms = performance.now() - started;
+    if (r.status !== 0 && r.status !== 1) throw new Error(`tdl check failed (${r.status}): ${r.stderr}`);
+    const report = JSON.parse(r.stdout);
+    return { files: report.files.length, ms, queries: report.files.reduce((n, f) => n + f.queries.length, 0), diagnostics: report.files.reduce((n, f) => n + f.diagnostics.length, 0) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printCheck(c) {
+  console.log(`\ntdl check on a generated project of ${c.files} TypeScript/JavaScript files (${c.queries} classified queries, ${c.diagnostics} diagnostics)\n`);
+  console.log(`${"measure".padEnd(46)} ${"ours".padStart(10)}   goal`);
+  console.log(`${"wall time (s)".padEnd(46)} ${(c.ms / 1000).toFixed(1).padStart(10)}   < 60`);
+}
+
 /** CPU seconds a process has used so far (user + system), from /proc. */
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -495,6 +576,12 @@ async function main() {
     printReliability(await benchReliability());
     return;
   }
+  // `node scripts/bench.mjs accuracy` runs the corpus and the 865-file check alone.
+  if (process.argv.includes("accuracy")) {
+    printAccuracy(await benchAccuracy());
+    printCheck(await benchCheck());
+    return;
+  }
   // `node scripts/bench.mjs typescript` runs the TypeScript latency section alone.
   if (process.argv.includes("typescript")) {
     printTypeScript(await runTypeScriptBench());
@@ -528,6 +615,8 @@ async function main() {
   console.log(row(peer));
   console.log(`\nratio (ours / peer) at p50: ${(ours.p50 / peer.p50).toFixed(2)}; target ≤ 1.00 (the peer answered ≈ 18 ms p50 when the target was set)`);
   printTypeScript(tsr);
+  printAccuracy(await benchAccuracy());
+  printCheck(await benchCheck());
 
   const stress = await benchStress();
   console.log(`\nStress engine against a hand-written @azure/data-tables insert loop: same fresh Azurite, concurrency 32, ≈ 1 KiB entities, spread over 1,024 partitions\n`);
