@@ -110,19 +110,23 @@ export const constantPartitionKey: TsRule = {
       const fix = key.declared ? undefined : compositeFix(ctx, key, value);
       const where = key.declared ? `its declared type fixes the partition key "${value}"` : `every entity written here gets the partition key "${value}"`;
       const sites = ctx.tableSites(key.table);
-      // Sites whose key cannot be seen (an entity passed through, a stored key written back) count for neither side.
-      const others = sites?.sites.filter((s) => !s.unknown && s.constant !== value) ?? [];
-      if (sites && sites.sites.some((s) => s.constant === value) && others.length === 0) {
+      // Sites whose key cannot be seen (an entity passed through, a stored key written back) count for neither side;
+      // sites whose key varies spread the table.
+      const varying = sites?.sites.filter((s) => !s.unknown && s.constant === undefined) ?? [];
+      const same = sites?.sites.filter((s) => s.constant === value) ?? [];
+      if (sites && same.length && !varying.length) {
         const id = `${sites.table}\u0000${value}`;
         if (told.has(id)) continue;
         told.add(id);
-        const same = sites.sites.filter((s) => s.constant === value);
         const list = same.slice(0, 3).map((s) => `${path.basename(s.file)}:${s.line}`).join(", ") + (same.length > 3 ? ", …" : "");
-        ctx.report(span(ctx.sf, key.expr), `${where}, and every write to table "${sites.table}" in the project (${same.length} site${same.length === 1 ? "" : "s"}: ${list}) uses it: ` +
-          `the whole table is one partition on one server${target}. Build the key from a property that varies.`, { fixes: fix ? [fix] : undefined });
-      } else if (sites && others.length) {
+        const constants = [...new Set(sites.sites.map((s) => s.constant).filter((c): c is string => c !== undefined))];
+        const whole = constants.length === 1 ? "the whole table is one partition on one server"
+          : `the whole table has ${constants.length} partitions (${constants.slice(0, 4).map((c) => `"${c}"`).join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
+        ctx.report(span(ctx.sf, key.expr), `${where} (${same.length} site${same.length === 1 ? "" : "s"} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
+          `${whole}${target}. Build the key from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      } else if (sites && varying.length) {
         // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
-        ctx.report(span(ctx.sf, key.expr), `${where}; other writes to table "${sites.table}" (${others.length}) use other keys, so only the entities written here share one partition.`,
+        ctx.report(span(ctx.sf, key.expr), `${where}; other writes to table "${sites.table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
           { fixes: fix ? [fix] : undefined, severity: "hint" });
       } else {
         ctx.report(span(ctx.sf, key.expr), `${where}: the table is one partition on one server${target}. Build it from a property that varies.`, { fixes: fix ? [fix] : undefined });
