@@ -172,3 +172,17 @@ export async function save(v: VisitorEntity, t: Tagged, e: VisitorEntity & { ext
 }
 `, "ts/constant-partition-key");
 });
+
+test("ts/constant-partition-key: a table written only with a few status constants is one finding per file, naming its partitions", () => {
+  const found = fx.expect("status.ts", `import { TableClient } from "@azure/data-tables";
+const jobs = TableClient.fromConnectionString(process.env.CONN ?? "", "Jobs");
+export async function flow(id: string, job: { rowKey: string }) {
+  await jobs.createEntity({ partitionKey: «"pending"», rowKey: id });
+  await jobs.upsertEntity({ ...job, partitionKey: "done" });
+  await jobs.updateEntity({ partitionKey: "failed", rowKey: id, attempts: 1 });
+  await jobs.createEntity({ partitionKey: "pending", rowKey: id + "-retry" });
+}
+`, "ts/constant-partition-key");
+  assert.equal(found[0].severity, "warning");
+  assert.match(found[0].message, /no write to table "Jobs" varies its partition key: the whole table has 3 partitions \("pending", "done", "failed"\)/);
+});
