@@ -34,6 +34,7 @@ const SHARED_REGISTRY = ts.createDocumentRegistry();
 interface Doc {
   text: string;
   version: number;
+  snapshot?: ts.IScriptSnapshot;
 }
 
 export class Project {
@@ -41,6 +42,8 @@ export class Project {
   private readonly roots = new Set<string>();
   private readonly configFiles: ReadonlySet<string>;
   private readonly docs = new Map<string, Doc>();
+  /** Snapshots of files read from disk, kept while the editor does not hold them (their version stays 0). */
+  private readonly disk = new Map<string, ts.IScriptSnapshot>();
   private projectVersion = 0;
   readonly service: ts.LanguageService;
 
@@ -52,10 +55,7 @@ export class Project {
       getProjectVersion: () => String(this.projectVersion),
       getScriptFileNames: () => [...this.roots],
       getScriptVersion: (f) => String(this.docs.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => {
-        const text = this.docs.get(f)?.text ?? ts.sys.readFile(f);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-      },
+      getScriptSnapshot: (f) => this.snapshot(f),
       getCurrentDirectory: () => process.cwd(),
       getCompilationSettings: () => this.options,
       getDefaultLibFileName: (o) => path.join(lib, ts.getDefaultLibFileName(o)),
@@ -66,6 +66,26 @@ export class Project {
       getDirectories: ts.sys.getDirectories,
     };
     this.service = ts.createLanguageService(host, SHARED_REGISTRY);
+  }
+
+  /**
+   * The text of a file for the program. The LanguageService asks for every file's snapshot on every
+   * program update, before it compares versions; a file the editor did not hand in keeps version 0, so
+   * its disk text is read once and kept (reading the lib files and the SDK's declarations per keystroke
+   * cost more than the analysis).
+   */
+  private snapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    const doc = this.docs.get(fileName);
+    if (doc) return (doc.snapshot ??= ts.ScriptSnapshot.fromString(doc.text));
+    let disk = this.disk.get(fileName);
+    if (!disk) {
+      // A missing file is not remembered: it may appear (npm install) and is then read.
+      const text = ts.sys.readFile(fileName);
+      if (text === undefined) return undefined;
+      disk = ts.ScriptSnapshot.fromString(text);
+      this.disk.set(fileName, disk);
+    }
+    return disk;
   }
 
   /** The file names of the program's roots. */
@@ -87,6 +107,7 @@ export class Project {
     if (text === undefined) {
       if (before) {
         this.docs.delete(fileName);
+        this.disk.delete(fileName);
         this.projectVersion++;
       }
       return;
@@ -103,6 +124,8 @@ export class Project {
   /** Forgets the editor's text of a file; it stays a root only when the config names it. */
   close(fileName: string): void {
     const had = this.docs.delete(fileName);
+    // The disk may have changed while the editor held the file (a save): read it afresh.
+    this.disk.delete(fileName);
     const wasRoot = !this.configFiles.has(fileName) && this.roots.delete(fileName);
     if (had || wasRoot) this.projectVersion++;
   }

@@ -199,3 +199,23 @@ export const save = (id: string) => client.createEntity({ partitionKey: \`\${Dat
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a file the editor held is read from disk afresh once closed; a helper on disk is read once and its edits through the editor count", () => {
+  const dir = mkdtempSync(path.join(fx.dir, "disk-"));
+  const helper = path.join(dir, "keys.ts");
+  const user = path.join(dir, "save.ts");
+  writeFileSync(helper, `export const pk = (s: string): string => s;\n`);
+  const userText = `import { TableClient } from "@azure/data-tables";\nimport { pk } from "./keys";\nconst c = TableClient.fromConnectionString("", "Disk");\nexport const save = (id: string) => c.createEntity({ partitionKey: pk(id), rowKey: id });\n`;
+  writeFileSync(user, userText);
+  const analyzer = new TsAnalyzer();
+  analyzer.update(user, userText);
+  const codes = () => analyzer.analyze(user).findings.filter((f) => f.severity !== "hint").map((f) => f.code);
+  assert.deepEqual(codes(), []);
+  // The editor opens the helper and makes the key constant: the analysis follows the editor's text.
+  analyzer.update(helper, `export const pk = (_s: string): string => "all";\n`);
+  assert.deepEqual(codes(), ["ts/constant-partition-key"]);
+  // The user saves something else and closes the helper: the disk's new text counts, not a copy read before.
+  writeFileSync(helper, `export const pk = (s: string): string => \`\${Date.now()}\${s}\`;\n`);
+  analyzer.close(helper);
+  assert.deepEqual(codes(), ["ts/append-only-key"]);
+});
