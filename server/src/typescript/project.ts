@@ -45,18 +45,28 @@ export class Project {
   /** Snapshots of files read from disk, kept while the editor does not hold them (their version stays 0). */
   private readonly disk = new Map<string, ts.IScriptSnapshot>();
   private projectVersion = 0;
+  /**
+   * Module resolutions and package.json lookups kept across programs: without it each program (each
+   * keystroke) walks every file's folders up for its package.json again. Cleared when the files of the
+   * program change (a file opened, created or closed may make an import resolve differently).
+   */
+  private readonly resolution: ts.ModuleResolutionCache;
   readonly service: ts.LanguageService;
 
   /** @param dir the project's folder: its config's, or the folder of its files when there is none. */
   constructor(readonly dir: string, readonly options: ts.CompilerOptions, configFiles: readonly string[], lib: string) {
     this.configFiles = new Set(configFiles);
     for (const f of configFiles) this.roots.add(f);
-    const host: ts.LanguageServiceHost = {
+    const cwd = process.cwd();
+    this.resolution = ts.createModuleResolutionCache(cwd, (f) => (ts.sys.useCaseSensitiveFileNames ? f : f.toLowerCase()), options);
+    // getModuleResolutionCache is read by the LanguageService (it hands the cache to each program, whose
+    // package.json lookups then hit it) though its public host type does not list it.
+    const host: ts.LanguageServiceHost & { getModuleResolutionCache(): ts.ModuleResolutionCache } = {
       getProjectVersion: () => String(this.projectVersion),
       getScriptFileNames: () => [...this.roots],
       getScriptVersion: (f) => String(this.docs.get(f)?.version ?? 0),
       getScriptSnapshot: (f) => this.snapshot(f),
-      getCurrentDirectory: () => process.cwd(),
+      getCurrentDirectory: () => cwd,
       getCompilationSettings: () => this.options,
       getDefaultLibFileName: (o) => path.join(lib, ts.getDefaultLibFileName(o)),
       fileExists: (f) => this.docs.has(f) || ts.sys.fileExists(f),
@@ -64,6 +74,10 @@ export class Project {
       readDirectory: ts.sys.readDirectory,
       directoryExists: ts.sys.directoryExists,
       getDirectories: ts.sys.getDirectories,
+      getModuleResolutionCache: () => this.resolution,
+      resolveModuleNameLiterals: (literals, containingFile, redirected, compilerOptions, containingSourceFile) =>
+        literals.map((literal) => ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, this.resolution, redirected,
+          ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions))),
     };
     this.service = ts.createLanguageService(host, SHARED_REGISTRY);
   }
@@ -101,6 +115,7 @@ export class Project {
   update(fileName: string, text: string | undefined): void {
     if (!this.roots.has(fileName)) {
       this.roots.add(fileName);
+      this.resolution.clear();
       this.projectVersion++;
     }
     const before = this.docs.get(fileName);
@@ -127,6 +142,7 @@ export class Project {
     // The disk may have changed while the editor held the file (a save): read it afresh.
     this.disk.delete(fileName);
     const wasRoot = !this.configFiles.has(fileName) && this.roots.delete(fileName);
+    if (wasRoot) this.resolution.clear();
     if (had || wasRoot) this.projectVersion++;
   }
 

@@ -219,3 +219,22 @@ test("a file the editor held is read from disk afresh once closed; a helper on d
   analyzer.close(helper);
   assert.deepEqual(codes(), ["ts/append-only-key"]);
 });
+
+test("an import that did not resolve resolves once the file it names is created and opened (module resolutions are kept between edits, not forever)", () => {
+  const dir = mkdtempSync(path.join(fx.dir, "later-"));
+  const user = path.join(dir, "save.ts");
+  const userText = `import { TableClient } from "@azure/data-tables";\nimport { pk } from "./later";\nconst c = TableClient.fromConnectionString("", "Later");\nexport const save = (id: string) => c.createEntity({ partitionKey: pk(id), rowKey: id });\n`;
+  writeFileSync(user, userText);
+  const analyzer = new TsAnalyzer();
+  analyzer.update(user, userText);
+  const codes = () => analyzer.analyze(user).findings.filter((f) => f.severity !== "hint").map((f) => f.code);
+  assert.deepEqual(codes(), []);
+  // An edit elsewhere in the file keeps the (failed) resolution of ./later; nothing to report yet.
+  analyzer.update(user, userText + "// more\n");
+  assert.deepEqual(codes(), []);
+  const later = path.join(dir, "later.ts");
+  const laterText = `export const pk = (_s: string): string => "one";\n`;
+  writeFileSync(later, laterText);
+  analyzer.update(later, laterText);
+  assert.deepEqual(codes(), ["ts/constant-partition-key"]);
+});
