@@ -247,12 +247,25 @@ async function benchTypeScript(dir) {
     return { ls, texts, wall: performance.now() - started, cpu: (cpu.user + cpu.system) / 1000 };
   };
 
+  /**
+   * TypeScript's first pass in a fresh process, loading the compiler included: our server starts cold and
+   * loads its analysis on the first TypeScript document, as tsserver starts cold when an editor opens a project.
+   */
+  const tsColdFirstPass = () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, "scripts", "ts-first-pass.mjs"), dir, ...files], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`ts-first-pass failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+
   let ours = await oursFirstPass();
   let theirs = tsFirstPass();
+  let cold = tsColdFirstPass();
   const ours2 = await oursFirstPass();
   const theirs2 = tsFirstPass();
+  const cold2 = tsColdFirstPass();
   if (ours2.wall < ours.wall) { await ours.server.stop(); ours = ours2; } else await ours2.server.stop();
   if (theirs2.wall < theirs.wall) theirs = theirs2;
+  if (cold2.wall < cold.wall) cold = cold2;
 
   // Edits, alternating: one in our server (edit → diagnostics over JSON-RPC), the same in TypeScript's service.
   const oursEdits = [];
@@ -276,6 +289,7 @@ async function benchTypeScript(dir) {
   return {
     oursInitial: ours.wall, oursCpu: ours.cpu, oursP50: pct(oursEdits, 50), oursP90: pct(oursEdits, 90),
     tsInitial: theirs.wall, tsCpu: theirs.cpu, tsP50: pct(tsEdits, 50), tsP90: pct(tsEdits, 90),
+    tsColdInitial: cold.wall, tsColdCpu: cold.cpu, tsColdLoad: cold.loaded,
   };
 }
 
@@ -293,8 +307,11 @@ function printTypeScript(tsr) {
   console.log(`\nTypeScript project of 200 files using @azure/data-tables (ms; first pass: better of two, CPU = the analysing process's CPU time)\n`);
   console.log(`${"".padEnd(44)} ${"initial".padStart(9)} ${"init CPU".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)}`);
   console.log(`${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${tsr.oursInitial.toFixed(0).padStart(9)} ${tsr.oursCpu.toFixed(0).padStart(9)} ${tsr.oursP50.toFixed(1).padStart(9)} ${tsr.oursP90.toFixed(1).padStart(9)}`);
-  console.log(`${"TypeScript LanguageService semantic diags".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsCpu.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`);
-  console.log(`\nratio (ours / TypeScript) first pass: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU; per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`);
+  console.log(`${"TypeScript LanguageService, fresh process".padEnd(44)} ${tsr.tsColdInitial.toFixed(0).padStart(9)} ${tsr.tsColdCpu.toFixed(0).padStart(9)} ${"".padStart(9)} ${"".padStart(9)}   (loading the compiler: ${tsr.tsColdLoad.toFixed(0)} ms)`);
+  console.log(`${"TypeScript LanguageService, warm (in bench)".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsCpu.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`);
+  console.log(`\nratio (ours / TypeScript) first pass, both cold: ${(tsr.oursInitial / tsr.tsColdInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsColdCpu).toFixed(2)} CPU; ` +
+    `per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`);
+  console.log(`(first pass against TypeScript already loaded and warm in the bench's process: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU)`);
 }
 
 /** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
