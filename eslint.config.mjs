@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".vscode-test/**", "test/fixtures/**", "**/*.d.mts"] },
+  { ignores: ["dist/**", "node_modules/**", ".vscode-test/**", "test/fixtures/**", "test/corpus/**", "**/*.d.mts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -102,6 +102,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { language: "tdl" },
       { scheme: "file", language: "typescript" },
       { scheme: "file", language: "typescriptreact" },
+      { scheme: "file", language: "javascript" },
+      { scheme: "file", language: "javascriptreact" },
     ],
     middleware: typescriptGate(() => vscode.workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
     synchronize: { configurationSection: "tableDesign" },
@@ -110,6 +112,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   client = new LanguageClient("tableDesign", "Table Design Language Server", serverOptions, clientOptions);
   context.subscriptions.push(client);
+  // What the analysis cannot do (the SDK's types do not resolve): said once, in the output channel and the status bar.
+  context.subscriptions.push(client.onNotification("tableDesign/analysisWarning", (p: { message?: unknown }) => {
+    const message = typeof p?.message === "string" ? p.message : "";
+    if (!message) return;
+    output.appendLine(message);
+    context.subscriptions.push(vscode.window.setStatusBarMessage(`$(warning) Table Design: ${message.split(":")[0]}`, 30_000));
+  }));
   await client.start();
 }
 

@@ -32,7 +32,11 @@ const documents = new TextDocuments(CHECKED_SYNC);
 const cache = new AnalysisCache((m) => connection.console.error(m));
 let workspaceFolders: string[] = [];
 const designs = new WorkspaceDesigns(() => workspaceFolders, () => documents.all().filter(isTdl).map((d) => cache.get(d).analysis));
-const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m));
+const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m), (m) => {
+  connection.console.warn(m);
+  // The client shows it in its status bar and output channel (once: the analysis says each sentence once).
+  void connection.sendNotification("tableDesign/analysisWarning", { message: m }).catch(() => undefined);
+});
 const diagnostics = new DiagnosticsScheduler(connection, documents, cache, typescript, guard);
 let canPullConfiguration = false;
 let canRegisterConfigurationChange = false;
@@ -211,7 +215,7 @@ connection.onCodeLens(guard.request("code lenses", [], (p) => {
   const doc = documents.get(documentUri(p));
   if (doc && isTypeScript(doc)) {
     const { result, lines } = typescript.get(doc);
-    return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: tsLens(q.classification), command: "" } }));
+    return result.queries.map((q) => ({ range: lines.range(q.start, q.start), command: { title: q.classification ? tsLens(q.classification) : "filter not known statically", command: "" } }));
   }
   const uri = p.textDocument.uri;
   return withDoc(p, ({ analysis, lines }) => [

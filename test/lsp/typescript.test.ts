@@ -1,6 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CodeAction, CodeActionRequest, CodeLens, CodeLensRequest } from "vscode-languageserver-protocol/node";
@@ -46,4 +47,41 @@ test("ordinary TypeScript gets no diagnostics, and a broken file does not stop t
   await client.open(good, readFileSync("test/fixtures/ts/orders.ts", "utf8"), "typescript");
   const d = await client.diagnostics(good);
   assert.ok(d.diagnostics.some((x) => x.code === "ts/append-only-key"));
+});
+
+test("JavaScript documents and TypeScript that gets its client from a helper are analysed over JSON-RPC", async () => {
+  const dir = path.resolve("test/fixtures/ts");
+  const helper = pathToFileURL(path.join(dir, "lsp-helper.ts")).href;
+  await client.open(helper, `import { TableClient } from "@azure/data-tables";\nexport const getTableClient = (name: string) => TableClient.fromConnectionString(process.env.CONN ?? "", name);\n`, "typescript");
+  await client.diagnostics(helper);
+  const uses = pathToFileURL(path.join(dir, "lsp-uses.ts")).href;
+  const usesText = `import { getTableClient } from "./lsp-helper";\nexport const hit = (page: string) => getTableClient("Hits").upsertEntity({ partitionKey: "hits", rowKey: page });\n`;
+  await client.open(uses, usesText, "typescript");
+  const d = await client.diagnostics(uses, (p) => p.diagnostics.length > 0);
+  assert.deepEqual(d.diagnostics.map((x) => [x.code, TextDocument.create(uses, "typescript", 1, usesText).getText(x.range)]), [["ts/constant-partition-key", '"hits"']]);
+  const js = pathToFileURL(path.join(dir, "lsp-script.js")).href;
+  const jsText = `const { TableClient } = require("@azure/data-tables");\nconst t = TableClient.fromConnectionString(process.env.CONN || "", "Jobs");\nexports.run = () => t.listEntities();\n`;
+  await client.open(js, jsText, "javascript");
+  const jd = await client.diagnostics(js, (p) => p.diagnostics.length > 0);
+  assert.deepEqual(jd.diagnostics.map((x) => x.code).filter((c) => c !== "ts/query-class"), ["ts/table-scan"]);
+});
+
+test("when the SDK's types do not resolve, the server says so once (log and notification)", async () => {
+  const warnings: string[] = [];
+  client.connection.onNotification("tableDesign/analysisWarning", (p: { message: string }) => { warnings.push(p.message); });
+  // A folder with no node_modules above it: the SDK cannot resolve there.
+  const dir = path.join(tmpdir(), `tdl-lsp-unresolved-${process.pid}`);
+  const text = `import { TableClient } from "@azure/data-tables";\nconst c = new TableClient("https://x.table.core.windows.net", "T");\nexport const f = (id: string) => c.createEntity({ partitionKey: String(Date.now()), rowKey: id });\n`;
+  let uri = "";
+  for (const name of ["a.ts", "b.ts"]) {
+    uri = pathToFileURL(path.join(dir, name)).href;
+    await client.open(uri, text, "typescript");
+    const d = await client.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    assert.deepEqual(d.diagnostics.map((x) => x.code), ["ts/append-only-key"]);
+  }
+  // One more round trip: every notification sent before its answer has arrived.
+  await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  assert.equal(warnings.length, 1, warnings.join(" | "));
+  assert.match(warnings[0], /@azure\/data-tables's types do not resolve from .*tdl-lsp-unresolved-/);
+  assert.equal(client.logs.filter((l) => l.includes("types do not resolve")).length, 1);
 });

@@ -17,8 +17,8 @@ const REPEATABLE = new Set(["rule"]);
 /** `--service` and `--partition-target` as analysis options, checked by the core's `resolveOptions()`. */
 export function analysisOptions(options: ParsedArgs["options"]): AnalysisOptions {
   const { options: resolved, problems } = resolveOptions(
-    { service: options.get("service"), partitionTargetEntitiesPerSecond: options.get("partition-target"), rules: options.get("rule") },
-    { service: "--service", target: "--partition-target", rules: "--rule" },
+    { service: options.get("service"), partitionTargetEntitiesPerSecond: options.get("partition-target"), rules: options.get("rule"), testFiles: options.get("test-files") },
+    { service: "--service", target: "--partition-target", rules: "--rule", testFiles: "--test-files" },
   );
   if (problems.length) throw new UsageError(problems.join("; "));
   return resolved;

@@ -1,6 +1,7 @@
 /**
- * `tdl check PATH…`: analyse every `.tdl` file with the same service as the
- * language server and report as text, JSON or SARIF.
+ * `tdl check PATH…`: analyse every `.tdl` design and every TypeScript and
+ * JavaScript file with the same service as the language server, and report
+ * as text, JSON or SARIF.
  *
  * Each file is analysed on its own: a file that cannot be read is named on
  * stderr (exit 2), a file whose analysis fails gets one `internal`
@@ -85,7 +86,8 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
       entries.push({ path: displayPath(file), diagnostics: [internalDiagnostic("analysis", e)], queries: [] });
     }
   }
-  entries.push(...checkTsFiles(files.filter(isTsFile), texts, designs, options, failures));
+  const code = checkTsFiles(files.filter(isTsFile), texts, designs, options, failures);
+  entries.push(...code.entries);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report: CheckReport = summarize(entries);
   const output = options.format === "json" ? JSON.stringify(report, null, 2) + "\n"
@@ -93,52 +95,69 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
   const internal = entries.some((f) => f.diagnostics.some((d) => d.code === "internal"));
   const tooManyWarnings = options.maxWarnings !== undefined && report.summary.warnings > options.maxWarnings;
   const exitCode = internal ? EXIT.internal : problems.length ? EXIT.usage : report.summary.errors > 0 || tooManyWarnings ? EXIT.findings : EXIT.clean;
-  return { output, stderr: problems.map((p) => `tdl: ${p}\n`).join("") + failures.text(), exitCode };
+  return { output, stderr: problems.map((p) => `tdl: ${p}\n`).join("") + code.notes.map((n) => `tdl: ${n}\n`).join("") + failures.text(), exitCode };
 }
 
 /** The TypeScript files, in one program; a failure of the whole analysis or of one file is that file's `internal` diagnostic. */
-function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<string, ReadonlyMap<string, PropertyInfo>>, options: CheckOptions, failures: FailureLog): ReportFile[] {
-  if (!files.length) return [];
+function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<string, ReadonlyMap<string, PropertyInfo>>, options: CheckOptions, failures: FailureLog): { entries: ReportFile[]; notes: string[] } {
+  if (!files.length) return { entries: [], notes: [] };
   let ts: TsAnalyzer;
+  let mayCallSdk: (text: string) => boolean;
   try {
-    const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), analysis: options.analysis });
+    const loaded = loadTsAnalysis();
+    mayCallSdk = loaded.mayCallSdk;
+    ts = new loaded.TsAnalyzer({ design: (t) => (t ? designs.get(t) : undefined), analysis: options.analysis });
   } catch (e) {
     failures.add("TypeScript analysis", e);
-    return files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] }));
+    return { entries: files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] })), notes: [] };
   }
+  // Only files that name an SDK method can call it: the others are checked clean without entering the program
+  // (a file they import still does), so a large project that barely uses the SDK costs a few files.
+  const candidates = new Set(files.filter((f) => mayCallSdk(texts.get(f)!)));
   const failed = new Map<string, unknown>();
-  for (const file of files) {
+  for (const file of candidates) {
     try {
-      ts.update(file, texts.get(file)!, 1);
+      ts.update(file, texts.get(file)!);
     } catch (e) {
       failed.set(file, e);
     }
   }
-  return files.map((file) => {
+  const unresolved = new Set<string>();
+  const entries = files.map((file) => {
+    if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      return checkTsFile(file, texts.get(file)!, ts);
+      const { entry, sdkUnresolved } = checkTsFile(file, texts.get(file)!, ts);
+      if (sdkUnresolved) unresolved.add(sdkUnresolved);
+      return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
       return { path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] };
     }
   });
+  // Said once: the first folder where the SDK's types do not resolve, and how many more.
+  const [first, ...more] = unresolved;
+  const notes = first ? [`${first}${more.length ? ` (and in ${more.length} more folder${more.length === 1 ? "" : "s"})` : ""}`] : [];
+  return { entries, notes };
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(file: string, text: string, ts: TsAnalyzer): ReportFile {
+function checkTsFile(file: string, text: string, ts: TsAnalyzer): { entry: ReportFile; sdkUnresolved?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
-  return {
+  const entry: ReportFile = {
     path: displayPath(file),
     diagnostics: result.findings.map((f) => toReportDiagnostic(lines, f)),
-    queries: result.queries.map((q) => {
+    // Calls whose filter is not known statically carry a hint, not a class.
+    queries: result.queries.flatMap((q) => {
+      const c = q.classification;
+      if (!c) return [];
       const at = lines.position(q.start);
-      return {
-        table: q.table ?? "", name: `${at.line}:${at.character}`, class: q.classification.class,
-        partitions: roundEstimate(q.classification.partitions), scanned: roundEstimate(q.classification.scanned), returned: roundEstimate(q.classification.returned),
-      };
+      return [{
+        table: q.table ?? "", name: `${at.line}:${at.character}`, class: c.class,
+        partitions: roundEstimate(c.partitions), scanned: roundEstimate(c.scanned), returned: roundEstimate(c.returned),
+      }];
     }),
   };
+  return { entry, sdkUnresolved: result.sdkUnresolved };
 }

@@ -4,8 +4,8 @@
  */
 import { SERVICE_NAMES } from "../core";
 
-const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [ANALYSIS OPTIONS]
-      Analyse .tdl designs and TypeScript files (a folder: every one below it,
+const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--test-files] [ANALYSIS OPTIONS]
+      Analyse .tdl designs and TypeScript/JavaScript files (a folder: every one below it,
       honouring .gitignore). Exit 0 when clean or only warnings/info, 1 on any
       error (or more warnings than --max-warnings), 2 on bad usage or an
       unreadable path, 3 when a file could not be analysed (an internal
@@ -54,6 +54,8 @@ const ANALYSIS = `Analysis options (check, classify, fix, stress):
 const OPTIONS = `Options of check:
   --format         text (default, path:line:col severity code message), json, sarif
   --max-warnings   fail (exit 1) when there are more warnings than N
+  --test-files     also apply the load rules to test files (*.test.*, *.spec.*,
+                   __tests__/, test/), which are off there by default
 
 ${ANALYSIS}
 

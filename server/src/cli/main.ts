@@ -68,7 +68,7 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
 }
 
 function check(argv: string[]): CliResult {
-  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], []);
+  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], ["test-files"]);
   if (!positionals.length) throw new UsageError("check needs at least one PATH");
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);

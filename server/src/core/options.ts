@@ -19,6 +19,8 @@ export interface AnalysisOptions {
   partitionTargetEntitiesPerSecond?: number;
   /** Per-rule levels by code (`tableDesign.rules`, `--rule code=level`): a severity, or `off`. */
   rules?: Record<string, RuleLevel>;
+  /** Load rules also in test files (`tableDesign.typescript.testFiles`, `tdl check --test-files`); off by default. */
+  loadRulesInTests?: boolean;
 }
 
 /** Options as a user gave them: any value of any type (a settings object, parsed flags). */
@@ -27,6 +29,9 @@ export interface OptionInput {
   partitionTargetEntitiesPerSecond?: unknown;
   /** An object of code → level, or `code=level` pairs separated by commas. */
   rules?: unknown;
+  /** Load rules in test files: a boolean (a flag's `true`), or the settings' `typescript.testFiles`. */
+  testFiles?: unknown;
+  typescript?: unknown;
 }
 
 export interface ResolvedOptions {
@@ -40,7 +45,7 @@ export interface ResolvedOptions {
  * out of `options` and named in `problems`: the language server logs them,
  * the CLI turns them into a usage error.
  */
-export function resolveOptions(input: unknown, names: { service?: string; target?: string; rules?: string } = {}): ResolvedOptions {
+export function resolveOptions(input: unknown, names: { service?: string; target?: string; rules?: string; testFiles?: string } = {}): ResolvedOptions {
   const raw: OptionInput = typeof input === "object" && input !== null ? input : {};
   const options: AnalysisOptions = {};
   const problems: string[] = [];
@@ -56,6 +61,11 @@ export function resolveOptions(input: unknown, names: { service?: string; target
   if (raw.rules !== undefined && raw.rules !== null) {
     const levels = ruleLevels(raw.rules, names.rules ?? "rules", problems);
     if (Object.keys(levels).length) options.rules = levels;
+  }
+  const testFiles = raw.testFiles ?? (typeof raw.typescript === "object" && raw.typescript !== null ? (raw.typescript as { testFiles?: unknown }).testFiles : undefined);
+  if (testFiles !== undefined && testFiles !== null) {
+    if (typeof testFiles === "boolean") options.loadRulesInTests = testFiles;
+    else problems.push(`${names.testFiles ?? "typescript.testFiles"} must be true or false`);
   }
   return { options, problems };
 }

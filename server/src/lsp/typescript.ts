@@ -1,7 +1,8 @@
 /**
- * TypeScript documents on the LSP side: maps URIs to file names, keeps the
- * analyzer (loaded on the first TypeScript document, so design-only
- * sessions never pay for the compiler) and caches each version's result.
+ * TypeScript and JavaScript documents on the LSP side: maps URIs to file
+ * names, keeps the analyzer (loaded on the first such document, so
+ * design-only sessions never pay for the compiler), caches each version's
+ * result, and says once per project when the SDK's types do not resolve.
  */
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -12,10 +13,11 @@ import { loadTsAnalysis } from "../typescript/load";
 import { internalFinding } from "./guard";
 import { stackOf } from "../errors";
 
-const TS_LANGUAGES = new Set(["typescript", "typescriptreact"]);
+const CODE_LANGUAGES = new Set(["typescript", "typescriptreact", "javascript", "javascriptreact"]);
 
+/** A TypeScript or JavaScript document (by language, or by extension when the client sends no known language). */
 export function isTypeScript(doc: TextDocument): boolean {
-  return TS_LANGUAGES.has(doc.languageId) || /\.(ts|tsx|mts|cts)$/.test(doc.uri);
+  return CODE_LANGUAGES.has(doc.languageId) || /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(doc.uri);
 }
 
 export function fileName(uri: string): string {
@@ -34,7 +36,14 @@ export class TypeScriptDocuments {
   /** The analysis options from the settings (service profile, rule levels). */
   options: AnalysisOptions = {};
 
-  constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void) {}
+  /** Sentences already said (the SDK not resolving, once per project folder). */
+  private readonly said = new Set<string>();
+
+  /**
+   * @param warn says something the user should see once (a log line and a notification the client shows);
+   *   defaults to the log.
+   */
+  constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void, private readonly warn: (message: string) => void = log) {}
 
   private get ts(): TsAnalyzer {
     if (!this.analyzer) {
@@ -71,6 +80,10 @@ export class TypeScriptDocuments {
     } catch (e) {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
       result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
+    }
+    if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
+      this.said.add(result.sdkUnresolved);
+      this.warn(result.sdkUnresolved);
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);

@@ -1,36 +1,44 @@
 /**
- * TypeScript analysis: one LanguageService per tsconfig (or folder, when
- * there is none), fed with the editor's open documents and the disk, updated
- * incrementally; each file that imports `@azure/data-tables` is checked with
- * the `ts/*` rules. One file's failure never stops the others.
+ * TypeScript and JavaScript analysis: one LanguageService per
+ * tsconfig.json/jsconfig.json (or folder, when there is none), fed with the
+ * editor's open documents and the disk, updated incrementally. A file is
+ * checked with the `ts/*` rules when it calls the SDK — recognised by the
+ * checker's types, whether or not the file imports the SDK itself. Two
+ * pre-filters keep ordinary code fast: the file's text must name an SDK
+ * method, and the program must hold the SDK's types (or the file import
+ * it, for the syntactic fallback). One file's failure never stops the others.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "../core";
-import { importsSdk, UsageFinder } from "./calls";
-import { runTsRules, TsQuery } from "./rules";
+import { UsageFinder } from "./calls";
+import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
+import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
+import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
+import { isTestFile, TableIndex } from "./tables";
 
 export { TS_RULES } from "./rules";
+export { isCodeFile } from "./project";
+export { mayCallSdk } from "./sdk";
 
 export interface TsFileResult {
   findings: Finding[];
   queries: Array<{ start: number; end: number; table?: string; classification: TsQuery["classification"] }>;
-  /** False when the file does not use the SDK (it then gets no diagnostics). */
+  /** False when the file does not call the SDK (it then gets no diagnostics). */
   usesSdk: boolean;
+  /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
+  sdkUnresolved?: string;
 }
 
 export interface TsAnalyzerOptions {
   /** Properties of a design table by name, from the workspace's `.tdl` files. */
   design?: (table: string | undefined) => ReadonlyMap<string, PropertyInfo> | undefined;
-  /** The service profile for files (a design's `service` does not reach code), the partition target and the user's rule levels. */
+  /** The service profile for files (a design's `service` does not reach code), the partition target, the user's rule levels, test files. */
   analysis?: AnalysisOptions;
 }
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16,
-  strict: true, esModuleInterop: true, skipLibCheck: true, noEmit: true, allowJs: false,
-};
+const NOTHING: TsFileResult = { findings: [], queries: [], usesSdk: false };
 
 /** Where the TypeScript lib files are: beside the bundle (dist/ts-lib) or in the typescript package. */
 function libDirectory(): string {
@@ -38,67 +46,51 @@ function libDirectory(): string {
   return fs.existsSync(bundled) ? bundled : path.dirname(ts.getDefaultLibFilePath(DEFAULT_OPTIONS));
 }
 
-
-class Project {
-  readonly roots = new Set<string>();
-  readonly service: ts.LanguageService;
-
-  constructor(readonly options: ts.CompilerOptions, docs: Map<string, { text: string; version: number }>, lib: string) {
-    const host: ts.LanguageServiceHost = {
-      getScriptFileNames: () => [...this.roots],
-      getScriptVersion: (f) => String(docs.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => {
-        const open = docs.get(f)?.text;
-        if (open !== undefined) return ts.ScriptSnapshot.fromString(open);
-        const text = ts.sys.readFile(f);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-      },
-      getCurrentDirectory: () => process.cwd(),
-      getCompilationSettings: () => this.options,
-      getDefaultLibFileName: (o) => path.join(lib, ts.getDefaultLibFileName(o)),
-      fileExists: (f) => docs.has(f) || ts.sys.fileExists(f),
-      readFile: (f) => docs.get(f)?.text ?? ts.sys.readFile(f),
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-    };
-    this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
-  }
-}
-
 export class TsAnalyzer {
-  private readonly docs = new Map<string, { text: string; version: number }>();
   private readonly projects = new Map<string, Project>();
+  /** The config file (or none) that governs each folder, found once per folder. */
+  private readonly configs = new Map<string, string | undefined>();
   private readonly lib = libDirectory();
+  private readonly tables = new TableIndex();
 
   constructor(private readonly options: TsAnalyzerOptions = {}) {}
 
-  /** Records the editor's text of a file (or its on-disk text when `text` is undefined). */
-  update(fileName: string, text: string | undefined, version: number): void {
-    if (text === undefined) this.docs.delete(fileName);
-    else this.docs.set(fileName, { text, version });
-    this.projectFor(fileName).roots.add(fileName);
+  /** Records the editor's text of a file (or its on-disk text when `text` is undefined). The version is not needed: texts are compared. */
+  update(fileName: string, text: string | undefined, _version?: number): void {
+    this.projectFor(fileName).update(fileName, text);
   }
 
   close(fileName: string): void {
-    this.docs.delete(fileName);
-    for (const p of this.projects.values()) p.roots.delete(fileName);
+    for (const p of this.projects.values()) p.close(fileName);
   }
 
   /** Analyses one file. */
   analyze(fileName: string): TsFileResult {
     const project = this.projectFor(fileName);
-    project.roots.add(fileName);
+    if (!project.has(fileName)) project.update(fileName, undefined);
     const program = project.service.getProgram();
     const sf = program?.getSourceFile(fileName);
-    if (!program || !sf || !importsSdk(sf)) return { findings: [], queries: [], usesSdk: false };
+    // Pre-filters: no SDK method named in the text, no SDK call; no SDK types in the program, only files that import it are recognised.
+    if (!program || !sf || !mayCallSdk(sf.text)) return NOTHING;
+    const typed = sdkResolves(program);
+    const imports = importsSdk(sf);
+    if (!typed && !imports) return NOTHING;
     const checker = program.getTypeChecker();
-    const usage = new UsageFinder(checker, sf).find();
+    const finder = new UsageFinder(checker, sf);
+    const usage = finder.find();
+    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length;
+    const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
+    if (!calls) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    const analysis = this.options.analysis;
+    const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
-      sf, checker, usage, profile: profileFor(undefined, this.options.analysis?.defaultService), design: (t) => this.options.design?.(t),
+      sf, checker, usage, usageFinder: finder, profile: profileFor(undefined, analysis?.defaultService), design: (t) => this.options.design?.(t),
+      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
     });
+    // Load rules judge production traffic: a test's fixed keys are not a design.
+    const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
     return {
-      findings: applyUserSettings(findings, sf.text, this.options.analysis?.rules), usesSdk: true,
+      findings: applyUserSettings(kept, sf.text, analysis?.rules), usesSdk: true, ...(sdkUnresolved ? { sdkUnresolved } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
   }
@@ -106,25 +98,34 @@ export class TsAnalyzer {
   /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
   semanticDiagnostics(fileName: string): ts.Diagnostic[] {
     const project = this.projectFor(fileName);
-    project.roots.add(fileName);
+    if (!project.has(fileName)) project.update(fileName, undefined);
     return [...project.service.getSyntacticDiagnostics(fileName), ...project.service.getSemanticDiagnostics(fileName)];
   }
 
   private projectFor(fileName: string): Project {
-    const config = ts.findConfigFile(path.dirname(fileName), ts.sys.fileExists);
+    const config = this.configFor(path.dirname(fileName));
     const key = config ?? path.dirname(fileName);
     let project = this.projects.get(key);
     if (!project) {
-      project = new Project(config ? readOptions(config) : DEFAULT_OPTIONS, this.docs, this.lib);
+      const read = config ? readConfig(config) : { options: DEFAULT_OPTIONS, files: [] };
+      project = new Project(config ? path.dirname(config) : key, read.options, read.files, this.lib);
       this.projects.set(key, project);
     }
     return project;
   }
+
+  /** The nearest tsconfig.json or jsconfig.json above a folder (a tsconfig wins in the same folder). */
+  private configFor(dir: string): string | undefined {
+    if (this.configs.has(dir)) return this.configs.get(dir);
+    const ts1 = ts.findConfigFile(dir, ts.sys.fileExists, "tsconfig.json");
+    const js1 = ts.findConfigFile(dir, ts.sys.fileExists, "jsconfig.json");
+    const found = ts1 && js1 ? (path.dirname(js1).length > path.dirname(ts1).length ? js1 : ts1) : ts1 ?? js1;
+    this.configs.set(dir, found);
+    return found;
+  }
 }
 
-function readOptions(configPath: string): ts.CompilerOptions {
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (read.error) return DEFAULT_OPTIONS;
-  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath));
-  return { ...parsed.options, noEmit: true };
+function unresolvedMessage(fileName: string): string {
+  return `${SDK}'s types do not resolve from ${path.dirname(fileName)} (no node_modules yet? run npm install): ` +
+    "SDK calls are recognised only where the client is made in the same file, so most findings are missing";
 }

@@ -1,47 +1,240 @@
 /**
- * Turns a `listEntities` filter expression into the OData text the service
- * would receive: the `odata` tag's interpolations become quoted literals,
- * string literals, template strings and local constants are followed, and
- * run-time values stand in as placeholders of their type.
+ * Resolves a `listEntities` filter expression into the OData texts the
+ * service may receive, each piece remembering where in the file it came
+ * from (so a parse error points inside the TypeScript string).
+ *
+ * Followed: string literals, template strings and concatenation, the
+ * `odata` tag (its interpolations become quoted literals), constants and
+ * `let`s assigned once, conditionals (each branch is one alternative),
+ * `[…].join(sep)`, and helper functions' returns with their parameters
+ * bound to the call's arguments. A run-time value inside quotes is a
+ * value; a run-time string outside quotes is filter syntax nobody can see:
+ * the filter is then "not known statically".
  */
 import ts from "typescript";
-import { KeyDecomposer, skipOuter, TsKeyPart } from "./key-parts";
+import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
 
-/** The filter text, or undefined when it cannot be known statically. */
-export function filterText(expr: ts.Expression, checker: ts.TypeChecker): string | undefined {
-  const e = skipOuter(expr);
-  const decomposer = new KeyDecomposer(checker);
-  if (ts.isTaggedTemplateExpression(e) && ts.isIdentifier(e.tag) && e.tag.text === "odata") {
-    const tpl = e.template;
-    if (ts.isNoSubstitutionTemplateLiteral(tpl)) return tpl.text;
-    let text = tpl.head.text;
-    for (const span of tpl.templateSpans) text += placeholder(checker.getTypeAtLocation(span.expression)) + span.literal.text;
-    return text;
-  }
-  if (ts.isIdentifier(e)) {
-    const init = decomposer.constInitializer(e);
-    if (init && ts.isTaggedTemplateExpression(skipOuter(init))) return filterText(init, checker);
-  }
-  const parts = decomposer.parts(e);
-  let text = "";
-  for (const p of parts) {
-    if (p.kind === "literal") text += p.text;
-    else text += valueText(p, text, checker);
-  }
-  return parts.length ? text : undefined;
+/** A piece of filter text and where it comes from: exactly at `start` in the file, or somewhere in `node`. */
+export interface Piece {
+  text: string;
+  node: ts.Node;
+  /** File offset of the piece's first character when the source spells the text as it is (no escapes). */
+  start?: number;
+  /** A run-time value: its type and placeholder number (its text is set once its quoting is known). */
+  value?: { type: ValueType; n: number };
+  /** Sent quoted by the `odata` tag. */
+  quoted?: boolean;
 }
 
-/** A run-time value: inside quotes a bare placeholder, outside them a typed literal. */
-function valueText(p: TsKeyPart, before: string, checker: ts.TypeChecker): string {
-  const quoted = (before.match(/'/g)?.length ?? 0) % 2 === 1;
-  if (quoted) return "x";
-  return placeholder(checker.getTypeAtLocation(p.node));
+type ValueType = "number" | "bigint" | "boolean" | "date" | "string";
+
+export type FilterResolution = { known: true; alternatives: Piece[][] } | { known: false; node: ts.Node };
+
+const MAX_DEPTH = 10;
+/** Conditionals multiply: past this many alternatives the filter counts as not known, not as an explosion. */
+const MAX_ALTERNATIVES = 16;
+
+type Alts = Piece[][] | undefined;
+
+export class FilterResolver {
+  /** Placeholder literals by the text of the run-time expression: the same expression gets the same value, different ones differ. */
+  private readonly placeholders = new Map<string, number>();
+
+  constructor(private readonly checker: ts.TypeChecker, private readonly decomposer: KeyDecomposer, private readonly sf: ts.SourceFile) {}
+
+  resolve(expr: ts.Expression): FilterResolution {
+    const alts = this.alts(expr, new Map(), 0);
+    if (!alts) return { known: false, node: expr };
+    const texts: Piece[][] = [];
+    for (const alt of alts) {
+      const out = this.settleValues(alt);
+      if (!out) return { known: false, node: expr };
+      texts.push(out);
+    }
+    return { known: true, alternatives: texts };
+  }
+
+  /**
+   * Run-time values become literals: inside quotes a distinct bare word, outside them a literal of
+   * their type (the `odata` tag quotes strings itself); a string outside quotes is filter syntax
+   * that cannot be seen, and the alternative is not known.
+   */
+  private settleValues(alt: Piece[]): Piece[] | undefined {
+    const out: Piece[] = [];
+    let quotes = 0;
+    for (const p of alt) {
+      if (!p.value) {
+        out.push(p);
+        for (const ch of p.text) if (ch === "'") quotes++;
+        continue;
+      }
+      const { type, n } = p.value;
+      let text: string;
+      if (quotes % 2 === 1) text = `v${n}`;
+      else if (type === "number") text = String(n);
+      else if (type === "bigint") text = `${n}L`;
+      else if (type === "boolean") text = "true";
+      else if (type === "date") text = "datetime'2026-01-01T00:00:00Z'";
+      else if (p.quoted) text = `'v${n}'`;
+      else return undefined;
+      out.push({ ...p, text });
+    }
+    return out;
+  }
+
+  private alts(e0: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+    const e = skipOuter(e0);
+    if (depth > MAX_DEPTH) return undefined;
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return [[this.literal(e, e.text)]];
+    if (ts.isTaggedTemplateExpression(e) && ts.isIdentifier(e.tag) && e.tag.text === "odata") return [this.odata(e.template)];
+    if (ts.isTemplateExpression(e)) {
+      let acc: Alts = e.head.text ? [[this.literal(e.head, e.head.text)]] : [[]];
+      for (const span of e.templateSpans) {
+        acc = product(acc, this.alts(span.expression, params, depth + 1) ?? [[this.value(span.expression)]]);
+        if (span.literal.text) acc = product(acc, [[this.literal(span.literal, span.literal.text)]]);
+      }
+      return acc;
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+      const left = this.alts(e.left, params, depth + 1) ?? [[this.value(e.left)]];
+      return product(left, this.alts(e.right, params, depth + 1) ?? [[this.value(e.right)]]);
+    }
+    if (ts.isConditionalExpression(e)) {
+      const a = this.alts(e.whenTrue, params, depth + 1);
+      const b = this.alts(e.whenFalse, params, depth + 1);
+      return a && b && a.length + b.length <= MAX_ALTERNATIVES ? [...a, ...b] : undefined;
+    }
+    if (ts.isIdentifier(e)) {
+      const sym = symbolOf(this.checker, e);
+      const bound = sym && params.get(sym);
+      if (bound) return this.alts(bound, params, depth + 1);
+      const init = this.decomposer.constInitializer(e);
+      return init ? this.alts(init, params, depth + 1) : undefined;
+    }
+    if (ts.isCallExpression(e)) return this.call(e, params, depth);
+    return undefined;
+  }
+
+  private call(e: ts.CallExpression, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+    if (ts.isPropertyAccessExpression(e.expression)) {
+      const method = e.expression.name.text;
+      const target = e.expression.expression;
+      if (method === "join") return this.join(target, e.arguments[0], params, depth);
+      if ((method === "trim" || method === "toString") && !e.arguments.length) return this.alts(target, params, depth + 1);
+    }
+    if (ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1) return this.alts(e.arguments[0], params, depth + 1);
+    // A helper of the program: every return is an alternative, its parameters bound to this call's arguments.
+    const decl = this.checker.getResolvedSignature(e)?.declaration;
+    if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return undefined;
+    const returns = returnedExpressions(decl);
+    if (!returns?.length) return undefined;
+    const bound = new Map(params);
+    decl.parameters.forEach((p, i) => {
+      const sym = this.checker.getSymbolAtLocation(p.name);
+      const arg = e.arguments[i] ?? p.initializer;
+      if (sym && arg) bound.set(sym, arg);
+    });
+    const out: Piece[][] = [];
+    for (const r of returns) {
+      const a = this.alts(r, bound, depth + 1);
+      if (!a || out.length + a.length > MAX_ALTERNATIVES) return undefined;
+      out.push(...a);
+    }
+    return out;
+  }
+
+  /** `[a, b, c].join(" and ")` of an array whose elements are all known (and never pushed to). */
+  private join(target: ts.Expression, sepArg: ts.Expression | undefined, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+    let arr = skipOuter(target);
+    if (ts.isIdentifier(arr)) {
+      const init = this.decomposer.constInitializer(arr);
+      if (!init || isMutated(this.checker, arr, this.sf)) return undefined;
+      arr = skipOuter(init);
+    }
+    if (!ts.isArrayLiteralExpression(arr)) return undefined;
+    const sep = sepArg ? this.alts(sepArg, params, depth + 1) : [[{ text: ",", node: target }]];
+    if (!sep || sep.length !== 1) return undefined;
+    let acc: Alts = [[]];
+    arr.elements.forEach((el, i) => {
+      if (!acc) return;
+      if (ts.isSpreadElement(el)) { acc = undefined; return; }
+      if (i > 0) acc = product(acc, sep);
+      acc = acc && product(acc, this.alts(el, params, depth + 1) ?? [[this.value(el)]]);
+    });
+    return acc;
+  }
+
+  /** The `odata` tag: each interpolation is sent as a literal of its type. */
+  private odata(tpl: ts.TemplateLiteral): Piece[] {
+    if (ts.isNoSubstitutionTemplateLiteral(tpl)) return [this.literal(tpl, tpl.text)];
+    const out: Piece[] = [this.literal(tpl.head, tpl.head.text)];
+    for (const span of tpl.templateSpans) {
+      out.push({ ...this.value(span.expression), quoted: true });
+      out.push(this.literal(span.literal, span.literal.text));
+    }
+    return out;
+  }
+
+  private literal(node: ts.Node, text: string): Piece {
+    const src = node.getText(this.sf);
+    // The text starts after the opening quote, backtick or `}` and sits there verbatim when the source has no escapes.
+    const inner = ts.isTemplateHead(node) || ts.isTemplateMiddle(node) ? src.slice(1, -2) : src.slice(1, -1);
+    return { text, node, ...(inner === text ? { start: node.getStart(this.sf) + 1 } : {}) };
+  }
+
+  /** A run-time value: its type and a placeholder number (the same expression text gets the same number). */
+  private value(e: ts.Expression): Piece {
+    const t = this.checker.getTypeAtLocation(e);
+    const type: ValueType = t.flags & ts.TypeFlags.NumberLike ? "number" : t.flags & ts.TypeFlags.BigIntLike ? "bigint"
+      : t.flags & ts.TypeFlags.BooleanLike ? "boolean" : t.getSymbol()?.getName() === "Date" ? "date" : "string";
+    const key = e.getText(this.sf);
+    let n = this.placeholders.get(key);
+    if (n === undefined) this.placeholders.set(key, (n = this.placeholders.size + 1));
+    return { text: "", node: e, value: { type, n } };
+  }
 }
 
-function placeholder(t: ts.Type): string {
-  if (t.flags & ts.TypeFlags.NumberLike) return "0";
-  if (t.flags & ts.TypeFlags.BigIntLike) return "0L";
-  if (t.flags & ts.TypeFlags.BooleanLike) return "true";
-  if (t.getSymbol()?.getName() === "Date") return "datetime'2026-01-01T00:00:00Z'";
-  return "'x'";
+/** Every `return` expression of a function (an arrow's expression body is one); undefined when one returns nothing. */
+export function returnedExpressions(decl: ts.SignatureDeclaration): ts.Expression[] | undefined {
+  const body = (decl as ts.FunctionLikeDeclaration).body;
+  if (!body) return undefined;
+  if (!ts.isBlock(body)) return [body];
+  const out: ts.Expression[] = [];
+  let bare = false;
+  const visit = (n: ts.Node): void => {
+    if (ts.isReturnStatement(n)) {
+      if (n.expression) out.push(n.expression);
+      else bare = true;
+    } else if (!ts.isFunctionLike(n)) ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(body, visit);
+  return bare ? undefined : out;
+}
+
+/** True when an array variable is changed in place somewhere in the file (push, splice, index assignment…). */
+function isMutated(checker: ts.TypeChecker, id: ts.Identifier, sf: ts.SourceFile): boolean {
+  const sym = checker.getSymbolAtLocation(id);
+  let mutated = false;
+  const visit = (n: ts.Node): void => {
+    if (mutated) return;
+    if (ts.isPropertyAccessExpression(n) && ["push", "unshift", "splice", "pop", "shift", "reverse", "sort", "fill"].includes(n.name.text) &&
+      ts.isIdentifier(n.expression) && checker.getSymbolAtLocation(n.expression) === sym) mutated = true;
+    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isElementAccessExpression(n.left) &&
+      ts.isIdentifier(n.left.expression) && checker.getSymbolAtLocation(n.left.expression) === sym) mutated = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return mutated;
+}
+
+function product(a: Alts, b: Alts): Alts {
+  if (!a || !b || a.length * b.length > MAX_ALTERNATIVES) return undefined;
+  const out: Piece[][] = [];
+  for (const x of a) for (const y of b) out.push([...x, ...y]);
+  return out;
+}
+
+/** The text of one alternative. */
+export function textOf(pieces: readonly Piece[]): string {
+  return pieces.map((p) => p.text).join("");
 }

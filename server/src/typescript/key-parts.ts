@@ -6,7 +6,7 @@
  */
 import ts from "typescript";
 
-export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter";
+export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter" | "reversed-clock";
 
 export interface TsKeyPart {
   kind: TsPartKind;
@@ -24,11 +24,24 @@ export interface TsKeyPart {
   name?: string;
 }
 
-const CLOCK_CALLS = new Set(["Date.now", "performance.now", "process.hrtime.bigint"]);
+const CLOCK_CALLS = new Set(["Date.now", "performance.now", "process.hrtime.bigint", "DateTime.now", "DateTime.utc", "DateTime.local", "Temporal.Now.instant", "Temporal.Now.plainDateISO"]);
+/** Date libraries' "now" when called without arguments: `dayjs()`, `moment()`, `moment.utc()`. */
+const NOW_FACTORIES = new Set(["dayjs", "moment", "dayjs.utc", "moment.utc", "DateTime.now"]);
+/** Methods whose result is still a reading of the same clock: a time bucket of it (a prefix, a field, a format). */
+const CLOCK_VIEWS = new Set([
+  "toISOString", "toJSON", "getTime", "valueOf", "toUTCString", "toDateString", "toLocaleDateString", "toLocaleString", "toLocaleTimeString", "toTimeString",
+  "getFullYear", "getUTCFullYear", "getMonth", "getUTCMonth", "getDate", "getUTCDate", "getDay", "getUTCDay", "getHours", "getUTCHours", "getMinutes", "getUTCMinutes",
+  "format", "toFormat", "toISO", "toISODate", "toMillis", "unix", "startOf", "utc", "toDate", "slice", "substring", "substr", "split", "padStart", "toString", "toFixed",
+]);
+/** Date libraries' formatting functions taking the date first: `format(new Date(), "yyyy-MM-dd")` (date-fns), `formatISO(…)`. */
+const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
 const TIME_ID_CALLS = new Set(["ulid", "monotonicFactory", "uuidv7", "v7", "uuidV7", "ulidx", "ksuid"]);
 const MAX_DEPTH = 8;
 
 export class KeyDecomposer {
+  /** Per symbol: the one value of a `let` (null when it has none or several); each scope is walked once. */
+  private readonly singleValues = new Map<ts.Symbol, ts.Expression | null>();
+
   constructor(private readonly checker: ts.TypeChecker) {}
 
   /** The parts of a key expression, in order. */
@@ -59,16 +72,42 @@ export class KeyDecomposer {
       return [this.value(e)];
     }
     if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.callParts(e, depth);
+    // `iso.split("T")[0]`: an element of a split clock reading is a time bucket.
+    if (ts.isElementAccessExpression(e) && this.isClock(e.expression, depth)) return [{ kind: "clock", node: e }];
+    if (ts.isBinaryExpression(e)) return this.arithmeticParts(e, depth);
     return [this.value(e)];
+  }
+
+  /** Numbers computed from the clock: `Date.now() / 3600000` is a clock bucket; `MAX − Date.now()` the reverse timestamp (log-tail) idiom. */
+  private arithmeticParts(e: ts.BinaryExpression, depth: number): TsKeyPart[] {
+    const op = e.operatorToken.kind;
+    if (op === ts.SyntaxKind.MinusToken && this.isClock(e.right, depth) && isLargeConstant(e.left)) {
+      // Fixed width for millennia: 8640000000000000 − now and 9999999999999 − now keep their digit count.
+      return [{ kind: "reversed-clock", node: e, width: skipOuter(e.left).getText().replace(/_/g, "").length }];
+    }
+    const arithmetic = [ts.SyntaxKind.MinusToken, ts.SyntaxKind.SlashToken, ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.PlusToken, ts.SyntaxKind.PercentToken];
+    if (arithmetic.includes(op) && op !== ts.SyntaxKind.PercentToken && (this.isClock(e.left, depth) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth)))) {
+      return [{ kind: "clock", node: e }];
+    }
+    return [this.value(e)];
+  }
+
+  /** True when an expression is a single clock reading (or a bucket of one). */
+  private isClock(e: ts.Expression, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const parts = this.parts(e, depth + 1);
+    return parts.length === 1 && parts[0].kind === "clock";
   }
 
   private callParts(e: ts.CallExpression | ts.NewExpression, depth: number): TsKeyPart[] {
     const callee = ts.isCallExpression(e) ? calleeName(e.expression) : "";
-    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "Date" && !e.arguments?.length) {
+    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "Date" && (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth)))) {
       return [{ kind: "clock", node: e }];
     }
     if (!ts.isCallExpression(e)) return [this.value(e)];
-    if (CLOCK_CALLS.has(callee)) return [{ kind: "clock", node: e }];
+    if (CLOCK_CALLS.has(callee) || (NOW_FACTORIES.has(callee) && !e.arguments.length)) return [{ kind: "clock", node: e }];
+    if (FORMAT_FUNCTIONS.has(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
+    if (["Math.floor", "Math.round", "Math.trunc", "Math.ceil", "Number", "BigInt"].includes(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
     if (TIME_ID_CALLS.has(callee.split(".").pop() ?? "")) return [{ kind: "time-id", node: e }];
     if (callee === "String" && e.arguments.length === 1) return this.parts(e.arguments[0], depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
     if (ts.isPropertyAccessExpression(e.expression)) {
@@ -87,9 +126,11 @@ export class KeyDecomposer {
         return [{ kind: "hash", node: e, width }];
       }
       if (method === "digest") return [{ kind: "hash", node: e }];
-      if (["toISOString", "toJSON", "getTime", "valueOf", "toUTCString"].includes(method)) {
+      if (CLOCK_VIEWS.has(method)) {
+        // A prefix, a field or a format of a clock reading is a time bucket: still the clock.
         const inner = this.parts(target, depth + 1);
-        if (inner.some((p) => p.kind === "clock")) return [{ kind: "clock", node: e }];
+        if (inner.length === 1 && inner[0].kind === "clock") return [{ kind: "clock", node: e }];
+        if (inner.length === 1 && inner[0].kind === "reversed-clock") return [{ ...inner[0], node: e }];
         if (method === "toISOString" || method === "toJSON") return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
       }
       if (["toLowerCase", "toUpperCase", "trim"].includes(method)) return this.parts(target, depth + 1);
@@ -113,13 +154,22 @@ export class KeyDecomposer {
       [e.left, e.right].some((s) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s)));
   }
 
-  /** The initializer of a `const` (or never-reassigned `let`) declared in this program. */
+  /**
+   * The one value a variable declared in this program holds: a `const`'s
+   * initializer, or a `let`/`var` assigned exactly once (its initializer
+   * and no assignment, or no initializer and one plain assignment).
+   */
   constInitializer(id: ts.Identifier): ts.Expression | undefined {
-    const sym = this.checker.getSymbolAtLocation(id);
+    const sym = symbolOf(this.checker, id);
     const decl = sym?.valueDeclaration;
-    if (!decl || !ts.isVariableDeclaration(decl) || !decl.initializer) return undefined;
-    const isConst = (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0;
-    return isConst ? decl.initializer : undefined;
+    if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
+    if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
+    let cached = this.singleValues.get(sym);
+    if (cached === undefined) {
+      cached = singleAssignment(this.checker, sym, decl) ?? null;
+      this.singleValues.set(sym, cached);
+    }
+    return cached ?? undefined;
   }
 
   /** The expression a called function returns, when it has a single `return` (or is an arrow with an expression body). */
@@ -140,12 +190,52 @@ export class KeyDecomposer {
   }
 }
 
+/** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
+export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
+  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+}
+
 export function skipOuter(e: ts.Expression): ts.Expression {
   let x = e;
   while (ts.isParenthesizedExpression(x) || ts.isAsExpression(x) || ts.isNonNullExpression(x) || ts.isSatisfiesExpression(x) || ts.isTypeAssertionExpression(x)) {
     x = x.expression;
   }
   return x;
+}
+
+/** The value of a `let`/`var` that is written exactly once in its scope (declaration included); undefined otherwise. */
+function singleAssignment(checker: ts.TypeChecker, sym: ts.Symbol, decl: ts.VariableDeclaration): ts.Expression | undefined {
+  // The scope that can assign it: the enclosing function body, or the file for a top-level variable.
+  let scope: ts.Node = decl;
+  while (scope.parent && !ts.isFunctionLike(scope.parent) && !ts.isSourceFile(scope)) scope = scope.parent;
+  if (!ts.isSourceFile(scope) && scope.parent) scope = scope.parent;
+  const name = (decl.name as ts.Identifier).text;
+  const writes: ts.Expression[] = decl.initializer ? [decl.initializer] : [];
+  let other = false;
+  const visit = (n: ts.Node): void => {
+    if (other) return;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
+      ts.isIdentifier(skipOuter(n.left)) && (skipOuter(n.left) as ts.Identifier).text === name && checker.getSymbolAtLocation(skipOuter(n.left)) === sym) {
+      if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) writes.push(n.right);
+      else other = true;
+    } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && ts.isIdentifier(n.operand) && n.operand.text === name &&
+      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) && checker.getSymbolAtLocation(n.operand) === sym) {
+      other = true;
+    } else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.includes(decl)) {
+      other = true;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return !other && writes.length === 1 ? writes[0] : undefined;
+}
+
+/** A numeric literal of 13 digits or more, or `Number.MAX_SAFE_INTEGER`: the minuend of a reverse timestamp. */
+function isLargeConstant(e: ts.Expression): boolean {
+  const x = skipOuter(e);
+  if (ts.isNumericLiteral(x)) return x.text.replace(/_/g, "").length >= 13;
+  if (ts.isBigIntLiteral(x)) return x.text.length >= 14;
+  return ts.isPropertyAccessExpression(x) && x.getText() === "Number.MAX_SAFE_INTEGER";
 }
 
 function calleeName(e: ts.Expression): string {

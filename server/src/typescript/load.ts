@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** TypeScript sources the analysis takes (declaration files excluded). */
+/** TypeScript and JavaScript sources the analysis takes: declaration files and minified bundles excluded. */
 export function isTsFile(f: string): boolean {
-  return /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
+  return /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f) && !/\.min\.[cm]?js$/.test(f);
 }
 
 export function loadTsAnalysis(): typeof import("./analysis") {

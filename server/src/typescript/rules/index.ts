@@ -6,11 +6,13 @@
  */
 import ts from "typescript";
 import { attempt, Caught, Finding, internalFinding, PropertyInfo, reporterFor, ServiceProfile } from "../../core";
-import { FileUsage } from "../calls";
+import { FileUsage, UsageFinder } from "../calls";
+import type { TableSites } from "../tables";
 import { KeyDecomposer } from "../key-parts";
 import { appendOnlyKey, constantPartitionKey, invalidKeyCharacter, separatorOrder, unpaddedNumber } from "./keys";
 import { crossPartitionTransaction, transactionTooLarge } from "./transactions";
 import { classifyQueries, queryClass, tableScan } from "./queries";
+import { filterSyntax } from "./filter-syntax";
 import { readBeforeWrite } from "./read-before-write";
 import { Key, TsQuery, TsRule, TsRuleContext } from "./rule";
 
@@ -23,7 +25,7 @@ export const TS_RULES: readonly TsRule[] = [
   // Transactions
   crossPartitionTransaction, transactionTooLarge,
   // Queries
-  queryClass, tableScan,
+  queryClass, tableScan, filterSyntax,
   // Read then write
   readBeforeWrite,
 ];
@@ -34,19 +36,27 @@ export interface TsFileInput {
   usage: FileUsage;
   profile: ServiceProfile;
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The finder the usage was found with (its decomposer and caches are shared with the rules). */
+  usageFinder: UsageFinder;
+  /** The write sites of a table across the project; none when only this file is known. */
+  tableSites?(table: string | undefined): TableSites | undefined;
 }
+
+/** Rules about load (how writes spread over partitions): off in test files unless turned on. */
+export const LOAD_RULES: ReadonlySet<string> = new Set(["ts/constant-partition-key", "ts/append-only-key", "ts/unpadded-number"]);
 
 /** Runs every rule on one file; returns its findings (sorted) and its classified queries (for CodeLens and the CLI). */
 export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RULES): { findings: Finding[]; queries: TsQuery[] } {
-  const decomposer = new KeyDecomposer(input.checker);
+  const decomposer = input.usageFinder.decomposer;
   const keys = keysOf(input.usage, decomposer);
-  const queries = classifyQueries(input.usage, input.checker);
+  const queries = classifyQueries(input.usage, input.checker, input.sf, decomposer);
+  const tableSites = (t: string | undefined) => input.tableSites?.(t);
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const caught: Caught[] = [];
   for (const rule of rules) {
     const out: Finding[] = [];
-    const ctx: TsRuleContext = { ...input, decomposer, keys, queries, report: reporterFor(rule, out) };
+    const ctx: TsRuleContext = { ...input, decomposer, keys, queries, tableSites, report: reporterFor(rule, out) };
     // A rule's findings count only if it completes; a throw becomes one `internal` finding for the file.
     if (!attempt(caught, rule.code, () => rule.check(ctx))) continue;
     for (const f of out) {
@@ -65,6 +75,10 @@ function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
   const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
   for (const w of writes) {
     if (w.partitionKey) out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
+    else if (w.declaredPartitionKey !== undefined) {
+      // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
+      out.push({ which: "partitionKey", expr: w.entity, parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }], table: w.table, write: w, declared: true });
+    }
     if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
   }
   for (const k of usage.keyed) {

@@ -7,7 +7,8 @@ import ts from "typescript";
 import { Fix, padWidth, separatorBelow, TextEdit } from "../../core";
 import { bindBefore, createHashImport, freshName } from "../edits";
 import { skipOuter, TsKeyPart } from "../key-parts";
-import { Key, span, text, TsRule, TsRuleContext } from "./rule";
+import * as path from "node:path";
+import { constantText, Key, span, text, TsRule, TsRuleContext } from "./rule";
 
 export const unpaddedNumber: TsRule = {
   code: "ts/unpadded-number",
@@ -22,6 +23,11 @@ export const unpaddedNumber: TsRule = {
     for (const key of ctx.keys) {
       for (const p of key.parts) {
         if (p.kind !== "value" || p.type !== "number") continue;
+        // A part built in another file (a helper's return): reported on this file's key, without an edit elsewhere.
+        if (!inThisFile(ctx, p.node)) {
+          ctx.report(span(ctx.sf, key.expr), `the ${key.which} '${text(ctx.sf, key.expr)}' holds a number without padding ('${p.node.getText()}' in ${path.basename(p.node.getSourceFile().fileName)}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`);
+          continue;
+        }
         const design = ctx.design(key.table);
         const prop = p.name ? [...(design?.values() ?? [])].find((i) => i.name.toLowerCase() === p.name!.toLowerCase() && (i.type === "int" || i.type === "int64")) : undefined;
         const width = prop ? padWidth(prop) : 10;
@@ -35,6 +41,9 @@ export const unpaddedNumber: TsRule = {
     }
   },
 };
+
+/** True when a key part's node is in the file being analysed (a helper's return may live in another). */
+const inThisFile = (ctx: TsRuleContext, n: ts.Node) => n.getSourceFile() === ctx.sf;
 
 /** The partition keys of entities written outside transactions and inside them. */
 const writtenPartitionKeys = (ctx: TsRuleContext) => ctx.keys.filter((k) => k.which === "partitionKey" && k.write);
@@ -54,7 +63,8 @@ export const appendOnlyKey: TsRule = {
       if (!lead || (lead.kind !== "clock" && lead.kind !== "time-id" && lead.kind !== "counter")) continue;
       const what = lead.kind === "clock" ? "the clock" : lead.kind === "time-id" ? "a time-ordered id" : "a counter incremented in place";
       const fix = hashPrefixFix(ctx, key);
-      ctx.report(span(ctx.sf, lead.node), `the partition key starts with ${what} ('${text(ctx.sf, lead.node)}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. Prefix a hash of the key.`, { fixes: fix ? [fix] : undefined });
+      const at = inThisFile(ctx, lead.node) ? lead.node : key.expr;
+      ctx.report(span(ctx.sf, at), `the partition key starts with ${what} ('${lead.node.getText()}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. Prefix a hash of the key.`, { fixes: fix ? [fix] : undefined });
     }
   },
 };
@@ -84,16 +94,43 @@ export const constantPartitionKey: TsRule = {
   severity: "warning",
   family: "TypeScript code",
   docs: {
-    summary: "every entity written at the call gets the same partition key",
+    summary: "every entity written at the call gets the same partition key (judged per table across the project)",
     why: "The table is then one partition on one server: its throughput is one partition's.",
     fix: "composite with another property of the entity",
   },
   check(ctx) {
+    const t = ctx.profile.partitionTarget;
+    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
+    // One finding per table in a file when no write of the table varies its key: the other sites and constants are listed in it
+    // (a status table written with "pending", "done" and "failed" is one problem, not three).
+    const told = new Set<string>();
     for (const key of writtenPartitionKeys(ctx)) {
-      if (key.write!.inTransaction || !key.parts.length || !key.parts.every((p) => p.kind === "literal")) continue;
-      const value = key.parts.map((p) => p.text).join("");
-      const fix = compositeFix(ctx, key, value);
-      ctx.report(span(ctx.sf, key.expr), `every entity written here gets the partition key "${value}": the table is one partition on one server. Build it from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      if (key.write!.method === "delete") continue;
+      const value = constantText(key.parts);
+      if (value === undefined) continue;
+      const fix = key.declared ? undefined : compositeFix(ctx, key, value);
+      const where = key.declared ? `its declared type fixes the partition key "${value}"` : `every entity written here gets the partition key "${value}"`;
+      const sites = ctx.tableSites(key.table);
+      // Sites whose key cannot be seen (an entity passed through, a stored key written back) count for neither side;
+      // sites whose key varies spread the table.
+      const varying = sites?.sites.filter((s) => !s.unknown && s.constant === undefined) ?? [];
+      const same = sites?.sites.filter((s) => s.constant === value) ?? [];
+      if (sites && same.length && !varying.length) {
+        if (told.has(sites.table)) continue;
+        told.add(sites.table);
+        const list = same.slice(0, 3).map((s) => `${path.basename(s.file)}:${s.line}`).join(", ") + (same.length > 3 ? ", …" : "");
+        const constants = [...new Set(sites.sites.map((s) => s.constant).filter((c): c is string => c !== undefined))];
+        const whole = constants.length === 1 ? "the whole table is one partition on one server"
+          : `the whole table has ${constants.length} partitions (${constants.slice(0, 4).map((c) => `"${c}"`).join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
+        ctx.report(span(ctx.sf, key.expr), `${where} (${same.length} site${same.length === 1 ? "" : "s"} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
+          `${whole}${target}. Build the key from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      } else if (sites && varying.length) {
+        // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
+        ctx.report(span(ctx.sf, key.expr), `${where}; other writes to table "${sites.table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
+          { fixes: fix ? [fix] : undefined, severity: "hint" });
+      } else {
+        ctx.report(span(ctx.sf, key.expr), `${where}: the table is one partition on one server${target}. Build it from a property that varies.`, { fixes: fix ? [fix] : undefined });
+      }
     }
   },
 };
@@ -131,7 +168,7 @@ export const invalidKeyCharacter: TsRule = {
     if (!forbidden) return;
     for (const key of ctx.keys) {
       for (const p of key.parts) {
-        if (p.kind !== "literal" || !p.text) continue;
+        if (p.kind !== "literal" || !p.text || !inThisFile(ctx, p.node)) continue;
         const bad = [...new Set([...p.text].filter((ch) => forbidden(ch.charCodeAt(0))))];
         if (!bad.length) continue;
         const src = text(ctx.sf, p.node);
@@ -172,6 +209,7 @@ export const separatorOrder: TsRule = {
         if (min === undefined || next.kind !== "literal" || !next.text || next.text.charCodeAt(0) <= min) continue;
         const sep = separatorBelow(min, ctx.profile) ?? ",";
         const node = next.node;
+        if (!inThisFile(ctx, node)) continue;
         const src = text(ctx.sf, node);
         // Replace the first character of the literal's text (after its opening quote or template brace).
         const offset = src.indexOf(next.text[0], ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? 1 : 0);

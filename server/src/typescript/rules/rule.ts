@@ -6,7 +6,8 @@
  */
 import ts from "typescript";
 import { Classification, PropertyInfo, Report, RuleRecord, ServiceProfile } from "../../core";
-import { EntityWrite, FileUsage } from "../calls";
+import { EntityWrite, FileUsage, UsageFinder } from "../calls";
+import type { TableSites } from "../tables";
 import { KeyDecomposer, TsKeyPart } from "../key-parts";
 
 /** A partitionKey or rowKey expression the code builds, with its parts. */
@@ -16,13 +17,17 @@ export interface Key {
   parts: TsKeyPart[];
   table?: string;
   write?: EntityWrite;
+  /** The key comes from the entity's declared type, not from an expression (`expr` is then the entity). */
+  declared?: boolean;
 }
 
-/** A `listEntities`/`getEntity` call with its class (undefined when the filter is not known statically). */
+/** A `listEntities`/`getEntity` call with its class (undefined when the filter is not known statically, or does not parse). */
 export interface TsQuery {
   call: ts.CallExpression;
   table?: string;
-  classification: Classification;
+  classification?: Classification;
+  /** Parse errors of the filter's texts, as file ranges. */
+  syntax?: Array<{ start: number; end: number; message: string; filter: string }>;
 }
 
 export interface TsRuleContext {
@@ -33,10 +38,14 @@ export interface TsRuleContext {
   /** A design table's properties, when a `.tdl` in the workspace declares a table of that name. */
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
   decomposer: KeyDecomposer;
+  /** Follows objects and properties as the usage was found (for rules that look at more arguments). */
+  usageFinder: UsageFinder;
   /** Every key the file builds. */
   keys: readonly Key[];
-  /** Every classified query call. */
+  /** Every `listEntities`/`getEntity` call, classified where its filter is known. */
   queries: readonly TsQuery[];
+  /** The write sites of a table across the project (for findings that concern the whole table). */
+  tableSites(table: string | undefined): TableSites | undefined;
   report: Report;
 }
 
@@ -45,4 +54,16 @@ export interface TsRule extends RuleRecord {
 }
 
 export const span = (sf: ts.SourceFile, n: ts.Node) => ({ start: n.getStart(sf), end: n.getEnd() });
+
+/** The one text a key's parts spell when every part is fixed (a literal, or a value whose declared type is one string literal). */
+export function constantText(parts: readonly TsKeyPart[]): string | undefined {
+  if (!parts.length) return undefined;
+  let out = "";
+  for (const p of parts) {
+    if (p.kind === "literal") out += p.text ?? "";
+    else if (p.kind === "value" && p.literals?.length === 1) out += p.literals[0];
+    else return undefined;
+  }
+  return out;
+}
 export const text = (sf: ts.SourceFile, n: ts.Node) => n.getText(sf);

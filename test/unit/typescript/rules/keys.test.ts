@@ -1,4 +1,5 @@
-import { after,test } from "node:test";
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
 import { analyzeTdl } from "../../../../server/src/core";
 import { TsAnalyzer } from "../../../../server/src/typescript/analysis";
 import { TsFixture } from "../../../helpers/typescript";
@@ -125,4 +126,63 @@ export async function save(o: Order) {
   await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status},\${o.id}\` });
 }
 `);
+});
+
+test("ts/append-only-key: time buckets of the clock and date-library formats", () => {
+  fx.file("date-libs.d.ts", `declare module "date-fns" { export function format(d: Date | number, f: string): string; }
+declare module "dayjs" { interface Dayjs { format(f?: string): string; } function dayjs(d?: Date | string | number): Dayjs; export default dayjs; }
+`);
+  fx.expect("buckets.ts", `${HEAD}
+import { format } from "date-fns";
+import dayjs from "dayjs";
+export async function log(message: string, at: Date) {
+  await client.createEntity({ partitionKey: «new Date().toISOString().slice(0, 10)», rowKey: message });
+  await client.createEntity({ partitionKey: «new Date().toISOString().split("T")[0]», rowKey: message });
+  const d = new Date();
+  await client.createEntity({ partitionKey: \`\${«d.getFullYear()»}-\${d.getMonth() + 1}\`, rowKey: message });
+  await client.createEntity({ partitionKey: «format(new Date(), "yyyy-MM-dd")», rowKey: message });
+  await client.createEntity({ partitionKey: «dayjs().format("YYYYMMDDHH")», rowKey: message });
+  await client.createEntity({ partitionKey: String(«Math.floor(Date.now() / 3_600_000)»), rowKey: message });
+  await client.createEntity({ partitionKey: format(at, "yyyy-MM"), rowKey: message });
+  await client.createEntity({ partitionKey: message, rowKey: new Date().toISOString().slice(0, 10) });
+}
+`, "ts/append-only-key");
+});
+
+test("the reverse timestamp (log tail) is a fixed-width key part: no unpadded number, no append-only key", () => {
+  const f = fx.file("log-tail.ts", `${HEAD}
+export async function log(device: string, message: string) {
+  await client.createEntity({ partitionKey: device, rowKey: (8640000000000000 - Date.now()).toString(), message });
+  await client.createEntity({ partitionKey: device, rowKey: String(9999999999999 - Date.now()) + "_" + message });
+  await client.createEntity({ partitionKey: device, rowKey: \`\${Number.MAX_SAFE_INTEGER - Date.now()}\` });
+}
+`);
+  assert.deepEqual(fx.analyzer.analyze(f).findings.map((x) => x.code), []);
+});
+
+test("a declared literal key type is a constant partition key wherever that type is written", () => {
+  fx.expect("declared.ts", `${HEAD}
+interface VisitorEntity { partitionKey: "VISITOR"; rowKey: string; visits: number }
+interface Tagged { partitionKey: "a" | "b"; rowKey: string }
+export async function save(v: VisitorEntity, t: Tagged, e: VisitorEntity & { extra: 1 }) {
+  await client.upsertEntity(«v»);
+  await client.createEntity<VisitorEntity>({ ...v, partitionKey: «v.partitionKey» });
+  await client.updateEntity(«e», "Replace");
+  await client.upsertEntity(t);
+}
+`, "ts/constant-partition-key");
+});
+
+test("ts/constant-partition-key: a table written only with a few status constants is one finding per file, naming its partitions", () => {
+  const found = fx.expect("status.ts", `import { TableClient } from "@azure/data-tables";
+const jobs = TableClient.fromConnectionString(process.env.CONN ?? "", "Jobs");
+export async function flow(id: string, job: { rowKey: string }) {
+  await jobs.createEntity({ partitionKey: «"pending"», rowKey: id });
+  await jobs.upsertEntity({ ...job, partitionKey: "done" });
+  await jobs.updateEntity({ partitionKey: "failed", rowKey: id, attempts: 1 });
+  await jobs.createEntity({ partitionKey: "pending", rowKey: id + "-retry" });
+}
+`, "ts/constant-partition-key");
+  assert.equal(found[0].severity, "warning");
+  assert.match(found[0].message, /no write to table "Jobs" varies its partition key: the whole table has 3 partitions \("pending", "done", "failed"\)/);
 });

@@ -31,3 +31,60 @@ export async function read(o: Order) {
   const scans = fx.analyzer.analyze(fx.file("m.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan");
   assert.equal(scans.length, 3);
 });
+
+test("a filter from outside the code is 'not known statically', never a table scan", () => {
+  const m = `${HEAD}
+declare const req: { query: Record<string, string> };
+export function pass(filter: string) {
+  return client.«listEntities»({ queryOptions: { filter } });
+}
+export function fromUser() {
+  return client.«listEntities»({ queryOptions: { filter: req.query.filter } });
+}
+export function built(extra: string, o: Order) {
+  return client.«listEntities»({ queryOptions: { filter: \`PartitionKey eq '\${o.customer}' and \${extra}\` } });
+}
+export function options(opts: { queryOptions?: { filter?: string } }) {
+  return client.«listEntities»(opts);
+}
+`;
+  const found = fx.expect("unknown.ts", m, "ts/query-class");
+  assert.ok(found.every((f) => f.message.startsWith("filter not known statically")), found.map((f) => f.message).join(" | "));
+  assert.deepEqual(fx.analyzer.analyze(fx.file("unknown.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan"), []);
+});
+
+test("filters are resolved through the shorthand, let, conditionals (worst branch), join and helpers", () => {
+  const m = `${HEAD}
+function byCustomer(c: string) { return odata\`PartitionKey eq \${c}\`; }
+function and(a: string, b: string) { return a + " and " + b; }
+export function read(o: Order, open: boolean) {
+  const filter = odata\`PartitionKey eq \${o.customer}\`;
+  client.«listEntities»({ queryOptions: { filter } });
+  let once;
+  once = "status eq 'open'";
+  client.«listEntities»({ queryOptions: { filter: once } });
+  client.«listEntities»({ queryOptions: { filter: open ? odata\`PartitionKey eq \${o.customer}\` : "status eq 'open'" } });
+  client.«listEntities»({ queryOptions: { filter: [odata\`PartitionKey eq \${o.customer}\`, "RowKey ge 'a'"].join(" and ") } });
+  client.«listEntities»({ queryOptions: { filter: and(byCustomer(o.customer), odata\`RowKey eq \${o.id}\`) } });
+}
+`;
+  const found = fx.expect("resolve.ts", m, "ts/query-class");
+  assert.deepEqual(found.map((f) => f.message), [
+    "row-range · 1 partition", "table-scan · scans every partition", "table-scan · scans every partition", "row-range · 1 partition", "point",
+  ]);
+  const scans = fx.analyzer.analyze(fx.file("resolve.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan");
+  assert.equal(scans.length, 2);
+  assert.match(scans[1].message, /the worst of 2 branches/);
+});
+
+test("'or' across run-time partition keys is a table scan; the same value twice is one partition; an empty filter scans", () => {
+  const found = fx.expect("or.ts", `${HEAD}
+export function read(a: string, b: string) {
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${a} or PartitionKey eq \${b}\` } });
+  client.«listEntities»({ queryOptions: { filter: \`PartitionKey eq '\${a}' or PartitionKey eq '\${b}'\` } });
+  client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${a} or PartitionKey eq \${a}\` } });
+  client.«listEntities»({ queryOptions: { filter: "" } });
+}
+`, "ts/query-class");
+  assert.deepEqual(found.map((f) => f.message), ["table-scan · scans every partition", "table-scan · scans every partition", "row-range · 1 partition", "table-scan · scans every partition"]);
+});

@@ -1,4 +1,5 @@
-import { after,test } from "node:test";
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
 import { TsFixture } from "../../../helpers/typescript";
 
 const fx = new TsFixture();
@@ -28,6 +29,80 @@ export async function save(o: Order) {
   } catch {
     await client.createEntity(entity);
   }
+}
+`);
+});
+
+test("ts/read-before-write: getEntity then upsertEntity(…, \"Replace\") of the same keys is a lost-update race", () => {
+  fx.expect("race.ts", `${HEAD}
+export async function bump(o: Order) {
+  const current = await «client.getEntity<{ hits: number }>(o.customer, o.id)»;
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace");
+}
+export async function mutate(o: Order) {
+  const e = await «client.getEntity<{ hits: number }>(o.customer, o.id)»;
+  e.hits++;
+  await client.updateEntity(e, "Replace");
+}
+`, "ts/read-before-write");
+});
+
+test("correct code stays silent: the read's ETag, insert-if-absent, other keys", () => {
+  const f = fx.file("correct.ts", `${HEAD}
+export async function guarded(o: Order) {
+  const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace", { etag: current.etag });
+}
+export async function destructured(o: Order) {
+  const { etag, ...rest } = await client.getEntity<{ hits: number }>(o.customer, o.id);
+  await client.updateEntity({ ...rest, hits: rest.hits + 1 }, "Merge", { etag });
+}
+export async function insertIfAbsent(o: Order) {
+  try {
+    await client.getEntity(o.customer, o.id);
+    return false;
+  } catch (e) {
+    if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+  }
+  try {
+    await client.createEntity({ partitionKey: o.customer, rowKey: o.id });
+  } catch (e) {
+    if ((e as { statusCode?: number }).statusCode === 409) return false;
+    throw e;
+  }
+  return true;
+}
+export async function other(o: Order) {
+  await client.getEntity(o.customer, o.id);
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: "summary" }, "Replace");
+}
+`);
+  assert.deepEqual(fx.analyzer.analyze(f).findings.filter((x) => x.code === "ts/read-before-write").map((x) => x.message), []);
+});
+
+test("ts/read-before-write fix for a read-modify-write passes the read's ETag, and keeps it type-correct", () => {
+  fx.fix("etag.ts", `${HEAD}
+export async function bump(o: Order) {
+  const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace");
+}
+`, "ts/read-before-write", `${HEAD}
+export async function bump(o: Order) {
+  const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace", { etag: current.etag });
+}
+`);
+});
+
+test("ts/read-before-write fix for an update-or-create that ignores the read keeps the mode", () => {
+  fx.fix("mode.ts", `${HEAD}
+export async function put(o: Order) {
+  await client.getEntity(o.customer, o.id);
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, total: o.total }, "Replace");
+}
+`, "ts/read-before-write", `${HEAD}
+export async function put(o: Order) {
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, total: o.total }, "Replace");
 }
 `);
 });

@@ -1,0 +1,43 @@
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { TsFixture } from "../../../helpers/typescript";
+
+const fx = new TsFixture();
+after(() => fx.dispose());
+
+const HEAD = `import { TableClient, odata } from "@azure/data-tables";
+const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders");
+`;
+
+test("ts/filter-syntax sits on the error inside the string, through constants, templates, odata and joins", () => {
+  const found = fx.expect("syntax.ts", `${HEAD}
+const BROKEN = "PartitionKey eq 'a' «andd» RowKey eq 'b'";
+export function read(pk: string) {
+  client.listEntities({ queryOptions: { filter: "PartitionKey «=» 'a'" } });
+  client.listEntities({ queryOptions: { filter: BROKEN } });
+  client.listEntities({ queryOptions: { filter: \`PartitionKey eq '\${pk}' and «RowKey»\` } });
+  client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk} and RowKey «gt»\` } });
+  client.listEntities({ queryOptions: { filter: ["PartitionKey eq 'a'", "(RowKey eq «'b'»"].join(" and ") } });
+}
+`, "ts/filter-syntax");
+  assert.ok(found.every((f) => f.severity === "error" && /does not parse: .*400 Bad Request/.test(f.message)), found.map((f) => f.message).join(" | "));
+});
+
+test("ts/filter-syntax: silent on valid filters, on filters not known statically, and the call gets no class", () => {
+  const text = `${HEAD}
+export function read(pk: string, filter: string) {
+  client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk} and RowKey ge 'a'\` } });
+  client.listEntities({ queryOptions: { filter } });
+  client.listEntities({ queryOptions: { filter: "PartitionKey " } });
+}
+`;
+  const findings = fx.analyzer.analyze(fx.file("valid.ts", text)).findings;
+  assert.deepEqual(findings.filter((f) => f.code === "ts/filter-syntax").map((f) => text.slice(f.start, f.end)), ["PartitionKey"]);
+  assert.deepEqual(findings.filter((f) => f.code === "ts/query-class").map((f) => f.message.split(":")[0]), ["row-range · 1 partition", "filter not known statically"]);
+});
+
+test("an escaped string maps the error to the whole literal (offsets inside it would be wrong)", () => {
+  fx.expect("escaped.ts", `${HEAD}
+client.listEntities({ queryOptions: { filter: «"Name eq \\u0027a\\u0027 xor"» } });
+`, "ts/filter-syntax");
+});
