@@ -79,7 +79,7 @@ function header(p: DesignParts): string[] {
   const st = p.stats;
   const out = [
     `// Inferred by tdl infer from the table ${s.table}${s.source ? ` at ${s.source}` : ""}, ${s.readAt.toISOString()}.`,
-    `// Read: ${nf(s.entities)} entities in ${nf(st.partitions)} partitions, ${nf(s.requests)} requests, ${(s.elapsedMs / 1000).toFixed(1)} s${s.wholeTable ? "; that is the whole table" : `; the table holds ≈ ${nf(s.tableRows)} (${s.rowsBasis})`}.`,
+    `// Read: ${nf(s.entities)} entities${st.counted ? "" : ` in ${nf(st.partitions)} partitions`}, ${nf(s.requests)} requests, ${(s.elapsedMs / 1000).toFixed(1)} s${s.wholeTable ? "; that is the whole table" : `; the table holds ${st.counted ? "" : "≈ "}${nf(s.tableRows)}${st.counted ? ` in ${nf(st.partitions)} partitions` : ""} (${s.rowsBasis})`}.`,
   ];
   if (s.leftOut?.length) out.push(`// Left out of later reads to keep them small ($select): ${s.leftOut.join(", ")}.`);
   out.push(
@@ -89,9 +89,9 @@ function header(p: DesignParts): string[] {
     "// increasing/decreasing come from the rank correlation with the entities' Timestamps.",
     "// Access patterns (queries, writes, rates) cannot be read from data: add them.",
     "//",
-    "// Entities per partition in the sample:",
+    `// Entities per partition ${st.counted ? "in the table (counted)" : "in the sample"}:`,
     ...histogramLines(st.histogram).map((l) => `//   ${l}`),
-    `// Hottest partitions of the sample: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey))} ${nf(h.entities)} (${pct(h.entities, s.entities)})${h.exact !== undefined ? `, ${nf(h.exact)} in all` : ""}`).join("; ")}.`,
+    `// Hottest partitions ${st.counted ? "of the table" : "of the sample"}: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey))} ${nf(h.entities)} (${Math.round(h.share * 1000) / 10}%)${!st.counted && h.exact !== undefined ? `, ${nf(h.exact)} in all` : ""}`).join("; ")}.`,
   );
   if (p.inferMs !== undefined) out.push(`// Inferred in ${Math.round(p.inferMs)} ms.`);
   return [...out, ""];
@@ -125,10 +125,11 @@ function propertyNote(f: PropertyFacts, s: SampleSummary, keyOnly: string | unde
   if (keyOnly) notes.push(`key-only: ${keyOnly}`);
   if (f.present < s.mainRows && !keyOnly) notes.push(`in ${pct(f.present, s.mainRows)} of entities`);
   if (f.otherTypes.size) notes.push(`also ${[...f.otherTypes].map(([t, n]) => `${t} ×${nf(n)}`).join(", ")}`);
-  if (!f.enumValues && f.edm !== "Boolean" && !f.unique) notes.push(`${nf(f.distinct.distinct)} values seen${f.distinct.capped ? " (counting stopped at the cap)" : ""}, ${distinctConfidence(f, s)}`);
+  if (f.fromPartitionCounts) notes.push(`distinct${f.hot !== undefined ? " and hot" : ""} from counting every partition (exact)`);
+  else if (!f.enumValues && f.edm !== "Boolean" && !f.unique) notes.push(`${nf(f.distinct.distinct)} values seen${f.distinct.capped ? " (counting stopped at the cap)" : ""}, ${distinctConfidence(f, s)}`);
   if (f.unique) notes.push(`all ${nf(f.present)} sampled values differ`);
   if (f.monotonic) notes.push(`ρ ${f.monotonic.rho.toFixed(2)} with Timestamp`);
-  if (f.hot !== undefined) { const top = f.distinct.top(); if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`); }
+  if (f.hot !== undefined && !f.fromPartitionCounts) { const top = f.distinct.top(); if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`); }
   return notes.join("; ");
 }
 

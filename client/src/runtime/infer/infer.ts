@@ -10,7 +10,7 @@ import { writeDesign, SampleSummary } from "./design-writer";
 import { RowView } from "./key-atoms";
 import { inferKeyGrammar, KeyGrammar } from "./key-grammar";
 import { partitionStats, PartitionStats } from "./load";
-import { inferProperties, PropertyFacts, valueBytes } from "./properties";
+import { applyPartitionCounts, inferProperties, PropertyFacts, valueBytes } from "./properties";
 import { Row, rowOf, scalarOf } from "./values";
 
 /** What the sampler tells about the read (all optional for a plain list of entities). */
@@ -27,8 +27,10 @@ export interface SampleMeta {
   rowsBasis?: string;
   /** Properties left out of later reads, with their average size in bytes (from the full reads). */
   leftOut?: Array<{ name: string; averageBytes: number }>;
-  /** Partitions counted in full. */
+  /** Entities per partition, for partitions counted in full. */
   partitionCounts?: ReadonlyMap<string, number>;
+  /** `partitionCounts` holds every partition of the table. */
+  countComplete?: boolean;
 }
 
 /** How many sampled keys the written design's expressions rebuild, by the core's own evaluator. */
@@ -68,8 +70,10 @@ export function inferDesign(entities: readonly EntityRow[], meta: SampleMeta, op
   const tableRows = wholeTable ? rows.length : Math.max(rows.length, meta.tableRows ?? rows.length);
   const tableEntities = mainIdx ? Math.round((tableRows * mainIdx.length) / Math.max(1, rows.length)) : tableRows;
   const properties = inferProperties(factRows, tableEntities);
+  const sole = soleProperty(grammar);
+  if (sole && meta.countComplete && meta.partitionCounts) applyPartitionCounts(properties, sole, meta.partitionCounts);
   const extra = (meta.leftOut ?? []).reduce((s, p) => s + p.averageBytes, 0);
-  const stats = partitionStats(rows, propertyBytes, extra, meta.partitionCounts);
+  const stats = partitionStats(rows, propertyBytes, extra, meta.partitionCounts, meta.countComplete);
   const summary: SampleSummary = {
     table: meta.table, source: meta.source, readAt: meta.readAt ?? new Date(), entities: rows.length, mainRows: factRows.length, requests: meta.requests ?? 0, elapsedMs: meta.elapsedMs ?? 0,
     wholeTable, tableRows, rowsBasis: wholeTable ? "counted: the whole table was read" : meta.rowsBasis ?? "estimated", leftOut: meta.leftOut?.map((p) => p.name),
@@ -80,6 +84,13 @@ export function inferDesign(entities: readonly EntityRow[], meta: SampleMeta, op
   const text = writeDesign({ ...draft, inferMs });
   const check = checkDesign(text, meta.table, withKeyOnly, options.service);
   return { text, grammar, properties, stats, check, inferMs: performance.now() - started };
+}
+
+/** The property that alone makes the PartitionKey through a one-to-one rendering, if any. */
+function soleProperty(g: KeyGrammar): string | undefined {
+  const parts = g.partitionKey?.template.filter((a) => a.kind !== "lit") ?? [];
+  const only = parts.length === 1 ? parts[0] : undefined;
+  return only && (only.kind === "ref" || only.kind === "pad" || only.kind === "lower" || only.kind === "upper") ? only.prop : undefined;
 }
 
 function propertyBytes(r: Row): number {

@@ -15,6 +15,8 @@ export interface HistogramBin {
 
 export interface PartitionStats {
   partitions: number;
+  /** The histogram and hottest partitions come from a count of the whole table, not the sample. */
+  counted: boolean;
   histogram: HistogramBin[];
   hottest: Array<{ partitionKey: string; entities: number; share: number; exact?: number }>;
   /** Average entity size in bytes by Azure's formula (keys, properties, names). */
@@ -25,17 +27,21 @@ export interface PartitionStats {
 const HOTTEST = 5;
 
 /**
- * `rows` are the sample; `keyBytes(r)` the bytes of its keys; `extraBytes`
- * what properties left out of later reads ($select) add on average;
- * `exactCounts` partitions counted in full.
+ * `rows` are the sample; `propertyBytes(r)` the bytes of a row's
+ * properties; `extraBytes` what properties left out of later reads
+ * ($select) add on average; `exactCounts` partitions counted in full, and
+ * `complete` when that is every partition of the table (the histogram and
+ * the hottest partitions then describe the table, not the sample).
  */
-export function partitionStats(rows: readonly Row[], propertyBytes: (r: Row) => number, extraBytes = 0, exactCounts: ReadonlyMap<string, number> = new Map()): PartitionStats {
-  const counts = new Map<string, number>();
+export function partitionStats(rows: readonly Row[], propertyBytes: (r: Row) => number, extraBytes = 0, exactCounts: ReadonlyMap<string, number> = new Map(), complete = false): PartitionStats {
+  const sampled = new Map<string, number>();
   let bytes = 0;
   for (const r of rows) {
-    counts.set(r.pk, (counts.get(r.pk) ?? 0) + 1);
+    sampled.set(r.pk, (sampled.get(r.pk) ?? 0) + 1);
     bytes += 4 + 2 * (r.pk.length + r.rk.length) + propertyBytes(r);
   }
+  const counts = complete && exactCounts.size ? exactCounts : sampled;
+  const total = [...counts.values()].reduce((s, n) => s + n, 0);
   const bins: HistogramBin[] = [];
   for (const n of counts.values()) {
     const from = 10 ** Math.floor(Math.log10(n));
@@ -46,8 +52,8 @@ export function partitionStats(rows: readonly Row[], propertyBytes: (r: Row) => 
   }
   bins.sort((a, b) => a.from - b.from);
   const hottest = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, HOTTEST)
-    .map(([partitionKey, entities]) => ({ partitionKey, entities, share: rows.length ? entities / rows.length : 0, exact: exactCounts.get(partitionKey) }));
-  return { partitions: counts.size, histogram: bins, hottest, averageEntityBytes: rows.length ? bytes / rows.length + extraBytes : 0 };
+    .map(([partitionKey, entities]) => ({ partitionKey, entities, share: total ? entities / total : 0, exact: exactCounts.get(partitionKey) }));
+  return { partitions: counts.size, counted: counts !== sampled, histogram: bins, hottest, averageEntityBytes: rows.length ? bytes / rows.length + extraBytes : 0 };
 }
 
 /** A histogram as text lines, bars scaled to the largest bin. */

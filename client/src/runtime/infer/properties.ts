@@ -30,6 +30,8 @@ export interface PropertyFacts {
   /** Share (0..1) of rows holding the most frequent value, when it dominates. */
   hot?: number;
   monotonic?: { direction: "increasing" | "decreasing"; rho: number };
+  /** Distinct and hot come from counting every partition (the property alone makes the PartitionKey). */
+  fromPartitionCounts?: boolean;
   /** Average size of the property in an entity, by Azure's formula (name and value). */
   averageBytes: number;
   /** Types other than the dominant one, with their counts. */
@@ -113,15 +115,36 @@ function factsOf(name: string, rows: readonly Row[], tableRows: number): Propert
     f.enumValues = distinct.values().sort();
   }
   const top = distinct.top();
-  if (top && distinct.distinct >= 3 && !f.enumValues) {
-    const share = top.count / n;
-    if (share >= 0.05 && share >= 3 / distinct.distinct && top.count >= 10) f.hot = share;
-  }
+  if (top && !f.enumValues) f.hot = hotShare(top.count, n, distinct.distinct);
   if ((edm === "Int32" || edm === "Int64" || edm === "Double" || edm === "DateTime") && distinct.distinct >= n / 2) {
     const rho = spearman(pairs);
     if (rho !== undefined && Math.abs(rho) >= MONOTONIC_RHO) f.monotonic = { direction: rho > 0 ? "increasing" : "decreasing", rho };
   }
   return f;
+}
+
+/** The most frequent value's share when it dominates: well above an even share, and seen often enough to say so. */
+export function hotShare(topCount: number, total: number, values: number): number | undefined {
+  const share = topCount / total;
+  return values >= 3 && share >= 0.05 && share >= 3 / values && topCount >= 10 ? share : undefined;
+}
+
+/**
+ * When one property alone makes the PartitionKey (raw, padded or in
+ * another case) and every partition was counted, the counts are that
+ * property's exact distribution: its distinct values and hot share come
+ * from them rather than from the sample.
+ */
+export function applyPartitionCounts(facts: PropertyFacts[], prop: string, counts: ReadonlyMap<string, number>): void {
+  const f = facts.find((x) => x.name === prop);
+  if (!f || f.enumValues || !counts.size) return;
+  let total = 0;
+  let top = 0;
+  for (const n of counts.values()) { total += n; top = Math.max(top, n); }
+  f.distinctEstimate = counts.size;
+  f.unique = counts.size === total && total >= 50;
+  f.hot = hotShare(top, total, counts.size);
+  f.fromPartitionCounts = true;
 }
 
 function numberOf(v: TypedValue): number | undefined {
