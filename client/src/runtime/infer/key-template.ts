@@ -54,19 +54,24 @@ function keep(list: Partial[], p: Partial): void {
 
 /** The cheapest explanations of one key by one row's values. */
 export function propose(key: string, view: RowView): Atom[][] {
+  // Partials with a free segment compete among themselves: chance matches of
+  // one row's values (a date's "00", a zero that equals another property)
+  // are cheaper and would otherwise push every free explanation out.
   const best: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
+  const withFree: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
+  const put = (to: number, p: Partial) => keep(p.atoms.some((a) => a.kind === "free") ? withFree[to] : best[to], p);
   best[0].push({ cost: 0, atoms: [] });
   for (let i = 0; i < key.length; i++) {
-    if (!best[i].length) continue;
+    if (!best[i].length && !withFree[i].length) continue;
     const exact = exactSteps(key, i, view);
     const frees = freeEnds(key, i);
-    for (const p of best[i]) {
-      keep(best[i + 1], extend(p, { kind: "lit", text: key[i] }, 1));
-      for (const s of exact) keep(best[s.to], extend(p, s.atom, s.to - i));
-      if (p.atoms[p.atoms.length - 1]?.kind !== "free") for (const to of frees) keep(best[to], extend(p, { kind: "free" }, to - i));
+    for (const p of [...best[i], ...withFree[i]]) {
+      put(i + 1, extend(p, { kind: "lit", text: key[i] }, 1));
+      for (const s of exact) put(s.to, extend(p, s.atom, s.to - i));
+      if (p.atoms[p.atoms.length - 1]?.kind !== "free") for (const to of frees) put(to, extend(p, { kind: "free" }, to - i));
     }
   }
-  return best[key.length].map((p) => p.atoms);
+  return [...best[key.length], ...withFree[key.length]].map((p) => p.atoms);
 }
 
 /** Rows spread over the set: first, last and evenly between. */

@@ -73,7 +73,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   const entities: EntityRow[] = [];
   const seen = new Set<string>();
   let requests = 0;
-  let select: string[] | undefined;
+  let select: string[] | undefined = undefined;
   const leftOut: Sample["leftOut"] = [];
   const pageWidths: number[] = [];
 
