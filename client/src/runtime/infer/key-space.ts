@@ -43,9 +43,10 @@ export function logWidth(a: string, b: string): number {
 
 /**
  * A printable key strictly between `a` and `b` (a < b), near the middle of
- * the gap; undefined when none exists (b is a's immediate successor).
+ * the gap (by the characters of `alphabet`, sorted code units, where any
+ * fall inside it); undefined when none exists (b is a's immediate successor).
  */
-export function midpoint(a: string, b: string): string | undefined {
+export function midpoint(a: string, b: string, alphabet: readonly number[] = []): string | undefined {
   if (a >= b) return undefined;
   const cp = commonPrefix(a, b);
   const prefix = a.slice(0, cp);
@@ -53,12 +54,15 @@ export function midpoint(a: string, b: string): string | undefined {
   const cb = cp < b.length ? Math.min(b.charCodeAt(cp), HI + 1) : LO - 1;
   const lo = Math.max(ca, LO - 1);
   if (cb - lo > 1) {
-    const m = String.fromCharCode(Math.floor((lo + cb) / 2));
-    return m > a && m < b.slice(cp) ? prefix + m : undefined;
+    // Characters the table's keys use go first: digits between '0' and '9', not the whole of ASCII.
+    const known = alphabet.filter((c) => c > lo && c < cb);
+    const code = known.length ? known[Math.floor(known.length / 2)] : Math.floor((lo + cb) / 2);
+    const m = prefix + String.fromCharCode(code);
+    return m > a && m < b ? m : undefined;
   }
   // Adjacent characters: keep a's character and go halfway between the rest of a and the top of the space.
   if (cp >= a.length) return undefined;
-  const rest = midpoint(a.slice(cp + 1), String.fromCharCode(HI + 1));
+  const rest = midpoint(a.slice(cp + 1), String.fromCharCode(HI + 1), alphabet);
   const candidate = rest === undefined ? undefined : prefix + a[cp] + rest;
   return candidate !== undefined && candidate > a && candidate < b ? candidate : undefined;
 }

@@ -41,6 +41,8 @@ export interface Sample {
   countComplete: boolean;
   /** Requests of the counting pass (included in `requests`). */
   countRequests: number;
+  /** Probes that found nothing at or after their key (included in `requests`). */
+  emptyProbes: number;
   cancelled: boolean;
 }
 
@@ -50,6 +52,13 @@ const LARGE_PROPERTY_BYTES = 1024;
 const MIN_COUNT_PAGES = 40;
 /** Entities a page of the counting pass asks for. */
 const COUNT_PAGE = 1000;
+/**
+ * Probes that found nothing at or after their key, at most: they narrow the
+ * key space down to where the keys are (keys that share a long prefix take
+ * a few halvings per character) and cost a tiny response each, so they do
+ * not count against the sampling requests.
+ */
+const MAX_EMPTY_PROBES = 64;
 
 interface Interval {
   /** First PartitionKey the read covers (inclusive). */
@@ -73,6 +82,9 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   const entities: EntityRow[] = [];
   const seen = new Set<string>();
   let requests = 0;
+  let emptyProbes = 0;
+  /** Characters the PartitionKeys read so far use: probes split gaps by them. */
+  const chars = new Set<number>();
   let select: string[] | undefined = undefined;
   const leftOut: Sample["leftOut"] = [];
   const pageWidths: number[] = [];
@@ -82,6 +94,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
     const page = await reader.page({ ...q, select, pageSize: Math.min(pageSize, Math.max(1, target - entities.length)) }, o.signal);
     let fresh = 0;
     for (const e of page.entities) {
+      for (let i = 0; i < e.partitionKey.length && i < 64; i++) chars.add(e.partitionKey.charCodeAt(i));
       const id = `${e.partitionKey}\u0000${e.rowKey}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -99,7 +112,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   const intervals: Interval[] = [{ start: "", end: firstRead.page.continuationToken ? firstRead.last ?? "" : END, next: token(undefined, firstRead.page.continuationToken) }];
   select = chooseSelect(entities, leftOut);
   let cancelled = false;
-  while (entities.length < target && requests < maxRequests) {
+  while (entities.length < target && requests - emptyProbes < maxRequests) {
     if (o.signal?.aborted) { cancelled = true; break; }
     const gap = widestGap(intervals);
     if (!gap) break;
@@ -115,7 +128,8 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   async function step(gap: { index: number; to: string; width: number }): Promise<void> {
     const left = intervals[gap.index];
     const typical = pageWidths.length ? pageWidths.reduce((s, w) => s + w, 0) / pageWidths.length : -Infinity;
-    const mid = gap.width > typical && (intervals[gap.index + 1]?.dry ?? 0) < 2 ? midpoint(left.end, gap.to) : undefined;
+    const probing = gap.width > typical && (intervals[gap.index + 1]?.dry ?? 0) < 2 && emptyProbes < MAX_EMPTY_PROBES;
+    const mid = probing ? midpoint(left.end, gap.to, [...chars].sort((x, y) => x - y)) : undefined;
     if (mid === undefined) {
       // Continue where the left read stopped: exact adjacency, nothing read twice.
       const r = await read({ filter: left.next!.filter, continuationToken: left.next!.token });
@@ -126,7 +140,9 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
       const filter = `PartitionKey ge ${quote(mid)}`;
       const r = await read({ filter });
       const probe: Interval = { start: mid, end: r.page.continuationToken ? r.last ?? mid : END, next: token(filter, r.page.continuationToken) };
-      if (!r.fresh) probe.dry = (intervals[gap.index + 1]?.dry ?? 0) + 1;
+      // Nothing at or after `mid`: the table ends before it, and the gap narrows for free.
+      if (!r.page.entities.length && !r.page.continuationToken) emptyProbes++;
+      else if (!r.fresh) probe.dry = (intervals[gap.index + 1]?.dry ?? 0) + 1;
       intervals.splice(gap.index + 1, 0, probe);
     }
   }
@@ -147,7 +163,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
     : `at least ${entities.length.toLocaleString("en-US")}: reading was cancelled`;
   return {
     entities, requests, elapsedMs: performance.now() - started, wholeTable, tableRows: counts?.rows ?? entities.length, rowsBasis: basis, leftOut,
-    partitionCounts: counts?.partitions ?? new Map(), countComplete: counts?.complete ?? false, countRequests: requests - before, cancelled,
+    partitionCounts: counts?.partitions ?? new Map(), countComplete: counts?.complete ?? false, countRequests: requests - before, emptyProbes, cancelled,
   };
 }
 
