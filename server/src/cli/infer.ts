@@ -37,7 +37,7 @@ export async function inferCommand(argv: string[], progress: (s: string) => void
   const controller = new AbortController();
   const onSigint = () => { progress("tdl: stopping: the design is inferred from what was read so far\n"); controller.abort(); };
   process.once("SIGINT", onSigint);
-  let last = 0;
+  let last = -Infinity;
   let result: TableInference;
   try {
     const session = new AccountSession(connection, secret);
@@ -51,7 +51,8 @@ export async function inferCommand(argv: string[], progress: (s: string) => void
       },
     });
   } catch (e) {
-    if (e instanceof InferError || e instanceof AccountError) return { stdout: "", stderr: `tdl: ${redact(e.message)}\n`, exitCode: 1 };
+    if (e instanceof InferError) return { stdout: "", stderr: `tdl: ${redact(e.message)}\n`, exitCode: 1 };
+    if (e instanceof AccountError) return { stdout: "", stderr: `tdl: cannot read the table ${table}: ${redact(e.message)}\n`, exitCode: 1 };
     if (e instanceof DOMException && e.name === "AbortError") return { stdout: "", stderr: `tdl: cancelled before any entity of ${table} was read\n`, exitCode: 1 };
     throw e;
   } finally {
