@@ -75,6 +75,14 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
 }
 
 /**
+ * Shapes whose row counts differ by at most this share are "about the same
+ * size". A sample read in pages cuts partitions, and in each partition one
+ * shape's rows sort first (`AGE:` before `BIB:`), so equal shapes come back
+ * up to a few tenths apart.
+ */
+const SAME_SIZE = 0.2;
+
+/**
  * The main row first: the shape with the most rows; between shapes of about
  * the same size (dual rows come in equal numbers), the one that leads with
  * the most distinct property — the main key identifies the entity, an
@@ -88,7 +96,7 @@ function orderShapes(shapes: KeyShape[], rows: readonly Row[]): KeyShape[] {
   };
   return [...shapes].sort((a, b) => {
     const big = Math.max(a.rows.length, b.rows.length);
-    if (Math.abs(a.rows.length - b.rows.length) > big * 0.05) return b.rows.length - a.rows.length;
+    if (Math.abs(a.rows.length - b.rows.length) > big * SAME_SIZE) return b.rows.length - a.rows.length;
     return lead(b) - lead(a);
   });
 }
