@@ -75,6 +75,8 @@ export function tdlType(f: PropertyFacts, pad: number | undefined, max: number |
       const lo = f.min !== undefined && f.min >= 0 ? 0 : Math.floor(f.min ?? 0);
       const hi = max ?? (pad !== undefined && (f.max ?? 0) < 10 ** pad ? 10 ** pad - 1 : Math.ceil(f.max ?? 0));
       const wide = f.edm === "Int64" || hi > INT32_MAX || lo < -INT32_MAX - 1;
+      // A bound past 2^53 (a Double sampled under the same name) has no exact integer to write: leave the range out.
+      if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) return wide ? "int64" : "int";
       return `${wide ? "int64" : "int"}(${lo}..${hi})`;
     }
     case "Double": return "double";
