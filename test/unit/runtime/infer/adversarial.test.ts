@@ -65,12 +65,8 @@ test("long keys and values: 1 KB keys and 32 K-character strings", () => {
 
 /** Regression (found by the fuzzer): a Double of 1e308 under an Int32 name wrote `int64(0..1e+308)`, which does not parse. */
 test("an integer property with a huge value of another type is declared without a range", () => {
-  const rows: EntityRow[] = [
-    { partitionKey: "p", rowKey: "1", properties: { N: { type: "Int32", value: "0" } } },
-    { partitionKey: "p", rowKey: "2", properties: { N: { type: "Int32", value: "3" } } },
-    { partitionKey: "p", rowKey: "3", properties: { N: { type: "Double", value: "1e308" } } },
-  ];
-  const r = inferDesign(rows, { table: "Mixed" });
+  const n = (type: EdmType, value: string): EntityRow => ({ partitionKey: "", rowKey: "", properties: { N: { type, value } } });
+  const r = inferDesign([n("DateTime", "2026-01-01T00:00:00Z"), n("Int32", "0"), n("Double", "1e308"), n("Int32", "0")], { table: "Mixed" });
   assert.deepEqual(analyzeTdl(r.text).errors, []);
-  assert.match(r.text, /\n {2}N: +int(64)?(\(0\.\.3\))? /);
+  assert.match(r.text, /\n {2}N: +int64 distinct 3 /);
 });
