@@ -10,7 +10,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { AzureNamedKeyCredential, generateAccountSas } from "@azure/data-tables";
 import { analyzeTdl } from "../../server/src/core";
+import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
 import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
 import { session, startAzurite } from "../helpers/azurite";
 import { generatedEntities, populate } from "../helpers/generated-tables";
@@ -78,4 +80,19 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
   const broken = tdl(["--table", "T", "--connection-string-env", "TDL_BROKEN"], { TDL_BROKEN: "AccountName=x;AccountKey=c2VjcmV0c2VjcmV0c2VjcmV0;Nonsense" });
   assert.equal(broken.status, 2, broken.stderr);
   assert.ok(!broken.stderr.includes("c2VjcmV0c2VjcmV0c2VjcmV0"), broken.stderr);
+});
+
+test("--account-url with a SAS reads with it; a SAS that may not read fails with exit 1 and no part of the signature", () => {
+  const key = new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY);
+  const expiresOn = new Date(Date.now() + 3_600_000);
+  const reading = generateAccountSas(key, { permissions: { query: true, list: true }, resourceTypes: "sco", expiresOn });
+  const ok = tdl(["--table", "Registrations", "--account-url", `${emu.endpoint}?${reading}`, "--sample", "50"]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /partitionKey = Event \+ "__" \+ Distance/);
+  const writeOnly = generateAccountSas(key, { permissions: { add: true }, resourceTypes: "sco", expiresOn });
+  const refused = tdl(["--table", "Registrations", "--account-url", `${emu.endpoint}?${writeOnly}`]);
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.match(refused.stderr, /^(reading Registrations[^\n]*\n)*tdl: cannot read the table Registrations: /);
+  const sig = decodeURIComponent(/(?:^|&)sig=([^&]+)/.exec(writeOnly)![1]);
+  for (let i = 0; i + 8 <= sig.length; i++) assert.ok(!refused.stderr.includes(sig.slice(i, i + 8)), refused.stderr);
 });
