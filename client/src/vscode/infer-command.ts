@@ -21,7 +21,7 @@ export class InferCommand {
   async run(table?: string): Promise<void> {
     const session = this.current() ?? (await this.emulatorSession());
     if (!session) {
-      void vscode.window.showErrorMessage("Infer a design: connect to an account first (Table Design: Connect to an Account…).");
+      if (!this.emulator) void vscode.window.showErrorMessage("Infer a design: connect to an account first (Table Design: Connect to an Account…).");
       return;
     }
     const name = typeof table === "string" && table ? table : await this.pickTable(session);
@@ -61,10 +61,16 @@ export class InferCommand {
       `the key expressions rebuild ${pct(c.partitionKey, c.total)} of PartitionKeys and ${pct(c.anyRowKey, c.total)} of RowKeys. The header comment says what was read and how sure each fact is.`);
   }
 
+  /** Without a connection, the embedded emulator (started if need be), like the stress test. */
   private async emulatorSession(): Promise<AccountSession | undefined> {
     if (!this.emulator) return undefined;
-    const { info, secret } = await this.emulator.start();
-    return new AccountSession(info, secret);
+    try {
+      const { info, secret } = await this.emulator.start();
+      return new AccountSession(info, secret);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Could not start the emulator: ${(e as Error).message}`);
+      return undefined;
+    }
   }
 
   private async pickTable(session: AccountSession): Promise<string | undefined> {
