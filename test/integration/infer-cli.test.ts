@@ -49,10 +49,11 @@ test("tdl infer writes the design on stdout and the read, histogram and findings
 
 test("--out writes the file and --sample bounds the read", () => {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "tdl-infer-")), "registrations.tdl");
-  const r = tdl(["--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "100", "--out", out]);
+  const r = tdl(["--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "100", "--out", out, "--service", "cosmos-table"]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "");
   const text = readFileSync(out, "utf8");
+  assert.match(text, /\nservice cosmos-table\n/);
   assert.match(text, /partitionKey = Event \+ "__" \+ Distance/);
   assert.match(r.stderr, /read 100 entities/);
   assert.match(r.stderr, new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n$`));
@@ -72,6 +73,8 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
     [["--table", "T", "--connection-string-env", "TDL_UNSET_VAR"], /the environment variable TDL_UNSET_VAR is not set/],
     [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"], /--sample needs a whole number from 1 to 1,000,000/],
     [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "1e3x"], /--sample needs a whole number/],
+    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--service", "dynamo"], /--service/],
+    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "stray"], /infer takes no positional arguments/],
   ] as const) {
     const r = tdl([...args], { TDL_UNSET_VAR: "" });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
