@@ -604,6 +604,8 @@ async function main() {
     printTypeScript(await runTypeScriptBench());
     return;
   }
+  // `node scripts/bench.mjs infer` runs the inference section alone.
+  if (process.argv.includes("infer")) return benchInfer();
 
   // Real files in a real folder: Prisma's server reads the schema's folder.
   const dir = mkdtempSync(path.join(tmpdir(), "tda-bench-"));
@@ -650,6 +652,14 @@ async function main() {
   const added = measured.reduce((s, r) => s + r.proxied.p50 - r.direct.p50, 0) / measured.length;
   console.log(`mean added p50 of the measured rounds: ${added.toFixed(3)} ms; target < 0.3 ms`);
   printReliability(await benchReliability());
+  benchInfer();
+}
+
+/** `tdl infer`'s inference time for 10,000 sampled entities per example table (scripts/bench-infer.ts, through tsx). */
+function benchInfer() {
+  console.log("\nInference: 10,000 sampled rows of each generated table to a checked design (ms, 3 rounds)\n");
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench-infer.ts")], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) process.exitCode = 1;
 }
 
 await main();

@@ -115,7 +115,7 @@ test("a FIFO and a 65 MiB file are refused by name instead of blocking or exhaus
 });
 
 test("--help and -h work on every subcommand (stdout, exit 0); unknown options exit 2 naming the option", () => {
-  for (const sub of ["check", "classify", "fix", "stress", "emulator"]) {
+  for (const sub of ["check", "classify", "fix", "stress", "emulator", "infer"]) {
     for (const flag of ["--help", "-h"]) {
       const r = tdl([sub, flag]);
       assert.equal(r.code, 0, `${sub} ${flag}: ${r.stderr}`);

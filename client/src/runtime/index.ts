@@ -29,3 +29,12 @@ export { proposedAlternative } from "./stress/compare";
 export { runStress, StressFailure, StressInputError, StressRefused } from "./stress/engine";
 export { endpointHost, PHASE_WORDS } from "./stress/phases";
 export type { StressPhase } from "./stress/phases";
+
+// Inferring a design from a live table
+export { inferDesign, checkDesign } from "./infer/infer";
+export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";
+export { inferFromTable, InferError } from "./infer/from-table";
+export type { TableInference } from "./infer/from-table";
+export { sampleTable } from "./infer/sample";
+export type { PageReader, Sample, SampleOptions } from "./infer/sample";
+export { histogramLines } from "./infer/load";

@@ -44,6 +44,16 @@ const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--
       the first stdout line is {"connectionString": …, "tableEndpoint": …}.
       Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.`;
 
+const INFER = `  tdl infer --table NAME (--connection-string-env VAR | --account-url URL)
+            [--sample N] [--out FILE] [--service NAME]
+      Read a sample of a live table, spread over its key space (default 10,000
+      entities), and write the design inferred from it: key expressions,
+      property types and facts, rows and entity size (stdout without --out).
+      Progress and a summary go to stderr. An --account-url with a SAS reads
+      with it; without one, Microsoft Entra ID signs in. Ctrl+C stops reading
+      and infers from what was read. Exit 0 done, 1 the table could not be
+      read or is empty, 2 bad usage.`;
+
 const ANALYSIS = `Analysis options (check, classify, fix, stress):
   --service          profile for designs without a 'service' line:
                      ${SERVICE_NAMES.join(", ")} (default ${SERVICE_NAMES[0]})
@@ -71,6 +81,7 @@ ${CLASSIFY}
 ${FIX}
 ${STRESS}
 ${EMULATOR}
+${INFER}
   tdl --help | tdl --version | tdl COMMAND --help
 
 ${OPTIONS}
@@ -83,6 +94,7 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   fix: `Usage:\n${FIX}\n\n${ANALYSIS}\n`,
   stress: `Usage:\n${STRESS}\n\n${ANALYSIS}\n`,
   emulator: `Usage:\n${EMULATOR}\n`,
+  infer: `Usage:\n${INFER}\n`,
 };
 
 /** Whether the arguments ask for help (`--help` or `-h` before any `--`). */

@@ -1,0 +1,128 @@
+/**
+ * Finds the template a set of keys follows. A few proposer rows each yield
+ * their cheapest explanations (a k-best search over key positions: literal
+ * characters cost most, properties little, unexplained `free` segments a
+ * fixed price); every proposal is then matched against many rows, and the
+ * one that explains most keys wins, the cheaper on a tie. Free segments are
+ * considered only when no fully explained template covers a fair share:
+ * they would otherwise swallow the literals that tell row shapes apart.
+ */
+import { Atom, atomCost, exactSteps, FREE_CHAR_COST, freeEnds, matchTemplate, RowView, signature, templateCost } from "./key-atoms";
+
+/** Best partial explanations kept per key position. */
+const K = 12;
+/** Proposer rows per search. */
+const PROPOSERS = 6;
+/** Rows every proposal is scored on before the best few are checked on all. */
+const VALIDATION_ROWS = 256;
+/** A fully explained template is preferred while it covers at least this share of the rows. */
+const EXPLAINED_SHARE = 0.2;
+
+export interface TemplateMatch {
+  template: Atom[];
+  /** Indices (into the rows given) of the keys that follow it. */
+  matched: number[];
+  /** For each matched row, its free segments' texts. */
+  frees: string[][];
+}
+
+interface Partial {
+  cost: number;
+  atoms: Atom[];
+}
+
+function extend(p: Partial, atom: Atom, chars: number): Partial {
+  const last = p.atoms[p.atoms.length - 1];
+  const cost = p.cost + atomCost(atom) + (atom.kind === "free" ? chars * FREE_CHAR_COST : 0);
+  if (atom.kind === "lit" && last?.kind === "lit") return { cost, atoms: [...p.atoms.slice(0, -1), { kind: "lit", text: last.text + atom.text }] };
+  return { cost, atoms: [...p.atoms, atom] };
+}
+
+function keep(list: Partial[], p: Partial): void {
+  const sig = signature(p.atoms);
+  const same = list.findIndex((q) => signature(q.atoms) === sig);
+  if (same >= 0) {
+    if (list[same].cost <= p.cost) return;
+    list.splice(same, 1);
+  }
+  let i = list.length;
+  while (i > 0 && list[i - 1].cost > p.cost) i--;
+  if (i >= K) return;
+  list.splice(i, 0, p);
+  if (list.length > K) list.pop();
+}
+
+/** The cheapest explanations of one key by one row's values. */
+export function propose(key: string, view: RowView): Atom[][] {
+  // Partials with a free segment compete among themselves: chance matches of
+  // one row's values (a date's "00", a zero that equals another property)
+  // are cheaper and would otherwise push every free explanation out.
+  const best: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
+  const withFree: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
+  const put = (to: number, p: Partial) => keep(p.atoms.some((a) => a.kind === "free") ? withFree[to] : best[to], p);
+  best[0].push({ cost: 0, atoms: [] });
+  for (let i = 0; i < key.length; i++) {
+    if (!best[i].length && !withFree[i].length) continue;
+    const exact = exactSteps(key, i, view);
+    const frees = freeEnds(key, i);
+    for (const p of [...best[i], ...withFree[i]]) {
+      put(i + 1, extend(p, { kind: "lit", text: key[i] }, 1));
+      for (const s of exact) put(s.to, extend(p, s.atom, s.to - i));
+      if (p.atoms[p.atoms.length - 1]?.kind !== "free") for (const to of frees) put(to, extend(p, { kind: "free" }, to - i));
+    }
+  }
+  return [...best[key.length], ...withFree[key.length]].map((p) => p.atoms);
+}
+
+/** Rows spread over the set: first, last and evenly between. */
+function spread(n: number, count: number): number[] {
+  if (n <= count) return Array.from({ length: n }, (_, i) => i);
+  return Array.from({ length: count }, (_, i) => Math.round((i * (n - 1)) / (count - 1)));
+}
+
+/** Share of `rows` that follow the template, and its cost with the free segments' average length. */
+function score(t: Atom[], keys: readonly string[], views: readonly RowView[], rows: readonly number[]): { cover: number; cost: number } {
+  let hit = 0;
+  let freeChars = 0;
+  for (const r of rows) {
+    const f = matchTemplate(t, keys[r], views[r]);
+    if (!f) continue;
+    hit++;
+    for (const s of f) freeChars += s.length;
+  }
+  return { cover: hit / rows.length, cost: templateCost(t) + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
+}
+
+/**
+ * The template most of `keys` follow (each key with the row it came from),
+ * with the rows it explains; undefined when there are no keys.
+ */
+export function inferTemplate(keys: readonly string[], views: readonly RowView[]): TemplateMatch | undefined {
+  if (!keys.length) return undefined;
+  const proposals = new Map<string, Atom[]>();
+  for (const r of spread(keys.length, PROPOSERS)) {
+    for (const t of propose(keys[r], views[r])) proposals.set(signature(t), t);
+  }
+  const validation = spread(keys.length, VALIDATION_ROWS);
+  const scored = [...proposals.values()].map((t) => ({ t, ...score(t, keys, views, validation), free: t.some((a) => a.kind === "free") }));
+  const explained = scored.filter((s) => !s.free && s.cover >= EXPLAINED_SHARE);
+  const pool = explained.length ? explained : scored;
+  pool.sort((a, b) => b.cover - a.cover || a.cost - b.cost);
+  // The validation sample can tie or mislead by a little: the leaders are checked on every row.
+  const leaders = pool.slice(0, 4).filter((s) => s.cover > 0);
+  let winner: TemplateMatch | undefined;
+  let winnerCost = Infinity;
+  for (const { t, cost } of leaders) {
+    const matched: number[] = [];
+    const frees: string[][] = [];
+    for (let r = 0; r < keys.length; r++) {
+      const f = matchTemplate(t, keys[r], views[r]);
+      if (f) { matched.push(r); frees.push(f); }
+    }
+    if (!winner || matched.length > winner.matched.length || (matched.length === winner.matched.length && cost < winnerCost)) {
+      winner = { template: t, matched, frees };
+      winnerCost = cost;
+    }
+  }
+  return winner;
+}
