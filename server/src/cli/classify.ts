@@ -5,7 +5,7 @@
  * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
-import { AnalysisOptions, analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext } from "../core";
+import { AnalysisOptions, analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext, filterContext } from "../core";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
 import { debugging, EXIT } from "./failure";
@@ -76,8 +76,7 @@ function designContext(options: ClassifyOptions): FilterContext {
     const names = analysis.tables.map((t) => t.table.name.text).join(", ") || "none";
     throw new InputError(`${options.design}: no table '${options.table}' (tables: ${names})`);
   }
-  const { est } = tableFacts(tm.table, tm.props);
-  return { rows: est.rows, rowsPerEntity: est.rowsPerEntity, partitions: est.partitions };
+  return filterContext(tableFacts(tm.table, tm.props).est, tm.props);
 }
 
 function describe(c: Classification): string {

@@ -21,10 +21,10 @@ export type { Position, Range } from "./positions";
 export { lex, T } from "./tdl/lexer";
 export type { Token } from "./tdl/lexer";
 export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS } from "./tdl/ast";
-export type { Expr, KeyFunction, Member, Part } from "./tdl/ast";
+export type { Expr, KeyFunction, Member, Part, Table } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
-export { formatCount } from "./tdl/numbers";
+export { formatCount, formatDuration, formatPercent } from "./tdl/numbers";
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
@@ -43,8 +43,13 @@ export type { PropertyInfo } from "./model/properties";
 export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
 export type { Scalar } from "./model/keys";
 export { analyzeKey } from "./model/key-parts";
+export type { KeyInfo, KeyPartInfo } from "./model/key-parts";
+export type { TableEstimates } from "./model/estimates";
+export type { LoadEstimate } from "./model/load";
+export type { RetainedSpan, TimeBucket } from "./model/time-buckets";
 export { keyBytes } from "./model/key-bytes";
 export { tableFacts } from "./model/facts";
+export { filterContext } from "./model/queries";
 export { refAt } from "./model/references";
 export type { PropertyRef } from "./model/references";
 export { separatorBreaksOrder } from "./model/where";

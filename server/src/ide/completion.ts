@@ -27,7 +27,7 @@ const FUNCTION_SNIPPETS: Record<string, string> = {
 };
 const MEMBER_SNIPPETS: Record<string, string> = {
   partitionKey: "partitionKey = ", rowKey: "rowKey = ", index: "index ${1:Name} rowKey = ", rows: "rows ${1:1M}",
-  entitySize: "entitySize ${1:1KB}", query: "query ${1:Name} ${2:100}/s where ", transaction: "transaction ${1:Name} entities ${2:2} sharing ",
+  entitySize: "entitySize ${1:1KB}", retention: "retention ${1:90d}", query: "query ${1:Name} ${2:100}/s where ", transaction: "transaction ${1:Name} entities ${2:2} sharing ",
   insert: "insert ${1:Name} ${2:100}/s", upsert: "upsert ${1:Name} ${2:100}/s", update: "update ${1:Name} ${2:100}/s",
   merge: "merge ${1:Name} ${2:100}/s", delete: "delete ${1:Name} ${2:100}/s",
 };

@@ -1,8 +1,10 @@
 /**
  * Hovers: a property's type and distinct values; a key's example value,
+ * order, partitions (with how time buckets are counted), temporal load,
  * longest length and size against the service's limit; key functions' docs.
  */
-import { Expr, forEachPart, KeyFunction, PropertyInfo, maxKeyChars, renderKey, sampleValues, formatCount, keyBytes, TdlAnalysis, tableAt, TableModel, refAt, analyzeKey, separatorBreaksOrder, tableFacts, queryMarkdown } from "../core";
+import { Expr, forEachPart, KeyFunction, PropertyInfo, maxKeyChars, renderKey, sampleValues, formatCount, keyBytes, TdlAnalysis, tableAt, TableModel, refAt, analyzeKey, tableFacts, queryMarkdown } from "../core";
+import { orderLine, padUse, partitionLines } from "./key-facts";
 
 export interface HoverResult {
   markdown: string;
@@ -30,14 +32,23 @@ export function hover(analysis: TdlAnalysis, offset: number): HoverResult | unde
 /** Hover inside one table; `offset` and the result are relative to the table's chunk. */
 function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): HoverResult | undefined {
   if (tm.checked) {
-    const qa = tableFacts(tm.table, tm.props).queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
-    if (qa?.classification) return { markdown: queryMarkdown(qa.query.name.text, qa.classification), start: qa.query.name.start, end: qa.query.name.end };
+    const facts = tableFacts(tm.table, tm.props);
+    const qa = facts.queries.find((q) => offset >= q.query.name.start && offset <= q.query.name.end);
+    const c = qa?.classification;
+    if (qa && c) {
+      // Figures left unknown by time buckets of an unknown number: say which estimate would give them.
+      const u = facts.est.pk?.unknownBuckets;
+      const note = u && (c.partitions === null || c.scanned === null)
+        ? `\n- the number of ${u.adjective} buckets of \`${u.prop}\` is unknown: declare \`retention\` (such as \`retention 90d\`), or \`rows\` and an insert rate`
+        : "";
+      return { markdown: queryMarkdown(qa.query.name.text, c) + note, start: qa.query.name.start, end: qa.query.name.end };
+    }
   }
   const ref = refAt(tm.refs, offset);
   if (ref) {
     const info = tm.props.get(ref.name);
     if (!info) return undefined;
-    return { markdown: propertyHover(info, tm.text), start: ref.start, end: ref.end };
+    return { markdown: propertyHover(info, tm), start: ref.start, end: ref.end };
   }
   const t = tm.table;
   for (const key of [t.partitionKey, t.rowKey]) {
@@ -68,7 +79,8 @@ function functionAt(expr: Expr, offset: number): HoverResult | undefined {
   return found;
 }
 
-function propertyHover(info: PropertyInfo, text: string): string {
+function propertyHover(info: PropertyInfo, tm: TableModel): string {
+  const text = tm.text;
   const decl = info.decl;
   const lines = [`**${info.name}**: \`${text.slice(decl.type.start, decl.end)}\``, ""];
   const distinct = info.distinct !== undefined
@@ -80,7 +92,11 @@ function propertyHover(info: PropertyInfo, text: string): string {
   if (info.decreasing) lines.push("- decreasing: each new entity gets a smaller value than all before");
   lines.push(`- rendered in keys: ${Number.isFinite(info.maxChars) ? `up to ${info.maxChars} characters` : "unbounded length"}`);
   if (info.type === "int" || info.type === "int64") {
-    lines.push(`- range ${info.min}..${info.max}: numbers sort lexically in keys ("111" < "2"); wrap in \`pad(${info.name}, ${Math.max(String(info.max).length, String(info.min).length)})\``);
+    const use = padUse(tm.table, info.name);
+    const pad = `\`pad(${info.name}, ${Math.max(String(info.max).length, String(info.min).length)})\``;
+    lines.push(use === "padded"
+      ? `- range ${info.min}..${info.max}: every key pads it, so key order is numeric order`
+      : `- range ${info.min}..${info.max}: numbers sort lexically in keys ("111" < "2"); ${use === "bare" ? `wrap it in ${pad} where a key uses it as it is` : `in a key, wrap it in ${pad}`}`);
   }
   if (info.type === "string" && !decl.modifiers.some((m) => m.kind === "charset")) {
     lines.push("- alphabet unknown: declare a `charset` (such as `charset \"a-z0-9\"`) so separator and character rules can check it");
@@ -99,10 +115,8 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   // The table's analysed keys when it was checked; else this one key alone (cheap whatever the table's size).
   const est = tm.checked ? tableFacts(tm.table, tm.props).est : undefined;
   const info = (est && [est.pk, est.rk, ...est.indexKeys].find((k) => k?.expr === expr)) || analyzeKey(expr, tm.props);
-  const unordered = info.parts.filter((p, i) => p.props.length && (p.order === "none" || separatorBreaksOrder(info.parts, i)));
-  lines.push(unordered.length
-    ? `- not order-preserving: ${unordered.map((p) => `\`${tm.text.slice(p.part.start, p.part.end)}\` (${p.order === "none" ? p.orderReason ?? "does not keep order" : "the separator after it sorts above its characters"})`).join("; ")}`
-    : "- order-preserving: key order follows the values' order, part by part");
+  lines.push(...orderLine(info, tm.text));
+  if (est && info === est.pk) lines.push(...partitionLines(est, tableFacts(tm.table, tm.props).load, profile));
   lines.push(Number.isFinite(chars)
     ? `- at most ${chars} characters (${formatCount(bytes)} bytes of the ${formatCount(limit)} ${profile.label} allows)`
     : `- unbounded length: a part has no maximum (declare \`string(N)\`); ${profile.label} allows ${formatCount(limit)} bytes`);

@@ -12,7 +12,7 @@ import { chunkStarts } from "../tdl/chunks";
 import { DesignFile, ParseResult, SyntaxError, Table } from "../tdl/ast";
 import { clip } from "../tdl/clip";
 import { profileFor, ServiceProfile } from "../services";
-import { propertyInfos } from "../model/properties";
+import { PropertyInfo, propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
 import { RULES } from "../rules";
 import { reporterFor, Rule } from "../rules/rule";
@@ -143,17 +143,10 @@ export class TdlAnalyzer {
     const failures: RuleFailure[] = [];
     const tables: ChunkResult["tables"] = [];
     for (const table of parsed.file.tables) {
-      const caught: Caught[] = [];
-      let model: ChunkResult["tables"][number] | undefined;
-      attempt(caught, "model", () => {
-        const over = check && !table.hasSyntaxError ? tableOverBudget(table) : undefined;
-        if (over) findings.push(tableBudgetFinding(table, over));
-        model = { table, text, props: propertyInfos(table), refs: propertyRefs(table), checked: check && !table.hasSyntaxError && !over };
-      });
-      if (model) tables.push(model);
-      else report(caught, table, findings, failures);
+      const model = modelTable(table, text, check, findings, failures);
+      tables.push(model);
+      if (check) this.checkTable(model, profile, options, findings, failures);
     }
-    if (check) for (const tm of tables) this.checkTable(tm, profile, options, findings, failures);
     return { tables, errors: parsed.errors, findings, service: parsed.file.service, failures };
   }
 
@@ -183,6 +176,27 @@ export class TdlAnalyzer {
     }
     report(caught, tm.table, findings, failures);
   }
+}
+
+/**
+ * One table's model: its property facts and reference index. A step that
+ * throws costs what depends on it — a failed property table leaves the table
+ * unchecked, a filter whose names cannot be read loses those references —
+ * while the table stays in the outline and the name checks.
+ */
+function modelTable(table: Table, text: string, check: boolean, findings: Finding[], failures: RuleFailure[]): Omit<TableModel, "base"> {
+  const caught: Caught[] = [];
+  let props = new Map<string, PropertyInfo>();
+  const modelled = attempt(caught, "model", () => { props = propertyInfos(table); });
+  const refs = propertyRefs(table, (query, error) => {
+    const one: Caught[] = [{ rule: "unknown-property", error }];
+    findings.push(internalFinding(one, query.name.start, query.name.end, `the filter of query '${clip(query.name.text)}'`));
+    for (const f of failuresOf(one, table.name.text)) failures.push(f);
+  });
+  report(caught, table, findings, failures);
+  const over = check && modelled && !table.hasSyntaxError ? tableOverBudget(table) : undefined;
+  if (over) findings.push(tableBudgetFinding(table, over));
+  return { table, text, props, refs, checked: check && modelled && !table.hasSyntaxError && !over };
 }
 
 /** Adds the `internal` finding and the failures of one table's caught throws. */

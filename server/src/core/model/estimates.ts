@@ -1,12 +1,13 @@
 /**
  * Size and load estimates of a design table (`language.md`, "Estimates";
- * `service-facts.md`, "Counting"): partitions, rows per partition, the
- * hottest partition's share, and what each access pattern costs in
- * entities per second.
+ * `service-facts.md`, "Counting"): the retained span, partitions, rows per
+ * partition, the hottest partition's share of the data and of the moment's
+ * writes, and what each access pattern costs in entities per second.
  */
 import { Access, Table } from "../tdl/ast";
 import { analyzeKey, KeyInfo } from "./key-parts";
 import { PropertyInfo } from "./properties";
+import { RetainedSpan, retainedSpan } from "./time-buckets";
 
 export interface TableEstimates {
   rows?: number;
@@ -16,10 +17,18 @@ export interface TableEstimates {
   pk?: KeyInfo;
   rk?: KeyInfo;
   indexKeys: KeyInfo[];
+  /** The time the table's entities stay: sizes its time buckets. */
+  span?: RetainedSpan;
   /** Distinct partitions (undefined = unknown). */
   partitions?: number;
-  /** Share of entities and traffic on the hottest partition. */
+  /** Share of entities (and, for keys that do not move with time, of the traffic) on the hottest partition. */
   hotShare: number;
+  /**
+   * Share of the writes of one moment on the hottest partition: `hotShare`,
+   * or for a key that moves with time (`KeyInfo.temporal`) the product of
+   * its other parts' hottest shares, whatever the number of partitions.
+   */
+  writeShare: number;
   /** Entities (main rows) in an average partition. */
   entitiesPerPartition?: number;
 }
@@ -27,13 +36,16 @@ export interface TableEstimates {
 export function tableEstimates(table: Table, props: ReadonlyMap<string, PropertyInfo>): TableEstimates {
   const rows = finite(table.rows?.value.value);
   const entitySize = finite(table.entitySize?.value.value);
-  const pk = table.partitionKey ? analyzeKey(table.partitionKey.expr, props, rows) : undefined;
-  const rk = table.rowKey ? analyzeKey(table.rowKey.expr, props, rows) : undefined;
-  const indexKeys = table.indexes.map((ix) => analyzeKey(ix.expr, props, rows));
+  const span = retainedSpan(table, rows);
+  const key = (expr: Parameters<typeof analyzeKey>[0]) => analyzeKey(expr, props, rows, span?.seconds);
+  const pk = table.partitionKey ? key(table.partitionKey.expr) : undefined;
+  const rk = table.rowKey ? key(table.rowKey.expr) : undefined;
+  const indexKeys = table.indexes.map((ix) => key(ix.expr));
   const partitions = pk?.distinct !== undefined ? Math.max(1, pk.distinct) : undefined;
+  const hotShare = partitions === 1 ? 1 : Math.max(pk?.hotShare ?? 0, partitions ? 1 / partitions : 0);
   return {
-    rows, entitySize, rowsPerEntity: 1 + table.indexes.length, pk, rk, indexKeys, partitions,
-    hotShare: partitions === 1 ? 1 : Math.max(pk?.hotShare ?? 0, partitions ? 1 / partitions : 0),
+    rows, entitySize, rowsPerEntity: 1 + table.indexes.length, pk, rk, indexKeys, span, partitions, hotShare,
+    writeShare: pk?.temporal ? pk.temporal.writeShare : hotShare,
     entitiesPerPartition: rows !== undefined && partitions ? rows / partitions : undefined,
   };
 }

@@ -21,7 +21,7 @@ export function tableFacts(table: Table, props: ReadonlyMap<string, PropertyInfo
   let facts = memo.get(table);
   if (!facts) {
     const est = tableEstimates(table, props);
-    const queries = analyzeQueries(table, est);
+    const queries = analyzeQueries(table, est, props);
     facts = { est, queries, load: estimateLoad(table.accesses, est, queries) };
     memo.set(table, facts);
   }

@@ -7,6 +7,7 @@ import { CallArg, Expr, isExpr, isNumberLit, isStringLit, KeyFunction, Part } fr
 import { Charset, DIGITS, parseCharset } from "./charset";
 import { dateFormatParts, maxPartChars } from "./keys";
 import { PropertyInfo } from "./properties";
+import { timeBucket, TimeBucket } from "./time-buckets";
 
 export type Order = "preserving" | "reversing" | "none";
 export type Monotonic = "increasing" | "decreasing" | "bucket";
@@ -28,8 +29,14 @@ export interface KeyPartInfo {
   /** How the lexical order of the rendered text follows the order of `prop`'s values. */
   order: Order;
   orderReason?: string;
-  /** How the part's value moves for newly written entities. */
+  /**
+   * How the part's value moves for newly written entities: larger than all
+   * before (`increasing`), smaller (`decreasing`), or the same for every
+   * entity written at the same moment (`bucket`: a time bucket, hashed or not).
+   */
   monotonic?: Monotonic;
+  /** The time bucket the part renders or hashes, with how many the table holds. */
+  timeBucket?: TimeBucket;
   /** Distinct rendered values; undefined = unknown, treated as high. */
   distinct?: number;
   /** Share of rows and traffic taken by the most frequent value (0 when unknown or high). */
@@ -41,7 +48,8 @@ export interface KeyPartInfo {
 const HEX = parseCharset("0-9a-f") as Charset;
 const DATE_ORDER = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"];
 
-export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>): KeyPartInfo {
+/** `spanSeconds`: the time the table retains, which sizes time buckets (`time-buckets.ts`). */
+export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>, spanSeconds?: number): KeyPartInfo {
   const maxChars = maxPartChars(part, props);
   if (part.kind === "string") {
     const cs = parseCharset(escapeChars(part.value));
@@ -52,12 +60,15 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
   }
   if (part.kind === "ref") return refPart(part, props.get(part.name.text), maxChars);
   const inner = isExpr(part.args[0]) ? part.args[0] : undefined;
-  const innerInfo = inner ? analyzeInner(inner, props) : undefined;
+  const innerInfo = inner ? analyzeInner(inner, props, spanSeconds) : undefined;
   const n = numArg(part.args[1]);
   const base = {
     part, fn: part.fnName, props: innerInfo?.props ?? [], prop: innerInfo?.prop, maxChars, fixedWidth: true, prefixProne: false,
   };
-  const timeBucket = inner ? containsDate(inner) : false;
+  // A hash or bucket of a time bucket is the same for every entity of the moment; of anything else it scatters.
+  const sameAtOnce = innerInfo?.monotonic === "bucket";
+  // Unknown when it hashes time buckets of an unknown number: a cap would be a guess.
+  const hashedDistinct = (limit: number) => (innerInfo?.timeBucket && innerInfo.timeBucket.count === undefined ? undefined : cap(innerInfo?.distinct, limit));
   switch (part.fnName) {
     case "pad": {
       const negative = (innerInfo?.prop?.min ?? 0) < 0;
@@ -70,15 +81,15 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
     case "hash": {
       const buckets = 16 ** Math.min(n ?? 32, 13);
       return {
-        ...base, order: "none", orderReason: "a hash scatters consecutive values", monotonic: timeBucket ? "bucket" : undefined,
-        distinct: cap(innerInfo?.distinct, buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: HEX,
+        ...base, order: "none", orderReason: "a hash scatters consecutive values", monotonic: sameAtOnce ? "bucket" : undefined,
+        timeBucket: innerInfo?.timeBucket, distinct: hashedDistinct(buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: HEX,
       };
     }
     case "bucket": {
       const buckets = Math.max(1, n ?? 1);
       return {
-        ...base, order: "none", orderReason: "a bucket number scatters consecutive values", monotonic: timeBucket ? "bucket" : undefined,
-        distinct: cap(innerInfo?.distinct, buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: DIGITS,
+        ...base, order: "none", orderReason: "a bucket number scatters consecutive values", monotonic: sameAtOnce ? "bucket" : undefined,
+        timeBucket: innerInfo?.timeBucket, distinct: hashedDistinct(buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: DIGITS,
       };
     }
     case "reverse":
@@ -92,10 +103,16 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
       const ordered = tokens.length > 0 && tokens.every((t, i) => t === DATE_ORDER[i]);
       const literalChars = [...new Set((dateFormatParts(fmt) ?? []).filter((t) => !/^[A-Za-z]/.test(t)).join(""))].join("");
       const cs = parseCharset("0-9" + escapeChars(literalChars));
+      // Of a property that moves with time, every entity written in the same bucket gets the same value.
+      const moving = !!innerInfo?.monotonic;
+      const tb = innerInfo?.prop ? timeBucket(innerInfo.prop.name, fmt, moving ? spanSeconds : undefined) : undefined;
+      // A format without a year cycles, so its count holds whatever the property; with a year it needs the span of a moving property.
+      const distinct = tb && (moving || !/yyyy/.test(fmt)) ? tb.count : undefined;
       return {
         ...base, order: ordered ? "preserving" : "none",
         orderReason: ordered ? undefined : `the format "${fmt}" does not run from the year down`,
-        monotonic: ordered && innerInfo?.monotonic ? "bucket" : undefined, distinct: undefined, hotShare: 0,
+        monotonic: moving ? "bucket" : undefined, timeBucket: moving ? tb : undefined,
+        distinct, hotShare: distinct ? 1 / distinct : 0,
         charset: "message" in cs ? DIGITS : cs,
       };
     }
@@ -125,13 +142,16 @@ function refPart(part: Part, info: PropertyInfo | undefined, maxChars: number): 
 }
 
 /** An argument expression: one part is analysed as such; several combine (distinct multiply, order is lost). */
-function analyzeInner(expr: Expr, props: ReadonlyMap<string, PropertyInfo>): KeyPartInfo {
-  if (expr.parts.length === 1) return analyzePart(expr.parts[0], props);
-  const parts = expr.parts.map((p) => analyzePart(p, props));
+function analyzeInner(expr: Expr, props: ReadonlyMap<string, PropertyInfo>, spanSeconds?: number): KeyPartInfo {
+  if (expr.parts.length === 1) return analyzePart(expr.parts[0], props, spanSeconds);
+  const parts = expr.parts.map((p) => analyzePart(p, props, spanSeconds));
   const varying = parts.filter((p) => p.props.length);
+  // Time buckets only: the same text for the whole moment. Led by a moving part: new texts sit together at one end.
+  const lead = varying[0]?.monotonic;
+  const monotonic = varying.length && varying.every((p) => p.monotonic === "bucket") ? "bucket" : lead === "bucket" ? "increasing" : lead;
   return {
     part: expr.parts[0], props: [...new Set(parts.flatMap((p) => p.props))], fixedWidth: false, prefixProne: true,
-    maxChars: parts.reduce((s, p) => s + p.maxChars, 0), order: "none", monotonic: varying[0]?.monotonic,
+    maxChars: parts.reduce((s, p) => s + p.maxChars, 0), order: "none", monotonic, timeBucket: parts.find((p) => p.timeBucket)?.timeBucket,
     distinct: product(parts.map((p) => p.distinct)), hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
   };
 }
@@ -145,10 +165,6 @@ function someIsPrefixOfAnother(values: readonly string[]): boolean {
   const sorted = [...new Set(values)].sort();
   for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i + 1].startsWith(sorted[i])) return true;
   return false;
-}
-
-function containsDate(expr: Expr): boolean {
-  return expr.parts.some((p) => p.kind === "call" && (p.fnName === "date" || p.args.some((a) => isExpr(a) && containsDate(a))));
 }
 
 function flip(m: Monotonic | undefined): Monotonic | undefined {
@@ -183,16 +199,33 @@ export interface KeyInfo {
   props: Set<string>;
   /** Distinct key values (product of the parts', capped at rows); undefined = unknown/high. */
   distinct?: number;
+  /** A time bucket whose number is unknown (no span): `distinct` is then unknown, not guessed from `rows`. */
+  unknownBuckets?: TimeBucket;
   /** Share of the hottest key value (product of the parts' shares). */
   hotShare: number;
+  /**
+   * Load is temporal when a part moves with time (increasing, decreasing or a
+   * time bucket): every entity written at one moment shares that part's value
+   * or its end of the key order, so writes spread only over the other parts.
+   */
+  temporal?: {
+    /** The parts that move with time, the leading one first. */
+    parts: KeyPartInfo[];
+    /** Share of the moment's writes on its hottest key: the product of the other parts' hottest shares. */
+    writeShare: number;
+  };
 }
 
-export function analyzeKey(expr: Expr, props: ReadonlyMap<string, PropertyInfo>, rows?: number): KeyInfo {
-  const parts = expr.parts.map((p) => analyzePart(p, props));
+/** Analyses a key; `rows` caps its distinct values and `spanSeconds` sizes its time buckets. */
+export function analyzeKey(expr: Expr, props: ReadonlyMap<string, PropertyInfo>, rows?: number, spanSeconds?: number): KeyInfo {
+  const parts = expr.parts.map((p) => analyzePart(p, props, spanSeconds));
+  const unknownBuckets = parts.find((p) => p.timeBucket && p.timeBucket.count === undefined)?.timeBucket;
   let distinct = product(parts.map((p) => p.distinct));
-  if (rows !== undefined) distinct = distinct === undefined ? rows : Math.min(distinct, rows);
+  if (rows !== undefined && !unknownBuckets) distinct = distinct === undefined ? rows : Math.min(distinct, rows);
+  const moving = parts.filter((p) => p.props.length && p.monotonic);
   return {
-    expr, parts, props: new Set(parts.flatMap((p) => p.props)), distinct,
+    expr, parts, props: new Set(parts.flatMap((p) => p.props)), distinct, unknownBuckets,
     hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
+    temporal: moving.length ? { parts: moving, writeShare: parts.reduce((s, p) => (p.monotonic ? s : s * p.hotShare), 1) } : undefined,
   };
 }

@@ -5,10 +5,11 @@
 import { Query, Table } from "../tdl/ast";
 import { stringValueOffset } from "../tdl/lexer";
 import { Classification } from "../odata/classes";
-import { classifyFilter } from "../odata/classify";
+import { classifyFilter, FilterContext } from "../odata/classify";
 import { parseFilter } from "../odata/parser";
 import { classifyWhere, WhereClassification } from "./where";
 import { TableEstimates } from "./estimates";
+import { PropertyInfo } from "./properties";
 
 export interface QueryAnalysis {
   query: Query;
@@ -25,20 +26,25 @@ export interface QueryAnalysis {
   failure?: unknown;
 }
 
-export function analyzeQueries(table: Table, est: TableEstimates): QueryAnalysis[] {
+/** What the OData classifier needs of a design table: its size, partitions and the properties' distinct values. */
+export function filterContext(est: TableEstimates, props: ReadonlyMap<string, PropertyInfo>, returns?: number): FilterContext {
+  return { rows: est.rows, rowsPerEntity: est.rowsPerEntity, partitions: est.partitions, returns, distinct: (name) => props.get(name)?.distinct };
+}
+
+export function analyzeQueries(table: Table, est: TableEstimates, props: ReadonlyMap<string, PropertyInfo>): QueryAnalysis[] {
   const indexNames = table.indexes.map((ix) => ix.name.text);
   return table.accesses.filter((a): a is Query => a.kind === "query").map((query) => {
     try {
-      return analyzeQuery(query, est, indexNames);
+      return analyzeQuery(query, est, indexNames, props);
     } catch (failure) {
       return { query, failure };
     }
   });
 }
 
-function analyzeQuery(query: Query, est: TableEstimates, indexNames: string[]): QueryAnalysis {
+function analyzeQuery(query: Query, est: TableEstimates, indexNames: string[], props: ReadonlyMap<string, PropertyInfo>): QueryAnalysis {
   if (query.where) {
-    const mapping = classifyWhere(query, est, indexNames);
+    const mapping = classifyWhere(query, est, indexNames, props);
     return { query, classification: mapping, mapping };
   }
   if (!query.filter) return { query };
@@ -50,6 +56,6 @@ function analyzeQuery(query: Query, est: TableEstimates, indexNames: string[]): 
     return { query, filterError: { message: `filter: ${parsed.error.message}`, start, end: Math.max(end, start) } };
   }
   const returns = query.returns && Number.isFinite(query.returns.value) ? query.returns.value : undefined;
-  const classification = classifyFilter(parsed.expr, { rows: est.rows, rowsPerEntity: est.rowsPerEntity, partitions: est.partitions, returns });
+  const classification = classifyFilter(parsed.expr, filterContext(est, props, returns));
   return { query, classification };
 }

@@ -4,7 +4,7 @@
  * with exact document offsets. Drives unknown-property, definition,
  * references, rename and hover.
  */
-import { Expr, forEachPart, Table } from "../tdl/ast";
+import { Expr, forEachPart, Query, Table } from "../tdl/ast";
 import { stringValueOffset } from "../tdl/lexer";
 import { odataNames } from "../odata/lexer";
 
@@ -19,7 +19,12 @@ export interface PropertyRef {
 /** Names every table knows without declaring them (`language.md`, OData filters). */
 export const SYSTEM_PROPERTIES = new Set(["PartitionKey", "RowKey", "Timestamp"]);
 
-export function propertyRefs(table: Table): PropertyRef[] {
+/**
+ * Every property reference of `table`. A filter whose names cannot be read
+ * (a bug in the OData lexer) loses only its own references: `onFilterFailure`
+ * hears of it and the others are still indexed.
+ */
+export function propertyRefs(table: Table, onFilterFailure?: (query: Query, error: unknown) => void): PropertyRef[] {
   const out: PropertyRef[] = [];
   for (const p of table.properties) out.push({ name: p.name.text, start: p.name.start, end: p.name.end, kind: "decl" });
   const addExpr = (expr: Expr) =>
@@ -34,10 +39,14 @@ export function propertyRefs(table: Table): PropertyRef[] {
       for (const c of a.where ?? []) out.push({ name: c.property.text, start: c.property.start, end: c.property.end, kind: "query" });
       if (a.filter) {
         const lit = a.filter;
-        for (const tok of odataNames(lit.value)) {
-          const start = stringValueOffset(lit, tok.start);
-          const end = stringValueOffset(lit, tok.end - 1) + 1;
-          out.push({ name: tok.text, start, end, kind: "filter" });
+        try {
+          const names = odataNames(lit.value).map((tok) => ({
+            name: tok.text, start: stringValueOffset(lit, tok.start), end: stringValueOffset(lit, tok.end - 1) + 1, kind: "filter" as const,
+          }));
+          for (const r of names) out.push(r);
+        } catch (error) {
+          if (!onFilterFailure) throw error;
+          onFilterFailure(a, error);
         }
       }
       for (const s of a.select ?? []) out.push({ name: s.text, start: s.start, end: s.end, kind: "query" });

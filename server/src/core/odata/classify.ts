@@ -130,11 +130,39 @@ export interface FilterContext {
   partitions?: number;
   /** The caller's `returns N`. */
   returns?: number;
+  /** Distinct values of a property of the design (undefined when unknown): `Status eq 'x'` keeps 1/N of what is scanned. */
+  distinct?: (property: string) => number | undefined;
+}
+
+/**
+ * The share of the scanned entities that the conditions which narrowed no key
+ * keep, over the filter's top-level `and` terms: 1/N for `P eq v` with P's
+ * `distinct N`, 10 % once for any range, `ne` or `not` among them; terms of
+ * equalities only (an `or` of them, a bare Boolean) keep everything, as the
+ * language's estimates say. `keysSeek`: which keys' comparisons narrowed the scan.
+ */
+function leftoverShare(e: FilterExpr, keysSeek: { pk: boolean; rk: boolean }, distinct: FilterContext["distinct"]): number {
+  let share = 1;
+  let ranged = false;
+  const stack: FilterExpr[] = [e];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (t.kind === "and") { stack.push(t.left, t.right); continue; }
+    if (t.kind === "cmp" && ((t.property === "PartitionKey" && keysSeek.pk) || (t.property === "RowKey" && keysSeek.rk))) continue;
+    if (t.kind === "cmp" && t.op === "eq") {
+      const n = t.property === "PartitionKey" || t.property === "RowKey" ? undefined : distinct?.(t.property);
+      if (n !== undefined && n > 1 && Number.isFinite(n)) share /= n;
+    } else if (!facts(t, false).onlyEq) {
+      ranged = true;
+    }
+  }
+  return ranged ? share * 0.1 : share;
 }
 
 /** Classifies a parsed filter, with estimates where `ctx` allows. */
 export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Classification {
-  const f = facts(normalize(expr), false);
+  const normal = normalize(expr);
+  const f = facts(normal, false);
   const { pk, rk } = f;
   const reasons: string[] = [];
   let cls: QueryClass;
@@ -153,18 +181,26 @@ export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Class
   }
   const total = ctx.rows !== undefined ? ctx.rows * (ctx.rowsPerEntity ?? 1) : undefined;
   const perPartition = total !== undefined && ctx.partitions ? total / ctx.partitions : undefined;
+  const share = cls === "point" ? 1 : leftoverShare(normal, { pk: cls !== "table-scan", rk: cls === "row-range" }, ctx.distinct);
   let partitions: number | null = null;
   let scanned: number | null = null;
   switch (cls) {
     case "point": partitions = 1; scanned = 1; break;
-    case "row-range": partitions = 1; scanned = perPartition ?? null; break;
+    case "row-range":
+      partitions = 1;
+      // A RowKey range seeks to its start and stops at its end: it scans the range (what it returns before the
+      // other conditions filter it, else 10 % of the partition), not the whole partition.
+      scanned = perPartition === undefined ? null
+        : rk.kind === "range" ? Math.min(perPartition, Math.max(1, ctx.returns !== undefined ? ctx.returns / share : perPartition * 0.1))
+        : perPartition;
+      break;
     case "partition-range": break;
     case "table-scan": partitions = ctx.partitions ?? null; scanned = total ?? null; break;
   }
   let returned: number | null = ctx.returns ?? null;
   if (returned === null) {
     if (cls === "point") returned = 1;
-    else if (scanned !== null) returned = f.onlyEq ? scanned : Math.max(1, scanned * 0.1);
+    else if (scanned !== null) returned = share < 1 ? Math.max(1, scanned * share) : scanned;
   }
   return withSelectivity({ class: cls, partitions, scanned, returned, reasons, ...(acrossOr ? { orAcrossPartitions: true } : {}) });
 }

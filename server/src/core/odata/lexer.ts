@@ -93,7 +93,7 @@ export function lexOData(src: string): ODataToken[] {
       i = t.end;
       continue;
     }
-    const width = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+    const width = c >= 0xd800 && c <= 0xdbff && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
     const ch = src.slice(i, i + width);
     const hint = CHARACTER_HINTS[ch] ?? "a filter holds property names, literals, the operators (eq, ne, gt, ge, lt, le, and, or, not) and parentheses";
     out.push({ kind: "error", start: i, end: i + width, text: ch, error: `unexpected character ${showChar(ch)}: ${hint}` });

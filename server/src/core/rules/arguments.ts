@@ -150,6 +150,8 @@ function checkEstimatesAndPatterns(ctx: TableContext, report: Report): void {
   const positive = (n: NumberLit | undefined, what: string) => { if (n && !(n.value >= 1)) report(n, `${what} must be at least 1, not ${n.raw}`); };
   positive(ctx.table.rows?.value, "rows");
   positive(ctx.table.entitySize?.value, "entitySize");
+  const retention = ctx.table.retention?.value;
+  if (retention && !Number.isNaN(retention.value) && !(retention.value > 0)) report(retention, `retention must be longer than zero, not ${retention.raw}`);
   for (const a of ctx.table.accesses) {
     if (a.rate && !(a.rate.perSecond > 0)) report(a.rate, `the rate must be positive, not ${a.rate.raw}`);
     if (a.kind === "write") positive(a.batch, "batch");

@@ -5,7 +5,7 @@
 import { tableFacts, TableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
-import { formatBytes, formatCount } from "../tdl/numbers";
+import { formatBytes, formatCount, formatPercent } from "../tdl/numbers";
 import { Fix } from "../findings";
 import { appendToKey, chooseSeparator, keyPartText, prefixKey, spreadProperty } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";
@@ -88,11 +88,31 @@ export const singleValue: Rule = {
 
 function hotMessage(ctx: TableContext, facts: TableFacts, figure: string, target: string): string {
   const { est, load } = facts;
-  const top = [...load.patterns].sort((a, b) => b.hottest - a.hottest).slice(0, 3)
+  const top = [...load.patterns].filter((p) => p.hottest > 0).sort((a, b) => b.hottest - a.hottest).slice(0, 3)
     .map((p) => `${p.access.name.text} ${formatCount(p.hottest)}/s`).join(", ");
+  const example = hotKeyExample(ctx, est.pk!);
+  if (load.temporal) {
+    return `${figure} on the current partition (such as '${example}'): ${temporalCause(est.pk!)}, however many partitions pile up over time (${top}); ` +
+      `the target is ${target}. Spread the moment's writes with another property in front of it.`;
+  }
   const share = est.hotShare >= 0.9999 ? "every entity" : `${formatCount(est.hotShare * 100)}% of the traffic`;
-  return `${figure} on partition '${hotKeyExample(ctx, est.pk!)}' (the hottest partition takes ${share}: ${top}); the target is ${target}. ` +
+  return `${figure} on partition '${example}' (the hottest partition takes ${share}: ${top}); the target is ${target}. ` +
     `Split the hot value with another property in the partition key.`;
+}
+
+/** Why a key that moves with time concentrates the moment's writes, in words. */
+function temporalCause(pk: KeyInfo): string {
+  const { parts, writeShare } = pk.temporal!;
+  const lead = parts[0];
+  const name = lead.timeBucket?.prop ?? lead.prop?.name ?? lead.props[0];
+  const spread = writeShare >= 0.9999 ? "one partition" : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
+  if (lead.monotonic === "bucket") {
+    const adjective = lead.timeBucket?.adjective;
+    const bucket = adjective ? `${/^[aeiou]|^hour/.test(adjective) ? "an" : "a"} ${adjective} time bucket` : "a time bucket";
+    return `the partition key is ${bucket} of '${name}', so every write of the current moment lands in ${spread}`;
+  }
+  const end = lead.monotonic === "decreasing" ? "start" : "end";
+  return `'${name}' in the partition key is ${lead.monotonic}, so every write of the current moment lands in ${spread} at the ${end} of the key order`;
 }
 
 export const hot: Rule = {
@@ -100,8 +120,8 @@ export const hot: Rule = {
   severity: "warning",
   family: "Partitions and load",
   docs: {
-    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB",
-    why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy).",
+    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
+    why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
     fix: "append the property that splits the hot value, or a `bucket`",
   },
   checkTable(ctx) {
@@ -119,12 +139,20 @@ export const hot: Rule = {
       message = hotMessage(ctx, facts, `≈ ${formatCount(facts.load.hottest)} entities/s`, `${formatCount(limit)} entities/s per partition`);
     }
     const fixes: Fix[] = [];
-    const composite = compositeFix(ctx, pk, undefined, "splits the hot value");
-    if (composite) fixes.push(composite);
     const q = spreadProperty(ctx.props, pk.props);
     const limit = target.unit === "RU/s" ? facts.load.hottestRU / target.value : facts.load.hottest / (ctx.options.partitionTargetEntitiesPerSecond ?? target.value);
     const n = 2 ** Math.ceil(Math.log2(Math.max(2, limit * 2)));
-    if (q) {
+    if (facts.load.temporal && q) {
+      // Behind a time bucket or an increasing part, another part splits the current partition but keeps the
+      // moment's keys side by side; in front of it, it spreads them over the key order too (partition/append-only).
+      fixes.push({
+        title: `Prefix bucket(${q.name}, ${n}) + "_": spreads the moment's writes over ${n} partitions (reads over a time range then fan out to ${n})`,
+        edits: [prefixKey(pk.expr, `bucket(${q.name}, ${n})`, "_")], preferred: true,
+      });
+    }
+    const composite = compositeFix(ctx, pk, undefined, "splits the hot value");
+    if (composite) fixes.push(facts.load.temporal ? { ...composite, preferred: undefined } : composite);
+    if (q && !facts.load.temporal) {
       fixes.push({ title: `Append "_" + bucket(${q.name}, ${n}): split each partition into ${n}`, edits: [appendToKey(pk.expr, "_", `bucket(${q.name}, ${n})`)] });
     }
     ctx.report(pk.expr, message, { fixes: fixes.length ? fixes : undefined });

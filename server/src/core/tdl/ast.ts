@@ -28,6 +28,8 @@ export interface Table extends Span {
   indexes: IndexDecl[];
   rows?: Estimate;
   entitySize?: Estimate;
+  /** How long entities stay in the table (`retention 90d`); its value is in seconds. */
+  retention?: Estimate;
   accesses: Access[];
   /** Every member in source order (for the formatter and symbols). */
   members: Member[];
@@ -116,10 +118,13 @@ export interface IndexDecl extends Span {
   expr: Expr;
 }
 
+export type EstimateKind = "rows" | "entitySize" | "retention";
+
 export interface Estimate extends Span {
   kind: "estimate";
-  which: "rows" | "entitySize";
+  which: EstimateKind;
   keyword: Span;
+  /** A count (`rows`), bytes (`entitySize`) or seconds (`retention`). */
   value: NumberLit;
 }
 
@@ -188,7 +193,7 @@ export const TYPE_NAMES: readonly TypeName[] = ["string", "int", "int64", "doubl
 export const KEY_FUNCTIONS: readonly KeyFunction[] = ["pad", "hash", "bucket", "reverse", "date", "lower", "upper"];
 export const WRITE_OPS: readonly WriteOp[] = ["insert", "upsert", "update", "merge", "delete"];
 export const MEMBER_KEYWORDS = [
-  "partitionKey", "rowKey", "index", "rows", "entitySize", "query", "insert", "upsert", "update", "merge", "delete", "transaction",
+  "partitionKey", "rowKey", "index", "rows", "entitySize", "retention", "query", "insert", "upsert", "update", "merge", "delete", "transaction",
 ] as const;
 export const MODIFIERS = ["distinct", "unique", "increasing", "decreasing", "hot", "charset"] as const;
 

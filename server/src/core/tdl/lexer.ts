@@ -131,7 +131,7 @@ export function lex(text: string, limit = Infinity): LexResult {
     const ch = text[i];
     const p = PUNCT[ch];
     // A surrogate pair is one unknown character, not two.
-    const width = c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+    const width = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
     push(p ?? T.Unknown, i, i + width, text.slice(i, i + width));
     i += width;
   }
@@ -177,6 +177,17 @@ function scanString(
   let error: string | undefined;
   const n = text.length;
   for (;;) {
+    // A run of plain characters is copied in one slice.
+    const run = j;
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (d === 34 || d === 92 || isLineBreak(d)) break;
+      j++;
+    }
+    if (j > run) {
+      value += text.slice(run, j);
+      if (offsets) for (let k = run; k < j; k++) offsets.push(k);
+    }
     if (j >= n || isLineBreak(text.charCodeAt(j))) { error = "unterminated string: add the closing \""; break; }
     const c = text.charCodeAt(j);
     if (c === 34) { j++; break; }
@@ -201,9 +212,6 @@ function scanString(
       j += e === undefined ? 1 : 2;
       continue;
     }
-    value += text[j];
-    offsets?.push(j);
-    j++;
   }
   push(T.String, start, j, value);
   const tok = tokens[tokens.length - 1];

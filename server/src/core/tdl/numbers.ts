@@ -40,6 +40,32 @@ export function parseSize(raw: string): Interpreted {
   return { value: Math.round(Number(digits) * mult) };
 }
 
+/** Seconds in each unit a duration may carry: a year and a month are the Gregorian averages (365.2425 days, a twelfth of it). */
+export const DURATION_UNITS: Record<string, number> = { s: 1, min: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365.2425 * 86400 };
+
+/** `90d`, `12h`, `2y`: a duration in seconds (units s, min, h, d, w, y). */
+export function parseDuration(raw: string): Interpreted {
+  const { digits, suffix } = split(raw);
+  const mult = DURATION_UNITS[suffix];
+  if (mult === undefined || digits === "") {
+    return { value: NaN, error: `'${raw}' is not a duration: use a number with a unit s, min, h, d, w or y, such as 90d` };
+  }
+  const value = Number(digits) * mult;
+  if (!Number.isFinite(value)) return { value: NaN, error: `'${raw.slice(0, 40)}' is too long a duration` };
+  return { value };
+}
+
+const SPOKEN_UNITS: Array<[number, string]> = [[DURATION_UNITS.y, "year"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
+
+/** A duration as a reader says it: "90 days", "≈ 23.1 hours", "2 years" (the largest unit that gives at least 2; "≈" when rounded). */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "unbounded";
+  const [unit, name] = SPOKEN_UNITS.find(([u]) => seconds >= 2 * u) ?? [1, "second"];
+  const v = seconds / unit;
+  const shown = v >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
+  return `${Math.abs(shown - v) > 1e-9 * v ? "≈ " : ""}${shown.toLocaleString("en-US")} ${name}${shown === 1 ? "" : "s"}`;
+}
+
 /** A plain (possibly negative) integer: widths, ranges, `n` arguments. */
 export function parseInteger(raw: string): Interpreted {
   const { digits, suffix } = split(raw);
@@ -61,6 +87,12 @@ export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return "∞";
   const rounded = n >= 100 ? Math.round(n) : Math.round(n * 10) / 10;
   return rounded.toLocaleString("en-US");
+}
+
+/** A share (0..1) as a percentage a reader can tell from zero: "50%", "2.5%", "0.02%". */
+export function formatPercent(share: number): string {
+  const v = share * 100;
+  return `${v >= 1 || v === 0 ? formatCount(v) : Number(v.toPrecision(2)).toString()}%`;
 }
 
 /** Formats a byte size in binary units ("20 GiB", "1.5 MiB"). */

@@ -5,11 +5,11 @@
 import {
   DesignFile, EnumValue, Expr, IndexDecl, KeyDecl, Member, Modifier, MODIFIERS, Name, ParseResult, Part,
   Property, Table, TYPE_NAMES, TypeName, TypeNode, KEY_FUNCTIONS, KeyFunction, CallArg,
-  Estimate,
+  Estimate, EstimateKind,
 } from "./ast";
 import { lex, T } from "./lexer";
 import { Cursor, ParseAbort } from "./cursor";
-import { parseCount, parseInteger, parsePercent, parseSize } from "./numbers";
+import { parseCount, parseDuration, parseInteger, parsePercent, parseSize } from "./numbers";
 import { parseQuery, parseTransaction, parseWrite } from "./access-parser";
 import { clip } from "./clip";
 import { isServiceName, SERVICE_NAMES, ServiceName } from "../services";
@@ -175,13 +175,13 @@ function parseMemberBody(c: Cursor): Member {
     switch (t.value) {
       case "partitionKey": case "rowKey": return parseKey(c);
       case "index": return parseIndex(c);
-      case "rows": case "entitySize": return parseEstimate(c);
+      case "rows": case "entitySize": case "retention": return parseEstimate(c);
       case "query": return parseQuery(c);
       case "insert": case "upsert": case "update": case "merge": case "delete": return parseWrite(c);
       case "transaction": return parseTransaction(c);
     }
   }
-  return c.fail("a property ('Name: type'), 'partitionKey', 'rowKey', 'index', 'rows', 'entitySize', or an access pattern");
+  return c.fail("a property ('Name: type'), 'partitionKey', 'rowKey', 'index', 'rows', 'entitySize', 'retention', or an access pattern");
 }
 
 function parseProperty(c: Cursor): Property {
@@ -301,10 +301,10 @@ function parseIndex(c: Cursor): IndexDecl {
 
 function parseEstimate(c: Cursor): Estimate {
   const kw = c.next();
-  const which = kw.value as "rows" | "entitySize";
-  const value = which === "rows"
-    ? c.expectNumber("a count after 'rows', such as 2M", parseCount)
-    : c.expectNumber("a size after 'entitySize', such as 1KB", parseSize);
+  const which = kw.value as EstimateKind;
+  const value = which === "rows" ? c.expectNumber("a count after 'rows', such as 2M", parseCount)
+    : which === "entitySize" ? c.expectNumber("a size after 'entitySize', such as 1KB", parseSize)
+    : c.expectNumber("a duration after 'retention', such as 90d", parseDuration);
   return { kind: "estimate", which, keyword: { start: kw.start, end: kw.end }, value, start: kw.start, end: value.end };
 }
 

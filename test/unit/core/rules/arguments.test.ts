@@ -16,3 +16,18 @@ test("invalid-argument: pad, hash, bucket, date, reverse, type bounds and charse
   query Q where N = «"x"» and «D» prefix ?
 }`, "invalid-argument");
 });
+
+test("invalid-argument: a retention of zero", () => {
+  expectFindings(`table Readings {
+  At: datetime increasing
+  partitionKey = date(At, "yyyyMMdd")
+  rowKey = date(At, "HHmmss")
+  retention «0d»
+}`, "invalid-argument");
+  expectFindings(`table Readings {
+  At: datetime increasing
+  partitionKey = date(At, "yyyyMMdd")
+  rowKey = date(At, "HHmmss")
+  retention 0.5d
+}`, "invalid-argument");
+});

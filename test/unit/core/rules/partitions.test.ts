@@ -104,3 +104,55 @@ test("partition/too-large: an error on Cosmos DB (20 GB hard), a warning on Tabl
   // The fix concatenates a row-key property (the highest-cardinality one): Doc.
   expectFix(T(body, "service cosmos-table\n"), "partition/too-large", T(body.replace("«Tenant»", "Tenant + \",\" + Doc"), "service cosmos-table\n"));
 });
+
+const READINGS = (pk: string, members: string) => T(`  DeviceId: string(12..12) charset "0-9a-f" distinct 5K
+  Region:   enum(EU, US, AS, AF) hot 50%
+  At:       datetime increasing
+  Value:    double
+  partitionKey = ${pk}
+  rowKey       = DeviceId + "_" + reverse(At)
+${members}`);
+
+test("partition/hot: load is temporal — an hourly bucket under 6,000 inserts/s is hot as well as append-only (the seed's telemetry case)", () => {
+  const text = READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  insert Reading 6K/s");
+  const [f] = expectFindings(text, "partition/hot");
+  assert.equal(f.message, "≈ 6,000 entities/s on the current partition (such as '2026010203'): the partition key is an hourly time bucket of 'At', " +
+    "so every write of the current moment lands in one partition, however many partitions pile up over time (Reading 6,000/s); " +
+    "the target is 2,000 entities/s per partition. Spread the moment's writes with another property in front of it.");
+  expectFindings(text, "partition/append-only");
+  // However long the table keeps readings: 24 partitions (rows ÷ rate) or 2,160 (retention 90d), the current one takes them all.
+  expectFindings(READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  retention 90d\n  insert Reading 6K/s"), "partition/hot");
+  expectFindings(READINGS(`«hash(date(At, "yyyyMMddHH"), 4)»`, "  insert Reading 6K/s"), "partition/hot");
+  // Under the target: append-only, not hot.
+  const calm = READINGS(`date(At, "yyyyMMddHH")`, "  rows 500M\n  insert Reading 1500/s");
+  assert.ok(codes(calm).includes("partition/append-only") && !codes(calm).includes("partition/hot"));
+});
+
+test("partition/hot on a moving key counts the other parts' hottest share and the reads of the current bucket", () => {
+  const [region] = expectFindings(READINGS(`«Region + "_" + date(At, "yyyyMMdd")»`, "  rows 1B\n  insert Reading 6K/s"), "partition/hot");
+  assert.match(region.message, /^≈ 3,000 entities\/s on the current partition \(such as 'EU_20260102'\): the partition key is a daily time bucket of 'At', so every write of the current moment lands in one partition per value of the other key parts \(the hottest takes 50% of them\)/);
+  // A device in front spreads the moment's writes over 5,000 partitions: 1.2/s each.
+  assert.ok(!codes(READINGS(`DeviceId + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert Reading 6K/s")).includes("partition/hot"));
+  // 1,600 inserts alone are under the target; with 500 point reads of the current hour they are over it.
+  const [reads] = expectFindings(READINGS(`«date(At, "yyyyMMddHH")»`, "  retention 10d\n  rows 5B\n  insert Reading 1600/s\n  query Now 500/s where At = ? and DeviceId = ?"), "partition/hot");
+  assert.match(reads.message, /^≈ 2,100 entities\/s on the current partition .*\(Reading 1,600\/s, Now 500\/s\)/);
+  // An increasing order number: the newest partition, at the end of the key order.
+  const [inc] = expectFindings(T(`  OrderNumber: int64(0..9999999999) increasing
+  Device:      int(0..9999) distinct 2K
+  partitionKey = «pad(OrderNumber, 10)»
+  rowKey       = pad(Device, 4)
+  rows 1B
+  insert Purchase 10K/s`), "partition/hot");
+  assert.match(inc.message, /^≈ 10,000 entities\/s on the current partition \(such as '0000000042'\): 'OrderNumber' in the partition key is increasing, so every write of the current moment lands in one partition at the end of the key order/);
+});
+
+test("partition/hot on a moving key: the preferred fix puts a bucket in front, which ends both hot and append-only", () => {
+  const before = READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  insert Reading 6K/s");
+  const after = READINGS(`bucket(DeviceId, 8) + "_" + date(At, "yyyyMMddHH")`, "  rows 500M\n  insert Reading 6K/s");
+  expectFix(before, "partition/hot", after);
+  const [f] = expectFindings(before, "partition/hot");
+  assert.equal(f.fixes![0].title, "Prefix bucket(DeviceId, 8) + \"_\": spreads the moment's writes over 8 partitions (reads over a time range then fan out to 8)");
+  assert.ok(!codes(after).includes("partition/append-only"));
+  // The composite fix stays on offer: behind the bucket it splits the current hour by device.
+  expectFix(before, "partition/hot", READINGS(`date(At, "yyyyMMddHH") + "," + DeviceId`, "  rows 500M\n  insert Reading 6K/s"), /composite/);
+});

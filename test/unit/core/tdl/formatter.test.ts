@@ -47,3 +47,8 @@ table Broken {
     assert.equal(formatTdl(text), text, `examples/${f}.tdl is formatted`);
   }
 });
+
+test("the formatter prints a retention like the other estimates", () => {
+  const before = "table Readings {\n At: datetime increasing\n  partitionKey = date( At,\"yyyyMMdd\" )\n rowKey=date(At, \"HHmmss\")\n   retention    1.5y  // kept\n}\n";
+  assert.equal(formatTdl(before), "table Readings {\n  At: datetime increasing\n  partitionKey = date(At, \"yyyyMMdd\")\n  rowKey       = date(At, \"HHmmss\")\n  retention 1.5y // kept\n}\n");
+});

@@ -124,3 +124,45 @@ table Abc {
   assert.deepEqual(errors.map((e) => ({ start: e.start, end: e.end })), m.ranges);
   assert.match(errors[1].message, /unknown key function 'frob'/);
 });
+
+test("retention is an estimate: a duration in seconds, declared once, recovered from like any member", () => {
+  const { file, errors } = parse(`table Readings {
+  At: datetime increasing
+  retention: int
+  partitionKey = date(At, "yyyyMMdd")
+  rowKey = date(At, "HHmmss")
+  retention 90d
+}`);
+  assert.deepEqual(errors, []);
+  const t = file.tables[0];
+  assert.deepEqual([t.retention?.which, t.retention?.value.value, t.retention?.value.raw], ["retention", 90 * 86400, "90d"]);
+  assert.deepEqual(t.properties.map((p) => p.name.text), ["At", "retention"], "a property may still be called retention");
+
+  const m = marked(`table Readings {
+  At: datetime increasing
+  partitionKey = date(At, "yyyyMMdd") +
+  retention «90»
+  «retention» 2y
+  rows 1M
+}`);
+  const bad = parse(m.text);
+  assert.deepEqual(bad.errors.map((e) => e.message), [
+    "expected a key part: a property name, a \"string\" or a function such as pad(P, 5), found 'retention'",
+    "'90' is not a duration: use a number with a unit s, min, h, d, w or y, such as 90d",
+    "'retention' is declared twice; the first declaration counts",
+  ]);
+  assert.deepEqual(bad.errors.slice(1).map((e) => ({ start: e.start, end: e.end })), m.ranges);
+  assert.equal(bad.file.tables[0].rows?.value.value, 1e6, "the members after it still parse");
+});
+
+test("a half-typed retention, with \\r line ends and a NUL, costs only its own line", () => {
+  for (const half of ["retention", "retention ", "retention 9", "retention 9\u0000d", `retention ${"9".repeat(400)}y`]) {
+    const text = `table Readings {\r  At: datetime increasing\r  partitionKey = date(At, "yyyyMMdd")\r  rowKey = date(At, "HHmmss")\r  ${half}\r  insert W 5K/s\r}\r`;
+    const { file, errors } = parse(text);
+    assert.ok(errors.length >= 1, half);
+    // On the retention line, or (nothing typed after the keyword) where the duration was expected: the next token.
+    assert.ok(errors.every((e) => text.slice(0, e.start).split("\r").length === 5 || /expected a duration after 'retention'/.test(e.message)),
+      `${JSON.stringify(half)}: only the retention is in error: ${errors.map((e) => e.message).join(" | ")}`);
+    assert.equal(file.tables[0].accesses.length, 1, "the insert after it still parses");
+  }
+});
