@@ -44,7 +44,13 @@ const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--
       the first stdout line is {"connectionString": …, "tableEndpoint": …}.
       Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.`;
 
-const ANALYSIS = `Analysis options (check, classify, fix, stress):
+const CODEGEN = `  tdl codegen DESIGN.tdl [--table NAME] [--out DIR] [ANALYSIS OPTIONS]
+      Write each table's typed key builders, key parsers and query/transaction
+      helpers to DIR/<table>.keys.ts (DIR: the design's folder by default).
+      Exit 0; 1 when the design has errors (those tables get no module, the
+      others are written); 2 on bad usage or an unreadable design.`;
+
+const ANALYSIS = `Analysis options (check, classify, fix, stress, codegen):
   --service          profile for designs without a 'service' line:
                      ${SERVICE_NAMES.join(", ")} (default ${SERVICE_NAMES[0]})
   --partition-target per-partition target in entities/s (default: the profile's)
@@ -69,6 +75,7 @@ ${CLASSIFY}
 ${FIX}
 ${STRESS}
 ${EMULATOR}
+${CODEGEN}
   tdl --help | tdl --version | tdl COMMAND --help
 
 ${OPTIONS}
@@ -81,6 +88,7 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   fix: `Usage:\n${FIX}\n\n${ANALYSIS}\n`,
   stress: `Usage:\n${STRESS}\n\n${ANALYSIS}\n`,
   emulator: `Usage:\n${EMULATOR}\n`,
+  codegen: `Usage:\n${CODEGEN}\n\n${ANALYSIS}\n`,
 };
 
 /** Whether the arguments ask for help (`--help` or `-h` before any `--`). */

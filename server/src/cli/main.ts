@@ -12,6 +12,7 @@ import { runClassify } from "./classify";
 import { runFix } from "./fix";
 import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
+import { codegenCommand } from "./codegen";
 import { asksForHelp, COMMAND_HELP, HELP } from "./help";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";
@@ -58,6 +59,7 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
     case "classify": return classify(rest);
     case "fix": return fix(rest);
     case "stress": return await stressCommand(rest);
+    case "codegen": return codegenCommand(rest);
     case "emulator": {
       // The emulator is long-running: it writes as it goes instead of returning its output at the end.
       const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));

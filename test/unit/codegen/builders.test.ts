@@ -123,10 +123,10 @@ test("query helpers return the filter of the declared query, values escaped by t
 
 test("a transaction refuses entities the design does not put in one batch, before sending", async () => {
   const client = { submitTransaction: () => assert.fail("sent") };
-  await assert.rejects(m.transactionEnter!(client, []), /takes 1 to 2 entities, not 0/);
-  await assert.rejects(m.transactionEnter!(client, [entity, entity, entity]), /takes 1 to 2 entities/);
-  await assert.rejects(m.transactionEnter!(client, [entity, { ...entity, Event: "Paris" }]), /must share Event/);
-  await assert.rejects(m.transactionEnter!(client, [entity, { ...entity, Kind: "Half" }]), /must share Kind/);
+  await assert.rejects(m.transactionEnter!(client, []) as Promise<void>, /takes 1 to 2 entities, not 0/);
+  await assert.rejects(m.transactionEnter!(client, [entity, entity, entity]) as Promise<void>, /takes 1 to 2 entities/);
+  await assert.rejects(m.transactionEnter!(client, [entity, { ...entity, Event: "Paris" }]) as Promise<void>, /must share Event/);
+  await assert.rejects(m.transactionEnter!(client, [entity, { ...entity, Kind: "Half" }]) as Promise<void>, /must share Kind/);
   const sent: unknown[][] = [];
   await m.transactionEnter!({ submitTransaction: async (a: unknown[]) => void sent.push(a) }, [entity, { ...entity, Bib: 43 }]);
   // Two entities, each with its main row and two index rows, in one batch.
