@@ -16,6 +16,7 @@ import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
 import { ExplorerController } from "./panel/explorer-controller";
 import { LiveDataChecker } from "./vscode/live-data";
 import { StressCommand } from "./vscode/stress-command";
+import { generateKeyBuildersCommand } from "./vscode/codegen-command";
 import { HeatmapPanel } from "./vscode/heatmap-panel";
 import { setPanelLog } from "./vscode/panel-page";
 import type { EventOf } from "../../webview/src/protocol";
@@ -56,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
     vscode.commands.registerCommand("tableDesign.removeStressTables", () => stress.removeLeftovers()),
+    vscode.commands.registerCommand("tableDesign.generateKeyBuilders", (uri?: unknown, table?: unknown) => generateKeyBuildersCommand(uri, table)),
     vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
       if (!emulator!.running) await emulator!.start();
       HeatmapPanel.show(context, emulator!);

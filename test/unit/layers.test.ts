@@ -76,7 +76,7 @@ const LAYERS: Layer[] = [
   {
     name: "extension",
     paths: ["client/src/extension.ts", "client/src/vscode"],
-    may: [CORE, RUNTIME, "client/src/panel", "webview/src/protocol.ts"],
+    may: [CORE, RUNTIME, "client/src/panel", "webview/src/protocol.ts", CODEGEN],
     packages: ["vscode", "vscode-languageclient/", "node:"],
   },
   { name: "webview", paths: ["webview/src"], may: [CORE, SHAPES], packages: ["monaco-editor", "monaco-editor/", "chart.js"] },
