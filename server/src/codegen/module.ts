@@ -12,6 +12,7 @@ import { CodegenError } from "./problems";
 import { emitQuery, QueryTable } from "./queries";
 import { Runtime } from "./runtime";
 import { commentText, objectKey, Source, str } from "./source";
+import { emitReads } from "./reads";
 import { emitRows, emitTransaction } from "./writes";
 
 export interface ModuleInput {
@@ -51,6 +52,8 @@ export function tableModule({ tm, profile, source }: ModuleInput): string {
   }
   const wt = { name, entity, props: [...props.values()], pk, rk, indexes, profile, rt };
   emitRows(api, wt);
+  api.blank();
+  emitReads(api, wt);
   api.blank();
   for (const tx of table.accesses) {
     if (tx.kind !== "transaction") continue;

@@ -54,17 +54,42 @@ export function emitQuery(src: Source, query: Query, t: QueryTable): void {
   const body = new Source();
   const clauses: string[] = [];
   const captured = new Set<CondPlan>();
-  for (const key of keys) clauses.push(...keyClauses(key, byProp, body, captured, t.ctx));
+  const rkClauses: string[] = [];
+  for (const key of keys) {
+    const made = keyClauses(key, byProp, body, captured, t.ctx);
+    clauses.push(...made);
+    if (key.which === "RowKey") rkClauses.push(...made);
+  }
   for (const cp of conds) if (!captured.has(cp)) clauses.push(...propertyClauses(cp, t.ctx.rt));
   const params = paramsType(conds);
+  const familyName = via ? c!.via! : "rowKey";
   src.doc([
     `The filter of \`${head}\`${via ? `, served by the '${commentText(family.label)}' rows` : ""}.`,
+    ...(familyNarrowed(family, t, rkClauses) ? [] : [
+      `An entity's other rows (it has ${1 + t.indexes.size}) may match too, as no key prefix sets its row families apart: keep the rows with \`rowFamily(row) === ${str(familyName)}\`.`,
+    ]),
     "Throws KeyError when a value lies outside the property's domain in the design (no entity can hold it).",
   ]);
   src.add(`export function ${name}(${params ? `p: ${params}` : ""}): string {`);
   src.add(body.text().trimEnd().split("\n").filter((l) => l), 1);
   src.add(`return odata\`${clauses.join(" and ")}\`;`, 1);
   src.add("}");
+}
+
+/**
+ * Whether the RowKey clauses keep to the serving family's rows: a table
+ * without index rows has one family; otherwise the clauses must start with
+ * the family's leading literal, and no other family's may share a prefix with it.
+ */
+function familyNarrowed(family: KeyPlan, t: QueryTable, rkClauses: string[]): boolean {
+  if (!t.indexes.size) return true;
+  const lead = family.parts[0]?.literal;
+  if (!rkClauses.length || !lead) return false;
+  return [t.rk, ...t.indexes.values()].every((g) => {
+    if (g === family) return true;
+    const other = g.parts[0]?.literal;
+    return other !== undefined && !other.startsWith(lead) && !lead.startsWith(other);
+  });
 }
 
 function keyUse(which: KeyUse["which"], plan: KeyPlan, t: QueryTable, literalNarrows: boolean): KeyUse {

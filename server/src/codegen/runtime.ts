@@ -6,9 +6,11 @@
  * a strict `noUnusedLocals` build stays clean.
  */
 import { ServiceProfile } from "../core";
+import { ROW_HELPERS } from "./runtime-rows";
 import { charClass, rangesOf, str } from "./source";
 
-interface Helper {
+/** A helper of the runtime: its source, what it uses, what it imports. */
+export interface Helper {
   deps: string[];
   /** Imports the helper needs: module → names. */
   imports?: Record<string, string[]>;
@@ -409,6 +411,8 @@ function keySame(a: unknown, b: unknown): boolean {
 }`,
   },
 };
+
+Object.assign(HELPERS, ROW_HELPERS);
 
 /** The helpers a module uses, with their dependencies, in a stable order. */
 export class Runtime {

@@ -150,3 +150,15 @@ test("a property named like a system property is refused by the generator", () =
   assert.equal(result.problems[0]?.code, "codegen");
   assert.match(result.problems[0]!.message, /system property/);
 });
+
+test("readEntity reads a row back as the SDK returns it, and rowFamily tells the main row from the index rows", () => {
+  const rows = m.entityRows!(entity) as Array<Record<string, unknown>>;
+  assert.deepEqual(rows.map((r) => m.rowFamily!(r)), ["rowKey", "ByAge", "ByBig"]);
+  // @azure/data-tables returns a Guid as { value, type }; the rest converted (Int64 as bigint, DateTime as Date).
+  const returned = { ...rows[1], Id: { value: ID, type: "Guid" } };
+  assert.deepEqual(m.readEntity!(returned), entity);
+  assert.equal(m.rowFamily!({ ...rows[0], rowKey: "BIB:00043__" + "0".repeat(19) }), undefined);
+  refuses(() => m.readEntity!({ ...rows[0], Big: "12x" }), /the row's Big is "12x", not an Int64/);
+  refuses(() => m.readEntity!({ ...rows[0], Kind: "Marathon" }), /Kind = "Marathon" is not one of/);
+  assert.equal(m.rowFamily!({ ...rows[0], At: "not a date" }), undefined);
+});
