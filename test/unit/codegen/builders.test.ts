@@ -162,3 +162,16 @@ test("readEntity reads a row back as the SDK returns it, and rowFamily tells the
   refuses(() => m.readEntity!({ ...rows[0], Kind: "Marathon" }), /Kind = "Marathon" is not one of/);
   assert.equal(m.rowFamily!({ ...rows[0], At: "not a date" }), undefined);
 });
+
+test("a key over the profile's size is refused, counted as the profile counts it (UTF-8 bytes on Cosmos DB)", async () => {
+  const result = generateKeyBuilders(analyzeTdl("service cosmos-table\n\ntable Notes {\n  Owner: string\n  partitionKey = Owner\n  rowKey = \"n\"\n}\n"));
+  const file = path.join(dir, "cosmos-" + result.modules[0]!.fileName);
+  writeFileSync(file, result.modules[0]!.text);
+  const notes = (await import(pathToFileURL(file).href)) as Record<string, Fn> & { KeyError: new (s: string) => Error };
+  const refused = (owner: string) => assert.throws(() => notes.partitionKey!({ Owner: owner }), (e: unknown) => e instanceof notes.KeyError && /takes \d+ bytes; Azure Cosmos DB for Table allows 1024/.test((e as Error).message));
+  assert.equal(notes.partitionKey!({ Owner: "é".repeat(512) }), "é".repeat(512)); // 1,024 bytes
+  refused("é".repeat(512) + "a");
+  refused("\u{1F600}".repeat(256) + "a"); // 4 bytes a pair
+  refused("\ud800".repeat(342)); // a lone surrogate goes out as U+FFFD: 3 bytes
+  assert.equal(notes.partitionKey!({ Owner: "a".repeat(1024) }).length, 1024);
+});
