@@ -4,9 +4,13 @@
  * cannot close, object keys that cannot turn into a prototype.
  */
 
-/** A TypeScript string literal holding exactly `s` (JSON escapes control characters and lone surrogates). */
+/**
+ * A TypeScript string literal holding exactly `s`: JSON escapes control
+ * characters and lone surrogates; U+2028 and U+2029, legal in literals
+ * since ES2019, are escaped too, as older tools end a line there.
+ */
 export function str(s: string): string {
-  return JSON.stringify(s);
+  return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 /**
