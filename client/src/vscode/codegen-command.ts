@@ -48,6 +48,10 @@ export async function generateKeyBuildersCommand(uri?: unknown, table?: unknown)
     }
     return undefined;
   }
+  if (target.uri.scheme === "untitled") {
+    void vscode.window.showWarningMessage("Save the design first: its key builders are written next to it.");
+    return undefined;
+  }
   const out = vscode.Uri.joinPath(target.uri, "..", module.fileName);
   await vscode.workspace.fs.writeFile(out, new TextEncoder().encode(module.text));
   await vscode.window.showTextDocument(out, { preview: false, preserveFocus: true });
