@@ -17,6 +17,7 @@ import { ExplorerController } from "./panel/explorer-controller";
 import { LiveDataChecker } from "./vscode/live-data";
 import { StressCommand } from "./vscode/stress-command";
 import { InferCommand } from "./vscode/infer-command";
+import { generateKeyBuildersCommand } from "./vscode/codegen-command";
 import { HeatmapPanel } from "./vscode/heatmap-panel";
 import { setPanelLog } from "./vscode/panel-page";
 import type { EventOf } from "../../webview/src/protocol";
@@ -58,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
     vscode.commands.registerCommand("tableDesign.removeStressTables", () => stress.removeLeftovers()),
     vscode.commands.registerCommand("tableDesign.inferDesign", (table?: string) => new InferCommand(emulator, () => lastController?.activeConnection).run(table)),
+    vscode.commands.registerCommand("tableDesign.generateKeyBuilders", (uri?: unknown, table?: unknown) => generateKeyBuildersCommand(uri, table)),
     vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
       if (!emulator!.running) await emulator!.start();
       HeatmapPanel.show(context, emulator!);

@@ -225,6 +225,7 @@ connection.onCodeLens(guard.request("code lenses", [], (p) => {
       return [
         { range, command: { title: "Stress test", command: "tableDesign.runStressTest", arguments: [uri, t.table.name.text] } },
         { range, command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [uri, t.table.name.text] } },
+        { range, command: { title: "Generate key builders", command: "tableDesign.generateKeyBuilders", arguments: [uri, t.table.name.text] } },
       ];
     }),
     ...queryInfos(analysis).filter((q) => q.classification)

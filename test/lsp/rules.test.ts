@@ -43,11 +43,13 @@ test("code lenses and hovers show each query's class and estimates", async () =>
   assert.deepEqual(lenses.map((l) => l.command?.title), [
     "Stress test",
     "Check against live data",
+    "Generate key builders",
     "row-range · 1 partition · scans ≈ 1 to return ≈ 1",
     "row-range · 1 partition · scans ≈ 333 to return ≈ 333",
   ]);
-  assert.deepEqual(lenses.slice(0, 2).map((l) => [l.command?.command, l.command?.arguments]), [
-    ["tableDesign.runStressTest", [uri, "Registrations"]], ["tableDesign.checkLiveData", [uri, "Registrations"]]]);
+  assert.deepEqual(lenses.slice(0, 3).map((l) => [l.command?.command, l.command?.arguments]), [
+    ["tableDesign.runStressTest", [uri, "Registrations"]], ["tableDesign.checkLiveData", [uri, "Registrations"]],
+    ["tableDesign.generateKeyBuilders", [uri, "Registrations"]]]);
   const doc = TextDocument.create(uri, "tdl", 1, text);
   const hover = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: doc.positionAt(text.indexOf("ByAge 20/s") + 2) })) as Hover;
   const md = (hover.contents as { value: string }).value;

@@ -54,7 +54,13 @@ const INFER = `  tdl infer --table NAME (--connection-string-env VAR | --account
       and infers from what was read. Exit 0 done, 1 the table could not be
       read or is empty, 2 bad usage.`;
 
-const ANALYSIS = `Analysis options (check, classify, fix, stress):
+const CODEGEN = `  tdl codegen DESIGN.tdl [--table NAME] [--out DIR] [ANALYSIS OPTIONS]
+      Write each table's typed key builders, key parsers and query/transaction
+      helpers to DIR/<table>.keys.ts (DIR: the design's folder by default).
+      Exit 0; 1 when the design has errors (those tables get no module, the
+      others are written); 2 on bad usage or an unreadable design.`;
+
+const ANALYSIS = `Analysis options (check, classify, fix, stress, codegen):
   --service          profile for designs without a 'service' line:
                      ${SERVICE_NAMES.join(", ")} (default ${SERVICE_NAMES[0]})
   --partition-target per-partition target in entities/s (default: the profile's)
@@ -82,6 +88,7 @@ ${FIX}
 ${STRESS}
 ${EMULATOR}
 ${INFER}
+${CODEGEN}
   tdl --help | tdl --version | tdl COMMAND --help
 
 ${OPTIONS}
@@ -95,6 +102,7 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   stress: `Usage:\n${STRESS}\n\n${ANALYSIS}\n`,
   emulator: `Usage:\n${EMULATOR}\n`,
   infer: `Usage:\n${INFER}\n`,
+  codegen: `Usage:\n${CODEGEN}\n\n${ANALYSIS}\n`,
 };
 
 /** Whether the arguments ask for help (`--help` or `-h` before any `--`). */

@@ -13,6 +13,7 @@ import { runFix } from "./fix";
 import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
 import { inferCommand } from "./infer";
+import { codegenCommand } from "./codegen";
 import { asksForHelp, COMMAND_HELP, HELP } from "./help";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";
@@ -60,6 +61,7 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
     case "fix": return fix(rest);
     case "stress": return await stressCommand(rest);
     case "infer": return await inferCommand(rest, (s) => process.stderr.write(s));
+    case "codegen": return codegenCommand(rest);
     case "emulator": {
       // The emulator is long-running: it writes as it goes instead of returning its output at the end.
       const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
