@@ -62,7 +62,7 @@ function forbidden(code: Lit[], design: Lit[], profile: ServiceProfile, out: Dri
   for (const l of code) {
     const chars = [...new Set([...l.text].filter((ch) => bad(ch.charCodeAt(0)) && !designed.has(ch)))];
     if (chars.length) {
-      out.push({ kind: "forbidden-character", node: l.nodes[0], message: `${chars.map((ch) => JSON.stringify(ch)).join(", ")} in ${JSON.stringify(l.text)} cannot appear in a ${profile.label} key, and the design has none there` });
+      out.push({ kind: "forbidden-character", node: l.nodes[0], message: `${chars.map((ch) => JSON.stringify(ch)).join(", ")} cannot appear in a key (${profile.label} forbids ${chars.length === 1 ? "it" : "them"}), and the design has none there` });
     }
   }
 }
