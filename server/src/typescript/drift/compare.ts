@@ -75,11 +75,15 @@ function forbidden(code: Lit[], design: Lit[], profile: ServiceProfile, out: Dri
 function mapSlots(code: Slot[], design: Slot[]): { to: number[]; extra: number[] } {
   const to = code.map(() => -1);
   const used = new Set<number>();
-  code.forEach((s, i) => {
-    const names = s.props.map(lower);
-    const j = design.findIndex((d, k) => !used.has(k) && d.props.some((p) => names.includes(lower(p))));
-    if (j >= 0) { to[i] = j; used.add(j); }
-  });
+  // By name, first where the rendering agrees too (`hash(N, 4) + "_" + pad(N, 10)` names N twice), then by name alone.
+  for (const sameRendering of [true, false]) {
+    code.forEach((s, i) => {
+      if (to[i] >= 0) return;
+      const names = s.props.map(lower);
+      const j = design.findIndex((d, k) => !used.has(k) && (!sameRendering || d.fn === s.fn) && d.props.some((p) => names.includes(lower(p))));
+      if (j >= 0) { to[i] = j; used.add(j); }
+    });
+  }
   const freeCode = to.flatMap((j, i) => (j < 0 ? [i] : []));
   const freeDesign = design.flatMap((_, k) => (used.has(k) ? [] : [k]));
   // More code slots than the design has left: values with a name the design never uses are the extra ones first.

@@ -31,7 +31,10 @@ export function everyoneNamed(name: string) {
   return regs.«listEntities»({ queryOptions: { filter: odata\`Name eq \${name}\` } });
 }
 export async function one(pk: string, rk: string) {
-  return regs.«getEntity»(pk, rk);
+  return regs.getEntity(pk, rk);
+}
+export function onePoint(pk: string, rk: string) {
+  return regs.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${pk} and RowKey eq \${rk}\` } });
 }
 export function byTransfer(id: string) {
   return ledger.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${id}\` } });
