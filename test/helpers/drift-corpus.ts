@@ -277,15 +277,14 @@ const conn = process.env.TABLES_CONNECTION ?? "UseDevelopmentStorage=true";
     const name = tm.table.name.text;
     const client = `${camel(name)}Client`;
     const prop = [...tm.props.keys()][variant % tm.props.size];
-    let call = "";
-    {
-      const filter = cls === "point" ? "PartitionKey eq ${a} and RowKey eq ${b}"
-        : cls === "row-range" ? "PartitionKey eq ${a} and RowKey ge ${b} and RowKey lt ${c}"
-        : cls === "partition-range" ? "PartitionKey ge ${a} and PartitionKey lt ${b}"
-        : `${prop} eq \${a}`;
-      call = `listEntities({ queryOptions: { filter: odata\`${filter}\` } })`;
-    }
-    const head = `export function ${fn}(a: string, b: string, c: string) {\n  void c;\n  return ${client}.`;
+    const filter = cls === "point" ? "PartitionKey eq ${a} and RowKey eq ${b}"
+      : cls === "row-range" ? "PartitionKey eq ${a} and RowKey ge ${b} and RowKey lt ${c}"
+      : cls === "partition-range" ? "PartitionKey ge ${a} and PartitionKey lt ${b}"
+      : `${prop} eq \${a}`;
+    // Inline, or bound to a const first and passed by shorthand.
+    const bound = variant % 2 === 1;
+    const call = bound ? "listEntities({ queryOptions: { filter } })" : `listEntities({ queryOptions: { filter: odata\`${filter}\` } })`;
+    const head = `export function ${fn}(a: string, b: string, c: string) {\n  void c;\n  ${bound ? `const filter = odata\`${filter}\`;\n  ` : ""}return ${client}.`;
     const start = this.text.length + head.length;
     this.text += head + call + `;\n}\n`;
     return { start, end: start + call.indexOf("(") };
