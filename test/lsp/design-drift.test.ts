@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { CodeAction, CodeActionRequest } from "vscode-languageserver-protocol/node";
+import { CodeAction, CodeActionRequest, PublishDiagnosticsParams } from "vscode-languageserver-protocol/node";
 import { LspClient } from "../helpers/lsp-client";
 
 const base = path.resolve("test/fixtures/ts");
@@ -45,7 +45,7 @@ export async function visit(site: string, day: number, page: string) {
 }
 `;
 
-const drift = (p: { diagnostics: Array<{ code?: string | number }> }) => p.diagnostics.filter((d) => d.code === "ts/design-drift-key");
+const drift = (p: PublishDiagnosticsParams) => p.diagnostics.filter((d) => d.code === "ts/design-drift-key");
 
 test("editing the design updates the drift diagnostic of the open code, and back", async () => {
   const tdl = pathToFileURL(path.join(dir, "visits.tdl")).href;

@@ -2,7 +2,9 @@
  * `ts/design-drift-key`: code writes or reads a table that a `.tdl` of the
  * workspace declares, with a key built differently from the design's —
  * another separator, pad width, segment order or prefix, a part the design
- * does not have, a character the design's service forbids. The row key is
+ * does not have, a character the design's service forbids; and a
+ * transaction whose entities take the design's partition key from
+ * different values (different partitions, per the design). The row key is
  * compared with the design's row key and every `index` row key; the
  * closest one is named. Keys the code does not spell out (a parameter, a
  * key read back from the table, the generated builders) are not judged.
@@ -12,6 +14,7 @@ import { bestMatch, Drift } from "../drift/compare";
 import { builderFix } from "../drift/builder-fix";
 import { DesignTable } from "../drift/design-index";
 import { codeShape, layout, render, Shape } from "../drift/shape";
+import { splitTransaction } from "../drift/transactions";
 import { Key, span, TsRule } from "./rule";
 
 export const designDriftKey: TsRule = {
@@ -38,6 +41,13 @@ export const designDriftKey: TsRule = {
       const { candidate, drifts } = best;
       const fix = builderFix({ sf: ctx.sf, key: key.expr, code, design, builder: candidate.builder, props: candidate.props });
       ctx.report(span(ctx.sf, key.expr), message(key, design, candidate.label, candidate.shape, drifts), { fixes: fix ? [fix] : undefined });
+    }
+    for (const tx of ctx.usage.transactions) {
+      const design = ctx.designTable?.(tx.writes[0]?.table);
+      const split = design && splitTransaction(tx, design, ctx.decomposer);
+      if (!split || !design) continue;
+      ctx.report(span(ctx.sf, tx.call), `this transaction's entities take ${split.prop} from different values (${split.values.slice(0, 3).map((v) => `'${v}'`).join(", ")}), ` +
+        `and table "${design.name}"'s design builds the partition key from ${split.prop}: they are in different partitions whenever the values differ, and the service rejects the batch.`);
     }
   },
 };

@@ -85,3 +85,22 @@ export async function write(r: Reg) {
   assert.deepEqual(fx.typeErrors(f), []);
   assert.deepEqual(fx.analyzer.analyze(f).findings.filter((x) => x.code === CODE), []);
 });
+
+test("a transaction whose entities take the design's partition key from different values is drift; one partition is not", () => {
+  const found = fx.expect("tx.ts", `${HEAD}
+import { TableTransaction } from "@azure/data-tables";
+export async function pair(a: Reg, b: Reg) {
+  const tx = new TableTransaction();
+  tx.createEntity({ partitionKey: \`\${a.event}__\${a.distance}\`, rowKey: \`BIB:\${pad(a.bib, 5)}__\${a.name}__\${a.gender}__\${pad(a.age, 3)}\` });
+  tx.createEntity({ partitionKey: \`\${b.event}__\${b.distance}\`, rowKey: \`BIB:\${pad(b.bib, 5)}__\${b.name}__\${b.gender}__\${pad(b.age, 3)}\` });
+  await «client.submitTransaction(tx.actions)»;
+}
+export async function dual(r: Reg) {
+  const tx = new TableTransaction();
+  tx.createEntity({ partitionKey: \`\${r.event}__\${r.distance}\`, rowKey: \`BIB:\${pad(r.bib, 5)}__\${r.name}__\${r.gender}__\${pad(r.age, 3)}\` });
+  tx.createEntity({ partitionKey: r.event + "__" + r.distance, rowKey: \`AGE:\${pad(r.age, 3)}__\${pad(r.bib, 5)}__\${r.name}__\${r.gender}\` });
+  await client.submitTransaction(tx.actions);
+}
+`, CODE);
+  assert.match(found[0].message, /take Event from different values \('a\.event', 'b\.event'\)/);
+});
