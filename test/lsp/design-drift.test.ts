@@ -60,7 +60,7 @@ test("editing the design updates the drift diagnostic of the open code, and back
   await client.change(tdl, design("|"));
   const drifted = await client.within("drift after the design's edit", 30000, client.diagnostics(ts, (p) => drift(p).length > 0));
   const [d] = drift(drifted);
-  assert.match(d.message, /it has "__" between its parts where the design has "\|"/);
+  assert.match(String(d.message), /it has "__" between its parts where the design has "\|"/);
   assert.deepEqual(d.range.start, { line: 3, character: 44 });
 
   // Its fix: generate the missing key builders (the codegen feature's command), with the design and the table.
