@@ -8,7 +8,7 @@
  */
 import type ts from "typescript";
 import { ServiceProfile } from "../../core";
-import { layout, Lit, render, Shape, Slot, slotText } from "./shape";
+import { layout, Lit, merge, render, Shape, Slot, slotText } from "./shape";
 
 export type DriftKind = "forbidden-character" | "extra-part" | "missing-part" | "segment-order" | "pad-width" | "prefix" | "separator";
 
@@ -23,7 +23,7 @@ const lower = (s: string) => s.toLowerCase();
 
 /** The drifts of `code` against `design`; none when the code builds the key as designed. */
 export function compareShapes(code: Shape, design: Shape, profile: ServiceProfile): Drift[] {
-  const c = layout(code);
+  const c = layout(settleFixed(code, design));
   const d = layout(design);
   const out: Drift[] = [];
   forbidden(c.lits, d.lits, profile, out);
@@ -52,6 +52,18 @@ export function compareShapes(code: Shape, design: Shape, profile: ServiceProfil
   // Literals are comparable only where the parts line up one to one.
   if (!out.some((x) => x.kind === "extra-part" || x.kind === "missing-part" || x.kind === "segment-order")) literals(c.lits, d.lits, out);
   return out;
+}
+
+/**
+ * Values whose declared type allows one text: a slot when their name is a
+ * property of the design's key (`distance: "Full"` renders Distance), else
+ * literal text (`prefix: "BIB:"`).
+ */
+function settleFixed(code: Shape, design: Shape): Shape {
+  if (!code.some((s) => s.kind === "slot" && s.fixedText !== undefined)) return code;
+  const names = new Set(design.flatMap((s) => (s.kind === "slot" ? s.props.map(lower) : [])));
+  return merge(code.map((s) => (s.kind === "slot" && s.fixedText !== undefined && !s.props.some((p) => names.has(lower(p)))
+    ? { kind: "lit", text: s.fixedText, nodes: s.node ? [s.node] : [] } : s)));
 }
 
 /** Characters the profile forbids in a key, in the code's literals and not in the design's. */

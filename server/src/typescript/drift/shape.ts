@@ -30,6 +30,8 @@ export interface Slot {
   numeric?: boolean;
   /** The code's node (none for the design). */
   node?: ts.Node;
+  /** Code: the one text the value's declared type allows (`distance: "Full"`); a literal unless it names a key property. */
+  fixedText?: string;
 }
 
 export type Segment = Lit | Slot;
@@ -94,13 +96,14 @@ function codeSegment(p: TsKeyPart): Segment {
     case "time-id": return { kind: "slot", props, fn: "time-id", node: p.node };
     case "counter": return { kind: "slot", props, fn: "counter", node: p.node };
     default:
-      // A value whose type is one string literal is that text.
-      if (p.literals?.length === 1) return { kind: "lit", text: p.literals[0], nodes: [p.node] };
+      // A value whose type is one string literal: that text, unless it is a property of the key (`compare.ts` decides).
+      if (p.literals?.length === 1) return { kind: "slot", props, node: p.node, fixedText: p.literals[0] };
       return { kind: "slot", props, numeric: p.type === "number", node: p.node };
   }
 }
 
-function merge(segments: Segment[]): Shape {
+/** Merges adjacent literals and drops empty ones. */
+export function merge(segments: Segment[]): Shape {
   const out: Shape = [];
   for (const s of segments) {
     const last = out[out.length - 1];

@@ -57,7 +57,7 @@ function judgeable(code: Shape, key: Key): boolean {
   // The generated builders are correct by construction.
   if (key.parts.some((p) => /\.keys\.[cm]?[jt]s$/.test(p.node.getSourceFile().fileName))) return false;
   const { slots, lits } = layout(code);
-  const literal = lits.some((l) => l.text);
+  const literal = lits.some((l) => l.text) || slots.some((s) => s.fixedText !== undefined);
   return literal || slots.length > 1 || (slots.length === 1 && (!!slots[0].fn || !!slots[0].numeric));
 }
 
