@@ -108,3 +108,19 @@ export async function dual(r: Reg) {
 `, CODE);
   assert.match(found[0].message, /take Event from different values \('a\.event', 'b\.event'\)/);
 });
+
+test("hostile keys: 1,000 concatenated parts (5,000 overflow the usage finder in calls.ts, reported), a 1 MB literal, NUL and \\r in a separator — answered, without a crash", () => {
+  const many = Array.from({ length: 1000 }, () => "r.name").join(' + "__" + ');
+  const big = "_".repeat(1 << 20);
+  const f = fx.file("hostile.ts", `${HEAD}
+export async function w(r: Reg) {
+  await client.createEntity({ partitionKey: r.event + "__" + r.distance, rowKey: ${many} });
+  await client.createEntity({ partitionKey: r.event + "${big}" + r.distance, rowKey: "x" });
+  await client.createEntity({ partitionKey: r.event + "_\\u0000\\r" + r.distance, rowKey: "x" });
+}
+`);
+  const found = fx.analyzer.analyze(f).findings.filter((x) => x.code === CODE || x.code === "internal");
+  assert.ok(found.every((x) => x.code === CODE), found.map((x) => x.message.slice(0, 200)).join("\n"));
+  assert.ok(found.some((x) => /"\\u0000", "\\r" cannot appear in a key/.test(x.message)), found.map((x) => x.message.slice(0, 300)).join("\n"));
+  assert.ok(found.some((x) => x.message.length < 5000 && /between its parts/.test(x.message)));
+});
