@@ -35,13 +35,20 @@ export async function register(r: { event: string; distance: string; bib: number
 }
 `);
 
+writeFileSync(path.join(dir, "walk.cjs"), `const { TableClient } = require("@azure/data-tables");
+const client = TableClient.fromConnectionString(process.env.CONN || "", "Registrations");
+exports.walk = (r) => client.upsertEntity({ partitionKey: r.event + "__" + r.distance, rowKey: "AGE:" + String(r.age).padStart(3, "0") + "__" + String(r.bib).padStart(4, "0") + "__" + r.name + "__" + r.gender });
+`);
+
 test("--design-drift: drift from a design among the paths is an error, exit 1; the design's own file is checked too", () => {
   const r = tdl(["--design-drift", "--format", "json", "."]);
   assert.equal(r.code, 1, r.stderr);
   const report = JSON.parse(r.stdout) as { files: Array<{ path: string; diagnostics: Array<{ code: string; severity: string; message: string; range: { start: { line: number } } }> }> };
   const drift = report.files.flatMap((f) => f.diagnostics.map((d) => ({ ...d, path: f.path }))).filter((d) => d.code.startsWith("ts/design-drift"));
-  assert.deepEqual(drift.map((d) => [d.path, d.code, d.severity, d.range.start.line]), [["register.ts", "ts/design-drift-key", "error", 3]]);
+  assert.deepEqual(drift.map((d) => [d.path, d.code, d.severity, d.range.start.line]), [["register.ts", "ts/design-drift-key", "error", 3], ["walk.cjs", "ts/design-drift-key", "error", 2]]);
   assert.match(drift[0].message, /"-" between its parts where the design has "__"/);
+  // JavaScript too: the index row's Bib padded to 4, where the design pads it to 5.
+  assert.match(drift[1].message, /index ByAge.*pads to 4 digits; the design pads Bib to 5/);
   assert.ok(report.files.some((f) => f.path === "marathon.tdl"));
 });
 
@@ -49,7 +56,7 @@ test("without --design-drift the same finding is a warning: exit 0; without the 
   const r = tdl(["--format", "json", "."]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /"code": "ts\/design-drift-key",\s*"severity": "warning"/);
-  const codeOnly = tdl(["--design-drift", "register.ts"]);
+  const codeOnly = tdl(["--design-drift", "register.ts", "walk.cjs"]);
   assert.equal(codeOnly.code, 0, codeOnly.stdout);
   assert.doesNotMatch(codeOnly.stdout, /design-drift/);
 });
