@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { Fix, TextEdit } from "../../core";
 import { freshName } from "../edits";
@@ -33,7 +34,7 @@ export function builderModule(codeFile: string, design: DesignTable): string | u
 
 function safeFilePath(uri: string): string | undefined {
   try {
-    return new URL(uri).pathname;
+    return fileURLToPath(uri);
   } catch {
     return undefined;
   }
