@@ -8,7 +8,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { Fix, TextEdit } from "../../core";
 import { freshName } from "../edits";
@@ -34,7 +33,8 @@ export function builderModule(codeFile: string, design: DesignTable): string | u
 
 function safeFilePath(uri: string): string | undefined {
   try {
-    return fileURLToPath(uri);
+    // The layer may not import node:url (test/unit/layers.test.ts): the global URL, percent-decoded.
+    return decodeURIComponent(new URL(uri).pathname);
   } catch {
     return undefined;
   }
