@@ -31,7 +31,7 @@ const guard = new Guard({ error: (m) => connection.console.error(m), warn: (m) =
 const documents = new TextDocuments(CHECKED_SYNC);
 const cache = new AnalysisCache((m) => connection.console.error(m));
 let workspaceFolders: string[] = [];
-const designs = new WorkspaceDesigns(() => workspaceFolders, () => documents.all().filter(isTdl).map((d) => cache.get(d).analysis));
+const designs = new WorkspaceDesigns(() => workspaceFolders, () => documents.all().filter(isTdl).map((d) => ({ uri: d.uri, analysis: cache.get(d).analysis })));
 const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m), (m) => {
   connection.console.warn(m);
   // The client shows it in its status bar and output channel (once: the analysis says each sentence once).
@@ -122,6 +122,8 @@ connection.onDidChangeConfiguration(guard.run("configuration change", (change) =
 documents.onDidChangeContent(guard.run("document change", (e) => {
   if (isTypeScript(e.document)) typescript.track(e.document);
   diagnostics.schedule(e.document);
+  // A design changed: the drift findings of open code depend on it.
+  if (isTdl(e.document)) for (const doc of typescript.designsChanged(documents.all())) diagnostics.schedule(doc);
 }));
 documents.onDidClose(guard.run("document close", (e) => {
   diagnostics.cancel(e.document.uri);

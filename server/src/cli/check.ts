@@ -14,15 +14,19 @@ import type { TsAnalyzer } from "../typescript/analysis";
 import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
+import { designTable, DesignTable } from "../typescript/drift/design-index";
 
 export interface CheckOptions {
   format: "text" | "json" | "sarif";
   maxWarnings?: number;
   analysis: AnalysisOptions;
+  /** Drift between code and the designs among the paths is an error (exit 1), not a warning. */
+  designDrift?: boolean;
   /** Makes each design's analyzer (tests inject a rule that throws); the standard rules by default. */
   newAnalyzer?: () => TdlAnalyzer;
 }
 
+const isDriftCode = (code: string) => code === "ts/design-drift-key" || code === "ts/design-drift-query";
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
 
@@ -75,18 +79,23 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
   const files = [...texts.keys()];
   const entries: ReportFile[] = [];
   const designs = new Map<string, ReadonlyMap<string, PropertyInfo>>();
+  const tables = new Map<string, DesignTable>();
   for (const file of files.filter(isDesignFile)) {
     try {
       const analysis = (options.newAnalyzer?.() ?? new TdlAnalyzer()).analyze(texts.get(file)!, options.analysis);
       entries.push(designEntry(file, texts.get(file)!, analysis));
       for (const f of analysis.failures) failures.addRule(displayPath(file), f);
-      for (const tm of analysis.tables) if (!designs.has(tm.table.name.text)) designs.set(tm.table.name.text, tm.props);
+      for (const tm of analysis.tables) {
+        if (designs.has(tm.table.name.text)) continue;
+        designs.set(tm.table.name.text, tm.props);
+        tables.set(tm.table.name.text, designTable(tm, analysis, path.resolve(file)));
+      }
     } catch (e) {
       failures.add(displayPath(file), e);
       entries.push({ path: displayPath(file), diagnostics: [internalDiagnostic("analysis", e)], queries: [] });
     }
   }
-  const code = checkTsFiles(files.filter(isTsFile), texts, designs, options, failures);
+  const code = checkTsFiles(files.filter(isTsFile), texts, { props: designs, tables }, options, failures);
   entries.push(...code.entries);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report: CheckReport = summarize(entries);
@@ -99,14 +108,19 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
 }
 
 /** The TypeScript files, in one program; a failure of the whole analysis or of one file is that file's `internal` diagnostic. */
-function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<string, ReadonlyMap<string, PropertyInfo>>, options: CheckOptions, failures: FailureLog): { entries: ReportFile[]; notes: string[] } {
+interface Designs {
+  props: Map<string, ReadonlyMap<string, PropertyInfo>>;
+  tables: Map<string, DesignTable>;
+}
+
+function checkTsFiles(files: string[], texts: Map<string, string>, designs: Designs, options: CheckOptions, failures: FailureLog): { entries: ReportFile[]; notes: string[] } {
   if (!files.length) return { entries: [], notes: [] };
   let ts: TsAnalyzer;
   let mayCallSdk: (text: string) => boolean;
   try {
     const loaded = loadTsAnalysis();
     mayCallSdk = loaded.mayCallSdk;
-    ts = new loaded.TsAnalyzer({ design: (t) => (t ? designs.get(t) : undefined), analysis: options.analysis });
+    ts = new loaded.TsAnalyzer({ design: (t) => (t ? designs.props.get(t) : undefined), designTable: (t) => (t ? designs.tables.get(t) : undefined), analysis: options.analysis });
   } catch (e) {
     failures.add("TypeScript analysis", e);
     return { entries: files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] })), notes: [] };
@@ -127,7 +141,7 @@ function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved } = checkTsFile(file, texts.get(file)!, ts);
+      const { entry, sdkUnresolved } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
       if (sdkUnresolved) unresolved.add(sdkUnresolved);
       return entry;
     } catch (e) {
@@ -142,9 +156,11 @@ function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(file: string, text: string, ts: TsAnalyzer): { entry: ReportFile; sdkUnresolved?: string } {
+function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: boolean): { entry: ReportFile; sdkUnresolved?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
+  // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
+  if (driftIsError) result.findings = result.findings.map((f) => (isDriftCode(f.code) ? { ...f, severity: "error" } : f));
   const entry: ReportFile = {
     path: displayPath(file),
     diagnostics: result.findings.map((f) => toReportDiagnostic(lines, f)),

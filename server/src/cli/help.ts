@@ -4,7 +4,7 @@
  */
 import { SERVICE_NAMES } from "../core";
 
-const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--test-files] [ANALYSIS OPTIONS]
+const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--test-files] [--design-drift] [ANALYSIS OPTIONS]
       Analyse .tdl designs and TypeScript/JavaScript files (a folder: every one below it,
       honouring .gitignore). Exit 0 when clean or only warnings/info, 1 on any
       error (or more warnings than --max-warnings), 2 on bad usage or an
@@ -72,6 +72,8 @@ const OPTIONS = `Options of check:
   --max-warnings   fail (exit 1) when there are more warnings than N
   --test-files     also apply the load rules to test files (*.test.*, *.spec.*,
                    __tests__/, test/), which are off there by default
+  --design-drift   code that builds keys or queries a table differently from the
+                   .tdl designs among the PATHs is an error (exit 1), for CI
 
 ${ANALYSIS}
 

@@ -72,7 +72,7 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
 }
 
 function check(argv: string[]): CliResult {
-  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], ["test-files"]);
+  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], ["test-files", "design-drift"]);
   if (!positionals.length) throw new UsageError("check needs at least one PATH");
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
@@ -82,7 +82,7 @@ function check(argv: string[]): CliResult {
     if (!Number.isSafeInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
   }
   const analysis = analysisOptions(options);
-  const { output, stderr, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
+  const { output, stderr, exitCode } = runCheck(positionals, { format, maxWarnings, analysis, designDrift: options.has("design-drift") }, VERSION);
   return { stdout: output, stderr, exitCode };
 }
 

@@ -18,6 +18,8 @@ export interface Fix {
   edits: TextEdit[];
   /** The main fix: marked `isPreferred` in code actions. */
   preferred?: boolean;
+  /** A command the editor runs with the fix (after its edits, if any): e.g. generating a module the edits would use. */
+  command?: { command: string; arguments?: unknown[] };
 }
 
 export interface Finding {

@@ -13,6 +13,7 @@ export interface FixData {
   title: string;
   edits: LspTextEdit[];
   preferred?: boolean;
+  command?: { command: string; arguments?: unknown[] };
 }
 
 export interface DiagnosticData {
@@ -26,7 +27,7 @@ export function toLspEdits(lines: LineIndex, edits: TextEdit[]): LspTextEdit[] {
 }
 
 export function toFixData(lines: LineIndex, fix: Fix): FixData {
-  return { title: fix.title, edits: toLspEdits(lines, fix.edits), ...(fix.preferred ? { preferred: true } : {}) };
+  return { title: fix.title, edits: toLspEdits(lines, fix.edits), ...(fix.preferred ? { preferred: true } : {}), ...(fix.command ? { command: fix.command } : {}) };
 }
 
 export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
@@ -49,7 +50,8 @@ export function codeActionsFor(uri: string, diagnostics: unknown[]): CodeAction[
       if (!isFixData(fix)) continue;
       actions.push({
         title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [d as unknown as Diagnostic], isPreferred: !!fix.preferred,
-        edit: { changes: { [uri]: fix.edits } },
+        ...(fix.edits.length || !fix.command ? { edit: { changes: { [uri]: fix.edits } } } : {}),
+        ...(fix.command ? { command: { title: fix.title, command: fix.command.command, arguments: fix.command.arguments } } : {}),
       });
     }
   }
@@ -64,7 +66,8 @@ const isPos = (p: unknown) => isRecord(p) && Number.isInteger(p.line) && Number.
 
 function isFixData(x: unknown): x is FixData {
   return isRecord(x) && typeof x.title === "string" && Array.isArray(x.edits)
-    && x.edits.every((e) => isRecord(e) && typeof e.newText === "string" && isRecord(e.range) && isPos(e.range.start) && isPos(e.range.end));
+    && x.edits.every((e) => isRecord(e) && typeof e.newText === "string" && isRecord(e.range) && isPos(e.range.start) && isPos(e.range.end))
+    && (x.command === undefined || (isRecord(x.command) && typeof x.command.command === "string" && (x.command.arguments === undefined || Array.isArray(x.command.arguments))));
 }
 
 const SYMBOL_KIND = {

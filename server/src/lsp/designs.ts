@@ -1,27 +1,42 @@
 /**
  * The workspace's design tables by name, for TypeScript fixes that take a
- * pad width from a `.tdl` property: open designs first, then the `.tdl`
- * files under the workspace folders, read once on first need.
+ * pad width from a `.tdl` property and for the drift rules that compare
+ * code with the whole table: open designs first, then the `.tdl` files
+ * under the workspace folders, read once on first need.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, TdlAnalysis, PropertyInfo } from "../core";
+import { pathToFileURL } from "node:url";
+import { analyzeTdl, TdlAnalysis, PropertyInfo, TableModel } from "../core";
+import { designTable, DesignTable } from "../typescript/drift/design-index";
 
 const MAX_FILES = 500;
 
-export class WorkspaceDesigns {
-  private fromDisk: Map<string, ReadonlyMap<string, PropertyInfo>> | undefined;
+/** An open design: its URI and its current analysis. */
+export interface OpenDesign {
+  uri: string;
+  analysis: TdlAnalysis;
+}
 
-  constructor(private readonly folders: () => string[], private readonly open: () => TdlAnalysis[]) {}
+interface OnDisk {
+  tm: TableModel;
+  analysis: TdlAnalysis;
+  uri: string;
+}
+
+export class WorkspaceDesigns {
+  private fromDisk: Map<string, OnDisk> | undefined;
+
+  constructor(private readonly folders: () => string[], private readonly open: () => OpenDesign[]) {}
 
   table(name: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined {
-    if (!name) return undefined;
-    for (const a of this.open()) {
-      const t = a.tables.find((tm) => tm.table.name.text === name);
-      if (t) return t.props;
-    }
-    this.fromDisk ??= this.scan();
-    return this.fromDisk.get(name);
+    return this.find(name)?.tm.props;
+  }
+
+  /** The whole declared table of that name, as the drift rules compare it with code. */
+  designTable(name: string | undefined): DesignTable | undefined {
+    const found = this.find(name);
+    return found ? designTable(found.tm, found.analysis, found.uri) : undefined;
   }
 
   /** A design on disk changed: read the folders again on next need. */
@@ -29,8 +44,20 @@ export class WorkspaceDesigns {
     this.fromDisk = undefined;
   }
 
-  private scan(): Map<string, ReadonlyMap<string, PropertyInfo>> {
-    const out = new Map<string, ReadonlyMap<string, PropertyInfo>>();
+  private find(name: string | undefined): OnDisk | undefined {
+    if (!name) return undefined;
+    for (const { uri, analysis } of this.open()) {
+      const tm = analysis.tables.find((t) => t.table.name.text === name);
+      if (tm) return { tm, analysis, uri };
+    }
+    this.fromDisk ??= this.scan();
+    const hit = this.fromDisk.get(name);
+    // An open design that no longer declares the table wins over its older text on disk.
+    return hit && !this.open().some((o) => o.uri === hit.uri) ? hit : undefined;
+  }
+
+  private scan(): Map<string, OnDisk> {
+    const out = new Map<string, OnDisk>();
     let budget = MAX_FILES;
     const walk = (dir: string) => {
       let entries: fs.Dirent[];
@@ -42,7 +69,9 @@ export class WorkspaceDesigns {
         else if (e.name.endsWith(".tdl")) {
           budget--;
           try {
-            for (const tm of analyzeTdl(fs.readFileSync(full, "utf8")).tables) if (!out.has(tm.table.name.text)) out.set(tm.table.name.text, tm.props);
+            const analysis = analyzeTdl(fs.readFileSync(full, "utf8"));
+            const uri = pathToFileURL(full).toString();
+            for (const tm of analysis.tables) if (!out.has(tm.table.name.text)) out.set(tm.table.name.text, { tm, analysis, uri });
           } catch { /* unreadable design: skip */ }
         }
       }

@@ -49,7 +49,7 @@ export class TypeScriptDocuments {
     if (!this.analyzer) {
       // Loaded lazily: the compiler is large, and most design sessions never need it.
       const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), analysis: this.options });
+      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), designTable: (t) => this.designs.designTable(t), analysis: this.options });
     }
     return this.analyzer;
   }
@@ -88,6 +88,16 @@ export class TypeScriptDocuments {
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);
     return entry;
+  }
+
+  /**
+   * A design changed: every result is stale (drift findings compare with it).
+   * Returns the open code documents to analyse again.
+   */
+  designsChanged(open: readonly TextDocument[]): TextDocument[] {
+    if (!this.results.size) return [];
+    this.results.clear();
+    return open.filter(isTypeScript);
   }
 
   close(uri: string): void {

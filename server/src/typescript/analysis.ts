@@ -17,6 +17,7 @@ import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
 import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
 import { isTestFile, TableIndex } from "./tables";
+import type { DesignLookup } from "./drift/design-index";
 
 export { TS_RULES } from "./rules";
 export { isCodeFile } from "./project";
@@ -34,6 +35,8 @@ export interface TsFileResult {
 export interface TsAnalyzerOptions {
   /** Properties of a design table by name, from the workspace's `.tdl` files. */
   design?: (table: string | undefined) => ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The whole declared table of that name (for the drift rules): none, no drift findings. */
+  designTable?: DesignLookup;
   /** The service profile for files (a design's `service` does not reach code), the partition target, the user's rule levels, test files. */
   analysis?: AnalysisOptions;
 }
@@ -85,6 +88,7 @@ export class TsAnalyzer {
     const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
       sf, checker, usage, usageFinder: finder, profile: profileFor(undefined, analysis?.defaultService), design: (t) => this.options.design?.(t),
+      designTable: (t) => this.options.designTable?.(t),
       tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.

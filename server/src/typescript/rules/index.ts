@@ -15,6 +15,9 @@ import { classifyQueries, queryClass, tableScan } from "./queries";
 import { filterSyntax } from "./filter-syntax";
 import { readBeforeWrite } from "./read-before-write";
 import { Key, TsQuery, TsRule, TsRuleContext } from "./rule";
+import { designDriftKey } from "./design-drift-key";
+import { designDriftQuery } from "./design-drift-query";
+import type { DesignTable } from "../drift/design-index";
 
 export type { TsQuery } from "./rule";
 export { queryLabel } from "./queries";
@@ -28,6 +31,8 @@ export const TS_RULES: readonly TsRule[] = [
   queryClass, tableScan, filterSyntax,
   // Read then write
   readBeforeWrite,
+  // Drift between the code and the workspace's design
+  designDriftKey, designDriftQuery,
 ];
 
 export interface TsFileInput {
@@ -36,6 +41,8 @@ export interface TsFileInput {
   usage: FileUsage;
   profile: ServiceProfile;
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The whole declared table, for the drift rules (none: no drift findings). */
+  designTable?(table: string | undefined): DesignTable | undefined;
   /** The finder the usage was found with (its decomposer and caches are shared with the rules). */
   usageFinder: UsageFinder;
   /** The write sites of a table across the project; none when only this file is known. */

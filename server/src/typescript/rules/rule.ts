@@ -9,6 +9,7 @@ import { Classification, PropertyInfo, Report, RuleRecord, ServiceProfile } from
 import { EntityWrite, FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer, TsKeyPart } from "../key-parts";
+import type { DesignTable } from "../drift/design-index";
 
 /** A partitionKey or rowKey expression the code builds, with its parts. */
 export interface Key {
@@ -37,6 +38,8 @@ export interface TsRuleContext {
   profile: ServiceProfile;
   /** A design table's properties, when a `.tdl` in the workspace declares a table of that name. */
   design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The whole declared table (key shapes, query classes, where its design is), for the drift rules. */
+  designTable?(table: string | undefined): DesignTable | undefined;
   decomposer: KeyDecomposer;
   /** Follows objects and properties as the usage was found (for rules that look at more arguments). */
   usageFinder: UsageFinder;
