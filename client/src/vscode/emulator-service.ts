@@ -10,6 +10,9 @@ import type { TrafficSecond } from "../emulator/fidelity/recorder";
 import { ConnectionInfo } from "../account/model";
 import { Secret } from "../account/clients";
 
+/** Seconds of traffic kept for a heatmap opened late (ten minutes of continuous traffic). */
+const RECENT_SECONDS = 600;
+
 export class EmulatorService implements vscode.Disposable {
   private emulator: FidelityEmulator | undefined;
   private starting: Promise<FidelityEmulator> | undefined;
@@ -35,17 +38,23 @@ export class EmulatorService implements vscode.Disposable {
       }
       e.recorder.on("second", (s: TrafficSecond) => {
         this.recent.push(s);
-        if (this.recent.length > 120) this.recent.shift();
+        if (this.recent.length > RECENT_SECONDS) this.recent.shift();
         for (const l of this.listeners) l(s);
       });
       this.output.appendLine(`Table emulator (Azurite, in memory) on ${e.endpoint}, pid ${e.pid}`);
       this.status.text = `$(database) Tables: emulator :${e.port}`;
       this.status.tooltip = `Open the table explorer (emulator at ${e.endpoint})`;
     }
-    return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
+    return connectionOf(e);
   }
 
-  /** The last two minutes of traffic, for a heatmap opened late. */
+  /** The running emulator's connection, without starting it (the explorer connects to it on open). */
+  current(): { info: ConnectionInfo; secret: Secret } | undefined {
+    const e = this.emulator;
+    return e?.running ? connectionOf(e) : undefined;
+  }
+
+  /** The last ten minutes of traffic (seconds with traffic), for a heatmap opened late. */
   recentTraffic(): TrafficSecond[] {
     return [...this.recent];
   }
@@ -71,4 +80,8 @@ export class EmulatorService implements vscode.Disposable {
   dispose(): void {
     void this.stop();
   }
+}
+
+function connectionOf(e: FidelityEmulator): { info: ConnectionInfo; secret: Secret } {
+  return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
 }
