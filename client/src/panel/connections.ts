@@ -4,9 +4,9 @@
  * one in place, and the error says so. On open, the explorer connects to
  * the embedded emulator when it runs, else to the connection used last.
  */
-import { AccountSession } from "../account/explorer";
-import type { ConnectionInfo } from "../account/model";
-import type { Secret } from "../account/clients";
+import { AccountSession } from "../runtime";
+import type { ConnectionInfo } from "../runtime";
+import type { Secret } from "../runtime";
 import type { ConnectionsEvent, Notice, NoticeEvent, StateOf } from "../../../webview/src/protocol";
 import { explain, PanelError } from "./service-errors";
 

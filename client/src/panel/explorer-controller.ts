@@ -7,12 +7,8 @@
  * Every failure reaches the page as a sentence for the user, with the
  * service's answer as its details (`explain`).
  */
-import type { AccountSession } from "../account/explorer";
-import { ConnectionInfo } from "../account/model";
-import { Secret } from "../account/clients";
-import { deserialize, serialize } from "../account/transfer";
-import { parseFilter } from "../../../server/src/odata/parser";
-import { classifyFilter } from "../../../server/src/odata/classify";
+import { AccountSession, ConnectionInfo, Secret, deserialize, serialize } from "../runtime";
+import { parseFilter, classifyFilter } from "../../../server/src/core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "../../../webview/src/protocol";
 import type { Handlers, ViewSpec } from "./webview-host";
 import { EXPLORER_SHAPES } from "./explorer-shapes";

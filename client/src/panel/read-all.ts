@@ -4,8 +4,8 @@
  * token left or the signal aborts. An abort is not an error: the caller
  * learns that the read is incomplete and writes nothing.
  */
-import type { AccountSession } from "../account/explorer";
-import type { EntityRow } from "../account/model";
+import type { AccountSession } from "../runtime";
+import type { EntityRow } from "../runtime";
 
 export interface ReadAll {
   rows: EntityRow[];

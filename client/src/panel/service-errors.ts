@@ -7,8 +7,8 @@
  * goes into `details`, which the page shows behind a toggle. Everything
  * passes through `redact`, so no key or SAS reaches the page.
  */
-import { AccountError } from "../account/errors";
-import { redact } from "../account/redact";
+import { AccountError } from "../runtime";
+import { redact } from "../runtime";
 
 /** An error for the page: a sentence, and the raw answer behind "details". */
 export class PanelError extends Error {

@@ -14,7 +14,7 @@
 import { EventOf, HostToWebview, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, ViewName } from "../../../webview/src/protocol";
 import { describeName, Fields, isPlainObject, object, ShapeError } from "./shape";
 import { measure } from "./measure";
-import { redact } from "../account/redact";
+import { redact } from "../runtime";
 
 /** One function per request of view `V`; a missing one is a compile error. */
 export type Handlers<V extends ViewName> = { [M in MethodOf<V>]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> };
