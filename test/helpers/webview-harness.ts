@@ -83,6 +83,9 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>, options
     },
     onMessage: (listener) => { toHost = listener; return { dispose: () => { toHost = () => undefined; } }; },
   }, (line) => logs.push(line));
+  // tsx compiles the tests with esbuild's keepNames, which wraps named inner functions in `__name(…)`:
+  // functions a test passes to page.evaluate need that helper in the page too (an identity here).
+  await page.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
   await page.exposeFunction("__toHost", (json: string) => toHost(JSON.parse(json)));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
