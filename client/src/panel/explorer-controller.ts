@@ -41,6 +41,12 @@ export interface ExplorerUi {
 
 /** `'it''s'`: a string literal of OData (quotes doubled). */
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
+/**
+ * A `$select` that keeps the keys: the service returns only the properties
+ * named, and rows without their keys could not be told apart, opened,
+ * edited or deleted.
+ */
+const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set(["PartitionKey", "RowKey", ...select])] : select);
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export class ExplorerController {
@@ -109,7 +115,7 @@ export class ExplorerController {
       await this.need().deleteTable(name);
       return this.need().listTables();
     },
-    "entities.page": async ({ table, continuationToken, filter, select }) => this.need().page(table, { continuationToken, filter: filter?.trim() || undefined, select }),
+    "entities.page": async ({ table, continuationToken, filter, select }) => this.need().page(table, { continuationToken, filter: filter?.trim() || undefined, select: withKeys(select) }),
     "entity.get": async ({ table, partitionKey, rowKey }) => this.need().getEntity(table, partitionKey, rowKey),
     "entity.insert": async ({ table, row }) => this.need().insertEntity(table, row),
     "entity.matches": async ({ table, filter, partitionKey, rowKey }) => {
@@ -128,7 +134,7 @@ export class ExplorerController {
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
       if (parsed && !parsed.ok) throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
-      const result = await this.need().query(table, filter, { select, limit });
+      const result = await this.need().query(table, filter, { select: withKeys(select), limit });
       const classification = parsed?.ok ? classifyFilter(parsed.expr) : null;
       return { ...result, classification };
     },
@@ -153,7 +159,7 @@ export class ExplorerController {
     "data.export": async ({ table, format, scope, filter, select, operation }) => {
       const target = await this.ui.saveTarget(format, `${table}${scope === "result" ? "-result" : ""}.${format}`);
       if (!target) return { outcome: "declined" };
-      const query = scope === "result" ? { filter: filter?.trim() || undefined, select } : {};
+      const query = scope === "result" ? { filter: filter?.trim() || undefined, select: withKeys(select) } : {};
       const title = scope === "result" ? `Exporting the result from ${table}` : `Exporting the whole table ${table}`;
       const read = await this.ui.withProgress(title, (report, outer) => this.operations.run(operation, outer, (signal) => {
         this.progress("export", operation, 0);

@@ -58,7 +58,7 @@ export class ExplorerApp {
         return stored;
       },
       insert: (row) => this.inserted(row),
-      describe: (e) => sentence(problemOf(e).message),
+      describe: (e) => problemOf(e),
     });
     this.filter = new FilterEditor(saved.filter ?? "", (text, state) => this.onFilter(text, state), () => void this.run());
     this.selectInput.value = saved.select ?? "";
@@ -243,7 +243,8 @@ export class ExplorerApp {
       const result = await this.host.request("query.run", { table, filter, select, limit });
       if (seq !== this.querySeq) return;
       this.continuation = result.continuationToken;
-      this.lastQuery = { cost: { ...result.cost }, classification: result.classification, filter, select };
+      // No filter is a table scan: the host classifies only filters, the page says the same as its badge.
+      this.lastQuery = { cost: { ...result.cost }, classification: result.classification ?? state.classification, filter, select };
       this.edits = { inserted: 0, deleted: 0 };
       this.grid.setRows(result.entities, { message: filter ? "No entities match this filter." : "This table is empty — Insert… an entity or Import… a file." });
     } catch (e) {

@@ -6,6 +6,7 @@
 import type { EntityRow } from "../protocol";
 import type { EdmType } from "../../../client/src/runtime/shapes";
 import { clear, h } from "../dom";
+import { Problem, problemNodes } from "./status";
 
 const TYPES: EdmType[] = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
 
@@ -13,8 +14,8 @@ export interface DetailActions {
   save(row: EntityRow, etag: string): Promise<EntityRow>;
   /** Inserts; `note` says where the new entity is (or why the grid does not show it). */
   insert(row: EntityRow): Promise<{ row: EntityRow; note?: string }>;
-  /** Turns an error into the sentence to show. */
-  describe(e: unknown): string;
+  /** Turns an error into what to show: a sentence, and the service's answer behind "Details". */
+  describe(e: unknown): Problem;
 }
 
 export class EntityDetail {
@@ -72,7 +73,8 @@ export class EntityDetail {
         this.render();
         this.element.querySelector(".status")!.textContent = `${what === "save" ? "Saved." : "Inserted."}${"note" in done && done.note ? ` ${done.note}` : ""}`;
       } catch (e) {
-        status.textContent = this.actions.describe(e);
+        clear(status);
+        status.append(...problemNodes(this.actions.describe(e)));
         status.className = "status error";
       }
     };

@@ -27,6 +27,13 @@ export function problemOf(e: unknown): Problem {
   return typeof err?.details === "string" && err.details ? { message, details: err.details } : { message };
 }
 
+/** What an error shows: its sentence, and the service's answer behind a "Details" toggle. */
+export function problemNodes(problem: Problem): HTMLElement[] {
+  const nodes = [h("span", { class: "error-icon", "aria-hidden": "true" }, "⚠"), h("span", { class: "error-message" }, sentence(problem.message))];
+  if (problem.details) nodes.push(h("details", { class: "error-details" }, h("summary", {}, "Details"), h("pre", {}, problem.details)));
+  return nodes;
+}
+
 export class StatusArea {
   readonly cost = h("div", { class: "cost", role: "status", "aria-live": "polite" });
   readonly error = h("div", { class: "error", role: "alert" });
@@ -60,10 +67,7 @@ export class StatusArea {
   showError(problem: Problem): void {
     clear(this.error);
     this.error.hidden = false;
-    this.error.append(h("span", { class: "error-icon", "aria-hidden": "true" }, "⚠"), h("span", { class: "error-message" }, sentence(problem.message)));
-    if (problem.details) {
-      this.error.append(h("details", { class: "error-details" }, h("summary", {}, "Details"), h("pre", {}, problem.details)));
-    }
+    this.error.append(...problemNodes(problem));
   }
 
   clearError(): void {
