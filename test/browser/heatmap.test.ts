@@ -126,13 +126,13 @@ test("dragging zooms into a key range and a time range; Zoom out and Show all go
 
 test("the summary follows the newest second, adds up a second sent twice, and returns to idle when traffic stops", async () => {
   const { page } = harness;
-  await page.locator(".heatmap-summary", { hasText: /^Last second \(12:01:29\): [\d,]+ entities\/s \([\d,]+ read, [\d,]+ written\) over 61 partitions · 139 throttled$/ }).waitFor();
+  await page.locator(".heatmap-summary", { hasText: /^61 partition keys in view · last second: [\d,]+ entities\/s at 12:01:29 \([\d,]+ read, [\d,]+ written, over 61 partitions\) · 139 throttled$/ }).waitFor();
   const t = newest + 2000;
   harness.emit({ type: "traffic", second: { t, partitions: { "Orders/hot": { reads: 100, writes: 50, throttled: 0 } } } });
   harness.emit({ type: "traffic", second: { t, partitions: { "Orders/hot": { reads: 0, writes: 30, throttled: 7 }, "Orders/x": { reads: 1, writes: 0, throttled: 0 } } } });
-  await page.locator(".heatmap-summary", { hasText: /^Last second \(12:01:31\): 181 entities\/s \(101 read, 80 written\) over 2 partitions · 7 throttled$/ }).waitFor();
+  await page.locator(".heatmap-summary", { hasText: /^63 partition keys in view · last second: 181 entities\/s at 12:01:31 \(101 read, 80 written, over 2 partitions\) · 7 throttled$/ }).waitFor();
   for (let i = 1; i <= 3; i++) harness.emit({ type: "traffic", second: { t: t + i * 1000, partitions: {} } });
-  await page.locator(".heatmap-summary.idle", { hasText: /^Idle: no traffic since 12:01:31 \(3 seconds before 12:01:34\)\.$/ }).waitFor();
+  await page.locator(".heatmap-summary.idle", { hasText: /^Idle: no traffic since 12:01:31 \(3 seconds before 12:01:34\) · 63 partition keys in view\.$/ }).waitFor();
   assert.equal(await page.locator(".heatmap-plot").getAttribute("data-newest"), String(t + 3000), "time moved on while idle");
 });
 

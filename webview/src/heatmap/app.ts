@@ -100,7 +100,7 @@ export class Heatmap {
     draw(this.canvas, layout, g, this.colours());
     this.legendMid.textContent = n(rateAt(0.5, layout.max));
     this.legendMax.textContent = `${n(layout.max)} entities/s`;
-    const said = summary(this.log);
+    const said = summary(this.log, layout.keys);
     this.summaryEl.textContent = said.text;
     this.summaryEl.classList.toggle("idle", said.idle);
     this.canvas.setAttribute("aria-label", `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} seconds. ${said.text}`);

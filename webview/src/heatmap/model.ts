@@ -121,8 +121,11 @@ export function clock(t: number): string {
   return new Date(t).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
 }
 
-/** The summary: the newest second's traffic, or "idle" (since when) once it holds none. */
-export function summary(log: TrafficLog): { idle: boolean; text: string } {
+/**
+ * The summary: the newest second's traffic, or "idle" (since when) once it
+ * holds none; `keys` is how many partition keys the map shows.
+ */
+export function summary(log: TrafficLog, keys: number): { idle: boolean; text: string } {
   const t = log.newest;
   if (t === undefined || log.lastActive === undefined) {
     return { idle: true, text: "Idle: no traffic yet — run your app, tests or a stress test against the emulator." };
@@ -130,7 +133,7 @@ export function summary(log: TrafficLog): { idle: boolean; text: string } {
   const second = log.second(t);
   if (!second?.size) {
     const ago = Math.round((t - log.lastActive) / 1000);
-    return { idle: true, text: `Idle: no traffic since ${clock(log.lastActive)} (${plural(ago, "second", "seconds")} before ${clock(t)}).` };
+    return { idle: true, text: `Idle: no traffic since ${clock(log.lastActive)} (${plural(ago, "second", "seconds")} before ${clock(t)}) · ${plural(keys, "partition key", "partition keys")} in view.` };
   }
   let reads = 0;
   let writes = 0;
@@ -142,8 +145,8 @@ export function summary(log: TrafficLog): { idle: boolean; text: string } {
   }
   return {
     idle: false,
-    text: `Last second (${clock(t)}): ${n(reads + writes)} entities/s (${n(reads)} read, ${n(writes)} written) over ${plural(second.size, "partition", "partitions")}` +
-      (throttled ? ` · ${n(throttled)} throttled` : ""),
+    text: `${plural(keys, "partition key", "partition keys")} in view · last second: ${n(reads + writes)} entities/s at ${clock(t)} ` +
+      `(${n(reads)} read, ${n(writes)} written, over ${plural(second.size, "partition", "partitions")})${throttled ? ` · ${n(throttled)} throttled` : ""}`,
   };
 }
 
