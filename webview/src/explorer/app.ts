@@ -17,11 +17,11 @@ import { EntityGrid, EmptyState, key } from "./grid";
 import { EntityDetail } from "./detail";
 import { badge, FilterEditor, FilterState } from "./filter-editor";
 import { Sidebar, TablesView } from "./sidebar";
-import { MenuButton } from "./menu";
+import { Toolbar } from "./toolbar";
 import { problemOf, sentence, StatusArea } from "./status";
 import { LongOperations } from "./long-ops";
 import { placeRow } from "./order";
-import { costLine, countLine, Edits } from "./cost";
+import { costLine, Edits } from "./cost";
 
 const OPEN_A_TABLE: EmptyState = { message: "Open a table: pick one under Tables, or create one." };
 
@@ -36,7 +36,6 @@ export class ExplorerApp {
   private readonly status = new StatusArea();
   private readonly sidebar: Sidebar;
   private readonly badgeEl = h("span", { class: "badge", "aria-live": "polite" });
-  private readonly countEl = h("span", { class: "count", "aria-live": "polite" });
   private readonly titleEl = h("h1", { class: "title" }, "No table open");
   private readonly selectInput = h("input", { class: "select", placeholder: "$select: Name, Age", "aria-label": "Properties to select" });
   private readonly limitInput = h("input", { class: "limit", type: "number", min: "1", max: String(LIMITS.queryRows), value: "1000", "aria-label": "Row limit" });
@@ -44,7 +43,7 @@ export class ExplorerApp {
   private readonly detail: EntityDetail;
   private readonly filter: FilterEditor;
   private readonly ops: LongOperations;
-  private readonly buttons: { insert: HTMLButtonElement; delete: HTMLButtonElement; more: HTMLButtonElement; import: MenuButton; export: MenuButton };
+  private readonly toolbar: Toolbar;
 
   constructor(private readonly host: ViewClient<"explorer">, root: HTMLElement, start: StateOf<"explorer">) {
     const saved = host.state as { filter?: string; select?: string; limit?: string; table?: string };
@@ -81,23 +80,20 @@ export class ExplorerApp {
         this.setTables(left);
       }),
     });
-    this.buttons = {
-      insert: h("button", { class: "secondary insert-new", onclick: () => this.detail.show(undefined) }, "Insert…"),
-      delete: h("button", { class: "secondary delete", onclick: () => void this.deleteSelected() }, "Delete selected"),
-      more: h("button", { class: "secondary more", onclick: () => void this.more() }, "Load more"),
-      import: new MenuButton("Import…", "import", (["json", "csv"] as const).map((f) => ({ label: `From a ${f.toUpperCase()} file…`, name: `import-${f}`, run: () => void this.transfer(() => this.ops.import(this.need(), f), true) }))),
-      export: new MenuButton("Export…", "export", [
-        ...(["json", "csv"] as const).map((f) => ({ label: `This result as ${f.toUpperCase()}…`, name: `export-result-${f}`, run: () => void this.exportAs("result", f) })),
-        ...(["json", "csv"] as const).map((f) => ({ label: `The whole table as ${f.toUpperCase()}…`, name: `export-table-${f}`, run: () => void this.exportAs("table", f) })),
-      ]),
-    };
+    this.toolbar = new Toolbar({
+      insert: () => this.detail.show(undefined),
+      deleteSelected: () => void this.deleteSelected(),
+      more: () => void this.more(),
+      import: (f) => void this.transfer(() => this.ops.import(this.need(), f), true),
+      export: (scope, f) => void this.exportAs(scope, f),
+    });
     root.append(h("div", { class: "explorer" }, this.sidebar.element,
       h("main", {},
         this.titleEl,
         h("div", { class: "querybar" }, this.filter.element, this.badgeEl),
         h("div", { class: "row query-options" }, this.selectInput, this.limitInput,
           h("button", { class: "run", title: "Run (Ctrl+Enter)", onclick: () => void this.run() }, "Run query")),
-        h("div", { class: "toolbar" }, this.buttons.insert, this.buttons.delete, this.buttons.more, this.buttons.import.element, this.buttons.export.element, this.countEl),
+        this.toolbar.element,
         this.status.progress, this.status.cost, this.status.error, this.grid.element),
       this.detail.element));
     host.onEvent((e) => {
@@ -297,20 +293,14 @@ export class ExplorerApp {
   }
 
   private updateCount(): void {
-    this.countEl.textContent = this.table ? countLine(this.grid.count, !!this.continuation) : "";
     this.updateButtons();
   }
 
+  /** The toolbar follows the open table, the grid, the selection and the running operation. */
   private updateButtons(): void {
-    const open = !!this.table;
-    const selected = this.grid?.selected().length ?? 0;
-    const busy = this.ops?.busy ?? false;
-    if (!this.buttons) return;
-    this.buttons.insert.disabled = !open;
-    this.buttons.more.disabled = !open || !this.continuation;
-    this.buttons.import.disabled = this.buttons.export.disabled = !open || busy;
-    this.buttons.delete.disabled = !selected || busy;
-    this.buttons.delete.textContent = selected ? `Delete ${selected.toLocaleString("en-US")} selected` : "Delete selected";
+    // The grid and the operations call back while the constructor is still building the page.
+    if (!this.toolbar) return;
+    this.toolbar.update({ open: !!this.table, rows: this.grid.count, more: !!this.continuation, selected: this.grid.selected().length, busy: this.ops.busy });
   }
 
   /** Deletes the selected rows, each only if it is still the version shown (its ETag). */
