@@ -145,6 +145,22 @@ for (const theme of ["light", "dark", "hc-dark", "hc-light"] as ThemeName[]) {
     assert.deepEqual(low, [], `contrast below 4.5:1 in ${theme}`);
     const fits = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     assert.ok(fits, "no horizontal scrolling at 400 px");
+    // The key labels drawn on the canvas took the new theme's text colour: light text on dark themes, dark on light.
+    const ink = await page.evaluate(() => {
+      const c = document.querySelector("canvas.heatmap-canvas") as HTMLCanvasElement;
+      const r = window.devicePixelRatio || 1;
+      const d = c.getContext("2d")!.getImageData(0, 0, Math.floor(60 * r), Math.floor(c.height / 2)).data;
+      let sum = 0;
+      let weight = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] < 200) continue;
+        sum += (0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]) / 255;
+        weight++;
+      }
+      return weight ? sum / weight : -1;
+    });
+    const dark = theme === "dark" || theme === "hc-dark";
+    assert.ok(ink >= 0 && (dark ? ink > 0.6 : ink < 0.4), `label ink ${ink} in ${theme}`);
   });
 }
 
