@@ -73,6 +73,9 @@ test("screenshots for the README (light and dark, fixed data)", async () => {
   await page.locator("input.select").fill("Customer, Quantity, Total, Shipped");
   await page.locator("button.run").click();
   await page.locator(".count", { hasText: /^17 entities$/ }).waitFor();
+  // A $select still brings the keys: rows stay distinct, and can be opened and deleted.
+  assert.equal(await page.locator(".grid-row").first().getAttribute("data-key"), JSON.stringify(["Oslo", "order-1010"]));
+  assert.match(await page.locator(".grid-header").innerText(), /^PartitionKey\s*key\s+RowKey\s*key\s+Customer\s*String\s+Quantity\s*Int32/);
   await page.locator(".title").click();
   mkdirSync("docs/images", { recursive: true });
   for (const theme of ["light", "dark"] as const) {
