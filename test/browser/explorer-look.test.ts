@@ -80,6 +80,9 @@ test("screenshots for the README (light and dark, fixed data)", async () => {
   mkdirSync("docs/images", { recursive: true });
   for (const theme of ["light", "dark"] as const) {
     await applyTheme(page, theme);
+    // Monaco redraws its lines a frame after the theme changes: wait until the filter's tokens are coloured again.
+    await page.waitForFunction(() => new Set([...document.querySelectorAll(".filter-editor .view-line span span")].map((t) => getComputedStyle(t).color)).size >= 3);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // The elapsed milliseconds differ from run to run: left out of the picture.
     await page.screenshot({ path: `docs/images/explorer-${theme}.png`, animations: "disabled", style: ".elapsed { display: none; }" });
   }

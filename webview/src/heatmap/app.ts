@@ -79,10 +79,6 @@ export class Heatmap {
   private setZoom(zooms: Zoom[]): void {
     this.zooms = zooms;
     this.zoomOut.disabled = this.reset.disabled = !zooms.length;
-    const z = this.zoom;
-    const time = z.end === undefined ? `the last ${n(z.span)} seconds` : `${clock(z.end - (z.span - 1) * 1000)}–${clock(z.end)}`;
-    const keys = z.keys ? (z.keys.first === z.keys.last ? `key ${z.keys.first}` : `keys ${z.keys.first} … ${z.keys.last}`) : "every key";
-    this.zoomText.textContent = `Showing ${keys}, ${time}.${zooms.length ? "" : " Drag across the map to zoom into a key range and a time range."}`;
     this.schedule();
   }
 
@@ -97,6 +93,11 @@ export class Heatmap {
     const layout = this.log.layout(this.zoom, rowsThatFit(height));
     const g = geometry(Math.max(1, width), Math.max(1, height), layout);
     this.view = { layout, g };
+    // Said in the same frame as the map is drawn, so what the text says is what the map shows.
+    const z = this.zoom;
+    const time = z.end === undefined ? `the last ${n(z.span)} seconds` : `${clock(z.end - (z.span - 1) * 1000)}–${clock(z.end)}`;
+    const keys = z.keys ? (z.keys.first === z.keys.last ? `key ${z.keys.first}` : `keys ${z.keys.first} … ${z.keys.last}`) : "every key";
+    this.zoomText.textContent = `Showing ${keys}, ${time}.${this.zooms.length ? "" : " Drag across the map to zoom into a key range and a time range."}`;
     draw(this.canvas, layout, g, this.colours());
     this.legendMid.textContent = n(rateAt(0.5, layout.max));
     this.legendMax.textContent = `${n(layout.max)} entities/s`;
