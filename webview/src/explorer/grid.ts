@@ -158,7 +158,7 @@ export class EntityGrid {
       this.onSelectionChange();
     } });
     this.header.append(h("div", { class: "cell check", role: "columnheader" }, all),
-      ...this.columns.map((c) => h("div", { class: `cell${c.wide ? " wide" : ""}`, role: "columnheader", title: `${c.name} (${c.label})` }, c.name, h("span", { class: "type" }, c.label))));
+      ...this.columns.map((c) => h("div", { class: `cell${c.wide ? " wide" : ""}`, role: "columnheader", title: `${c.name} (${c.label})`, "aria-label": `${c.name}, ${c.label}` }, c.name, h("span", { class: "type" }, c.label))));
   }
 
   /** Draws the rows in view (plus a margin); `force` redraws even when the same rows are in view. */
