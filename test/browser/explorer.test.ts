@@ -46,11 +46,12 @@ test("connect to the emulator, create a table, import data, page through it", as
   await page.locator("button.create").click();
   await page.locator(".tables li.active", { hasText: table }).waitFor();
   ui.importText.json = toJson(rows);
+  await page.locator("button.menu-button.import").click();
   await page.locator("button.import-json").click();
-  await page.locator(".count", { hasText: "1000 entities (more available)" }).waitFor();
-  assert.match(await page.locator(".cost").innerText(), /1 request · 1 page · 0 continuation tokens followed · 1000 entities/);
+  await page.locator(".count", { hasText: "1,000 entities (more available)" }).waitFor();
+  assert.match(await page.locator(".cost").innerText(), /^Imported 1,200 entities\. 1 request · 1 page · 0 continuation tokens followed · 1,000 entities/);
   await page.locator("button.more").click();
-  await page.locator(".count", { hasText: "1200 entities" }).waitFor();
+  await page.locator(".count", { hasText: "1,200 entities" }).waitFor();
   // Virtualised: far fewer row elements than entities.
   const rendered = await page.locator(".grid-row").count();
   assert.ok(rendered > 10 && rendered < 100, `${rendered} rows in the DOM`);
@@ -112,11 +113,12 @@ test("delete selected entities (confirmed), export CSV with types, and state sur
   await page.locator(".count", { hasText: "400 entities" }).waitFor();
   await page.locator(".grid-header input[type=checkbox]").check();
   await page.locator("button.delete", { hasText: "Delete 400 selected" }).click();
-  await page.locator(".cost", { hasText: /^Deleted 400 entities\.$/ }).waitFor();
+  await page.locator(".cost", { hasText: /^Deleted 400 entities\. 1 request · 1 page · 0 continuation tokens followed · 400 entities · \d+ ms · row-range · 1 partition · since then 400 deleted$/ }).waitFor();
   assert.match(ui.confirmations.at(-1)!, /Delete 400 entities/);
   await typeFilter("");
-  await page.locator("button.export-csv").click();
-  await page.locator(".cost", { hasText: "Exported 800 entities" }).waitFor();
+  await page.locator("button.menu-button.export").click();
+  await page.locator("button.export-table-csv").click();
+  await page.locator(".cost", { hasText: /^Exported 800 entities of the whole table to \/tmp\/\w+\.csv\.$/ }).waitFor();
   const csv = ui.saved.at(-1)!.text;
   assert.equal(csv.split("\r\n")[0], "PartitionKey,RowKey,Age,Age@type,Big,Big@type");
   await typeFilter("PartitionKey eq 'p2'");

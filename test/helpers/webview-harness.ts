@@ -55,13 +55,20 @@ function serve(dist: string, origin: () => string): Server {
   });
 }
 
-export async function openHarness<V extends ViewName>(spec: ViewSpec<V>): Promise<Harness<V>> {
+/** How the browser shows the page: its size, and the time zone and locale (fixed ones make screenshots repeatable). */
+export interface HarnessOptions {
+  viewport?: { width: number; height: number };
+  timezoneId?: string;
+  locale?: string;
+}
+
+export async function openHarness<V extends ViewName>(spec: ViewSpec<V>, options: HarnessOptions = {}): Promise<Harness<V>> {
   let origin = "";
   const server = serve(path.resolve("dist"), () => origin);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, timezoneId: options.timezoneId, locale: options.locale });
   const sent: HostToWebview[] = [];
   const logs: string[] = [];
   const waiting = new Map<number, (m: HostToWebview) => void>();
@@ -76,6 +83,9 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>): Promis
     },
     onMessage: (listener) => { toHost = listener; return { dispose: () => { toHost = () => undefined; } }; },
   }, (line) => logs.push(line));
+  // tsx compiles the tests with esbuild's keepNames, which wraps named inner functions in `__name(…)`:
+  // functions a test passes to page.evaluate need that helper in the page too (an identity here).
+  await page.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
   await page.exposeFunction("__toHost", (json: string) => toHost(JSON.parse(json)));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

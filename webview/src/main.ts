@@ -26,7 +26,7 @@ connection.start((init) => {
       break;
     }
     case "heatmap": {
-      const heatmap = new Heatmap(root, init.state.seconds);
+      const heatmap = new Heatmap(root, init.state.seconds, init.state.now);
       connection.client(init.view).onEvent((e) => heatmap.add(e.second));
       break;
     }

@@ -27,33 +27,61 @@ export interface EntityVersion {
   etag: string;
 }
 
+/** Which entities an export writes: what the current filter returns, or every entity of the table. */
+export type ExportScope = "result" | "table";
+
+/** How an export ended: written to `file`, cancelled after `read` entities (nothing written), or no file chosen. */
+export type ExportOutcome =
+  | { outcome: "saved"; exported: number; file: string }
+  | { outcome: "cancelled"; read: number }
+  | { outcome: "declined" };
+
+/** A message for the user and, behind a "details" toggle, the service's own answer (redacted). */
+export interface Notice {
+  message: string;
+  details?: string;
+}
+
 /** The table explorer's requests. */
 export interface ExplorerRequests {
+  /** Starts (or finds) the embedded emulator and connects to it. */
   "connect.emulator": { params: NoParams; result: ConnectionInfo };
   /** The host asks for the connection string, SAS token or account URL in VS Code's own inputs. */
   "connect.prompt": { params: NoParams; result: ConnectionInfo | null };
+  /**
+   * Makes a stored connection the active one once it has answered (its
+   * tables listed); a connection that fails leaves the active one as it was.
+   */
   "connection.select": { params: { id: string }; result: { tables: string[] } };
   "connection.remove": { params: { id: string }; result: { connections: ConnectionInfo[] } };
   "tables.list": { params: NoParams; result: string[] };
   "table.create": { params: { name: string }; result: string[] };
   /** Asks the user to confirm first; null when they decline. */
   "table.delete": { params: { name: string }; result: string[] | null };
-  "entities.page": { params: { table: string; continuationToken?: string }; result: PageResult };
+  /** The next page of a query: the same `filter` and `select` as the query whose token it continues. */
+  "entities.page": { params: { table: string; continuationToken?: string; filter?: string; select?: string[] }; result: PageResult };
   "entity.get": { params: { table: string; partitionKey: string; rowKey: string }; result: EntityRow };
   "entity.insert": { params: { table: string; row: EntityRow }; result: EntityRow };
+  /** Whether the entity is among what `filter` returns, as the service judges it (one point query). */
+  "entity.matches": { params: { table: string; filter: string; partitionKey: string; rowKey: string }; result: boolean };
   /** Replaces the entity only if it still has the ETag it was read with (never `*`). */
   "entity.update": { params: { table: string; row: EntityRow; etag: string }; result: EntityRow };
   /**
    * Deletes each entity only if it still has the ETag it was read with;
    * asks the user to confirm first (null when they decline). `kept`: changed
    * since they were read, left as they are; `missing`: already gone.
+   * `operation` names the work for `progress` events and `operation.cancel`.
    */
-  "entities.delete": { params: { table: string; entities: EntityVersion[] }; result: { deleted: number; kept: number; missing: number } | null };
+  "entities.delete": { params: { table: string; entities: EntityVersion[]; operation?: string }; result: { deleted: number; kept: number; missing: number } | null };
   "query.run": { params: { table: string; filter: string; select?: string[]; limit?: number }; result: QueryResult & { classification: Classification | null } };
   /** Property names seen in a sample of the table, for completion. */
   "columns.sample": { params: { table: string }; result: string[] };
-  "data.import": { params: { table: string; format: TransferFormat }; result: { imported: number } | null };
-  "data.export": { params: { table: string; format: TransferFormat; filter?: string }; result: { exported: number; file: string } | null };
+  /** `imported` of `total` (fewer when cancelled); null when no file was chosen. */
+  "data.import": { params: { table: string; format: TransferFormat; operation?: string }; result: { imported: number; total: number } | null };
+  /** `scope` "result": the entities `filter` (and `select`) return; "table": every entity. */
+  "data.export": { params: { table: string; format: TransferFormat; scope: ExportScope; filter?: string; select?: string[]; operation?: string }; result: ExportOutcome };
+  /** Cancels the running operation the page named; false when it is not running (any more). */
+  "operation.cancel": { params: { operation: string }; result: boolean };
 }
 
 /** The stress report's requests. */
@@ -71,8 +99,21 @@ export interface TrafficSecond {
   partitions: Record<string, { reads: number; writes: number; throttled: number }>;
 }
 
-export type ProgressEvent = { type: "progress"; operation: string; done: number; total?: number };
-export type ConnectionsEvent = { type: "connections"; connections: ConnectionInfo[]; active?: string };
+/** Progress of a long operation (`operation`: delete, import, export); `id` is the name the page gave it. */
+export type ProgressEvent = { type: "progress"; operation: string; id?: string; done: number; total?: number };
+/**
+ * The stored connections and the active one. `tables` comes with a change
+ * of the active connection: the tables it listed when it answered.
+ */
+export type ConnectionsEvent = { type: "connections"; connections: ConnectionInfo[]; active?: string; tables?: string[] };
+/** Something the host has to tell the page outside an answer (a connection it could not restore). */
+export type NoticeEvent = { type: "notice"; notice: Notice };
+/**
+ * One second of traffic. The host also sends seconds without traffic (no
+ * partitions), so time passes on the heatmap when the emulator is idle; a
+ * second may come more than once (traffic first, or an empty one first):
+ * the page adds them up.
+ */
 export type TrafficEvent = { type: "traffic"; second: TrafficSecond };
 
 /** The stress report page's state: one run, or two side by side when designs are compared. */
@@ -82,9 +123,9 @@ export interface ReportState {
 
 /** Every page: its start state, its requests and the events it receives. */
 export interface Views {
-  explorer: { state: { connections: ConnectionInfo[]; active?: string }; requests: ExplorerRequests; events: ProgressEvent | ConnectionsEvent };
+  explorer: { state: { connections: ConnectionInfo[]; active?: string; notice?: Notice }; requests: ExplorerRequests; events: ProgressEvent | ConnectionsEvent | NoticeEvent };
   report: { state: ReportState; requests: ReportRequests; events: never };
-  heatmap: { state: { seconds: TrafficSecond[] }; requests: HeatmapRequests; events: TrafficEvent };
+  heatmap: { state: { seconds: TrafficSecond[]; now?: number }; requests: HeatmapRequests; events: TrafficEvent };
 }
 
 export type ViewName = keyof Views;
@@ -102,7 +143,7 @@ export type InitMessage = { [V in ViewName]: InitOf<V> }[ViewName];
 
 export type ResponseMessage =
   | { type: "response"; id: number; ok: true; result: unknown }
-  | { type: "response"; id: number; ok: false; error: string };
+  | { type: "response"; id: number; ok: false; error: string; details?: string };
 
 export type HostToWebview<V extends ViewName = ViewName> = InitOf<V> | ResponseMessage | { type: "event"; event: EventOf<V> };
 
@@ -153,4 +194,8 @@ export const LIMITS = {
   importRows: 1_000_000,
   /** Characters of an error message sent back to the page. */
   errorChars: 1_000,
+  /** Characters of an error's details (the service's own answer) sent back to the page. */
+  detailChars: 4_000,
+  /** Length of the name a page gives a long operation (to follow and cancel it). */
+  operationId: 64,
 } as const;

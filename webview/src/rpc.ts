@@ -64,7 +64,7 @@ export class HostConnection {
       if (!p) return;
       this.pending.delete(msg.id);
       if (msg.ok) p.resolve(msg.result);
-      else p.reject(new Error(msg.error));
+      else p.reject(Object.assign(new Error(msg.error), msg.details ? { details: msg.details } : {}));
     }
   }
 }

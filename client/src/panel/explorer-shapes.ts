@@ -44,6 +44,10 @@ const entityVersion = object<EntityVersion>({ partitionKey: key, rowKey: key, et
 const filter = text({ max: LIMITS.filter });
 const connectionId = text({ min: 1, max: LIMITS.connectionId });
 const format = oneOf(["json", "csv"] as const);
+const scope = oneOf(["result", "table"] as const);
+/** The name a page gives a long operation: a short identifier of its own choosing. */
+const operation = text({ min: 1, max: LIMITS.operationId, pattern: /^[A-Za-z0-9_-]+$/, rule: "is not an operation name (letters, digits, - and _)" });
+const selectList = list(selectName, LIMITS.properties + 3);
 
 export const EXPLORER_SHAPES: Shapes<"explorer"> = {
   "connect.emulator": none,
@@ -53,13 +57,15 @@ export const EXPLORER_SHAPES: Shapes<"explorer"> = {
   "tables.list": none,
   "table.create": { name: tableName },
   "table.delete": { name: tableName },
-  "entities.page": { table: tableName, continuationToken: optional(text({ min: 1, max: LIMITS.continuationToken })) },
+  "entities.page": { table: tableName, continuationToken: optional(text({ min: 1, max: LIMITS.continuationToken })), filter: optional(filter), select: optional(selectList) },
   "entity.get": { table: tableName, partitionKey: key, rowKey: key },
   "entity.insert": { table: tableName, row: entityRow },
+  "entity.matches": { table: tableName, filter, partitionKey: key, rowKey: key },
   "entity.update": { table: tableName, row: entityRow, etag },
-  "entities.delete": { table: tableName, entities: list(entityVersion, LIMITS.entitiesPerRequest) },
-  "query.run": { table: tableName, filter, select: optional(list(selectName, LIMITS.properties + 3)), limit: optional(integer(1, LIMITS.queryRows)) },
+  "entities.delete": { table: tableName, entities: list(entityVersion, LIMITS.entitiesPerRequest), operation: optional(operation) },
+  "query.run": { table: tableName, filter, select: optional(selectList), limit: optional(integer(1, LIMITS.queryRows)) },
   "columns.sample": { table: tableName },
-  "data.import": { table: tableName, format },
-  "data.export": { table: tableName, format, filter: optional(filter) },
+  "data.import": { table: tableName, format, operation: optional(operation) },
+  "data.export": { table: tableName, format, scope, filter: optional(filter), select: optional(selectList), operation: optional(operation) },
+  "operation.cancel": { operation },
 };

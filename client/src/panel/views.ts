@@ -21,7 +21,33 @@ export function reportView(runs: ReportState["runs"], openHeatmap: () => Promise
   };
 }
 
-/** The key-space heatmap: the recent seconds at the handshake, then one `traffic` event a second. */
-export function heatmapView(recent: () => TrafficSecond[]): ViewSpec<"heatmap"> {
-  return { view: "heatmap", shapes: {}, handlers: {}, state: () => ({ seconds: recent() }) };
+/**
+ * The key-space heatmap: the recent seconds and the host's clock at the
+ * handshake, then one `traffic` event a second (empty ones while idle).
+ */
+export function heatmapView(recent: () => TrafficSecond[], now: () => number = Date.now): ViewSpec<"heatmap"> {
+  return { view: "heatmap", shapes: {}, handlers: {}, state: () => ({ seconds: recent(), now: now() }) };
+}
+
+/**
+ * Fills the silence between traffic seconds: `tick(now)` returns the empty
+ * second to send for the second that ended more than a second ago, when
+ * no traffic was sent for it (the recorder writes a second out up to a
+ * quarter of a second after it ends; one more second of margin keeps an
+ * empty second from overtaking it — and the page adds up duplicates anyway).
+ */
+export class IdleSeconds {
+  private last = 0;
+
+  /** Notes a second of traffic that was sent. */
+  sent(t: number): void {
+    if (t > this.last) this.last = t;
+  }
+
+  tick(now: number): TrafficSecond | undefined {
+    const t = now - (now % 1000) - 2000;
+    if (t <= this.last) return undefined;
+    this.last = t;
+    return { t, partitions: {} };
+  }
 }

@@ -14,6 +14,7 @@
 import { EventOf, HostToWebview, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, ViewName } from "../../../webview/src/protocol";
 import { describeName, Fields, isPlainObject, object, ShapeError } from "./shape";
 import { measure } from "./measure";
+import { redact } from "../runtime";
 
 /** One function per request of view `V`; a missing one is a compile error. */
 export type Handlers<V extends ViewName> = { [M in MethodOf<V>]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> };
@@ -137,7 +138,12 @@ export class WebviewHost<V extends ViewName> {
         // A programming error deserves its stack in the log; a refused write or a network failure does not.
         const bug = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || !(e instanceof Error);
         this.log(`[${this.spec.view}] ${method} failed: ${bug ? ((e as Error)?.stack ?? String(e)) : message}`);
-        if (!this.closed) this.post({ type: "response", id, ok: false, error: clip(message, this.limits.errorChars) });
+        // Details (the service's own answer) go to the page behind a toggle, redacted again in case a handler forgot.
+        const details = (e as { details?: unknown } | undefined)?.details;
+        if (!this.closed) {
+          this.post({ type: "response", id, ok: false, error: clip(redact(message), this.limits.errorChars),
+            ...(typeof details === "string" && details ? { details: clip(redact(details), this.limits.detailChars) } : {}) });
+        }
       } finally {
         this.inFlight.delete(id);
       }

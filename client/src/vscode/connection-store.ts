@@ -45,6 +45,14 @@ export class VsCodeConnectionStore implements ConnectionStore {
     await this.context.secrets.delete(`${KEY}.${id}`);
   }
 
+  lastUsed(): string | undefined {
+    return this.context.globalState.get<string>(`${KEY}.lastUsed`);
+  }
+
+  async markUsed(id: string): Promise<void> {
+    await this.context.globalState.update(`${KEY}.lastUsed`, id);
+  }
+
   /** Waits for the one-time clean-up of endpoints stored with a secret. */
   ready(): Promise<void> {
     this.list();

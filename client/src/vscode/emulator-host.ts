@@ -8,6 +8,9 @@ import * as vscode from "vscode";
 import { FidelityEmulator, ConnectionInfo, Secret } from "../runtime";
 import type { TrafficSecond } from "../runtime";
 
+/** Seconds of traffic kept for a heatmap opened late (ten minutes of continuous traffic). */
+const RECENT_SECONDS = 600;
+
 export class EmulatorHost implements vscode.Disposable {
   private emulator: FidelityEmulator | undefined;
   private starting: Promise<FidelityEmulator> | undefined;
@@ -33,17 +36,23 @@ export class EmulatorHost implements vscode.Disposable {
       }
       e.recorder.on("second", (s: TrafficSecond) => {
         this.recent.push(s);
-        if (this.recent.length > 120) this.recent.shift();
+        if (this.recent.length > RECENT_SECONDS) this.recent.shift();
         for (const l of this.listeners) l(s);
       });
       this.output.appendLine(`Table emulator (Azurite, in memory) on ${e.endpoint}, pid ${e.pid}`);
       this.status.text = `$(database) Tables: emulator :${e.port}`;
       this.status.tooltip = `Open the table explorer (emulator at ${e.endpoint})`;
     }
-    return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
+    return connectionOf(e);
   }
 
-  /** The last two minutes of traffic, for a heatmap opened late. */
+  /** The running emulator's connection, without starting it (the explorer connects to it on open). */
+  current(): { info: ConnectionInfo; secret: Secret } | undefined {
+    const e = this.emulator;
+    return e?.running ? connectionOf(e) : undefined;
+  }
+
+  /** The last ten minutes of traffic (seconds with traffic), for a heatmap opened late. */
   recentTraffic(): TrafficSecond[] {
     return [...this.recent];
   }
@@ -69,4 +78,8 @@ export class EmulatorHost implements vscode.Disposable {
   dispose(): void {
     void this.stop();
   }
+}
+
+function connectionOf(e: FidelityEmulator): { info: ConnectionInfo; secret: Secret } {
+  return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
 }

@@ -40,7 +40,12 @@ export class ExplorerPanel {
   private constructor(private readonly panel: vscode.WebviewPanel, context: vscode.ExtensionContext, make: MakeController) {
     this.controller = make((event) => this.host?.emit(event));
     this.host = hostPanel(panel, context.extensionUri, "Table Explorer", this.controller.view());
-    panel.onDidDispose(() => { if (ExplorerPanel.current === this) ExplorerPanel.current = undefined; });
+    // Connect at once to the running emulator or the connection used last: the page's start state (or an event) carries it.
+    void this.controller.open();
+    panel.onDidDispose(() => {
+      this.controller.dispose();
+      if (ExplorerPanel.current === this) ExplorerPanel.current = undefined;
+    });
   }
 
   get activeController(): ExplorerController {

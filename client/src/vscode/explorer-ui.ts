@@ -27,6 +27,10 @@ export class VsCodeExplorerUi implements ExplorerUi {
     return this.emulatorHost.start();
   }
 
+  async runningEmulator() {
+    return this.emulatorHost.current();
+  }
+
   async openHeatmap(): Promise<void> {
     await vscode.commands.executeCommand("tableDesign.showHeatmap");
   }
@@ -102,12 +106,14 @@ export class VsCodeExplorerUi implements ExplorerUi {
     return { path: uri.fsPath, text: Buffer.from(await vscode.workspace.fs.readFile(uri)).toString("utf8") };
   }
 
-  async saveFile(format: TransferFormat, suggestedName: string, text: () => string): Promise<string | undefined> {
+  async saveTarget(format: TransferFormat, suggestedName: string): Promise<string | undefined> {
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, suggestedName) : undefined, filters: { [format.toUpperCase()]: [format] } });
-    if (!uri) return undefined;
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(text(), "utf8"));
-    return uri.fsPath;
+    return uri?.fsPath;
+  }
+
+  async writeFile(target: string, text: string): Promise<void> {
+    await vscode.workspace.fs.writeFile(vscode.Uri.file(target), Buffer.from(text, "utf8"));
   }
 
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {

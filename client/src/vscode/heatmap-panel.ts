@@ -1,10 +1,12 @@
 /**
  * The key-space heatmap panel: fed live by the embedded emulator's
- * recorder while the user's app, tests or a stress test run.
+ * recorder while the user's app, tests or a stress test run, and by an
+ * empty second each second while nothing runs, so the map moves on and its
+ * summary says the emulator is idle.
  */
 import * as vscode from "vscode";
 import { hostPanel, panelOptions } from "./panel-page";
-import { heatmapView } from "../panel/views";
+import { heatmapView, IdleSeconds } from "../panel/views";
 import type { TrafficSecond } from "../../../webview/src/protocol";
 import { EmulatorHost } from "./emulator-host";
 
@@ -25,10 +27,20 @@ export class HeatmapPanel {
     const title = "Key-space heatmap";
     this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", title, vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
     const host = hostPanel(this.panel, context.extensionUri, title, heatmapView(() => emulator.recentTraffic()));
+    const idle = new IdleSeconds();
+    for (const s of emulator.recentTraffic()) idle.sent(s.t);
     // The host drops events until the page is ready; the page's init state carries the seconds before that.
-    const onSecond = (second: TrafficSecond) => host.emit({ type: "traffic", second });
+    const onSecond = (second: TrafficSecond) => {
+      idle.sent(second.t);
+      host.emit({ type: "traffic", second });
+    };
     emulator.onTraffic(onSecond);
+    const clock = setInterval(() => {
+      const empty = idle.tick(Date.now());
+      if (empty) host.emit({ type: "traffic", second: empty });
+    }, 1000);
     this.panel.onDidDispose(() => {
+      clearInterval(clock);
       emulator.offTraffic(onSecond);
       HeatmapPanel.current = undefined;
     });

@@ -6,12 +6,16 @@
 import type { EntityRow } from "../protocol";
 import type { EdmType } from "../../../client/src/runtime/shapes";
 import { clear, h } from "../dom";
+import { Problem, problemNodes } from "./status";
 
 const TYPES: EdmType[] = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
 
 export interface DetailActions {
   save(row: EntityRow, etag: string): Promise<EntityRow>;
-  insert(row: EntityRow): Promise<EntityRow>;
+  /** Inserts; `note` says where the new entity is (or why the grid does not show it). */
+  insert(row: EntityRow): Promise<{ row: EntityRow; note?: string }>;
+  /** Turns an error into what to show: a sentence, and the service's answer behind "Details". */
+  describe(e: unknown): Problem;
 }
 
 export class EntityDetail {
@@ -20,6 +24,11 @@ export class EntityDetail {
   private isNew = false;
 
   constructor(private readonly actions: DetailActions) {
+    this.element.hidden = true;
+    this.element.addEventListener("keydown", (e) => { if (e.key === "Escape") this.close(); });
+  }
+
+  close(): void {
     this.element.hidden = true;
   }
 
@@ -58,13 +67,14 @@ export class EntityDetail {
       status.textContent = what === "save" ? "Saving…" : "Inserting…";
       status.className = "status";
       try {
-        const stored = what === "save" ? await this.actions.save(collect(), row.etag ?? "") : await this.actions.insert(collect());
-        this.row = stored;
+        const done = what === "save" ? { row: await this.actions.save(collect(), row.etag ?? "") } : await this.actions.insert(collect());
+        this.row = done.row;
         this.isNew = false;
         this.render();
-        this.element.querySelector(".status")!.textContent = what === "save" ? "Saved." : "Inserted.";
+        this.element.querySelector(".status")!.textContent = `${what === "save" ? "Saved." : "Inserted."}${"note" in done && done.note ? ` ${done.note}` : ""}`;
       } catch (e) {
-        status.textContent = (e as Error).message;
+        clear(status);
+        status.append(...problemNodes(this.actions.describe(e)));
         status.className = "status error";
       }
     };
@@ -76,7 +86,7 @@ export class EntityDetail {
       h("div", { class: "actions" },
         h("button", { class: "secondary", onclick: () => addProp() }, "Add property"),
         this.isNew ? h("button", { class: "insert", onclick: () => act("insert") }, "Insert") : h("button", { class: "save", onclick: () => act("save") }, "Save"),
-        h("button", { class: "secondary", onclick: () => { this.element.hidden = true; } }, "Close")),
+        h("button", { class: "secondary close", onclick: () => this.close() }, "Close")),
       status);
   }
 }

@@ -9,6 +9,7 @@ import "monaco-editor/editor/contrib/suggest/browser/suggestController";
 import "monaco-editor/editor/contrib/snippet/browser/snippetController2";
 import "monaco-editor/editor/contrib/hover/browser/hoverContribution";
 import { parseFilter, classifyFilter, badge, Classification } from "../../../server/src/core";
+import { followTheme } from "./monaco-theme";
 
 declare const MONACO_EDITOR_WORKER: string;
 
@@ -71,19 +72,22 @@ function registerLanguage(): void {
 export interface FilterState {
   classification: Classification | null;
   error: string | null;
+  /** Where the filter stops parsing (1-based character), with `error`. */
+  at?: number;
 }
 
 export class FilterEditor {
   readonly element: HTMLElement;
   private readonly editor: monaco.editor.IStandaloneCodeEditor;
+  private current: FilterState = { classification: null, error: null };
 
   constructor(initial: string, private readonly onChange: (text: string, state: FilterState) => void, onRun: () => void) {
     registerLanguage();
     this.element = document.createElement("div");
     this.element.className = "filter-editor";
-    const dark = document.body.classList.contains("vscode-dark") || document.body.classList.contains("vscode-high-contrast");
+    followTheme();
     this.editor = monaco.editor.create(this.element, {
-      value: initial, language: LANGUAGE, theme: dark ? "vs-dark" : "vs", minimap: { enabled: false }, lineNumbers: "off",
+      value: initial, language: LANGUAGE, minimap: { enabled: false }, lineNumbers: "off",
       scrollBeyondLastLine: false, wordWrap: "on", fontSize: 13, automaticLayout: true, glyphMargin: false, folding: false,
       renderLineHighlight: "none", overviewRulerLanes: 0, fixedOverflowWidgets: true,
       ariaLabel: "OData filter",
@@ -99,6 +103,11 @@ export class FilterEditor {
 
   set text(value: string) {
     this.editor.setValue(value);
+  }
+
+  /** The state of the text now (the page checks it before running). */
+  get state(): FilterState {
+    return this.current;
   }
 
   /** Property names sampled from the table, offered by completion. */
@@ -122,12 +131,13 @@ export class FilterEditor {
         const start = model.getPositionAt(parsed.error.start);
         const end = model.getPositionAt(Math.max(parsed.error.end, parsed.error.start + 1));
         markers.push({ severity: monaco.MarkerSeverity.Error, message: parsed.error.message, startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column });
-        state = { classification: null, error: parsed.error.message };
+        state = { classification: null, error: parsed.error.message, at: parsed.error.start + 1 };
       }
     } else {
       state = { classification: { class: "table-scan", partitions: null, scanned: null, returned: null, selectivity: null, reasons: ["no filter: every entity"] }, error: null };
     }
     monaco.editor.setModelMarkers(model, "odata", markers);
+    this.current = state;
     this.onChange(text, state);
   }
 }

@@ -1,96 +1,191 @@
 /**
  * The key-space heatmap, after Bigtable's Key Visualizer: time across (one
- * column a second), partition-key ranges down (keys in sorted order, grouped
- * into rows), colour for entities per second, throttled cells outlined.
- * Hovering a cell shows its key range, rate and throttled share.
+ * column a second, the newest at the right edge), partition keys down in
+ * key order grouped into rows labelled with their first key, colour for
+ * entities per second (legend with units), throttled cells outlined.
+ * The map fits its panel and redraws when the panel or the theme changes.
+ * Dragging across it zooms into that key range and time range (Zoom out
+ * and Show all go back); hovering a cell shows its keys, second and rates.
+ * The summary says what the newest second carried, or that the emulator
+ * is idle (the host sends an empty second each second nothing happens).
  */
+import "./heatmap.css";
 import type { TrafficSecond } from "../protocol";
 import { h } from "../dom";
+import { clock, DEFAULT_SPAN, Layout, summary, TrafficLog, Zoom } from "./model";
+import { Colours, draw, geometry, Geometry, rateAt, rowsThatFit, scaleColour } from "./draw";
 
-const SECONDS = 120;
-const MAX_ROWS = 48;
-const CELL_W = 8;
-const ROW_H = 12;
-
-interface Cell {
-  entities: number;
-  throttled: number;
-}
+const DRAG_MIN = 5;
+const n = (v: number) => v.toLocaleString("en-US");
 
 export class Heatmap {
-  private readonly seconds: TrafficSecond[] = [];
-  private readonly canvas = h("canvas", { class: "heatmap-canvas", width: SECONDS * CELL_W, height: MAX_ROWS * ROW_H });
+  private readonly log = new TrafficLog();
+  private readonly canvas = h("canvas", { class: "heatmap-canvas", role: "img" });
+  private readonly plot = h("div", { class: "heatmap-plot" });
   private readonly tip = h("div", { class: "heatmap-tip", role: "tooltip" });
-  private readonly summary = h("p", { class: "heatmap-summary" }, "Waiting for traffic on the emulator…");
-  private layout: { rows: string[][]; grid: Cell[][]; max: number } = { rows: [], grid: [], max: 0 };
+  private readonly band = h("div", { class: "heatmap-band" });
+  private readonly summaryEl = h("p", { class: "heatmap-summary", role: "status", "aria-live": "polite" });
+  private readonly zoomText = h("span", { class: "heatmap-zoom-text" });
+  private readonly legendMax = h("span", { class: "legend-max" });
+  private readonly legendMid = h("span", { class: "legend-mid" });
+  private readonly zoomOut = h("button", { class: "secondary zoom-out", onclick: () => this.setZoom(this.zooms.slice(0, -1)) }, "Zoom out");
+  private readonly reset = h("button", { class: "secondary zoom-reset", onclick: () => this.setZoom([]) }, "Show all");
+  private zooms: Zoom[] = [];
+  private view: { layout: Layout; g: Geometry } | undefined;
+  private drag: { x: number; y: number } | undefined;
+  private queued = false;
 
-  constructor(root: HTMLElement, initial: TrafficSecond[] = []) {
+  constructor(root: HTMLElement, initial: TrafficSecond[] = [], now?: number) {
+    this.plot.append(this.canvas, this.band, this.tip);
+    this.tip.hidden = this.band.hidden = true;
+    const gradient = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map(scaleColour).join(", ")})`;
     root.append(h("section", { class: "heatmap" },
-      h("h1", {}, "Key-space heatmap"),
-      h("p", { class: "legend" }, "Time across (one column a second, newest right), partition-key ranges down in key order; brighter is more entities/s; a red outline marks throttled requests."),
-      this.summary, h("div", { class: "heatmap-wrap" }, this.canvas, this.tip)));
-    this.canvas.addEventListener("mousemove", (e) => this.hover(e));
-    this.canvas.addEventListener("mouseleave", () => { this.tip.hidden = true; });
-    this.tip.hidden = true;
-    for (const s of initial) this.add(s);
+      h("header", { class: "heatmap-head" },
+        h("h1", {}, "Key-space heatmap"),
+        this.summaryEl),
+      h("div", { class: "heatmap-legend", "aria-label": "Colour legend" },
+        h("span", { class: "legend-scale" },
+          h("span", { class: "legend-bar", style: `background: ${gradient}` }),
+          h("span", { class: "legend-labels" }, h("span", {}, "0"), this.legendMid, this.legendMax)),
+        h("span", { class: "legend-unit" }, "entities/s per key range and second (log scale)"),
+        h("span", { class: "legend-throttled" }, h("span", { class: "swatch", "aria-hidden": "true" }), "outlined: throttled requests")),
+      h("div", { class: "heatmap-zoom" }, this.zoomOut, this.reset, this.zoomText),
+      this.plot));
+    for (const s of initial) this.log.add(s);
+    // The host's clock at the handshake: seconds since the last traffic have passed without any.
+    if (now !== undefined) this.log.add({ t: now - (now % 1000) - 2000, partitions: {} });
+    this.plot.addEventListener("pointermove", (e) => this.pointerMove(e));
+    this.plot.addEventListener("pointerleave", () => { this.tip.hidden = true; });
+    this.plot.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.plot.addEventListener("pointerup", (e) => this.pointerUp(e));
+    new ResizeObserver(() => this.schedule()).observe(this.plot);
+    // VS Code changes the body's classes and the root's variables when the theme changes.
+    const themed = new MutationObserver(() => this.schedule());
+    themed.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+    themed.observe(document.documentElement, { attributes: true, attributeFilter: ["style", "class"] });
+    this.setZoom([]);
   }
 
+  /** One second from the host (traffic, or an empty one while idle). */
   add(second: TrafficSecond): void {
-    this.seconds.push(second);
-    while (this.seconds.length > SECONDS) this.seconds.shift();
-    this.draw();
+    this.log.add(second);
+    this.schedule();
   }
 
-  private draw(): void {
-    const keys = [...new Set(this.seconds.flatMap((s) => Object.keys(s.partitions)))].sort();
-    const perRow = Math.max(1, Math.ceil(keys.length / MAX_ROWS));
-    const rows: string[][] = [];
-    for (let i = 0; i < keys.length; i += perRow) rows.push(keys.slice(i, i + perRow));
-    const rowOf = new Map<string, number>();
-    rows.forEach((r, i) => r.forEach((k) => rowOf.set(k, i)));
-    const grid = this.seconds.map((s) => {
-      const col: Cell[] = rows.map(() => ({ entities: 0, throttled: 0 }));
-      for (const [k, p] of Object.entries(s.partitions)) {
-        const c = col[rowOf.get(k)!];
-        c.entities += p.reads + p.writes;
-        c.throttled += p.throttled;
-      }
-      return col;
-    });
-    const max = Math.max(1, ...grid.flat().map((c) => c.entities));
-    this.layout = { rows, grid, max };
-    const ctx = this.canvas.getContext("2d")!;
-    this.canvas.height = Math.max(1, rows.length) * ROW_H;
-    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    const offset = SECONDS - grid.length;
-    grid.forEach((col, x) => col.forEach((cell, y) => {
-      const v = cell.entities ? Math.log1p(cell.entities) / Math.log1p(max) : 0;
-      ctx.fillStyle = `hsl(${220 - 180 * v}, 80%, ${10 + 55 * v}%)`;
-      ctx.fillRect((offset + x) * CELL_W, y * ROW_H, CELL_W - 1, ROW_H - 1);
-      if (cell.throttled) {
-        ctx.strokeStyle = "#ff3b30";
-        ctx.lineWidth = 2;
-        ctx.strokeRect((offset + x) * CELL_W + 1, y * ROW_H + 1, CELL_W - 3, ROW_H - 3);
-      }
-    }));
-    const last = this.seconds[this.seconds.length - 1];
-    const total = last ? Object.values(last.partitions).reduce((s, p) => s + p.reads + p.writes, 0) : 0;
-    const throttled = last ? Object.values(last.partitions).reduce((s, p) => s + p.throttled, 0) : 0;
-    this.summary.textContent = `${keys.length} partition key${keys.length === 1 ? "" : "s"} in ${rows.length} row${rows.length === 1 ? "" : "s"} · last second: ${total.toLocaleString("en-US")} entities/s` +
-      (throttled ? ` · ${throttled.toLocaleString("en-US")} throttled` : "");
+  private get zoom(): Zoom {
+    return this.zooms[this.zooms.length - 1] ?? { span: DEFAULT_SPAN };
   }
 
-  private hover(e: MouseEvent): void {
-    const { rows, grid } = this.layout;
-    const x = Math.floor(e.offsetX / CELL_W) - (SECONDS - grid.length);
-    const y = Math.floor(e.offsetY / ROW_H);
-    const cell = grid[x]?.[y];
-    if (!cell || !rows[y]) { this.tip.hidden = true; return; }
-    const range = rows[y].length === 1 ? rows[y][0] : `${rows[y][0]} … ${rows[y][rows[y].length - 1]}`;
-    const share = cell.entities + cell.throttled ? Math.round((100 * cell.throttled) / (cell.entities + cell.throttled)) : 0;
-    this.tip.textContent = `${range}\n${new Date(this.seconds[x].t).toLocaleTimeString()} · ${cell.entities.toLocaleString("en-US")} entities/s · ${share}% throttled`;
-    this.tip.style.left = `${e.offsetX + 12}px`;
-    this.tip.style.top = `${e.offsetY + 12}px`;
+  private setZoom(zooms: Zoom[]): void {
+    this.zooms = zooms;
+    this.zoomOut.disabled = this.reset.disabled = !zooms.length;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.queued) return;
+    this.queued = true;
+    requestAnimationFrame(() => { this.queued = false; this.render(); });
+  }
+
+  private render(): void {
+    const { width, height } = this.plot.getBoundingClientRect();
+    const layout = this.log.layout(this.zoom, rowsThatFit(height));
+    const g = geometry(Math.max(1, width), Math.max(1, height), layout);
+    this.view = { layout, g };
+    // Said in the same frame as the map is drawn, so what the text says is what the map shows.
+    const z = this.zoom;
+    const time = z.end === undefined ? `the last ${n(z.span)} seconds` : `${clock(z.end - (z.span - 1) * 1000)}–${clock(z.end)}`;
+    const keys = z.keys ? (z.keys.first === z.keys.last ? `key ${z.keys.first}` : `keys ${z.keys.first} … ${z.keys.last}`) : "every key";
+    this.zoomText.textContent = `Showing ${keys}, ${time}.${this.zooms.length ? "" : " Drag across the map to zoom into a key range and a time range."}`;
+    draw(this.canvas, layout, g, this.colours());
+    this.legendMid.textContent = n(rateAt(0.5, layout.max));
+    this.legendMax.textContent = `${n(layout.max)} entities/s`;
+    const said = summary(this.log, layout.keys);
+    this.summaryEl.textContent = said.text;
+    this.summaryEl.classList.toggle("idle", said.idle);
+    this.canvas.setAttribute("aria-label", `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} seconds. ${said.text}`);
+    Object.assign(this.plot.dataset, { rows: String(layout.rows.length), keys: String(layout.keys), seconds: String(layout.times.length), first: layout.rows[0]?.[0] ?? "", newest: String(layout.times.at(-1) ?? "") });
+  }
+
+  private colours(): Colours {
+    const style = getComputedStyle(document.body);
+    const v = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    return {
+      foreground: style.color,
+      muted: v("--vscode-descriptionForeground", style.color),
+      grid: v("--vscode-panel-border", "#8888"),
+      throttled: v("--vscode-editorError-foreground", "#e51400"),
+      font: `11px ${v("--vscode-font-family", "system-ui, sans-serif")}`,
+    };
+  }
+
+  /** The column and row under a point of the plot (clamped when `clamp`), or undefined outside the cells. */
+  private cellAt(x: number, y: number, clamp = false): { col: number; row: number } | undefined {
+    if (!this.view) return undefined;
+    const { layout, g } = this.view;
+    let col = Math.floor((x - g.plot.x) / g.colW);
+    let row = Math.floor((y - g.plot.y) / g.rowH);
+    if (clamp) {
+      col = Math.max(0, Math.min(layout.times.length - 1, col));
+      row = Math.max(0, Math.min(layout.rows.length - 1, row));
+    }
+    return col >= 0 && col < layout.times.length && row >= 0 && row < layout.rows.length ? { col, row } : undefined;
+  }
+
+  private pointerMove(e: PointerEvent): void {
+    if (this.drag) {
+      const [x0, x1] = [Math.min(this.drag.x, e.offsetX), Math.max(this.drag.x, e.offsetX)];
+      const [y0, y1] = [Math.min(this.drag.y, e.offsetY), Math.max(this.drag.y, e.offsetY)];
+      Object.assign(this.band.style, { left: `${x0}px`, top: `${y0}px`, width: `${x1 - x0}px`, height: `${y1 - y0}px` });
+      this.band.hidden = false;
+      this.tip.hidden = true;
+      return;
+    }
+    const at = this.cellAt(e.offsetX, e.offsetY);
+    if (!at || !this.view) { this.tip.hidden = true; return; }
+    const keys = this.view.layout.rows[at.row];
+    const cell = this.view.layout.cells[at.col][at.row];
+    const range = keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${n(keys.length)} keys)`;
+    const rate = cell ? cell.reads + cell.writes : 0;
+    const share = cell && rate + cell.throttled ? Math.round((100 * cell.throttled) / (rate + cell.throttled)) : 0;
+    this.tip.textContent = `${range}\n${clock(this.view.layout.times[at.col])} · ${n(rate)} entities/s` +
+      (cell ? ` (${n(cell.reads)} read, ${n(cell.writes)} written) · ${share}% throttled` : "");
+    const left = Math.min(e.offsetX + 12, this.view.g.width - 220);
+    Object.assign(this.tip.style, { left: `${Math.max(0, left)}px`, top: `${e.offsetY + 14}px` });
     this.tip.hidden = false;
+  }
+
+  private pointerDown(e: PointerEvent): void {
+    if (e.button !== 0 || !this.cellAt(e.offsetX, e.offsetY)) return;
+    this.drag = { x: e.offsetX, y: e.offsetY };
+    this.plot.setPointerCapture(e.pointerId);
+  }
+
+  /** A drag zooms: across only, into its time range; down only, into its keys; both, into both. */
+  private pointerUp(e: PointerEvent): void {
+    const start = this.drag;
+    this.drag = undefined;
+    this.band.hidden = true;
+    if (!start || !this.view) return;
+    const across = Math.abs(e.offsetX - start.x) >= DRAG_MIN;
+    const down = Math.abs(e.offsetY - start.y) >= DRAG_MIN;
+    if (!across && !down) return;
+    const a = this.cellAt(start.x, start.y, true)!;
+    const b = this.cellAt(e.offsetX, e.offsetY, true)!;
+    const { layout } = this.view;
+    const zoom: Zoom = { ...this.zoom };
+    if (across) {
+      const [c0, c1] = [Math.min(a.col, b.col), Math.max(a.col, b.col)];
+      zoom.span = c1 - c0 + 1;
+      // A range that reaches the newest second keeps following it.
+      zoom.end = c1 === layout.times.length - 1 && this.zoom.end === undefined ? undefined : layout.times[c1];
+    }
+    if (down && layout.rows.length) {
+      const [r0, r1] = [Math.min(a.row, b.row), Math.max(a.row, b.row)];
+      const last = layout.rows[r1];
+      zoom.keys = { first: layout.rows[r0][0], last: last[last.length - 1] };
+    }
+    this.setZoom([...this.zooms, zoom]);
   }
 }

@@ -72,8 +72,8 @@ export class AccountSession {
     await this.call((abortSignal) => this.clients.service.deleteTable(name, { abortSignal }));
   }
 
-  /** One page of entities (1,000 by default), continuing from `continuationToken`. */
-  async page(table: string, opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number } = {}): Promise<PageResult> {
+  /** One page of entities (1,000 by default), continuing from `continuationToken`; `signal` cancels it. */
+  async page(table: string, opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<PageResult> {
     return this.call(async (abortSignal) => {
       const it = this.clients.table(table).listEntities<Record<string, unknown>>({
         abortSignal, disableTypeConversion: true, queryOptions: { filter: opts.filter || undefined, select: opts.select?.length ? opts.select : undefined },
@@ -81,7 +81,7 @@ export class AccountSession {
       const { value } = await it.next();
       const page = (value ?? []) as Array<Record<string, unknown>> & { continuationToken?: string };
       return { entities: page.map((e) => toRow(e as never)), continuationToken: page.continuationToken };
-    });
+    }, opts.signal);
   }
 
   async getEntity(table: string, partitionKey: string, rowKey: string): Promise<EntityRow> {

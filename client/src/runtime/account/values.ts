@@ -47,8 +47,10 @@ export function checkValue(name: string, v: TypedValue): string | undefined {
 export function toEntity(row: EntityRow): TableEntity<Record<string, unknown>> {
   const entity: TableEntity<Record<string, unknown>> = { partitionKey: row.partitionKey, rowKey: row.rowKey };
   for (const [k, v] of Object.entries(row.properties)) {
+    // An Int32 goes as a JSON number: the service refuses one written as a string (400 InvalidInput).
     entity[k] = v.type === "String" ? v.value : v.type === "Boolean" ? v.value === "true"
-      : v.type === "DateTime" ? { value: new Date(v.value).toISOString(), type: "DateTime" } : { value: v.value, type: v.type };
+      : v.type === "DateTime" ? { value: new Date(v.value).toISOString(), type: "DateTime" }
+        : v.type === "Int32" ? { value: Number(v.value), type: "Int32" } : { value: v.value, type: v.type };
   }
   return entity;
 }
