@@ -46,6 +46,21 @@ export class EntityGenerator {
     return { entity, values };
   }
 
+  /** The rows an entity's indexes add (`index X rowKey = …`): the same entity under each index's RowKey, in its partition. */
+  indexRows(g: GeneratedEntity): Array<TableEntity<Record<string, unknown>>> {
+    if (!this.tm.table.indexes.length) return [];
+    const ctx = { props: this.tm.props, values: g.values };
+    return this.tm.table.indexes.map((ix) => ({ ...g.entity, rowKey: renderKey(ix.expr, ctx) }));
+  }
+
+  /** The values that decide both keys: an entity generated with them pinned has the same keys (an update of it). */
+  keyValues(values: ReadonlyMap<string, Scalar>): Map<string, Scalar> {
+    const out = this.partitionValues(values);
+    const expr = this.tm.table.rowKey?.expr;
+    if (expr) for (const ref of refsOf(expr)) if (values.has(ref)) out.set(ref, values.get(ref)!);
+    return out;
+  }
+
   /** The values that decide the partition key, so a batch can share them. */
   partitionValues(values: ReadonlyMap<string, Scalar>): Map<string, Scalar> {
     const out = new Map<string, Scalar>();
