@@ -10,7 +10,7 @@
  * the partition target keeps its ratio to it (2,000 : 20,000).
  */
 import type { TableClient } from "@azure/data-tables";
-import { withDeadline } from "./deadline";
+import { linked, withDeadline } from "./deadline";
 import type { EntityGenerator } from "./generator";
 
 /** The account target maps to this share of the measured capacity. */
@@ -58,6 +58,16 @@ export function scaleFor(capacity: number, accountTarget: number): number {
  * table holds no trace of it). Returns entities/s.
  */
 export async function probeCapacity(client: TableClient, gen: EntityGenerator, o: { concurrency: number; ms: number; signal?: AbortSignal; requestTimeoutMs: number }): Promise<number> {
+  // One listener on the caller's signal, however many requests are in flight.
+  const run = linked(o.signal);
+  try {
+    return await probe(client, gen, { ...o, signal: run.signal }, o.signal);
+  } finally {
+    run.dispose();
+  }
+}
+
+async function probe(client: TableClient, gen: EntityGenerator, o: { concurrency: number; ms: number; signal: AbortSignal; requestTimeoutMs: number }, caller: AbortSignal | undefined): Promise<number> {
   const written = new Map<string, string[]>();
   const started = performance.now();
   const from = started + WARM_UP_MS;
@@ -83,7 +93,7 @@ export async function probeCapacity(client: TableClient, gen: EntityGenerator, o
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
   await removeProbe(client, written, o);
-  if (o.signal?.aborted) return 0;
+  if (caller?.aborted) return 0;
   if (!counted) throw lastError ?? new Error("the calibration probe got no answer");
   return counted / (o.ms / 1000);
 }

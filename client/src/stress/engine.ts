@@ -97,11 +97,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   if (!emulator && !o.confirmedRealAccount) {
     throw new StressRefused(`${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
   }
-  const analysis = analyzeTdl(o.design.text);
-  const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
-  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
-  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
-  const { work: planned, skipped } = plan(o, tm);
+  const { analysis, tm, work: planned, skipped } = checkDesign(o);
   // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
   const work = o.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (o.scale ?? 1) })) : planned;
   const profile = profileFor(analysis.service?.value);
@@ -191,6 +187,20 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   }
   if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
   return report;
+}
+
+/**
+ * The design table a run would load and what it would send, or a
+ * `StressInputError` saying why it cannot run (no such table, a syntax
+ * error, no keys, no pattern with a rate in design mode). Nothing is
+ * created: callers check a design before they start an emulator.
+ */
+export function checkDesign(o: Pick<StressOptions, "design" | "mode" | "mix" | "batch">) {
+  const analysis = analyzeTdl(o.design.text);
+  const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
+  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table.slice(0, 100)}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
+  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
+  return { analysis, tm, ...plan(o, tm) };
 }
 
 /** The preload, bounded by `preloadMs` (default 60 s): the run then reads what was loaded, and the report says so. */

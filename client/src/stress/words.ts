@@ -21,3 +21,14 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function entityRate(n: number): string {
   return `${formatCount(n)} ${n === 1 ? "entity" : "entities"}/s`;
 }
+
+/**
+ * A run's failures by the service's error code, most frequent first:
+ * "none", or "12 ServerBusy, 3 EntityAlreadyExists" (statuses only when no
+ * code came with them).
+ */
+export function errorsInWords(errorCodes: Record<string, number>, errors: Record<string, number> = {}): string {
+  const source = Object.keys(errorCodes).length ? errorCodes : errors;
+  const entries = Object.entries(source).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return entries.length ? entries.map(([code, n]) => `${formatCount(n)} ${code}`).join(", ") : "none";
+}
