@@ -42,7 +42,7 @@ const targets = [
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode", "azurite", "@azure/identity"] },
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
-  { ...node, entryPoints: ["server/src/typescript/service.ts"], outfile: "dist/ts-analyzer.js" },
+  { ...node, entryPoints: ["server/src/typescript/analysis.ts"], outfile: "dist/ts-analyzer.js" },
   { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, external: ["azurite", "@azure/identity"] },
   webviewTarget,
 ];

@@ -1,5 +1,7 @@
 // Types of code-server.mjs for the TypeScript tests.
 export const ROOT: string;
+/** A fresh copy of examples/ inside the ignored .vscode-test/ (resolves the repository's node_modules); the caller deletes it. */
+export function scratchExamples(): string;
 export function ensureCodeServer(): string;
 export function installExtension(extensionsDir: string): string;
 export function freePort(): Promise<number>;

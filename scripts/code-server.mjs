@@ -37,6 +37,20 @@ function seedRipgrepCache() {
 }
 
 /** Installs code-server on first use; returns the path of its launcher. */
+/**
+ * A fresh copy of examples/ in a scratch folder inside the ignored
+ * .vscode-test/ (so quick fixes never change tracked files, and code in it
+ * still resolves @azure/data-tables from the repository's node_modules, as
+ * in a user's project). The caller deletes it.
+ */
+export function scratchExamples() {
+  const base = path.join(ROOT, ".vscode-test", "workspaces");
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(path.join(base, "examples-"));
+  cpSync(path.join(ROOT, "examples"), dir, { recursive: true });
+  return dir;
+}
+
 export function ensureCodeServer() {
   if (existsSync(BIN)) return BIN;
   console.log(`Installing code-server ${VERSION} into ${path.relative(ROOT, HOME)} (first run only, about a minute)…`);
@@ -105,7 +119,7 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   const extDir = path.join(data, "ext");
   mkdirSync(path.join(userDir, "User"), { recursive: true });
   writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({
-    "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none",
+    "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never", "telemetry.telemetryLevel": "off", "update.mode": "none",
     "extensions.autoUpdate": false, "workbench.tips.enabled": false, "security.workspace.trust.enabled": false,
     ...settings,
   }, null, 2));

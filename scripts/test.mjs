@@ -1,6 +1,12 @@
 // `npm test`: installs dependencies if they are missing, builds, type-checks,
-// then runs every test tier with node's test runner: unit, LSP over JSON-RPC,
-// CLI, and end-to-end in a real VS Code.
+// lints and checks formatting, then runs the test tiers with node's test
+// runner: unit, LSP over JSON-RPC, CLI, integration (real Azurite), browser
+// (headless Chromium) and end-to-end in a real VS Code.
+//
+//   npm test                                   every tier
+//   TEST_TIERS=unit,lsp npm test               some tiers
+//   npm test -- test/unit/core/rules/keys.test.ts   one file (or several); other arguments go to node --test
+//   TEST_SKIP_CHECKS=1 npm test -- FILE        skip type-check, lint and format (quick reruns)
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -11,16 +17,25 @@ const step = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
+const bin = (pkg, file) => path.join(ROOT, "node_modules", pkg, file);
 
 if (!existsSync(path.join(ROOT, "node_modules", ".bin", "esbuild"))) step("npm", ["install", "--no-audit", "--no-fund"]);
 step(process.execPath, ["esbuild.mjs"]);
-step(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "."]);
-step(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "webview"]);
+if (!process.env.TEST_SKIP_CHECKS) {
+  step(process.execPath, [bin("typescript", "bin/tsc"), "-p", "."]);
+  step(process.execPath, [bin("typescript", "bin/tsc"), "-p", "webview"]);
+  step(process.execPath, [bin("eslint", "bin/eslint.js"), "--max-warnings", "0", "."]);
+  // Prettier joins once the formatting commit lands (npm run format): step(process.execPath, [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
+}
 
+/** Every `*.test.ts` below a folder, in a stable order. */
+function testFiles(dir) {
+  return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join(dir, f)) : [];
+}
+
+const args = process.argv.slice(2);
+const chosen = args.filter((a) => a.endsWith(".test.ts"));
+const extra = args.filter((a) => !a.endsWith(".test.ts"));
 const tiers = (process.env.TEST_TIERS ?? "unit,lsp,cli,integration,browser,e2e").split(",");
-const files = tiers.flatMap((tier) => {
-  const dir = path.join(ROOT, "test", tier);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join("test", tier, f)) : [];
-});
-const extra = process.argv.slice(2);
+const files = chosen.length ? chosen : tiers.flatMap((tier) => testFiles(path.join("test", tier)));
 step(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...extra, ...files]);

@@ -7,9 +7,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
-import { typescriptGate } from "./typescript-gate";
-import { serverErrorHandler } from "./language-client-errors";
-import { EmulatorService } from "./vscode/emulator-service";
+import { typescriptGate } from "./vscode/typescript-gate";
+import { serverErrorHandler } from "./vscode/language-client-errors";
+import { EmulatorHost } from "./vscode/emulator-host";
 import { VsCodeConnectionStore } from "./vscode/connection-store";
 import { VsCodeExplorerUi } from "./vscode/explorer-ui";
 import { EXPLORER_VIEW, ExplorerPanel } from "./vscode/explorer-panel";
@@ -23,7 +23,7 @@ import type { EventOf } from "../../webview/src/protocol";
 type HostEvent = EventOf<"explorer">;
 
 let client: LanguageClient | undefined;
-let emulator: EmulatorService | undefined;
+let emulator: EmulatorHost | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("Table Design");
@@ -33,7 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.tooltip = "Open the table explorer";
   status.command = "tableDesign.openExplorer";
   status.show();
-  emulator = new EmulatorService(output, status);
+  emulator = new EmulatorHost(output, status);
   const store = new VsCodeConnectionStore(context);
   const ui = new VsCodeExplorerUi(emulator);
   const makeController = (emit: (e: HostEvent) => void) => new ExplorerController(store, ui, emit);

@@ -13,9 +13,8 @@ import {
   TextDocuments, TextDocumentSyncKind, ResponseError, ErrorCodes,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import {
-  complete, definition, formatTdl, hover, outline, prepareRename, queryInfos, references, rename, summary, AnalysisOptions, Classification,
-} from "./service";
+import { formatTdl, queryInfos, resolveOptions, summary, AnalysisOptions, Classification } from "./core";
+import { complete, definition, hover, outline, prepareRename, references, rename } from "./ide";
 import { AnalysisCache, Entry } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
 import { WorkspaceDesigns } from "./lsp/designs";
@@ -85,13 +84,10 @@ connection.onInitialized(guard.run("initialized", () => {
   if (canPullConfiguration) return pullConfiguration();
 }));
 
-/** Settings as the user wrote them: anything of the wrong type is ignored, never trusted. */
+/** Settings as the user wrote them: anything unusable is left out and logged, never trusted. */
 function readOptions(raw: unknown): AnalysisOptions {
-  const cfg = (typeof raw === "object" && raw !== null ? raw : {}) as { service?: unknown; partitionTargetEntitiesPerSecond?: unknown };
-  const options: AnalysisOptions = {};
-  if (cfg.service === "azure-table" || cfg.service === "cosmos-table" || cfg.service === "tablestore") options.defaultService = cfg.service;
-  const target = cfg.partitionTargetEntitiesPerSecond;
-  if (typeof target === "number" && Number.isFinite(target) && target > 0) options.partitionTargetEntitiesPerSecond = target;
+  const { options, problems } = resolveOptions(raw, { service: "tableDesign.service", target: "tableDesign.partitionTargetEntitiesPerSecond", rules: "tableDesign.rules" });
+  for (const p of problems) connection.console.warn(`setting ignored: ${p}`);
   return options;
 }
 
@@ -108,7 +104,7 @@ async function pullConfiguration(): Promise<void> {
 
 function applyOptions(options: AnalysisOptions): void {
   cache.reset(options);
-  typescript.defaultService = options.defaultService;
+  typescript.options = options;
   typescript.reset();
   for (const doc of documents.all()) diagnostics.schedule(doc);
 }

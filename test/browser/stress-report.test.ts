@@ -9,12 +9,12 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { proposedAlternative } from "../../client/src/stress/compare";
-import { EntityGenerator } from "../../client/src/stress/generator";
-import { Metrics } from "../../client/src/stress/metrics";
-import { buildReport, StressReport } from "../../client/src/stress/report";
+import { proposedAlternative } from "../../client/src/runtime/stress/compare";
+import { EntityGenerator } from "../../client/src/runtime/stress/generator";
+import { Metrics } from "../../client/src/runtime/stress/metrics";
+import { buildReport, StressReport } from "../../client/src/runtime/stress/report";
 import { reportView } from "../../client/src/panel/views";
-import { analyzeTdl } from "../../server/src/service";
+import { analyzeTdl } from "../../server/src/core";
 import { Harness, openHarness } from "../helpers/webview-harness";
 
 const TABLE = "PurchasesBySeller";

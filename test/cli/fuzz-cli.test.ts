@@ -41,7 +41,7 @@ test("tdl check survives folders of hostile designs: no stack trace, no hang, ev
       assert.deepEqual(report.files.map((f) => f.path), designs.map((_, i) => `d${i}.tdl`).sort());
       const all = report.files.flatMap((f) => f.diagnostics);
       const count = (s: string) => all.filter((d) => d.severity === s).length;
-      assert.deepEqual(report.summary, { errors: count("error"), warnings: count("warning"), infos: count("info") });
+      assert.deepEqual(report.summary, { errors: count("error"), warnings: count("warning"), infos: count("info") + count("hint") });
       assert.equal(r.status, all.some((d) => d.code === "internal") ? 3 : report.summary.errors ? 1 : 0);
       for (const f of report.files) {
         const lines = designs[Number(f.path.slice(1, -4))].split(/\r\n|\r|\n/);

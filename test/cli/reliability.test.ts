@@ -10,9 +10,9 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, truncat
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { runCheck } from "../../server/src/cli/check";
-import { TdlAnalyzer } from "../../server/src/service";
-import { RULES } from "../../server/src/rules";
-import { Rule } from "../../server/src/rules/rule";
+import { TdlAnalyzer } from "../../server/src/core";
+import { RULES } from "../../server/src/core/rules";
+import { Rule } from "../../server/src/core/rules/rule";
 
 const CLI = process.env.TDL_CLI ? path.resolve(process.env.TDL_CLI) : path.resolve("dist/cli.js");
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
@@ -50,7 +50,7 @@ test("a file that trips the analysis ('-.' in a filter) does not hide the others
 
   const text = tdl(["check", "."], dir);
   assert.doesNotMatch(text.stderr + text.stdout, STACK_FRAME);
-  assert.match(text.stdout, /^b-good\.tdl:29:9 info query\/class row-range/m);
+  assert.match(text.stdout, /^b-good\.tdl:29:9 hint query\/class row-range/m);
   assert.match(text.stdout, /^a-bad\.tdl:\d+:\d+ error /m);
   const sarif = JSON.parse(tdl(["check", ".", "--format", "sarif"], dir).stdout);
   const uris = sarif.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => r.locations[0].physicalLocation.artifactLocation.uri);
@@ -59,7 +59,7 @@ test("a file that trips the analysis ('-.' in a filter) does not hide the others
 
 /** Throws on tables whose text mentions BOOM, as a buggy rule fails on one shape of input. */
 const throwing: Rule = {
-  code: "test/throws", severity: "error",
+  code: "test/throws", severity: "error", family: "Syntax and meaning", docs: { summary: "throws on BOOM", why: "a test" },
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },
@@ -80,7 +80,7 @@ test("a rule that throws: exit 3, an internal diagnostic on that file in text, J
     assert.deepEqual(report.files[1].diagnostics.map((d) => d.code), ["query/class", "query/class"]);
     const text = run("text");
     assert.match(text.output, /^bad\.tdl:\d+:\d+ error internal .*boom in a rule/m);
-    assert.match(text.output, /^good\.tdl:29:9 info query\/class/m);
+    assert.match(text.output, /^good\.tdl:29:9 hint query\/class/m);
     assert.doesNotMatch(text.output + text.stderr, STACK_FRAME);
     const sarif = JSON.parse(run("sarif").output);
     const [invocation] = sarif.runs[0].invocations;

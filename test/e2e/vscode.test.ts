@@ -15,7 +15,7 @@ table Orders {
 
 let vscode: VsCodeSession;
 before(async () => {
-  vscode = await openVsCode(makeWorkspace({ "broken.tdl": BROKEN }));
+  vscode = await openVsCode(await makeWorkspace({ "broken.tdl": BROKEN }));
 });
 after(async () => vscode?.close());
 
@@ -63,12 +63,12 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
 test("a TypeScript key builder shows its diagnostic and its fix applies", async () => {
   const { page } = vscode;
   await openFile(page, "registrations.ts");
+  // `r.bib` in `BIB:${r.bib}__…` is on line 29, column 20 (brought into view first: the Problems panel may be open).
+  await goTo(page, 29, 22);
   await page.locator(".squiggly-warning").first().waitFor({ timeout: 60_000 });
-  // `r.bib` in `BIB:${r.bib}` is on line 20, column 20.
-  await goTo(page, 20, 22);
   const action = await quickFix(page, "Pad to 5 digits");
   await action.click({ force: true });
-  await waitForLine(page, 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}`');
+  await waitForLine(page, 'rowKey: `BIB:${String(r.bib).padStart(5, "0")}__${r.name}__${r.gender}__${age}`');
 });
 
 test("the explorer connects to the embedded emulator, creates a table, classifies and runs a filter", async () => {

@@ -3,7 +3,7 @@
  * ranges of diagnostics, and the text after applying a fix.
  */
 import assert from "node:assert/strict";
-import { analyzeTdl, AnalysisOptions, Finding } from "../../server/src/service";
+import { analyzeTdl, AnalysisOptions, Finding, Severity } from "../../server/src/core";
 import { applyEdits, marked } from "./markers";
 
 /** Asserts that exactly the marked ranges carry `code` (other codes are ignored). */
@@ -28,8 +28,8 @@ export function applyFix(text: string, code: string, title?: RegExp, options: An
 }
 
 /** Codes of all findings at or above `min` severity. */
-export function codes(text: string, options: AnalysisOptions = {}, min: "info" | "warning" | "error" = "info"): string[] {
-  const rank = { info: 0, warning: 1, error: 2 };
+export function codes(text: string, options: AnalysisOptions = {}, min: Severity = "hint"): string[] {
+  const rank = { hint: 0, info: 1, warning: 2, error: 3 };
   return analyzeTdl(text, options).findings.filter((f) => rank[f.severity] >= rank[min]).map((f) => f.code);
 }
 

@@ -2,9 +2,9 @@
  * A real Azurite for the integration tests, started by the test run on a
  * free loopback port and stopped by its PID.
  */
-import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
-import { AccountSession } from "../../client/src/account/explorer";
-import { ConnectionInfo } from "../../client/src/account/model";
+import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
+import { AccountSession } from "../../client/src/runtime/account/explorer";
+import { ConnectionInfo } from "../../client/src/runtime/account/model";
 
 export async function startAzurite(): Promise<EmbeddedEmulator> {
   return EmbeddedEmulator.start();

@@ -1,8 +1,8 @@
 /** Test doubles for the host's UI and storage (the account and the controller are real). */
 import { ConnectionStore, ExplorerUi } from "../../client/src/panel/explorer-controller";
-import { ConnectionInfo } from "../../client/src/account/model";
-import { Secret } from "../../client/src/account/clients";
-import { EmbeddedEmulator } from "../../client/src/emulator/azurite";
+import { ConnectionInfo } from "../../client/src/runtime/account/model";
+import { Secret } from "../../client/src/runtime/account/clients";
+import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
 import { TransferFormat } from "../../webview/src/protocol";
 
 export class MemoryStore implements ConnectionStore {

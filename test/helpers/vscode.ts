@@ -5,8 +5,7 @@
  * driven by Debian's Chromium through playwright-core. Everything waits on
  * what the page shows; nothing sleeps a fixed time.
  */
-import { cpSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { Browser, chromium, Page } from "playwright-core";
 
@@ -21,10 +20,10 @@ export interface VsCodeSession {
   close(): Promise<void>;
 }
 
-/** A workspace folder holding a copy of examples/ plus extra files. */
-export function makeWorkspace(extra: Record<string, string> = {}): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "tda-ws-"));
-  cpSync(path.resolve("examples"), dir, { recursive: true });
+/** A workspace folder holding a copy of examples/ plus extra files, inside the repository's ignored .vscode-test/ so the SDK resolves. */
+export async function makeWorkspace(extra: Record<string, string> = {}): Promise<string> {
+  const { scratchExamples } = await import("../../scripts/code-server.mjs");
+  const dir = scratchExamples();
   for (const [name, text] of Object.entries(extra)) writeFileSync(path.join(dir, name), text);
   return dir;
 }

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createRequire } from "node:module";
 import { AzureNamedKeyCredential, generateAccountSas, RestError, TableClient, TableTransaction, TransactionAction } from "@azure/data-tables";
-import { FidelityEmulator } from "../../client/src/emulator/fidelity-emulator";
-import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/account/connection-string";
+import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
+import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
 import { tableName } from "../helpers/azurite";
 
 /**

@@ -12,11 +12,11 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { FidelityEmulator } from "../../client/src/emulator/fidelity-emulator";
-import { runStress, StressOptions } from "../../client/src/stress/engine";
-import { proposedAlternative } from "../../client/src/stress/compare";
-import type { StressReport } from "../../client/src/stress/report";
-import { analyzeTdl } from "../../server/src/service";
+import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
+import { runStress, StressOptions } from "../../client/src/runtime/stress/engine";
+import { proposedAlternative } from "../../client/src/runtime/stress/compare";
+import type { StressReport } from "../../client/src/runtime/stress/report";
+import { analyzeTdl } from "../../server/src/core";
 
 const LOAD_CODES = ["partition/hot", "partition/append-only", "partition/single-value"];
 

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { TdlAnalyzer } from "../../server/src/service";
-import { RULES } from "../../server/src/rules";
-import { Rule } from "../../server/src/rules/rule";
+import { TdlAnalyzer } from "../../server/src/core";
+import { RULES } from "../../server/src/core/rules";
+import { Rule } from "../../server/src/core/rules/rule";
 import { AnalysisCache } from "../../server/src/lsp/documents";
 import { Guard, InvalidParams } from "../../server/src/lsp/guard";
 import { keepsEveryCharacter } from "../../server/src/lsp/format-check";
@@ -21,6 +21,8 @@ const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
 const throwing: Rule = {
   code: "test/throws",
   severity: "error",
+  family: "Syntax and meaning",
+  docs: { summary: "throws on tables that mention BOOM", why: "a buggy rule, for the test" },
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },

@@ -27,12 +27,12 @@ test("a TypeScript file that uses the SDK gets its diagnostics, fixes and lenses
   assert.ok(diagnostics.some((d) => d.code === "ts/table-scan"));
   const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: unpadded.range, context: { diagnostics: [unpadded] } })) as CodeAction[];
   const fixed = TextDocument.applyEdits(doc, actions[0].edit!.changes![uri]);
-  assert.match(fixed, /rowKey: `BIB:\$\{String\(r\.bib\)\.padStart\(10, "0"\)\}`/);
+  assert.match(fixed, /rowKey: `BIB:\$\{String\(r\.bib\)\.padStart\(10, "0"\)\}__\$\{r\.name\}__\$\{r\.gender\}__\$\{age\}`/);
   const v = await client.change(uri, fixed);
   const again = await client.diagnostics(uri, (p) => p.version === v);
   assert.deepEqual(again.diagnostics.filter((d) => d.code === "ts/unpadded-number"), []);
   const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as CodeLens[];
-  assert.deepEqual(lenses.map((l) => l.command?.title), ["point", "row-range · 1 partition", "table-scan · scans every partition"]);
+  assert.deepEqual(lenses.map((l) => l.command?.title), ["row-range · 1 partition", "row-range · 1 partition", "table-scan · scans every partition"]);
 });
 
 test("ordinary TypeScript gets no diagnostics, and a broken file does not stop the others", async () => {

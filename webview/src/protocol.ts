@@ -10,9 +10,8 @@
  * Credentials never cross it: connecting with a secret happens in VS Code's
  * own input boxes, on the host.
  */
-import type { ConnectionInfo, EntityRow, PageResult, QueryResult } from "../../client/src/account/model";
-import type { Classification } from "../../server/src/odata/classes";
-import type { StressReport } from "../../client/src/stress/report";
+import type { ConnectionInfo, EntityRow, PageResult, QueryResult, StressReport } from "../../client/src/runtime/shapes";
+import type { Classification } from "../../server/src/core";
 
 export type { ConnectionInfo, EntityRow, PageResult, QueryResult, Classification, StressReport };
 

@@ -5,8 +5,8 @@
  * batches cannot carry the ETags; one request each also means a changed
  * entity keeps only itself, not its whole batch.
  */
-import type { AccountSession } from "../account/explorer";
-import { AccountError, ConflictError } from "../account/errors";
+import { AccountError, ConflictError } from "../runtime";
+import type { AccountSession } from "../runtime";
 import type { EntityVersion } from "../../../webview/src/protocol";
 
 /** Conditional deletes in flight at once: quick on a real account, gentle on the emulator. */

@@ -5,12 +5,8 @@
  * injected `ExplorerUi` (VS Code dialogs in the extension, scripted answers
  * in the browser tests). All I/O happens here; the page only renders.
  */
-import { AccountSession } from "../account/explorer";
-import { ConnectionInfo, EntityRow } from "../account/model";
-import { Secret } from "../account/clients";
-import { deserialize, serialize } from "../account/transfer";
-import { parseFilter } from "../../../server/src/odata/parser";
-import { classifyFilter } from "../../../server/src/odata/classify";
+import { AccountSession, ConnectionInfo, EntityRow, Secret, deserialize, serialize } from "../runtime";
+import { parseFilter, classifyFilter } from "../../../server/src/core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "../../../webview/src/protocol";
 import type { Handlers, ViewSpec } from "./webview-host";
 import { EXPLORER_SHAPES } from "./explorer-shapes";

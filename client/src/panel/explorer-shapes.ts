@@ -3,7 +3,7 @@
  * the page before any handler runs. The compiler checks that each request
  * has a shape and that the shape yields exactly the request's params.
  */
-import { EDM_TYPES, EntityRow, TypedValue } from "../account/model";
+import { EDM_TYPES, EntityRow, TypedValue } from "../runtime";
 import { EntityVersion, LIMITS, NoParams } from "../../../webview/src/protocol";
 import type { Shapes } from "./webview-host";
 import { dictionary, Fields, integer, list, object, oneOf, optional, Shape, text } from "./shape";

@@ -6,9 +6,8 @@
  */
 import type { ExtensionContext } from "vscode";
 import { ConnectionStore } from "../panel/explorer-controller";
-import { ConnectionInfo } from "../account/model";
-import type { Secret } from "../account/clients";
-import { cleanConnection } from "../account/connection-input";
+import { ConnectionInfo, cleanConnection } from "../runtime";
+import type { Secret } from "../runtime";
 
 const KEY = "tableDesign.connections";
 

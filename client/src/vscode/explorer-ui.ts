@@ -7,11 +7,8 @@
 import * as vscode from "vscode";
 import { randomUUID } from "node:crypto";
 import { ExplorerUi } from "../panel/explorer-controller";
-import { interpretConnectionInput, readSasToken } from "../account/connection-input";
-import { holdsSecret } from "../account/redact";
-import { ConnectionInfo } from "../account/model";
-import { Secret } from "../account/clients";
-import { EmulatorService } from "./emulator-service";
+import { interpretConnectionInput, readSasToken, holdsSecret, ConnectionInfo, Secret } from "../runtime";
+import { EmulatorHost } from "./emulator-host";
 import type { TransferFormat } from "../../../webview/src/protocol";
 
 /** A value to mask: it carries a query string, a key or a SAS. */
@@ -20,14 +17,14 @@ function mayHoldSecret(value: string): boolean {
 }
 
 export class VsCodeExplorerUi implements ExplorerUi {
-  constructor(private readonly emulatorService: EmulatorService) {}
+  constructor(private readonly emulatorHost: EmulatorHost) {}
 
   async confirm(message: string): Promise<boolean> {
     return (await vscode.window.showWarningMessage(message, { modal: true }, "Delete")) === "Delete";
   }
 
   emulator() {
-    return this.emulatorService.start();
+    return this.emulatorHost.start();
   }
 
   async openHeatmap(): Promise<void> {

@@ -6,12 +6,12 @@ import * as vscode from "vscode";
 import { hostPanel, panelOptions } from "./panel-page";
 import { heatmapView } from "../panel/views";
 import type { TrafficSecond } from "../../../webview/src/protocol";
-import { EmulatorService } from "./emulator-service";
+import { EmulatorHost } from "./emulator-host";
 
 export class HeatmapPanel {
   private static current: HeatmapPanel | undefined;
 
-  static show(context: vscode.ExtensionContext, emulator: EmulatorService): void {
+  static show(context: vscode.ExtensionContext, emulator: EmulatorHost): void {
     if (HeatmapPanel.current) {
       HeatmapPanel.current.panel.reveal();
       return;
@@ -21,7 +21,7 @@ export class HeatmapPanel {
 
   private readonly panel: vscode.WebviewPanel;
 
-  private constructor(context: vscode.ExtensionContext, emulator: EmulatorService) {
+  private constructor(context: vscode.ExtensionContext, emulator: EmulatorHost) {
     const title = "Key-space heatmap";
     this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", title, vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
     const host = hostPanel(this.panel, context.extensionUri, title, heatmapView(() => emulator.recentTraffic()));

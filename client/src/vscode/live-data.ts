@@ -4,8 +4,8 @@
  * as diagnostics in the design file.
  */
 import * as vscode from "vscode";
-import { AccountSession } from "../account/explorer";
-import { checkLiveData } from "../account/live-check";
+import { AccountSession, checkLiveData } from "../runtime";
+import { analysisOptions } from "./settings";
 
 const SAMPLE = 1000;
 
@@ -27,8 +27,8 @@ export class LiveDataChecker implements vscode.Disposable {
       return;
     }
     const page = await session.page(table, { pageSize: SAMPLE });
-    const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities);
-    const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information };
+    const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities, analysisOptions());
+    const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information, hint: vscode.DiagnosticSeverity.Hint };
     this.diagnostics.set(doc.uri, findings.map((f) => {
       const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), f.message, severity[f.severity]);
       d.code = f.code;

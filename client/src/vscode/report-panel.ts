@@ -5,7 +5,7 @@
 import * as vscode from "vscode";
 import { hostPanel, panelOptions } from "./panel-page";
 import { reportView } from "../panel/views";
-import type { StressReport } from "../stress/report";
+import type { StressReport } from "../runtime";
 
 export function showStressReport(context: vscode.ExtensionContext, title: string, runs: Array<{ label: string; report: StressReport }>): vscode.WebviewPanel {
   const panel = vscode.window.createWebviewPanel("tableDesign.stressReport", title, vscode.ViewColumn.Active, panelOptions(context.extensionUri));

@@ -9,18 +9,12 @@
  * them in a confirmation, and remove them.
  */
 import * as vscode from "vscode";
-import { runStress, StressFailure, StressInputError, StressRefused } from "../stress/engine";
-import { proposedAlternative } from "../stress/compare";
-import type { StressMode, StressReport } from "../stress/report";
-import { describeLeftover, findLeftovers, LeftoverTable, removeLeftovers } from "../stress/cleanup";
-import { endpointHost } from "../stress/phases";
-import { isLoopback } from "../account/connection-string";
-import { makeClients, Secret } from "../account/clients";
-import { ConnectionInfo } from "../account/model";
-import { AccountSession } from "../account/explorer";
-import { analyzeTdl } from "../../../server/src/service";
+import { runStress, StressFailure, StressInputError, StressRefused, proposedAlternative, describeLeftover, findLeftovers, LeftoverTable, removeLeftovers, endpointHost, isLoopback, makeClients, Secret, ConnectionInfo, AccountSession } from "../runtime";
+import type { StressMode, StressReport } from "../runtime";
+import { analyzeTdl } from "../../../server/src/core";
+import { analysisOptions } from "./settings";
 import { showStressReport } from "./report-panel";
-import { EmulatorService } from "./emulator-service";
+import { EmulatorHost } from "./emulator-host";
 import { ConnectionStore } from "../panel/explorer-controller";
 
 interface Target {
@@ -31,7 +25,7 @@ interface Target {
 const REMOVE_COMMAND_TITLE = "Remove Leftover Stress Tables";
 
 export class StressCommand {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly emulator: EmulatorService, private readonly store: ConnectionStore,
+  constructor(private readonly context: vscode.ExtensionContext, private readonly emulator: EmulatorHost, private readonly store: ConnectionStore,
     private readonly current: () => Target) {}
 
   async run(uri?: string, table?: string): Promise<void> {
@@ -46,7 +40,8 @@ export class StressCommand {
     const max = vscode.workspace.getConfiguration("tableDesign").get<number>("stress.maxDurationSeconds", 120);
     const seconds = await vscode.window.showInputBox({ title: "Duration in seconds", value: "10", validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= max ? undefined : `1 to ${max} seconds (tableDesign.stress.maxDurationSeconds)`) });
     if (!seconds) return;
-    const alternative = proposedAlternative(design.text, design.table);
+    const options = analysisOptions();
+    const alternative = proposedAlternative(design.text, design.table, options);
     let compare = false;
     if (alternative) {
       const choice = await vscode.window.showQuickPick([{ label: "This design only" }, { label: "Compare with the quick fix", description: alternative.title }], { title: "Compare designs?" });
@@ -67,7 +62,7 @@ export class StressCommand {
             design: { text: d.text, file: design.file, table: design.table }, mode: mode.label as StressMode, durationMs: Number(seconds) * 1000,
             maxDurationMs: max * 1000, concurrency: 16, mix: { read: 20, write: 80 }, signal: abort.signal,
             cleanupHint: `run the command 'Table Design: ${REMOVE_COMMAND_TITLE}' while connected to ${endpointHost(target.connection.endpoint)}`,
-            partitionTarget: vscode.workspace.getConfiguration("tableDesign").get<number>("partitionTargetEntitiesPerSecond", 2000),
+            analysis: options,
             onProgress: (p) => progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond.toLocaleString("en-US")} entities/s` }),
           });
         });
@@ -148,7 +143,7 @@ export class StressCommand {
       return { text: doc.getText(), file: doc.uri.fsPath, table };
     }
     const docs = vscode.workspace.textDocuments.filter((d) => d.languageId === "tdl" || d.fileName.endsWith(".tdl"));
-    const items = docs.flatMap((d) => analyzeTdl(d.getText()).tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
+    const items = docs.flatMap((d) => analyzeTdl(d.getText(), analysisOptions()).tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
       .map((t) => ({ label: t.table.name.text, description: vscode.workspace.asRelativePath(d.uri), doc: d })));
     if (!items.length) {
       vscode.window.showWarningMessage("Open a .tdl design to stress-test one of its tables.");

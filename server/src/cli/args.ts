@@ -4,7 +4,25 @@
  * option too (there are no short options, so it is an unknown one); `-`,
  * `-5` and anything after `--` are positionals.
  */
+import { AnalysisOptions, resolveOptions } from "../core";
+
 export class UsageError extends Error {}
+
+/** The options every analysing subcommand takes (check, classify, fix, stress): one meaning everywhere. */
+export const ANALYSIS_OPTIONS = ["service", "partition-target", "rule"] as const;
+
+/** Options that may be given more than once; their values join with commas (`--rule a=off --rule b=error`). */
+const REPEATABLE = new Set(["rule"]);
+
+/** `--service` and `--partition-target` as analysis options, checked by the core's `resolveOptions()`. */
+export function analysisOptions(options: ParsedArgs["options"]): AnalysisOptions {
+  const { options: resolved, problems } = resolveOptions(
+    { service: options.get("service"), partitionTargetEntitiesPerSecond: options.get("partition-target"), rules: options.get("rule") },
+    { service: "--service", target: "--partition-target", rules: "--rule" },
+  );
+  if (problems.length) throw new UsageError(problems.join("; "));
+  return resolved;
+}
 
 export interface ParsedArgs {
   positionals: string[];
@@ -27,7 +45,8 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
     } else if (valued.includes(name)) {
       const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      options.set(name, value);
+      const before = options.get(name);
+      options.set(name, REPEATABLE.has(name) && typeof before === "string" ? `${before},${value}` : value);
     } else {
       throw new UsageError(`unknown option --${shown(name)}`);
     }

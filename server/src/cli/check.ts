@@ -7,10 +7,9 @@
  * diagnostic (exit 3), and every other file is still analysed and printed.
  */
 import * as path from "node:path";
-import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer } from "../service";
-import { PropertyInfo } from "../model/properties";
+import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer, PropertyInfo } from "../core";
 import { isTsFile, loadTsAnalysis } from "../typescript/load";
-import type { TsAnalyzer } from "../typescript/service";
+import type { TsAnalyzer } from "../typescript/analysis";
 import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
@@ -103,7 +102,7 @@ function checkTsFiles(files: string[], texts: Map<string, string>, designs: Map<
   let ts: TsAnalyzer;
   try {
     const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), defaultService: options.analysis.defaultService });
+    ts = new Analyzer({ design: (t) => (t ? designs.get(t) : undefined), analysis: options.analysis });
   } catch (e) {
     failures.add("TypeScript analysis", e);
     return files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] }));

@@ -5,15 +5,15 @@
  * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
-import { analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary } from "../service";
-import { tableFacts } from "../model/facts";
-import { FilterContext } from "../odata/classify";
+import { AnalysisOptions, analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext, filterContext } from "../core";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";
 
 export interface ClassifyOptions {
+  /** How the design is analysed (its service profile when it declares none, the partition target). */
+  analysis?: AnalysisOptions;
   design?: string;
   table?: string;
   format: "text" | "json";
@@ -70,14 +70,13 @@ function designContext(options: ClassifyOptions): FilterContext {
   } catch (e) {
     throw new InputError(unreadable(options.design, e));
   }
-  const analysis = analyzeTdl(text);
+  const analysis = analyzeTdl(text, options.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === options.table);
   if (!tm) {
     const names = analysis.tables.map((t) => t.table.name.text).join(", ") || "none";
     throw new InputError(`${options.design}: no table '${options.table}' (tables: ${names})`);
   }
-  const { est } = tableFacts(tm.table, tm.props);
-  return { rows: est.rows, rowsPerEntity: est.rowsPerEntity, partitions: est.partitions };
+  return filterContext(tableFacts(tm.table, tm.props).est, tm.props);
 }
 
 function describe(c: Classification): string {

@@ -6,7 +6,7 @@
  * says so when Azurite behind it is gone.
  */
 import { parseArgs, UsageError } from "./args";
-import { FidelityEmulator } from "../../../client/src/emulator/fidelity-emulator";
+import { FidelityEmulator } from "../../../client/src/runtime";
 
 export interface EmulatorRun {
   exitCode: number;

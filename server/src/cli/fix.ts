@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, Fix, TextEdit } from "../service";
+import { AnalysisOptions, analyzeTdl, Fix, TextEdit } from "../core";
 import { displayPath, isDesignFile } from "./check";
 import { expandPaths, readInput, unreadable } from "./files";
 import { EXIT, FailureLog } from "./failure";
@@ -16,10 +16,10 @@ import { describeError } from "../errors";
 const MAX_ROUNDS = 10;
 
 /** Applies single fixes until none is left; returns the new text and the codes fixed. */
-export function fixText(text: string): { text: string; applied: string[] } {
+export function fixText(text: string, options: AnalysisOptions = {}): { text: string; applied: string[] } {
   const applied: string[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const candidates = analyzeTdl(text).findings.filter((f) => f.fixes?.length === 1);
+    const candidates = analyzeTdl(text, options).findings.filter((f) => f.fixes?.length === 1);
     const chosen: Array<{ code: string; fix: Fix }> = [];
     const taken: TextEdit[] = [];
     for (const f of candidates) {
@@ -55,7 +55,7 @@ export interface FixRun {
   exitCode: number;
 }
 
-export function runFix(paths: string[]): FixRun {
+export function runFix(paths: string[], options: AnalysisOptions = {}): FixRun {
   const out: string[] = [];
   const problems: string[] = [];
   const failures = new FailureLog();
@@ -66,7 +66,7 @@ export function runFix(paths: string[]): FixRun {
     if (text === undefined) continue;
     let result: ReturnType<typeof fixText>;
     try {
-      result = fixText(text);
+      result = fixText(text, options);
     } catch (e) {
       failed++;
       failures.add(displayPath(file), e);

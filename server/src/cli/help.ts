@@ -2,8 +2,9 @@
  * Usage texts of `tdl` and of each subcommand (`tdl <command> --help`),
  * printed on stdout with exit 0.
  */
+import { SERVICE_NAMES } from "../core";
 
-const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [--service PROFILE]
+const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N] [ANALYSIS OPTIONS]
       Analyse .tdl designs and TypeScript files (a folder: every one below it,
       honouring .gitignore). Exit 0 when clean or only warnings/info, 1 on any
       error (or more warnings than --max-warnings), 2 on bad usage or an
@@ -11,13 +12,13 @@ const CHECK = `  tdl check PATH... [--format text|json|sarif] [--max-warnings N]
       failure, reported as an 'internal' diagnostic of that file; the other
       files are still reported).`;
 
-const CLASSIFY = `  tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]
+const CLASSIFY = `  tdl classify "FILTER" [--design FILE --table NAME] [--format text|json] [ANALYSIS OPTIONS]
       Classify one OData filter as point, row-range, partition-range or
       table-scan, with estimates from a design's table. Exit 2 if it does
       not parse (with the position), 3 on an internal failure. A filter that
       starts with '-' goes after --; FILTER '-' reads the filter from stdin.`;
 
-const FIX = `  tdl fix PATH...
+const FIX = `  tdl fix PATH... [ANALYSIS OPTIONS]
       Apply every quick fix that is the only fix of its diagnostic; print a
       summary. Exit 0; 2 when a path cannot be read or written; 3 when a file
       could not be fixed (it is left unchanged; the others are fixed).`;
@@ -25,7 +26,7 @@ const FIX = `  tdl fix PATH...
 const STRESS = `  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
              [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
              [--mix read=50,write=50] [--batch N] [--scale K] [--preload N] [--emulator-scale K]
-             [--keep-table] [--report FILE.json] [--format text|json] [--yes-real-account]
+             [--keep-table] [--report FILE.json] [--format text|json] [--yes-real-account] [ANALYSIS OPTIONS]
       Stress-test a design's partitions in a fresh, marked stress… table, always
       deleted afterwards; print a summary (the JSON report with --format json or
       into --report FILE). On the emulator, a short probe first measures what
@@ -46,11 +47,18 @@ const EMULATOR = `  tdl emulator [--port 10002] [--fidelity azure-table|off] [--
       the first stdout line is {"connectionString": …, "tableEndpoint": …}.
       Runs until SIGINT/SIGTERM; exit 0 stopped cleanly, 1 could not start.`;
 
+const ANALYSIS = `Analysis options (check, classify, fix, stress):
+  --service          profile for designs without a 'service' line:
+                     ${SERVICE_NAMES.join(", ")} (default ${SERVICE_NAMES[0]})
+  --partition-target per-partition target in entities/s (default: the profile's)
+  --rule CODE=LEVEL  a rule's level: off, hint, info, warning or error (repeatable,
+                     or comma-separated: --rule query/class=off,key/too-long=warning)`;
+
 const OPTIONS = `Options of check:
   --format         text (default, path:line:col severity code message), json, sarif
   --max-warnings   fail (exit 1) when there are more warnings than N
-  --service        profile for designs without a 'service' line:
-                   azure-table (default), cosmos-table, tablestore
+
+${ANALYSIS}
 
 Environment:
   TDL_DEBUG=1      print the stack of an internal failure on stderr (for a bug report)`;
@@ -72,9 +80,9 @@ ${OPTIONS}
 /** `tdl COMMAND --help`, by command; a command missing here is unknown. */
 export const COMMAND_HELP: Readonly<Record<string, string>> = {
   check: `Usage:\n${CHECK}\n\n${OPTIONS}\n`,
-  classify: `Usage:\n${CLASSIFY}\n`,
-  fix: `Usage:\n${FIX}\n`,
-  stress: `Usage:\n${STRESS}\n`,
+  classify: `Usage:\n${CLASSIFY}\n\n${ANALYSIS}\n`,
+  fix: `Usage:\n${FIX}\n\n${ANALYSIS}\n`,
+  stress: `Usage:\n${STRESS}\n\n${ANALYSIS}\n`,
   emulator: `Usage:\n${EMULATOR}\n`,
 };
 

@@ -6,13 +6,12 @@
  */
 import * as fs from "node:fs";
 import { InputError, unreadable } from "./files";
-import { parseArgs, shown, UsageError } from "./args";
+import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, shown, UsageError } from "./args";
 import { runCheck } from "./check";
 import { runClassify } from "./classify";
 import { runFix } from "./fix";
 import { stressCommand } from "./stress";
 import { emulatorCommand } from "./emulator";
-import { AnalysisOptions } from "../service";
 import { asksForHelp, COMMAND_HELP, HELP } from "./help";
 import { debugging, EXIT } from "./failure";
 import { describeError, stackOf } from "../errors";
@@ -69,7 +68,7 @@ async function dispatch(command: string, rest: string[]): Promise<CliResult> {
 }
 
 function check(argv: string[]): CliResult {
-  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", "service"], []);
+  const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], []);
   if (!positionals.length) throw new UsageError("check needs at least one PATH");
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
@@ -78,20 +77,13 @@ function check(argv: string[]): CliResult {
     maxWarnings = Number(options.get("max-warnings"));
     if (!Number.isSafeInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
   }
-  const analysis: AnalysisOptions = {};
-  const service = options.get("service");
-  if (service !== undefined) {
-    if (service !== "azure-table" && service !== "cosmos-table" && service !== "tablestore") {
-      throw new UsageError(`--service must be azure-table, cosmos-table or tablestore, not '${String(service)}'`);
-    }
-    analysis.defaultService = service;
-  }
+  const analysis = analysisOptions(options);
   const { output, stderr, exitCode } = runCheck(positionals, { format, maxWarnings, analysis }, VERSION);
   return { stdout: output, stderr, exitCode };
 }
 
 function classify(argv: string[]): CliResult {
-  const { positionals, options } = parseArgs(argv, ["design", "table", "format"], []);
+  const { positionals, options } = parseArgs(argv, ["design", "table", "format", ...ANALYSIS_OPTIONS], []);
   if (positionals.length !== 1) throw new UsageError('classify needs one FILTER, quoted: tdl classify "PartitionKey eq \'a\'"');
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format}'`);
@@ -99,7 +91,7 @@ function classify(argv: string[]): CliResult {
   const table = options.get("table");
   // `-` reads the filter from stdin: a filter longer than the system's limit on one argument (128 KiB on Linux) still gets classified.
   const filter = positionals[0] === "-" ? readStdin() : positionals[0];
-  return runClassify(filter, { format, design: design as string | undefined, table: table as string | undefined });
+  return runClassify(filter, { format, design: design as string | undefined, table: table as string | undefined, analysis: analysisOptions(options) });
 }
 
 function readStdin(): string {
@@ -111,9 +103,9 @@ function readStdin(): string {
 }
 
 function fix(argv: string[]): CliResult {
-  const { positionals } = parseArgs(argv, [], []);
+  const { positionals, options } = parseArgs(argv, [...ANALYSIS_OPTIONS], []);
   if (!positionals.length) throw new UsageError("fix needs at least one PATH");
-  return runFix(positionals);
+  return runFix(positionals, analysisOptions(options));
 }
 
 /** Writes a result and sets the exit code; a closed pipe (`tdl check . | head`) ends the run quietly. */

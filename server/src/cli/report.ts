@@ -2,7 +2,8 @@
  * `tdl check` output: compiler-style text, the JSON of `interfaces.md`, and
  * SARIF 2.1.0 for code-scanning upload.
  */
-import { Range } from "../service";
+import { Range, Severity } from "../core";
+import { sarifRule } from "./catalog";
 
 export interface ReportFix {
   title: string;
@@ -11,7 +12,7 @@ export interface ReportFix {
 
 export interface ReportDiagnostic {
   code: string;
-  severity: "error" | "warning" | "info";
+  severity: Severity;
   message: string;
   range: Range;
   fixes: ReportFix[];
@@ -34,18 +35,14 @@ export interface ReportFile {
 
 export interface CheckReport {
   files: ReportFile[];
+  /** `infos` counts info and hint findings (query classes), as the JSON shape of interfaces.md has it. */
   summary: { errors: number; warnings: number; infos: number };
 }
 
 export function summarize(files: ReportFile[]): CheckReport {
   const summary = { errors: 0, warnings: 0, infos: 0 };
-  for (const f of files) {
-    for (const d of f.diagnostics) {
-      if (d.severity === "error") summary.errors++;
-      else if (d.severity === "warning") summary.warnings++;
-      else summary.infos++;
-    }
-  }
+  const key = { error: "errors", warning: "warnings", info: "infos", hint: "infos" } as const;
+  for (const f of files) for (const d of f.diagnostics) summary[key[d.severity]]++;
   return { files, summary };
 }
 
@@ -65,7 +62,7 @@ export function formatText(report: CheckReport): string {
 
 const hasInternal = (f: ReportFile) => f.diagnostics.some((d) => d.code === "internal");
 
-const SARIF_LEVEL = { error: "error", warning: "warning", info: "note" } as const;
+const SARIF_LEVEL = { error: "error", warning: "warning", info: "note", hint: "note" } as const;
 
 /**
  * SARIF 2.1.0. A file whose analysis failed is a result (`internal`) and a
@@ -88,7 +85,7 @@ export function formatSarif(report: CheckReport, version: string, problems: stri
       tool: {
         driver: {
           name: "tdl", version,
-          rules: codes.map((id) => ({ id, shortDescription: { text: id } })),
+          rules: codes.map(sarifRule),
         },
       },
       invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],

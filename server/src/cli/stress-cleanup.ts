@@ -5,9 +5,7 @@
  * what it removed and what it kept, and why. A table without the marker is
  * never deleted; a real account's tables only with `--yes-real-account`.
  */
-import { makeClients } from "../../../client/src/account/clients";
-import { describeLeftover, findLeftovers, removeLeftovers } from "../../../client/src/stress/cleanup";
-import { endpointHost } from "../../../client/src/stress/phases";
+import { makeClients, describeLeftover, findLeftovers, removeLeftovers, endpointHost } from "../../../client/src/runtime";
 import { UsageError } from "./args";
 import type { StressTarget } from "./stress";
 

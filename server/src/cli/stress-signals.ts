@@ -5,7 +5,7 @@
  * 10 s. Only the third exits at once — and says which table remains and how
  * to remove it.
  */
-import type { StressPhase } from "../../../client/src/stress/phases";
+import type { StressPhase } from "../../../client/src/runtime";
 
 /** Deletion's bound after the second press; the process exits a little after it whatever happens. */
 export const HURRY_DELETE_MS = 10_000;

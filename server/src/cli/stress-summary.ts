@@ -5,9 +5,8 @@
  * calls, rate, p50/p99 latency and errors, and in design mode what each
  * access pattern ran as.
  */
-import { OP_TYPES } from "../../../client/src/stress/metrics";
-import type { StressReport } from "../../../client/src/stress/report";
-import { entityRate, errorsInWords, formatCount, plural } from "../../../client/src/stress/words";
+import { OP_TYPES, entityRate, errorsInWords, formatCount, plural } from "../../../client/src/runtime";
+import type { StressReport } from "../../../client/src/runtime";
 
 const OP_WORDS: Record<string, string> = {
   insert: "insert", update: "update", delete: "delete", pointRead: "point read", query: "key-range query", scan: "table scan", transaction: "transaction",

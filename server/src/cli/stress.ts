@@ -7,15 +7,10 @@
  * usage (interfaces.md).
  */
 import * as fs from "node:fs";
-import { parseArgs, UsageError } from "./args";
+import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { checkDesign, runStress, StressFailure, StressInputError, StressRefused } from "../../../client/src/stress/engine";
-import type { StressReport, StressMode } from "../../../client/src/stress/report";
-import { endpointHost, PHASE_WORDS } from "../../../client/src/stress/phases";
-import { FidelityEmulator } from "../../../client/src/emulator/fidelity-emulator";
-import { ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/account/connection-string";
-import type { Secret } from "../../../client/src/account/clients";
-import type { ConnectionInfo } from "../../../client/src/account/model";
+import { checkDesign, runStress, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
+import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
 import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
 import { COMMAND_HELP } from "./help";
@@ -66,7 +61,7 @@ function targetFromEnv(envVar: string): StressTarget {
 }
 
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", "format"],
+  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", "format", ...ANALYSIS_OPTIONS],
     ["emulator", "keep-table", "yes-real-account", "cleanup", "help"]);
   if (options.has("help")) return { stdout: COMMAND_HELP.stress, stderr: "", exitCode: 0 };
   const envVar = options.get("connection-string-env") as string | undefined;
@@ -105,7 +100,7 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   const account = envVar ? targetFromEnv(envVar) : undefined;
   const mix = options.has("mix") ? parseMix(options.get("mix") as string) : undefined;
   try {
-    checkDesign({ design: { text, file, table: tableName }, mode, mix, batch });
+    checkDesign({ design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, mix, batch });
   } catch (e) {
     if (e instanceof StressInputError) throw new UsageError(e.message);
     throw e;
@@ -131,7 +126,7 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
       connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
-      design: { text, file, table: tableName }, mode, durationMs, concurrency, mix, batch,
+      design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, durationMs, concurrency, mix, batch,
       scale, preload, keepTable: options.has("keep-table"),
       // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
       throttle: emulator, emulatorScale,

@@ -6,7 +6,8 @@ import {
   CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, Diagnostic, DiagnosticSeverity, DocumentSymbol,
   InsertTextFormat, SymbolKind as LspSymbolKind, TextEdit as LspTextEdit,
 } from "vscode-languageserver/node";
-import { Completion, Finding, Fix, LineIndex, OutlineSymbol, TextEdit } from "../service";
+import { Finding, Fix, LineIndex, TextEdit } from "../core";
+import { Completion, OutlineSymbol } from "../ide";
 
 export interface FixData {
   title: string;
@@ -18,7 +19,7 @@ export interface DiagnosticData {
   fixes: FixData[];
 }
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
+const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint } as const;
 
 export function toLspEdits(lines: LineIndex, edits: TextEdit[]): LspTextEdit[] {
   return edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText }));

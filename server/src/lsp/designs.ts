@@ -5,8 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, TdlAnalysis } from "../service";
-import { PropertyInfo } from "../model/properties";
+import { analyzeTdl, TdlAnalysis, PropertyInfo } from "../core";
 
 const MAX_FILES = 500;
 

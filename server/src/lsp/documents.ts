@@ -9,8 +9,7 @@
  * from a fresh analyzer (the failed one's incremental state is not trusted).
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { AnalysisOptions, LineIndex, TdlAnalysis, TdlAnalyzer } from "../service";
-import { profileFor } from "../model/profiles";
+import { AnalysisOptions, LineIndex, TdlAnalysis, TdlAnalyzer, profileFor } from "../core";
 import { internalFinding } from "./guard";
 import { stackOf } from "../errors";
 

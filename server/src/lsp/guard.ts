@@ -6,7 +6,7 @@
  * that no client should send are answered with `InvalidParams`.
  */
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
-import { Finding } from "../service";
+import { Finding } from "../core";
 import { describeError, stackOf } from "../errors";
 
 /** Params that break the protocol's contract (a missing URI, a negative line): answered as InvalidParams. */

@@ -7,7 +7,7 @@
  */
 import { Connection, Diagnostic, TextDocuments } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex } from "../service";
+import { LineIndex } from "../core";
 import { AnalysisCache } from "./documents";
 import { isTypeScript, TypeScriptDocuments } from "./typescript";
 import { Guard, internalFinding } from "./guard";

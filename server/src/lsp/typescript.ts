@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import type { TsAnalyzer, TsFileResult } from "../typescript/service";
-import { LineIndex } from "../service";
+import type { TsAnalyzer, TsFileResult } from "../typescript/analysis";
+import { AnalysisOptions, LineIndex } from "../core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "../typescript/load";
 import { internalFinding } from "./guard";
@@ -31,7 +31,8 @@ interface Entry {
 export class TypeScriptDocuments {
   private analyzer: TsAnalyzer | undefined;
   private readonly results = new Map<string, Entry>();
-  defaultService: "azure-table" | "cosmos-table" | "tablestore" | undefined;
+  /** The analysis options from the settings (service profile, rule levels). */
+  options: AnalysisOptions = {};
 
   constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void) {}
 
@@ -39,7 +40,7 @@ export class TypeScriptDocuments {
     if (!this.analyzer) {
       // Loaded lazily: the compiler is large, and most design sessions never need it.
       const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), defaultService: this.defaultService });
+      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), analysis: this.options });
     }
     return this.analyzer;
   }

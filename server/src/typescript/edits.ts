@@ -3,7 +3,7 @@
  * `const` bound before the statement that needs it, names that do not clash.
  */
 import ts from "typescript";
-import { TextEdit } from "../service/types";
+import { TextEdit } from "../core";
 
 /** Adds `import { createHash } from "node:crypto";` unless the file already imports it. */
 export function createHashImport(sf: ts.SourceFile): TextEdit | undefined {

@@ -11,9 +11,9 @@ export function isTsFile(f: string): boolean {
   return /\.(ts|tsx|mts|cts)$/.test(f) && !/\.d\.(ts|mts|cts)$/.test(f);
 }
 
-export function loadTsAnalysis(): typeof import("./service") {
+export function loadTsAnalysis(): typeof import("./analysis") {
   const bundled = path.join(__dirname, "ts-analyzer.js");
-  const target = fs.existsSync(bundled) ? bundled : path.join(__dirname, "service");
+  const target = fs.existsSync(bundled) ? bundled : path.join(__dirname, "analysis");
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the analysis is a separate bundle, loaded on the first TypeScript document
-  return require(target) as typeof import("./service");
+  return require(target) as typeof import("./analysis");
 }

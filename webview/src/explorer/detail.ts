@@ -4,7 +4,7 @@
  * matches (the host refuses a conflicting edit and says so), Insert creates.
  */
 import type { EntityRow } from "../protocol";
-import type { EdmType } from "../../../client/src/account/model";
+import type { EdmType } from "../../../client/src/runtime/shapes";
 import { clear, h } from "../dom";
 
 const TYPES: EdmType[] = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];

@@ -8,9 +8,7 @@ import * as monaco from "monaco-editor/editor/editor.api";
 import "monaco-editor/editor/contrib/suggest/browser/suggestController";
 import "monaco-editor/editor/contrib/snippet/browser/snippetController2";
 import "monaco-editor/editor/contrib/hover/browser/hoverContribution";
-import { parseFilter } from "../../../server/src/odata/parser";
-import { classifyFilter } from "../../../server/src/odata/classify";
-import { badge, Classification } from "../../../server/src/odata/classes";
+import { parseFilter, classifyFilter, badge, Classification } from "../../../server/src/core";
 
 declare const MONACO_EDITOR_WORKER: string;
 

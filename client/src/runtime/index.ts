@@ -1,0 +1,33 @@
+/**
+ * The table runtime: accounts (connections, sessions, SAS, secrets kept out
+ * of messages), the embedded emulator with Azure fidelity, and partition
+ * stress tests. Free of `vscode`: the extension and the CLI both import it
+ * here, through this one entry point.
+ */
+export * from "./shapes";
+
+// Accounts
+export { makeClients } from "./account/clients";
+export type { Secret } from "./account/clients";
+export { cleanConnection, interpretConnectionInput, readSasToken } from "./account/connection-input";
+export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
+export { AccountError, ConflictError } from "./account/errors";
+export { AccountSession } from "./account/explorer";
+export { checkLiveData } from "./account/live-check";
+export { EDM_TYPES } from "./account/model";
+export { holdsSecret, redact } from "./account/redact";
+export { deserialize, serialize } from "./account/transfer";
+
+// The embedded emulator
+export { FidelityEmulator } from "./emulator/fidelity-emulator";
+export type { TrafficSecond } from "./emulator/fidelity/recorder";
+
+// Stress tests
+export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";
+export type { LeftoverTable } from "./stress/cleanup";
+export { proposedAlternative } from "./stress/compare";
+export { checkDesign, runStress, StressFailure, StressInputError, StressRefused } from "./stress/engine";
+export { endpointHost, PHASE_WORDS } from "./stress/phases";
+export type { StressPhase } from "./stress/phases";
+export { OP_TYPES } from "./stress/metrics";
+export { entityRate, errorsInWords, formatCount, plural } from "./stress/words";

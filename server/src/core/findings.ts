@@ -1,0 +1,30 @@
+/**
+ * What the analysis produces: findings with their fixes, as offsets into the
+ * text (no LSP transport; the language server and the CLI convert them to
+ * positions at the edge). Below the rules, which produce them.
+ */
+
+/** `hint`: shown in the editor (CodeLens, hover, a faint underline), kept out of the Problems panel. */
+export type Severity = "error" | "warning" | "info" | "hint";
+
+export interface TextEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+  /** The main fix: marked `isPreferred` in code actions. */
+  preferred?: boolean;
+}
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  start: number;
+  end: number;
+  fixes?: Fix[];
+}

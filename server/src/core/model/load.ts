@@ -1,0 +1,75 @@
+/**
+ * Peak load of a table's access patterns: entities per second in total and
+ * on the hottest partition (writes with their index rows, plus entities
+ * scanned by reads — seed 002 "Entities per second"), and request units
+ * where the profile counts them.
+ *
+ * Load is temporal (`language.md`, "Estimates"): when the partition key
+ * moves with time, every write of the current moment lands on the current
+ * partition, so the hottest partition takes the whole write rate (times
+ * the other key parts' hottest share), however many partitions pile up
+ * over time; reads count with what they scan of one partition, the current
+ * one included.
+ */
+import { Access } from "../tdl/ast";
+import { TableEstimates, writeEntitiesPerSecond } from "./estimates";
+import { QueryAnalysis } from "./queries";
+
+export interface PatternLoad {
+  access: Access;
+  /** Entities per second over the whole table. */
+  total: number;
+  /** Entities per second on the hottest partition. */
+  hottest: number;
+  /** Of which written (the rest is read). */
+  written: boolean;
+}
+
+export interface LoadEstimate {
+  patterns: PatternLoad[];
+  total: number;
+  hottest: number;
+  /** Request units per second on the hottest partition (1 RU per KiB read, 5 per KiB written). */
+  hottestRU: number;
+  /** The partition key moves with time: `hottest` is the current partition's load. */
+  temporal: boolean;
+}
+
+export function estimateLoad(accesses: Access[], est: TableEstimates, queries: QueryAnalysis[]): LoadEstimate {
+  const patterns: PatternLoad[] = [];
+  const byQuery = new Map(queries.map((q) => [q.query as Access, q]));
+  const temporal = !!est.pk?.temporal;
+  for (const a of accesses) {
+    if (!a.rate || !(a.rate.perSecond > 0)) continue;
+    if (a.kind === "query") {
+      const c = byQuery.get(a)?.classification;
+      const scanned = c?.scanned;
+      if (scanned === null || scanned === undefined) continue;
+      const total = a.rate.perSecond * scanned;
+      patterns.push({ access: a, total, hottest: temporal ? currentPartitionRead(total, c!.class, c!.partitions, est) : total * est.hotShare, written: false });
+    } else {
+      const total = writeEntitiesPerSecond(a, est);
+      patterns.push({ access: a, total, hottest: total * est.writeShare, written: true });
+    }
+  }
+  const kib = Math.max(1, (est.entitySize ?? 1024) / 1024);
+  return {
+    patterns,
+    total: patterns.reduce((s, p) => s + p.total, 0),
+    hottest: patterns.reduce((s, p) => s + p.hottest, 0),
+    hottestRU: patterns.reduce((s, p) => s + p.hottest * kib * (p.written ? 5 : 1), 0),
+    temporal,
+  };
+}
+
+/**
+ * What a read scans of the current partition each second: a read of one
+ * partition reads the current one as often as the moment's writes hit it
+ * (`writeShare`); a read over several scans its share of each, the current
+ * one among them. Unknown (0) when it reads an unknown number of partitions.
+ */
+function currentPartitionRead(total: number, cls: string, partitions: number | null, est: TableEstimates): number {
+  const touched = partitions ?? (cls === "point" || cls === "row-range" ? 1 : null);
+  if (touched === null) return 0;
+  return touched <= 1 ? total * est.writeShare : total / touched;
+}

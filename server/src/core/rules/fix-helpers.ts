@@ -1,0 +1,71 @@
+/**
+ * Building blocks of the quick fixes: the separator to add, the property
+ * that spreads a partition, a property rendered for a key, key edits.
+ */
+import { Expr } from "../tdl/ast";
+import { charsetMin } from "../model/charset";
+import { KeyPartInfo } from "../model/key-parts";
+import { PropertyInfo, renderedDigits } from "../model/properties";
+import { ServiceProfile } from "../services";
+import { TextEdit } from "../findings";
+
+/**
+ * A separator that sorts below every character of its neighbours and is
+ * allowed in keys: `,` where it does, else the highest allowed character
+ * that does (`rules.md`). Undefined when no character fits.
+ */
+export function chooseSeparator(neighbours: Array<KeyPartInfo | undefined>, profile: ServiceProfile): string | undefined {
+  const mins = neighbours.filter((p): p is KeyPartInfo => !!p && !!p.charset && !p.fixedWidth).map((p) => charsetMin(p.charset!));
+  return separatorBelow(mins.length ? Math.min(...mins) : Infinity, profile);
+}
+
+/** `,` when it sorts below `bound` (a character code), else the highest character allowed in keys that does. */
+export function separatorBelow(bound: number, profile: ServiceProfile): string | undefined {
+  if (0x2c < bound) return ",";
+  for (let c = Math.min(bound, 0x7f) - 1; c > 0x20; c--) {
+    if (!profile.forbiddenKeyChar?.(c) && c !== 0x22) return String.fromCharCode(c);
+  }
+  return undefined;
+}
+
+/** JSON-quoted TDL string literal. */
+export function tdlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/**
+ * The property that best spreads or splits a partition: the highest
+ * cardinality, neither increasing/decreasing nor double, binary or bool,
+ * the first declared on a tie (`rules.md`). `prefer` narrows the choice
+ * (e.g. to the row key's properties) when any of them qualifies.
+ */
+export function spreadProperty(props: ReadonlyMap<string, PropertyInfo>, exclude: Set<string>, prefer?: Set<string>): PropertyInfo | undefined {
+  const eligible = [...props.values()].filter((p) =>
+    !exclude.has(p.name) && !p.increasing && !p.decreasing && !["double", "binary", "bool"].includes(p.type) && !p.decl.type.invalid);
+  const pool = prefer && eligible.some((p) => prefer.has(p.name)) ? eligible.filter((p) => prefer.has(p.name)) : eligible;
+  let best: PropertyInfo | undefined;
+  for (const p of pool) {
+    if (!best || (p.distinct ?? Infinity) > (best.distinct ?? Infinity)) best = p;
+  }
+  return best;
+}
+
+/** Width that holds every value of an integer property. */
+export function padWidth(info: PropertyInfo): number {
+  return renderedDigits(Math.max(Math.abs(info.min ?? 0), info.max ?? 0));
+}
+
+/** A property as a key part: integers padded so they sort, the rest as they are. */
+export function keyPartText(info: PropertyInfo): string {
+  return info.type === "int" || info.type === "int64" ? `pad(${info.name}, ${padWidth(info)})` : info.name;
+}
+
+/** Appends ` + "sep" + part` to a key expression. */
+export function appendToKey(expr: Expr, sep: string, partText: string): TextEdit {
+  return { start: expr.end, end: expr.end, newText: ` + ${tdlString(sep)} + ${partText}` };
+}
+
+/** Inserts `prefix + "sep" + ` before a key expression. */
+export function prefixKey(expr: Expr, prefixText: string, sep: string): TextEdit {
+  return { start: expr.start, end: expr.start, newText: `${prefixText} + ${tdlString(sep)} + ` };
+}

@@ -1,0 +1,174 @@
+/**
+ * Query rules (`rules.md`, "Queries"): every query's class, table scans,
+ * low selectivity, ranges over parts that do not keep order; and filters
+ * that do not parse.
+ */
+import { Query, Table } from "../tdl/ast";
+import { tableFacts } from "../model/facts";
+import { QueryAnalysis } from "../model/queries";
+import { PropertyInfo } from "../model/properties";
+import { summary } from "../odata/classes";
+import { formatCount } from "../tdl/numbers";
+import { Fix } from "../findings";
+import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
+import { charsetMin } from "../model/charset";
+import { ServiceProfile } from "../services";
+import { padFix, separatorFix } from "./keys";
+import { Rule, TableContext } from "./rule";
+import { detectEol, indentOf } from "../tdl/line-ends";
+import { clip } from "../tdl/clip";
+
+function eachQuery(ctx: TableContext, fn: (qa: QueryAnalysis) => void): void {
+  for (const qa of tableFacts(ctx.table, ctx.props).queries) fn(qa);
+}
+
+export const filterSyntax: Rule = {
+  code: "syntax",
+  severity: "error",
+  family: "Syntax and meaning",
+  docs: {
+    summary: "the text (or a `filter` string) does not parse; later errors are still found",
+    why: "A design that does not parse cannot be checked; the parser recovers so that the rest still is.",
+  },
+  checkTable(ctx) {
+    eachQuery(ctx, ({ filterError }) => {
+      if (filterError) ctx.report(filterError, filterError.message);
+    });
+  },
+};
+
+export const queryClass: Rule = {
+  code: "query/class",
+  severity: "hint",
+  family: "Queries",
+  docs: {
+    summary: "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
+    why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
+  },
+  checkTable(ctx) {
+    eachQuery(ctx, ({ query, classification: c }) => {
+      if (!c) return;
+      const via = c.via && c.via !== "rowKey" ? ` (served by index ${c.via})` : "";
+      ctx.report(query.name, summary(c) + via);
+    });
+  },
+};
+
+/**
+ * An `index` whose row key leads with the query's filtered properties (equalities
+ * first, then the range), then the main row key so that every index row stays unique.
+ */
+export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
+  const t = ctx.table;
+  if (!t.rowKey || !query.where) return undefined;
+  const pkProps = new Set(tableFacts(t, ctx.props).est.pk?.props ?? []);
+  const conds = query.where.filter((c) => !pkProps.has(c.property.text) && ctx.props.has(c.property.text));
+  const ordered = [...conds.filter((c) => c.op === "="), ...conds.filter((c) => c.op !== "=")];
+  const props = [...new Set(ordered.map((c) => c.property.text))].map((n) => ctx.props.get(n)!);
+  if (!props.length) return undefined;
+  const names = new Set(t.indexes.map((ix) => ix.name.text));
+  const name = names.has(query.name.text) ? `${query.name.text}Index` : query.name.text;
+  const parts = [tdlString(`${name.toUpperCase()}:`)];
+  props.forEach((p) => parts.push(keyPartText(p), tdlString(separatorAfter(p, ctx.profile))));
+  const rowKeyText = ctx.text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
+  const anchor = t.indexes.length ? t.indexes[t.indexes.length - 1] : t.rowKey;
+  const newText = `${lineStartAfter(ctx.text, t, anchor.start)}index ${name} rowKey = ${parts.join(" + ")} + ${rowKeyText}`;
+  return {
+    title: `Add an index row ordered by ${props.map((p) => p.name).join(", ")}: index ${name} (written with each entity, in the same transaction)`,
+    edits: [{ start: anchor.end, end: anchor.end, newText }], preferred: true,
+  };
+}
+
+const lineStarts = new WeakMap<Table, string>();
+
+/**
+ * A line end in the document's style and the indentation of the line at
+ * `anchor`: what starts a new member below it. Once per table, however many
+ * queries offer the fix (the anchor's line may be long).
+ */
+function lineStartAfter(text: string, table: Table, anchor: number): string {
+  let s = lineStarts.get(table);
+  if (s === undefined) lineStarts.set(table, (s = detectEol(text) + indentOf(text, anchor)));
+  return s;
+}
+
+/** `,` sorts below letters and digits; for a wider alphabet, the highest allowed character below it. */
+function separatorAfter(p: PropertyInfo, profile: ServiceProfile): string {
+  if (p.type === "int" || p.type === "int64" || !p.charset) return ",";
+  return separatorBelow(charsetMin(p.charset), profile) ?? ",";
+}
+
+export const tableScan: Rule = {
+  code: "query/table-scan",
+  severity: "warning",
+  family: "Queries",
+  docs: {
+    summary: "a query reads every partition",
+    why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
+    fix: "an `index` when the query pins the partition; otherwise the message suggests a second table",
+  },
+  checkTable(ctx) {
+    const pkProps = tableFacts(ctx.table, ctx.props).est.pk?.props ?? new Set<string>();
+    eachQuery(ctx, ({ query, classification: c }) => {
+      if (c?.class !== "table-scan") return;
+      const pinsPartition = !!query.where && pkProps.size > 0 && [...pkProps].every((p) => query.where!.some((w) => w.property.text === p && w.op === "="));
+      const fix = pinsPartition ? indexFix(ctx, query) : undefined;
+      const cost = c.scanned !== null ? ` (≈ ${formatCount(c.scanned)} entities a call)` : "";
+      const advice = c.orAcrossPartitions
+        ? "Issue the branches as separate point or range queries."
+        : pinsPartition ? "Add an index row ordered by the filtered properties." : "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
+      ctx.report(query.name, `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`, { fixes: fix ? [fix] : undefined });
+    });
+  },
+};
+
+export const lowSelectivity: Rule = {
+  code: "query/low-selectivity",
+  severity: "warning",
+  family: "Queries",
+  docs: {
+    summary: "a query with a rate scans 100 entities or more for each one it returns",
+    why: "Scanned entities count toward the partition's and the account's targets, returned or not.",
+    fix: "an `index` whose row key leads with the filtered properties",
+  },
+  checkTable(ctx) {
+    eachQuery(ctx, ({ query, classification: c }) => {
+      if (!query.rate || !c || c.class === "table-scan" || c.scanned === null || c.returned === null || c.returned <= 0) return;
+      const ratio = c.scanned / c.returned;
+      if (ratio < 100) return;
+      const fix = indexFix(ctx, query);
+      ctx.report(query.name, `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
+          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`, { fixes: fix ? [fix] : undefined });
+    });
+  },
+};
+
+export const unorderedRange: Rule = {
+  code: "query/unordered-range",
+  severity: "error",
+  family: "Queries",
+  docs: {
+    summary: "a range over a key part that does not keep order (unpadded number, `hash`, `bucket`, a separator that breaks order)",
+    why: "The key range does not match the property range, so the query returns the wrong entities or must scan.",
+    fix: "the key rule's fix",
+  },
+  checkTable(ctx) {
+    const facts = tableFacts(ctx.table, ctx.props);
+    eachQuery(ctx, ({ query, mapping }) => {
+      if (!mapping || mapping.class === "point") return;
+      const unordered = mapping.rk.kind !== "range" && mapping.pk.kind !== "range" ? mapping.pk.unordered ?? mapping.rk.unordered : undefined;
+      if (!unordered) return;
+      const { cond, part, reason } = unordered;
+      let fix: Fix | undefined;
+      if (part.part.kind === "ref" && part.prop && (part.prop.type === "int" || part.prop.type === "int64")) {
+        fix = padFix(part.part, padWidth(part.prop));
+      } else if (reason.startsWith("the separator")) {
+        const key = [facts.est.pk, facts.est.rk, ...facts.est.indexKeys].find((k) => k?.parts.includes(part));
+        const i = key ? key.parts.indexOf(part) : -1;
+        if (key && i >= 0) fix = separatorFix(key.parts, i, ctx.profile);
+      }
+      ctx.report(query.name, `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
+          `The key range does not match the property range, so the query cannot be served as a range.`, { fixes: fix ? [fix] : undefined });
+    });
+  },
+};

@@ -1,0 +1,95 @@
+/**
+ * Transaction rules (`rules.md`, "Transactions and entities"): entity group
+ * transactions that cross partitions or exceed the batch limits.
+ */
+import { Expr, Transaction } from "../tdl/ast";
+import { tableFacts } from "../model/facts";
+import { KeyInfo } from "../model/key-parts";
+import { formatBytes, formatCount } from "../tdl/numbers";
+import { Fix } from "../findings";
+import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";
+import { Rule, TableContext } from "./rule";
+
+/**
+ * Re-keys the table on the transaction's shared properties: they become the
+ * partition key; the partition key's other parts move into the row key.
+ */
+function rekeyFix(ctx: TableContext, tx: Transaction, pk: KeyInfo, rk: KeyInfo): Fix | undefined {
+  const shared = tx.sharing.map((s) => ctx.props.get(s.text)).filter((p) => !!p);
+  if (!shared.length || shared.length !== tx.sharing.length) return undefined;
+  const sharedNames = new Set(shared.map((p) => p!.name));
+  const text = (e: { start: number; end: number }) => ctx.text.slice(e.start, e.end);
+  const sep = chooseSeparator([], ctx.profile) ?? "_";
+  const newPk = shared.map((p) => keyPartText(p!)).join(` + ${tdlString(sep)} + `);
+  // Row key: drop the parts the shared properties decide (and separators left dangling), then add the moved parts.
+  const kept = rk.parts.filter((p) => !(p.props.length && p.props.every((n) => sharedNames.has(n))));
+  const rkParts = trimLiterals(kept.map((p) => ({ text: text(p.part), literal: p.literal !== undefined })));
+  const moved = pk.parts.filter((p) => p.props.some((n) => !sharedNames.has(n))).map((p) => text(p.part));
+  const lastSep = rk.parts.find((p) => p.literal !== undefined && p.literal !== "")?.part;
+  const joiner = lastSep ? text(lastSep) : tdlString("_");
+  const rest = rkParts.map((p) => p.text).join(" + ");
+  const newRk = [rest, ...moved].filter(Boolean).join(` + ${joiner} + `);
+  if (!newRk) return undefined;
+  const edits = [replace(pk.expr, newPk), replace(rk.expr, newRk)];
+  return { title: `Key by ${[...sharedNames].join(", ")}: partitionKey = ${newPk}, rowKey = ${newRk}`, edits, preferred: true };
+}
+
+function replace(expr: Expr, newText: string) {
+  return { start: expr.start, end: expr.end, newText };
+}
+
+/** Removes literal parts at either end and collapses runs of literals to their first. */
+function trimLiterals<T extends { literal: boolean }>(parts: T[]): T[] {
+  const out: T[] = [];
+  for (const p of parts) if (!(p.literal && (out.length === 0 || out[out.length - 1].literal))) out.push(p);
+  while (out.length && out[out.length - 1].literal) out.pop();
+  return out;
+}
+
+export const crossPartition: Rule = {
+  code: "transaction/cross-partition",
+  severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "a `transaction`'s entities may differ in a property the partition key depends on",
+    why: "An entity group transaction must stay in one partition; across partitions the service rejects it.",
+    fix: "key by the shared properties; the others move into the row key",
+  },
+  checkTable(ctx) {
+    const { est } = tableFacts(ctx.table, ctx.props);
+    if (!est.pk || !est.rk) return;
+    for (const tx of ctx.table.accesses) {
+      if (tx.kind !== "transaction") continue;
+      const sharing = new Set(tx.sharing.map((s) => s.text));
+      const differing = [...est.pk.props].filter((p) => !sharing.has(p));
+      if (!differing.length) continue;
+      const fix = rekeyFix(ctx, tx, est.pk, est.rk);
+      ctx.report(tx.name, `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
+          `${differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
+          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`, { fixes: fix ? [fix] : undefined });
+    }
+  },
+};
+
+export const transactionTooLarge: Rule = {
+  code: "transaction/too-large",
+  severity: "error",
+  family: "Transactions and entities",
+  docs: {
+    summary: "more than 100 operations (index rows count) or more than 4 MiB in one batch",
+    why: "The service rejects a batch over its operation or size limit.",
+  },
+  checkTable(ctx) {
+    const { est } = tableFacts(ctx.table, ctx.props);
+    for (const tx of ctx.table.accesses) {
+      if (tx.kind !== "transaction" || !tx.entities || !Number.isFinite(tx.entities.value)) continue;
+      const ops = tx.entities.value * est.rowsPerEntity;
+      const bytes = est.entitySize !== undefined ? ops * est.entitySize : undefined;
+      const why: string[] = [];
+      if (ops > ctx.profile.batchMaxOperations) why.push(`${formatCount(ops)} operations (${formatCount(tx.entities.value)} entities × ${est.rowsPerEntity} rows each); the limit is ${ctx.profile.batchMaxOperations}`);
+      if (bytes !== undefined && bytes > ctx.profile.batchMaxBytes) why.push(`≈ ${formatBytes(bytes)}; the limit is ${formatBytes(ctx.profile.batchMaxBytes)}`);
+      if (!why.length) continue;
+      ctx.report(tx.name, `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`);
+    }
+  },
+};

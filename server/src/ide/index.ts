@@ -1,0 +1,12 @@
+/**
+ * The IDE features over an analysed design: completion, hover, outline,
+ * definition, references and rename. Transport-free: an analysis and offsets
+ * in, plain results out; the LSP layer converts them at the edge.
+ */
+export { complete } from "./completion";
+export type { Completion, CompletionKind } from "./completion";
+export { hover } from "./hover";
+export type { HoverResult } from "./hover";
+export { outline } from "./symbols";
+export type { OutlineSymbol, SymbolKind } from "./symbols";
+export { definition, references, prepareRename, rename } from "./navigation";
