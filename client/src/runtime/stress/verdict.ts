@@ -65,7 +65,8 @@ export function verdictOf(v: VerdictInput): Verdict {
   const sentences: string[] = [];
   const place = v.target === "emulator" ? "On the emulator" : "Against the account";
   sentences.push(`${place}: the hottest partition took ≈ ${entityRate(v.hottest.entitiesPerSecond)} (${plural(v.partitions, "partition")} touched).`);
-  if (v.target === "emulator") sentences.push("This shows the design's load shape against Azure's targets scaled to what this machine serves, not Azure's limits.");
+  // Only a calibrated run compares against scaled targets; an uncalibrated one shows the load's shape against Azure's own.
+  if (v.target === "emulator") sentences.push(v.calibration ? "This shows the design's load shape against Azure's targets scaled to what this machine serves, not Azure's limits." : "This shows the design's load shape on this machine, not Azure's limits.");
   if (reason === "throttled") {
     sentences.push(`Hot: ${plural(v.throttled.partition, "request")} (${formatCount(share * 100)} %) were throttled (503 Server Busy) at ${where}, above the ${target} partition target${scaled}. On Azure this partition would run hot and be throttled.`);
   } else if (reason === "hottest-partition") {
