@@ -6,7 +6,9 @@
  */
 import * as vscode from "vscode";
 import { FidelityEmulator, ConnectionInfo, Secret } from "../runtime";
-import type { TrafficSecond } from "../runtime";
+import type { StressOptions, TrafficSecond } from "../runtime";
+
+type ThrottleControl = NonNullable<StressOptions["throttle"]>;
 
 export class EmulatorHost implements vscode.Disposable {
   private emulator: FidelityEmulator | undefined;
@@ -41,6 +43,11 @@ export class EmulatorHost implements vscode.Disposable {
       this.status.tooltip = `Open the table explorer (emulator at ${e.endpoint})`;
     }
     return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
+  }
+
+  /** The running emulator's throttling, which a stress run scales to this machine (as `tdl stress` does with its own emulator). */
+  get throttle(): ThrottleControl | undefined {
+    return this.emulator?.running ? this.emulator : undefined;
   }
 
   /** The last two minutes of traffic, for a heatmap opened late. */

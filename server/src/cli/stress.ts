@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { checkDesign, runStress, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
+import { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
 import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
 import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
@@ -78,7 +78,7 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   if (!file || !tableName) throw new UsageError("stress needs --design FILE and --table NAME (or --cleanup)");
   const mode = (options.get("mode") ?? "spread") as StressMode;
   if (!MODES.includes(mode)) throw new UsageError(`--mode must be ${MODES.join(", ")}, not '${mode}'`);
-  const concurrency = Number(options.get("concurrency") ?? 16);
+  const concurrency = Number(options.get("concurrency") ?? STRESS_DEFAULTS.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency needs a whole number ≥ 1");
   const batch = options.has("batch") ? Number(options.get("batch")) : undefined;
   if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 100)) throw new UsageError("--batch takes 1 to 100 (an entity group transaction's limit)");

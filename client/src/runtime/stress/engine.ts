@@ -34,6 +34,9 @@ export type { Calibration } from "./calibrate";
 
 export const MAX_CONCURRENCY = 256;
 
+/** What `tdl stress` and the VS Code command both run with unless told otherwise, so their figures compare. */
+export const STRESS_DEFAULTS = { concurrency: 16 } as const;
+
 export interface StressOptions extends ScalingOptions {
   connection: ConnectionInfo;
   secret: Secret;
