@@ -119,10 +119,24 @@ test("one partition, one entity a second, a throttled call: singular nouns and e
     assert.match(verdict, /\(1 partition touched\)/);
     assert.doesNotMatch(verdict, /1 partitions|1 entities/);
     assert.equal(await page.locator(".run h2", { hasText: "Hottest partitions" }).innerText(), "Hottest partitions (1 partition)");
-    assert.match(await page.locator(".run table.ops").innerText(), /insert\s+1\s+1\s+1\s+3\s+3\s+3\s+3\s+1 ServerBusy\s+0/);
+    assert.match(await page.locator(".run table.ops").innerText(), /insert\s+2\s+1\s+1\s+3\s+3\s+3\s+3\s+1 ServerBusy\s+0/);
     assert.equal(await page.locator(".run .errors-line").innerText(), "Errors: 1 ServerBusy.");
   } finally {
     await single.close();
+  }
+});
+
+test("at 400 px the two runs stack and the page does not scroll sideways", async () => {
+  const { page } = harness;
+  await page.setViewportSize({ width: 400, height: 800 });
+  try {
+    const boxes = await page.locator(".run").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((b) => ({ left: Math.round(b.left), top: Math.round(b.top), width: Math.round(b.width) })));
+    assert.equal(boxes[0].left, boxes[1].left, JSON.stringify(boxes));
+    assert.ok(boxes[1].top > boxes[0].top && boxes.every((b) => b.width <= 400), JSON.stringify(boxes));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the window`);
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 900 });
   }
 });
 

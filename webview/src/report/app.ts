@@ -48,14 +48,16 @@ function renderRun(label: string, r: StressReport): HTMLElement {
 /** One row per operation that ran or failed: calls, entities and their rate, latency, errors in words, retries. */
 function operationsTable(r: StressReport, ops: OpType[]): HTMLElement {
   if (!ops.length) return h("p", { class: "ops empty" }, "No operation ran.");
-  return h("table", { class: "ops" },
+  return h("div", { class: "table-scroll" }, h("table", { class: "ops" },
     h("thead", {}, h("tr", {}, ...["operation", "calls", "entities", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) => h("th", {}, c)))),
     h("tbody", {}, ...ops.map((op) => {
       const o = r.operations[op];
-      return h("tr", { dataset: { op } }, h("td", {}, OP_WORDS[op]), h("td", {}, formatCount(o.count)), h("td", {}, formatCount(o.entities)), h("td", {}, formatCount(o.entitiesPerSecond)),
+      // Calls answered and failed alike, as the CLI's summary counts them.
+      const calls = o.count + Object.values(o.errors).reduce((n, k) => n + k, 0);
+      return h("tr", { dataset: { op } }, h("td", {}, OP_WORDS[op]), h("td", {}, formatCount(calls)), h("td", {}, formatCount(o.entities)), h("td", {}, formatCount(o.entitiesPerSecond)),
         h("td", {}, formatCount(o.latencyMs.p50)), h("td", {}, formatCount(o.latencyMs.p95)), h("td", {}, formatCount(o.latencyMs.p99)), h("td", {}, formatCount(o.latencyMs.max)),
         h("td", { class: "errors" }, errorsInWords(o.errorCodes ?? {}, o.errors)), h("td", {}, formatCount(o.retries)));
-    })));
+    }))));
 }
 
 /** "No errors." or the run's errors by code, summed over its operations. */
@@ -76,9 +78,9 @@ function patternsTable(r: StressReport): HTMLElement | undefined {
   if (!patterns.length && !skipped.length) return undefined;
   return h("div", { class: "patterns" },
     h("h2", {}, "Access patterns"),
-    patterns.length ? h("table", { class: "ops patterns-table" },
+    patterns.length ? h("div", { class: "table-scroll" }, h("table", { class: "ops patterns-table" },
       h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
       h("tbody", {}, ...patterns.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
-        h("td", {}, formatCount(p.callsPerSecond)), h("td", {}, formatCount(p.calls)), h("td", {}, formatCount(p.failed)))))) : undefined,
+        h("td", {}, formatCount(p.callsPerSecond)), h("td", {}, formatCount(p.calls)), h("td", {}, formatCount(p.failed))))))) : undefined,
     ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)));
 }
