@@ -10,6 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
 import { runStress, proposedAlternative, STRESS_DEFAULTS } from "../../client/src/runtime";
 import type { TrafficSecond } from "../../client/src/runtime";
@@ -54,4 +55,18 @@ test("compared with its quick fix, the fix runs at the first run's calibration a
   assert.equal(fixed.report.calibration?.scale, hot.report.calibration?.scale);
   assert.equal(hot.report.verdict.exceedsTarget, true, hot.report.verdict.note);
   assert.equal(fixed.report.verdict.exceedsTarget, false, fixed.report.verdict.note);
+});
+
+test("the command's requests do not pass through http.request, which VS Code's extension host replaces with a proxy-resolving agent per request", async () => {
+  // As the extension host's proxy support does (http.proxySupport "override"): http.request is swapped for a wrapper. Count what still goes through it.
+  const original = http.request;
+  let through = 0;
+  (http as unknown as { request: unknown }).request = (...args: Parameters<typeof http.request>) => { through++; return original(...args); };
+  try {
+    const { report } = await run(readFileSync("examples/marathon.tdl", "utf8"), "Registrations", { seconds: 1 });
+    assert.ok(report.operations.insert.count > 0);
+  } finally {
+    (http as unknown as { request: unknown }).request = original;
+  }
+  assert.equal(through, 0, "requests of the stress client or of the emulator's relay went through the patched http.request");
 });

@@ -14,6 +14,7 @@ import { ConnectionInfo } from "../account/model";
 import { isLoopback } from "../account/connection-string";
 import { describeError } from "../account/errors";
 import { isAbort, linked } from "./deadline";
+import { directHttpClient } from "./direct-http";
 import type { Calibration } from "./calibrate";
 import { EntityGenerator } from "./generator";
 import { createMarkedTable, deleteWithBackoff, TableTaken } from "./lifecycle";
@@ -268,6 +269,8 @@ function hostname(endpoint: string): string {
 
 /** Clients with the SDK's own retries off: the test applies and counts the guide's policy itself. */
 function clientsWithoutRetries(o: StressOptions): { service: TableServiceClient; table: (name: string) => TableClient } {
-  const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
+  // A plain-HTTP loopback emulator: requests skip VS Code's proxy patch of http.request (see direct-http.ts), as the CLI's never meet it.
+  const direct = o.connection.endpoint.startsWith("http:") && isLoopback(hostname(o.connection.endpoint)) ? { httpClient: directHttpClient() } : {};
+  const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...direct, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
   return { service: pair.service, table: pair.table };
 }
