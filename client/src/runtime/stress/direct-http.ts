@@ -6,22 +6,29 @@
  * same run 3–10× slower from the command than from `tdl stress`. This client
  * builds requests with `http.ClientRequest`, which that patch leaves alone,
  * over one keep-alive agent, so the command's requests travel as the CLI's
- * do. Only plain-HTTP loopback targets use it (an emulator needs no proxy);
- * anything it does not handle (a streamed body) goes to the SDK's client.
+ * do. Only plain-HTTP loopback targets use it (an emulator needs no proxy).
+ * The table SDK sends text bodies only; any other body is refused loudly.
  */
 import { Agent, ClientRequest, IncomingMessage } from "node:http";
 import { gunzipSync, inflateSync } from "node:zlib";
-import { createDefaultHttpClient, createHttpHeaders, HttpClient, PipelineRequest, PipelineResponse, RestError } from "@azure/core-rest-pipeline";
+import { RestError, TableServiceClientOptions } from "@azure/data-tables";
+
+// The SDK's pipeline types, reached through the table client's options (the pipeline package is not a direct dependency).
+type HttpClient = NonNullable<TableServiceClientOptions["httpClient"]>;
+type PipelineRequest = Parameters<HttpClient["sendRequest"]>[0];
+type PipelineResponse = Awaited<ReturnType<HttpClient["sendRequest"]>>;
+type HttpHeaders = PipelineResponse["headers"];
 
 /** A client for http://127.0.0.1… endpoints with its own keep-alive pool (`maxSockets` bounds the connections). */
 export function directHttpClient(maxSockets = 256): HttpClient {
   const agent = new Agent({ keepAlive: true, maxSockets });
-  const fallback = createDefaultHttpClient();
   return {
     sendRequest(request: PipelineRequest): Promise<PipelineResponse> {
       const body = request.body;
       const plain = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
-      if (!plain || !request.url.startsWith("http:")) return fallback.sendRequest(request);
+      if (!plain || !request.url.startsWith("http:")) {
+        return Promise.reject(new RestError(`the stress test's loopback client sends text bodies over http only (${request.method} ${new URL(request.url).protocol})`, { code: RestError.REQUEST_SEND_ERROR, request }));
+      }
       return send(request, agent, body);
     },
   };
@@ -57,7 +64,7 @@ function send(request: PipelineRequest, agent: Agent, body: string | Uint8Array 
       res.on("end", () => {
         done();
         try {
-          resolve({ request, status: res.statusCode ?? 0, headers: createHttpHeaders(responseHeaders(res)), bodyAsText: decode(Buffer.concat(chunks), res.headers["content-encoding"]) });
+          resolve({ request, status: res.statusCode ?? 0, headers: headersOf(res), bodyAsText: decode(Buffer.concat(chunks), res.headers["content-encoding"]) });
         } catch (e) {
           reject(new RestError(`Error reading response as text: ${(e as Error).message}`, { code: RestError.PARSE_ERROR, request }));
         }
@@ -67,10 +74,19 @@ function send(request: PipelineRequest, agent: Agent, body: string | Uint8Array 
   });
 }
 
-function responseHeaders(res: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
-  return out;
+/** The response's headers as the SDK reads them: names in lower case, repeated values joined. */
+function headersOf(res: IncomingMessage): HttpHeaders {
+  const map = new Map<string, string>();
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) map.set(name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
+  const headers: HttpHeaders = {
+    get: (name) => map.get(name.toLowerCase()),
+    has: (name) => map.has(name.toLowerCase()),
+    set: (name, value) => void map.set(name.toLowerCase(), String(value)),
+    delete: (name) => void map.delete(name.toLowerCase()),
+    toJSON: () => Object.fromEntries(map),
+    [Symbol.iterator]: () => map.entries(),
+  };
+  return headers;
 }
 
 /** The body as text; gzip and deflate undone (an emulator does not compress, but a proxy in front of one might). */
