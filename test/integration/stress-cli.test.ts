@@ -21,18 +21,21 @@ test("tdl stress writes the documented JSON report and leaves no table", async (
     "--duration", "2s", "--concurrency", "8", "--mode", "single-partition", "--mix", "read=20,write=80", "--report", report],
   { env: { ...process.env, TDL_TEST_TABLES: emu.connectionString }, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^single-partition on emulator \(table stress[0-9a-f]{10}/);
+  assert.match(r.stdout, /^single-partition on emulator · design table Registrations · \d+\.\d s at concurrency 8 · stress table stress[0-9a-f]{10}\n/);
+  assert.match(r.stdout, new RegExp(`report: ${report.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\n$`));
   const json = JSON.parse(readFileSync(report, "utf8"));
-  assert.deepEqual(Object.keys(json).sort(), ["concurrency", "design", "durationMs", "mode", "operations", "partitions", "table", "target", "timeline", "verdict"]);
-  assert.deepEqual(Object.keys(json.operations), ["insert", "pointRead", "query"]);
+  // interfaces.md's fields, and what this run adds: how it was scaled to the machine, and how many partitions it touched.
+  assert.deepEqual(Object.keys(json).sort(), ["calibration", "concurrency", "design", "durationMs", "mode", "operations", "partitionCount", "partitions", "table", "target", "timeline", "verdict"]);
+  for (const op of ["insert", "pointRead", "query"]) assert.ok(op in json.operations, op);
   assert.deepEqual(Object.keys(json.operations.insert.latencyMs), ["p50", "p95", "p99", "max"]);
-  assert.deepEqual(Object.keys(json.verdict), ["partitionTargetEntitiesPerSecond", "hottestPartitionEntitiesPerSecond", "exceedsTarget", "note"]);
+  for (const k of ["partitionTargetEntitiesPerSecond", "hottestPartitionEntitiesPerSecond", "exceedsTarget", "note"]) assert.ok(k in json.verdict, k);
+  assert.ok(json.calibration.capacityEntitiesPerSecond > 0 && json.calibration.throttled === false, JSON.stringify(json.calibration));
   assert.equal(json.design.table, "Registrations");
   assert.deepEqual(await stressTables(), []);
 });
 
 test("SIGINT cancels tdl stress, which still deletes its table and exits 1", async () => {
-  const child = spawn(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES", "--duration", "60s"],
+  const child = spawn(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES", "--duration", "60s", "--format", "json"],
     { env: { ...process.env, TDL_TEST_TABLES: emu.connectionString } });
   let stderr = "";
   let stdout = "";
@@ -59,7 +62,7 @@ test("tdl stress refuses a real account without --yes-real-account, and bad usag
 test("tdl stress --cleanup removes a marked leftover, keeps the young, the unmarked and a live run's, and says why", async () => {
   const env = { ...process.env, TDL_TEST_TABLES: emu.connectionString };
   const kept = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES",
-    "--duration", "1s", "--concurrency", "2", "--keep-table"], { env, encoding: "utf8" });
+    "--duration", "1s", "--concurrency", "2", "--keep-table", "--format", "json"], { env, encoding: "utf8" });
   assert.equal(kept.status, 0, kept.stderr);
   const leftover = JSON.parse(kept.stdout).table as string;
   const s = session(emu);
@@ -110,4 +113,50 @@ test("tdl stress --help, --cleanup usage and a bad connection string exit with t
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /the connection string in BAD: /);
   assert.ok(!bad.stderr.includes(secret.slice(0, 8)), bad.stderr);
+});
+
+test("tdl stress prints a summary a person reads — the verdict, the hottest partition against its target, each operation — and JSON only when asked", async () => {
+  const env = { ...process.env, TDL_TEST_TABLES: emu.connectionString };
+  const args = [CLI, "stress", "--design", "examples/ledger.tdl", "--table", "Ledger", "--connection-string-env", "TDL_TEST_TABLES", "--mode", "design", "--duration", "2s", "--concurrency", "8"];
+  const text = spawnSync(process.execPath, args, { env, encoding: "utf8" });
+  assert.equal(text.status, 0, text.stderr);
+  const lines = text.stdout.split("\n");
+  assert.match(lines[0], /^design on emulator · design table Ledger · \d+\.\d s at concurrency 8 · stress table stress[0-9a-f]{10}$/);
+  assert.match(lines[1], /^verdict: ok — hottest partition [\d.,]+ entit(y|ies)\/s against a target of [\d.,]+ entit(y|ies)\/s; nothing throttled$/);
+  assert.match(lines[2], /^scaled: this machine served [\d,]+ entities\/s in the calibration probe; targets and the design's rates × [\d.e-]+ \(partition [\d.,]+ entit(y|ies)\/s, account [\d.,]+ entit(y|ies)\/s\)$/);
+  assert.match(text.stdout, /\n  operation +calls +entities\/s +p50 ms +p99 ms  errors\n/);
+  assert.match(text.stdout, /\n  transaction +[1-9][\d,]* +[\d.,]+ +[\d.]+ +[\d.]+  none\n/, "Transfer ran as entity group transactions, without errors");
+  assert.match(text.stdout, /\n  pattern Transfer: transaction, paced at [\d.,]+ calls\/s: [1-9][\d,]* calls?\n/);
+  assert.match(text.stdout, /\n  pattern ByTransfer: row-range as key-range query, paced at [\d.,]+ calls\/s: [\d,]+ calls?\n/);
+  assert.ok(!text.stdout.includes("{"), "no JSON in the summary");
+  assert.ok(text.stdout.split("\n").length < 30, `a summary, not a report: ${text.stdout.split("\n").length} lines`);
+
+  const json = spawnSync(process.execPath, [...args, "--format", "json"], { env, encoding: "utf8" });
+  assert.equal(json.status, 0, json.stderr);
+  const report = JSON.parse(json.stdout);
+  assert.equal(report.design.table, "Ledger");
+  assert.ok(report.operations.transaction.count > 0);
+  assert.deepEqual(await stressTables(), []);
+});
+
+test("tdl stress: bad --table, --duration and --format values are usage errors (exit 2) found before anything starts; a run that fails exits 1", () => {
+  for (const [extra, message] of [
+    [["--table", "Nope", "--emulator"], /examples\/ledger\.tdl has no table 'Nope' \(it has LedgerByAccount, Ledger\)/],
+    [["--table", "Ledger", "--emulator", "--duration", "0s"], /--duration must be longer than 0, not '0s'/],
+    [["--table", "Ledger", "--emulator", "--duration", "soon"], /--duration must look like 30s/],
+    [["--table", "Ledger", "--emulator", "--duration", "-5s"], /--duration must look like 30s/],
+    [["--table", "Ledger", "--emulator", "--format", "xml"], /--format must be text or json, not 'xml'/],
+  ] as const) {
+    const started = performance.now();
+    const r = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/ledger.tdl", ...extra], { encoding: "utf8" });
+    assert.equal(r.status, 2, `${extra.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stderr, /creating the stress table/, "refused before any emulator or table");
+    assert.ok(performance.now() - started < 15_000);
+  }
+  // Nothing listens on a port just freed: the run fails (exit 1) and says where, in words.
+  const dead = spawnSync(process.execPath, [CLI, "stress", "--design", "examples/ledger.tdl", "--table", "Ledger", "--connection-string-env", "DEAD", "--duration", "1s"],
+    { env: { ...process.env, DEAD: "DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;TableEndpoint=http://127.0.0.1:9/devstoreaccount1;" }, encoding: "utf8" });
+  assert.equal(dead.status, 1, dead.stderr);
+  assert.match(dead.stderr, /the stress test failed while creating the table at 127\.0\.0\.1:9/);
 });

@@ -18,7 +18,8 @@ const SELLER = readFileSync("examples/student-cards/by-seller.tdl", "utf8");
 function options(extra: Partial<StressOptions> = {}): StressOptions {
   return {
     connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint }, secret: { connectionString: emu.connectionString },
-    design: { text: MARATHON, file: "marathon.tdl", table: "Registrations" }, mode: "spread", durationMs: 1500, concurrency: 8, preload: 50, ...extra,
+    // A given scale: these tests are about the run, not the calibration (stress-verdicts.test.ts measures that).
+    design: { text: MARATHON, file: "marathon.tdl", table: "Registrations" }, mode: "spread", durationMs: 1500, concurrency: 8, preload: 50, emulatorScale: 1, ...extra,
   };
 }
 
@@ -31,8 +32,14 @@ function consistent(r: StressReport): void {
   const total = Object.values(r.operations).reduce((s, o) => s + o.entities, 0);
   assert.equal(r.partitions.reduce((s, p) => s + p.entities, 0), total, "partitions add up");
   for (const p of r.partitions) assert.ok(Math.abs(p.entitiesPerSecond - p.entities / seconds) <= 0.051, `partition ${JSON.stringify(p)}`);
-  const timeline = r.timeline.reduce((s, t) => s + t.entitiesPerSecond, 0);
+  const timeline = r.timeline.reduce((s, t) => s + t.entities, 0);
   assert.equal(timeline, total, "the timeline adds up");
+  // Each point's rate is its entities over its real length: the last, partial second does not drop.
+  r.timeline.forEach((t, i) => {
+    const from = i === 0 ? 0 : r.timeline[i - 1].tMs;
+    assert.ok(Math.abs(t.entitiesPerSecond - t.entities / ((t.tMs - from) / 1000)) <= 0.051 + t.entitiesPerSecond * 0.001, `timeline ${JSON.stringify(t)} after ${from}`);
+  });
+  assert.ok(r.timeline[r.timeline.length - 1].tMs <= r.durationMs, "the last point ends with the run");
   for (const o of Object.values(r.operations)) {
     assert.ok(Math.abs(o.entitiesPerSecond - o.entities / seconds) <= 0.1 + o.entitiesPerSecond * 0.001, `rate ${o.entitiesPerSecond} vs ${o.entities / seconds}`);
     if (o.count) assert.ok(o.latencyMs.p50 > 0 && o.latencyMs.p50 <= o.latencyMs.p95 && o.latencyMs.p95 <= o.latencyMs.p99 && o.latencyMs.p99 <= o.latencyMs.max, `latency ${JSON.stringify(o.latencyMs)}`);

@@ -26,12 +26,15 @@ export type { TrafficSecond } from "./emulator/fidelity/recorder";
 export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";
 export type { LeftoverTable } from "./stress/cleanup";
 export { proposedAlternative } from "./stress/compare";
-export { runStress, StressFailure, StressInputError, StressRefused } from "./stress/engine";
+export { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
+export type { StressOptions } from "./stress/engine";
 export { endpointHost, PHASE_WORDS } from "./stress/phases";
 export type { StressPhase } from "./stress/phases";
+export { OP_TYPES } from "./stress/metrics";
+export { entityRate, errorsInWords, formatCount, plural } from "./stress/words";
 
 // Inferring a design from a live table
-export { inferDesign, checkDesign } from "./infer/infer";
+export { inferDesign, checkDesign as checkInferredDesign } from "./infer/infer";
 export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";
 export { inferFromTable, InferError } from "./infer/from-table";
 export type { TableInference } from "./infer/from-table";

@@ -6,7 +6,9 @@
  */
 import * as vscode from "vscode";
 import { FidelityEmulator, ConnectionInfo, Secret } from "../runtime";
-import type { TrafficSecond } from "../runtime";
+import type { StressOptions, TrafficSecond } from "../runtime";
+
+type ThrottleControl = NonNullable<StressOptions["throttle"]>;
 
 /** Seconds of traffic kept for a heatmap opened late (ten minutes of continuous traffic). */
 const RECENT_SECONDS = 600;
@@ -44,6 +46,11 @@ export class EmulatorHost implements vscode.Disposable {
       this.status.tooltip = `Open the table explorer (emulator at ${e.endpoint})`;
     }
     return connectionOf(e);
+  }
+
+  /** The running emulator's throttling, which a stress run scales to this machine (as `tdl stress` does with its own emulator). */
+  get throttle(): ThrottleControl | undefined {
+    return this.emulator?.running ? this.emulator : undefined;
   }
 
   /** The running emulator's connection, without starting it (the explorer connects to it on open). */

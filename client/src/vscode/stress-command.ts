@@ -1,19 +1,22 @@
 /**
  * `tableDesign.runStressTest`: pick a design table (from the CodeLens, or
- * from the open `.tdl` files), a mode and a duration; run against the
- * current connection or the embedded emulator (a real account only after a
- * modal confirmation) with a cancellable progress notification; open the
- * report. Optionally compare with the key a quick fix proposes.
+ * from every `.tdl` in the workspace), a mode and a duration; run against
+ * the current connection or the embedded emulator (a real account only
+ * after a modal confirmation) with a cancellable progress notification, with
+ * the options `tdl stress` uses (panel/stress-run.ts); open the report in a
+ * tab named after the table, mode and time. Optionally compare with the key
+ * a quick fix proposes, judged at the first run's calibration.
  * `tableDesign.removeStressTables`: find the marked leftovers of earlier
  * runs at the active connection (or the running embedded emulator), list
  * them in a confirmation, and remove them.
  */
 import * as vscode from "vscode";
-import { runStress, StressFailure, StressInputError, StressRefused, proposedAlternative, describeLeftover, findLeftovers, LeftoverTable, removeLeftovers, endpointHost, isLoopback, makeClients, Secret, ConnectionInfo, AccountSession } from "../runtime";
+import { entityRate, runStress, StressFailure, StressInputError, StressRefused, proposedAlternative, describeLeftover, findLeftovers, LeftoverTable, removeLeftovers, endpointHost, isLoopback, makeClients, Secret, ConnectionInfo, AccountSession } from "../runtime";
 import type { StressMode, StressReport } from "../runtime";
 import { analyzeTdl } from "../../../server/src/core";
 import { analysisOptions } from "./settings";
 import { showStressReport } from "./report-panel";
+import { commandStressOptions, CommandTarget, designTables, reportTitle } from "../panel/stress-run";
 import { EmulatorHost } from "./emulator-host";
 import { ConnectionStore } from "../panel/explorer-controller";
 
@@ -52,19 +55,18 @@ export class StressCommand {
     if (!target) return;
     const runs: Array<{ label: string; report: StressReport }> = [];
     const designs = [{ label: `${design.table} as designed`, text: design.text }, ...(compare && alternative ? [{ label: `${design.table} with the fix (${alternative.code})`, text: alternative.text }] : [])];
+    const startedAt = new Date();
     try {
       for (const d of designs) {
         const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Stress test: ${d.label}`, cancellable: true }, (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return runStress({
-            connection: target.connection, secret: target.secret, emulator: target.emulator, confirmedRealAccount: !target.emulator,
-            design: { text: d.text, file: design.file, table: design.table }, mode: mode.label as StressMode, durationMs: Number(seconds) * 1000,
-            maxDurationMs: max * 1000, concurrency: 16, mix: { read: 20, write: 80 }, signal: abort.signal,
+          return runStress(commandStressOptions({
+            target, design: { text: d.text, file: design.file, table: design.table }, mode: mode.label as StressMode, seconds: Number(seconds), maxSeconds: max,
+            analysis: options, signal: abort.signal, calibration: runs[0]?.report.calibration,
             cleanupHint: `run the command 'Table Design: ${REMOVE_COMMAND_TITLE}' while connected to ${endpointHost(target.connection.endpoint)}`,
-            analysis: options,
-            onProgress: (p) => progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond.toLocaleString("en-US")} entities/s` }),
-          });
+            onProgress: (p) => progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${entityRate(p.entitiesPerSecond)}` }),
+          }));
         });
         // Cancelled before the load ran: there is nothing to report, only that the table is gone.
         if (report.stopped?.startsWith("cancelled while")) {
@@ -86,7 +88,7 @@ export class StressCommand {
       if (e instanceof StressFailure && e.phase !== "create" && e.phase !== "preload") runs.push({ label: `${design.table} (${e.phase === "delete" ? "its table was left behind" : "failed"})`, report: e.report });
       if (!runs.length) return;
     }
-    showStressReport(this.context, `Stress test: ${design.table}`, runs);
+    showStressReport(this.context, reportTitle(design.table, mode.label as StressMode, startedAt, runs.length > 1), runs);
   }
 
   /** `tableDesign.removeStressTables`: the marked leftovers at the active connection or the running emulator, removed after a confirmation. */
@@ -137,24 +139,35 @@ export class StressCommand {
     return { connection: info, secret };
   }
 
+  /**
+   * The CodeLens's table, or a pick among every table of every `.tdl` in the
+   * workspace (an open editor's text when it is open, so unsaved edits count).
+   */
   private async pickTable(uri?: string, table?: string): Promise<{ text: string; file: string; table: string } | undefined> {
     if (uri && table) {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
       return { text: doc.getText(), file: doc.uri.fsPath, table };
     }
-    const docs = vscode.workspace.textDocuments.filter((d) => d.languageId === "tdl" || d.fileName.endsWith(".tdl"));
-    const items = docs.flatMap((d) => analyzeTdl(d.getText(), analysisOptions()).tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
-      .map((t) => ({ label: t.table.name.text, description: vscode.workspace.asRelativePath(d.uri), doc: d })));
+    const open = new Map(vscode.workspace.textDocuments.filter((d) => d.languageId === "tdl" || d.fileName.endsWith(".tdl")).map((d) => [d.uri.toString(), d]));
+    const found = await vscode.workspace.findFiles("**/*.tdl", "**/node_modules/**", 2000);
+    const uris = new Map([...found.map((u) => [u.toString(), u] as const), ...[...open.values()].map((d) => [d.uri.toString(), d.uri] as const)]);
+    const files = await Promise.all([...uris.values()].map(async (u) => {
+      const text = open.get(u.toString())?.getText() ?? await readText(u);
+      return text === undefined ? undefined : { path: u.fsPath, label: vscode.workspace.asRelativePath(u), text };
+    }));
+    const options = analysisOptions();
+    const items = designTables(files.filter((f) => f !== undefined), (text) => analyzeTdl(text, options).tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text).map((t) => t.table.name.text))
+      .map((t) => ({ label: t.table, description: t.label, design: t }));
     if (!items.length) {
-      vscode.window.showWarningMessage("Open a .tdl design to stress-test one of its tables.");
+      vscode.window.showWarningMessage("No .tdl design with a table in this workspace: create one to stress-test it.");
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(items, { title: "Stress test which table?" });
-    return pick && { text: pick.doc.getText(), file: pick.doc.uri.fsPath, table: pick.label };
+    const pick = await vscode.window.showQuickPick(items, { title: "Stress test which table?", matchOnDescription: true });
+    return pick && { text: pick.design.text, file: pick.design.path, table: pick.design.table };
   }
 
   /** The explorer's connection when one is active, else the embedded emulator; a real account only after confirmation. */
-  private async target() {
+  private async target(): Promise<CommandTarget | undefined> {
     const session = this.current().session;
     if (session) {
       const emulator = isLoopback(new URL(session.connection.endpoint).hostname);
@@ -168,6 +181,15 @@ export class StressCommand {
       return { connection: session.connection, secret, emulator };
     }
     const { info, secret } = await this.emulator.start();
-    return { connection: info, secret, emulator: true };
+    return { connection: info, secret, emulator: true, throttle: this.emulator.throttle };
+  }
+}
+
+/** A design file's text, or undefined when it cannot be read (it is then left out of the picker). */
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
   }
 }

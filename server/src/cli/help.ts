@@ -26,9 +26,12 @@ const FIX = `  tdl fix PATH... [ANALYSIS OPTIONS]
 const STRESS = `  tdl stress --design FILE --table NAME (--emulator | --connection-string-env VAR)
              [--duration 30s] [--concurrency N] [--mode single-partition|spread|design]
              [--mix read=50,write=50] [--batch N] [--scale K] [--preload N] [--emulator-scale K]
-             [--keep-table] [--report FILE.json] [--yes-real-account] [ANALYSIS OPTIONS]
+             [--keep-table] [--report FILE.json] [--format text|json] [--yes-real-account] [ANALYSIS OPTIONS]
       Stress-test a design's partitions in a fresh, marked stress… table, always
-      deleted afterwards. A non-emulator endpoint needs --yes-real-account.
+      deleted afterwards; print a summary (the JSON report with --format json or
+      into --report FILE). On the emulator, a short probe first measures what
+      this machine serves and scales Azure's targets and the design's rates to
+      it (or by --emulator-scale K). A non-emulator endpoint needs --yes-real-account.
       Ctrl+C cancels (the table is still deleted); a second Ctrl+C waits at
       most 10 s for the deletion; a third exits at once, naming the table.
   tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR) [--yes-real-account]

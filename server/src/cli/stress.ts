@@ -9,11 +9,12 @@
 import * as fs from "node:fs";
 import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { runStress, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
+import { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
 import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
 import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
 import { COMMAND_HELP } from "./help";
+import { summary } from "./stress-summary";
 
 export type { CliOutput } from "./stress-cleanup";
 
@@ -60,7 +61,7 @@ function targetFromEnv(envVar: string): StressTarget {
 }
 
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", ...ANALYSIS_OPTIONS],
+  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", "format", ...ANALYSIS_OPTIONS],
     ["emulator", "keep-table", "yes-real-account", "cleanup", "help"]);
   if (options.has("help")) return { stdout: COMMAND_HELP.stress, stderr: "", exitCode: 0 };
   const envVar = options.get("connection-string-env") as string | undefined;
@@ -77,13 +78,16 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   if (!file || !tableName) throw new UsageError("stress needs --design FILE and --table NAME (or --cleanup)");
   const mode = (options.get("mode") ?? "spread") as StressMode;
   if (!MODES.includes(mode)) throw new UsageError(`--mode must be ${MODES.join(", ")}, not '${mode}'`);
-  const concurrency = Number(options.get("concurrency") ?? 16);
+  const concurrency = Number(options.get("concurrency") ?? STRESS_DEFAULTS.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency needs a whole number ≥ 1");
   const batch = options.has("batch") ? Number(options.get("batch")) : undefined;
   if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 100)) throw new UsageError("--batch takes 1 to 100 (an entity group transaction's limit)");
   const preload = options.has("preload") ? Number(options.get("preload")) : undefined;
   if (preload !== undefined && (!Number.isInteger(preload) || preload < 0)) throw new UsageError("--preload needs a whole number ≥ 0");
   const durationMs = parseDuration((options.get("duration") as string) ?? "30s");
+  if (!(durationMs > 0) || !Number.isFinite(durationMs)) throw new UsageError(`--duration must be longer than 0, not '${String(options.get("duration")).slice(0, 40)}'`);
+  const format = (options.get("format") ?? "text") as string;
+  if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format.slice(0, 40)}'`);
   const scale = positive(options, "scale");
   const emulatorScale = positive(options, "emulator-scale");
   let text: string;
@@ -92,8 +96,15 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   } catch (e) {
     throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  // Checked before an emulator starts, so a bad variable costs nothing.
+  // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar ? targetFromEnv(envVar) : undefined;
+  const mix = options.has("mix") ? parseMix(options.get("mix") as string) : undefined;
+  try {
+    checkDesign({ design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, mix, batch });
+  } catch (e) {
+    if (e instanceof StressInputError) throw new UsageError(e.message);
+    throw e;
+  }
   const reportFile = options.get("report") as string | undefined;
   const write = (s: string) => void process.stderr.write(s);
   let progressShown = false;
@@ -115,13 +126,16 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
       connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
-      design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, durationMs, concurrency, mix: options.has("mix") ? parseMix(options.get("mix") as string) : undefined, batch,
+      design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, durationMs, concurrency, mix, batch,
       scale, preload, keepTable: options.has("keep-table"),
+      // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
+      throttle: emulator, emulatorScale,
       signal: interrupts.cancel.signal, hurry: interrupts.hurry.signal, hurryDeleteMs: HURRY_DELETE_MS,
       cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
       onPhase: (phase, table) => {
         interrupts.track(phase, table);
         if (phase === "create") say(`creating the stress table ${table} at ${host}`);
+        else if (phase === "calibrate") say(emulatorScale === undefined ? "calibrating the emulator (what this machine serves)" : `scaling the emulator's targets by ${emulatorScale}`);
         else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
         else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
         else if (phase === "delete") { deleting = true; say(`${PHASE_WORDS.delete} ${table}`); }
@@ -130,12 +144,12 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     });
     if (progressShown) write("\n");
     if (deleting) say(`the stress table ${report.table} was deleted`);
-    return output(report, reportFile);
+    return output(report, reportFile, format);
   } catch (e) {
     if (e instanceof StressRefused || e instanceof StressInputError) return { stdout: "", stderr: `tdl: ${e.message}\n`, exitCode: 2 };
     if (progressShown) write("\n");
     const report = e instanceof StressFailure ? e.report : undefined;
-    const out = report ? output(report, reportFile, false) : { stdout: "", stderr: "", exitCode: 1 };
+    const out = report ? output(report, reportFile, format, false) : { stdout: "", stderr: "", exitCode: 1 };
     return { ...out, stderr: `${out.stderr}tdl: ${(e as Error).message}\n`, exitCode: 1 };
   } finally {
     interrupts.uninstall();
@@ -157,26 +171,21 @@ function localEmulator(): StressTarget {
   return { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: parsed.endpoint }, secret: { connectionString: "UseDevelopmentStorage=true" }, local: true };
 }
 
-function output(report: StressReport, file: string | undefined, withStopped = true): CliOutput {
+/**
+ * The report on stdout: the summary, or JSON with `--format json`;
+ * `--report FILE` writes the JSON to FILE as well. A file that cannot be
+ * written loses nothing: the JSON then goes to stdout.
+ */
+function output(report: StressReport, file: string | undefined, format: string, withStopped = true): CliOutput {
   const json = JSON.stringify(report, null, 2) + "\n";
   const exitCode = report.stopped ? 1 : 0;
   const stderr = report.stopped && withStopped ? `tdl: stopped: ${report.stopped}\n` : "";
-  if (!file) return { stdout: json, stderr, exitCode };
-  try {
-    fs.writeFileSync(file, json);
-  } catch (e) {
-    // The measurements are not lost: they go to stdout instead.
-    return { stdout: json, stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`, exitCode: 1 };
+  if (file) {
+    try {
+      fs.writeFileSync(file, json);
+    } catch (e) {
+      return { stdout: json, stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`, exitCode: 1 };
+    }
   }
-  return { stdout: summary(report) + `report: ${file}\n`, stderr, exitCode };
-}
-
-export function summary(r: StressReport): string {
-  const lines = [`${r.mode} on ${r.target} (table ${r.table}, deleted unless --keep-table), ${(r.durationMs / 1000).toFixed(1)} s at concurrency ${r.concurrency}`];
-  for (const [op, o] of Object.entries(r.operations)) {
-    if (!o.count && !Object.keys(o.errors).length) continue;
-    lines.push(`  ${op.padEnd(9)} ${o.entitiesPerSecond.toLocaleString("en-US").padStart(9)} entities/s  p50 ${o.latencyMs.p50} ms  p99 ${o.latencyMs.p99} ms  errors ${JSON.stringify(o.errors)}  retries ${o.retries}`);
-  }
-  lines.push(`  hottest partition ${r.verdict.hottestPartitionEntitiesPerSecond.toLocaleString("en-US")} entities/s (target ${r.verdict.partitionTargetEntitiesPerSecond.toLocaleString("en-US")})`, `  ${r.verdict.note}`);
-  return lines.join("\n") + "\n";
+  return { stdout: format === "json" ? json : summary(report, file), stderr, exitCode };
 }

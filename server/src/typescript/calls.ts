@@ -85,13 +85,17 @@ export class UsageFinder {
   find(): FileUsage {
     const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [] };
     const txWrites = new Map<ts.Symbol, EntityWrite[]>();
-    const visit = (n: ts.Node): void => {
+    // Walked with a stack of its own, in source order: a key of 5,000 concatenated parts is a tree 5,000 deep.
+    const stack: ts.Node[] = [this.sf];
+    const children: ts.Node[] = [];
+    while (stack.length) {
+      const n = stack.pop()!;
       if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CLIENT_METHODS.has(n.expression.name.text)) {
         this.onCall(n, n.expression, usage, txWrites);
       }
-      ts.forEachChild(n, visit);
-    };
-    visit(this.sf);
+      ts.forEachChild(n, (c) => void children.push(c));
+      while (children.length) stack.push(children.pop()!);
+    }
     return usage;
   }
 

@@ -1,81 +1,86 @@
 /**
  * The stress report view: for each run (two side by side when comparing
- * designs), the verdict, the operations' figures, and three charts drawn
- * with Chart.js — throughput over time per operation, latency percentiles,
- * and the hottest partitions against the per-partition target.
+ * designs), the verdict with how the run was scaled, the operations'
+ * figures, what each access pattern ran as, and three charts (see
+ * charts.ts). Numbers and nouns use the runtime's words, so the page says
+ * "1 partition" and "no errors" the way the CLI's summary does.
  */
-import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
-} from "chart.js";
 import type { ReportState, StressReport } from "../protocol";
+import type { OpType } from "../../../client/src/runtime/shapes";
+import { entityRate, errorsInWords, formatCount, plural } from "../../../client/src/runtime/shapes";
 import { h } from "../dom";
+import { drawCharts, hottestScale, shownOps } from "./charts";
 
-Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip);
-
-const OPS = ["insert", "pointRead", "query"] as const;
-const COLORS = { insert: "#3794ff", pointRead: "#89d185", query: "#cca700", total: "#c586c0", target: "#f14c4c" };
+/** Operation names as a user reads them: the call each one is. */
+const OP_WORDS: Record<OpType, string> = {
+  insert: "insert", update: "update", delete: "delete", pointRead: "point read (getEntity)", query: "range query (listEntities)",
+  scan: "table scan", transaction: "transaction (submitTransaction)",
+};
 
 export function renderReports(root: HTMLElement, state: ReportState): void {
-  const fg = getComputedStyle(document.body).getPropertyValue("--vscode-foreground").trim() || "#333";
-  Chart.defaults.color = fg;
-  Chart.defaults.animation = false;
   root.append(h("div", { class: `reports runs-${state.runs.length}` }, ...state.runs.map((run) => renderRun(run.label, run.report))));
 }
 
 function renderRun(label: string, r: StressReport): HTMLElement {
-  const canvas = () => h("canvas", { width: 560, height: 220 });
-  const timeline = canvas();
-  const latency = canvas();
-  const partitions = canvas();
-  const ops = OPS.filter((op) => r.operations[op].count || Object.keys(r.operations[op].errors).length);
+  const canvas = (name: string) => h("canvas", { class: name, width: 560, height: 220 });
+  const canvases = { timeline: canvas("timeline"), latency: canvas("latency"), partitions: canvas("partitions") };
+  const ops = shownOps(r);
+  const scale = hottestScale(r);
+  const shown = Math.min(20, r.partitions.length);
   const el = h("section", { class: "run" },
     h("h1", {}, label),
-    h("p", { class: "meta" }, `${r.mode} · ${r.target} · ${(r.durationMs / 1000).toFixed(1)} s · concurrency ${r.concurrency} · table ${r.table}${r.stopped ? ` · stopped: ${r.stopped}` : ""}`),
+    h("p", { class: "meta" }, [r.mode, r.target, `${(r.durationMs / 1000).toFixed(1)} s`, `concurrency ${r.concurrency}`, `table ${r.table}`].join(" · ") + (r.stopped ? ` · stopped: ${r.stopped}` : "")),
     h("p", { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
-      h("strong", {}, `Hottest partition: ${r.verdict.hottestPartitionEntitiesPerSecond.toLocaleString("en-US")} entities/s`),
-      ` (target ${r.verdict.partitionTargetEntitiesPerSecond.toLocaleString("en-US")}). ${r.verdict.note}`),
-    h("table", { class: "ops" },
-      h("thead", {}, h("tr", {}, ...["operation", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) => h("th", {}, c)))),
-      h("tbody", {}, ...ops.map((op) => {
-        const o = r.operations[op];
-        return h("tr", {}, h("td", {}, op), h("td", {}, o.entitiesPerSecond.toLocaleString("en-US")), h("td", {}, String(o.latencyMs.p50)), h("td", {}, String(o.latencyMs.p95)),
-          h("td", {}, String(o.latencyMs.p99)), h("td", {}, String(o.latencyMs.max)), h("td", {}, JSON.stringify(o.errors)), h("td", {}, String(o.retries)));
-      }))),
-    h("h2", {}, "Throughput over time"), timeline,
-    h("h2", {}, "Latency percentiles"), latency,
-    h("h2", {}, `Hottest partitions (of ${r.partitions.length})`), partitions);
-  queueMicrotask(() => {
-    new Chart(timeline, {
-      type: "line",
-      data: {
-        labels: r.timeline.map((t) => `${t.tMs / 1000}s`),
-        datasets: [
-          ...ops.map((op) => ({ label: op, data: r.timeline.map((t) => t.byOperation?.[op] ?? 0), borderColor: COLORS[op], backgroundColor: COLORS[op] })),
-          { label: "total", data: r.timeline.map((t) => t.entitiesPerSecond), borderColor: COLORS.total, backgroundColor: COLORS.total },
-        ],
-      },
-      options: { scales: { y: { title: { display: true, text: "entities/s" }, beginAtZero: true } } },
-    });
-    new Chart(latency, {
-      type: "bar",
-      data: {
-        labels: ["p50", "p95", "p99", "max"],
-        datasets: ops.map((op) => ({ label: op, data: [r.operations[op].latencyMs.p50, r.operations[op].latencyMs.p95, r.operations[op].latencyMs.p99, r.operations[op].latencyMs.max], backgroundColor: COLORS[op] })),
-      },
-      options: { scales: { y: { title: { display: true, text: "ms" }, beginAtZero: true } } },
-    });
-    const top = r.partitions.slice(0, 20);
-    new Chart(partitions, {
-      type: "bar",
-      data: {
-        labels: top.map((p) => p.partitionKey.length > 18 ? p.partitionKey.slice(0, 17) + "…" : p.partitionKey),
-        datasets: [
-          { type: "bar" as const, label: "entities/s", data: top.map((p) => p.entitiesPerSecond), backgroundColor: top.map((p) => (p.entitiesPerSecond > r.verdict.partitionTargetEntitiesPerSecond ? COLORS.target : COLORS.insert)) },
-          { type: "line" as const, label: "target", data: top.map(() => r.verdict.partitionTargetEntitiesPerSecond), borderColor: COLORS.target, borderDash: [6, 4], pointRadius: 0 },
-        ],
-      },
-      options: { scales: { y: { beginAtZero: true, title: { display: true, text: "entities/s" } } } },
-    });
-  });
+      h("strong", {}, `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
+      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`),
+    operationsTable(r, ops),
+    errorsLine(r, ops),
+    patternsTable(r),
+    h("h2", {}, "Throughput over time"), canvases.timeline,
+    h("h2", {}, "Latency percentiles"), canvases.latency,
+    h("h2", {}, shown < r.partitionCount ? `Hottest partitions (${formatCount(shown)} of ${formatCount(r.partitionCount)})` : `Hottest partitions (${plural(r.partitionCount, "partition")})`),
+    h("p", { class: "partitions-note" }, scale.caption),
+    canvases.partitions);
+  queueMicrotask(() => drawCharts(canvases, r, ops, scale));
   return el;
+}
+
+/** One row per operation that ran or failed: calls, entities and their rate, latency, errors in words, retries. */
+function operationsTable(r: StressReport, ops: OpType[]): HTMLElement {
+  if (!ops.length) return h("p", { class: "ops empty" }, "No operation ran.");
+  return h("div", { class: "table-scroll" }, h("table", { class: "ops" },
+    h("thead", {}, h("tr", {}, ...["operation", "calls", "entities", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) => h("th", {}, c)))),
+    h("tbody", {}, ...ops.map((op) => {
+      const o = r.operations[op];
+      // Calls answered and failed alike, as the CLI's summary counts them.
+      const calls = o.count + Object.values(o.errors).reduce((n, k) => n + k, 0);
+      return h("tr", { dataset: { op } }, h("td", {}, OP_WORDS[op]), h("td", {}, formatCount(calls)), h("td", {}, formatCount(o.entities)), h("td", {}, formatCount(o.entitiesPerSecond)),
+        h("td", {}, formatCount(o.latencyMs.p50)), h("td", {}, formatCount(o.latencyMs.p95)), h("td", {}, formatCount(o.latencyMs.p99)), h("td", {}, formatCount(o.latencyMs.max)),
+        h("td", { class: "errors" }, errorsInWords(o.errorCodes ?? {}, o.errors)), h("td", {}, formatCount(o.retries)));
+    }))));
+}
+
+/** "No errors." or the run's errors by code, summed over its operations. */
+function errorsLine(r: StressReport, ops: OpType[]): HTMLElement {
+  const codes: Record<string, number> = {};
+  for (const op of ops) {
+    const o = r.operations[op];
+    for (const [code, n] of Object.entries(Object.keys(o.errorCodes ?? {}).length ? o.errorCodes : o.errors)) codes[code] = (codes[code] ?? 0) + n;
+  }
+  const words = errorsInWords(codes);
+  return h("p", { class: `errors-line ${words === "none" ? "ok" : "failed"}` }, words === "none" ? "No errors." : `Errors: ${words}.`);
+}
+
+/** Design mode: each access pattern, the call it ran as, its pace, and how many calls it made. */
+function patternsTable(r: StressReport): HTMLElement | undefined {
+  const patterns = r.patterns ?? [];
+  const skipped = r.skipped ?? [];
+  if (!patterns.length && !skipped.length) return undefined;
+  return h("div", { class: "patterns" },
+    h("h2", {}, "Access patterns"),
+    patterns.length ? h("div", { class: "table-scroll" }, h("table", { class: "ops patterns-table" },
+      h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, ...patterns.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
+        h("td", {}, formatCount(p.callsPerSecond)), h("td", {}, formatCount(p.calls)), h("td", {}, formatCount(p.failed))))))) : undefined,
+    ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)));
 }

@@ -7,6 +7,7 @@
  */
 import { EmbeddedEmulator, freePort } from "./azurite";
 import { FidelityProxy, ProxyStats } from "./fidelity/proxy";
+import type { ThrottleSettings } from "./fidelity/throttle";
 import { TrafficRecorder } from "./fidelity/recorder";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
 import { SERVICES } from "../../../../server/src/core";
@@ -21,8 +22,36 @@ export interface FidelityOptions {
   warn?: (line: string) => void;
 }
 
-export class FidelityEmulator {
-  private constructor(readonly azurite: EmbeddedEmulator, private readonly proxy: FidelityProxy, readonly port: number, readonly recorder: TrafficRecorder) {}
+/**
+ * How a stress run sets the emulator's throttling for its duration: the
+ * targets at `scale` with bursts of `burstSeconds`, nothing at all
+ * (`"off"`, while a probe measures the machine), or the emulator's own
+ * settings again (`"default"`, after the run).
+ */
+export type ThrottleMode = { scale: number; burstSeconds: number } | "off" | "default";
+
+/** The hook a stress run holds on an emulator it may rescale (the fidelity layer, when it is on). */
+export interface ThrottleControl {
+  /** False when the fidelity layer is off: nothing is ever throttled. */
+  readonly throttles: boolean;
+  setThrottle(mode: ThrottleMode): void;
+}
+
+export class FidelityEmulator implements ThrottleControl {
+  private readonly initial: ThrottleSettings;
+
+  private constructor(readonly azurite: EmbeddedEmulator, private readonly proxy: FidelityProxy, readonly port: number, readonly recorder: TrafficRecorder,
+    readonly throttles: boolean) {
+    this.initial = { ...proxy.throttle.settings };
+  }
+
+  /** Sets the throttling for a stress run (every bucket starts full); `"default"` restores the start options. */
+  setThrottle(mode: ThrottleMode): void {
+    const base = this.initial;
+    if (mode === "default") this.proxy.throttle.configure(base);
+    else if (mode === "off") this.proxy.throttle.configure({ ...base, enabled: false });
+    else this.proxy.throttle.configure({ ...base, scale: mode.scale, burstSeconds: mode.burstSeconds, enabled: true });
+  }
 
   static async start(o: FidelityOptions = {}): Promise<FidelityEmulator> {
     const azurite = await EmbeddedEmulator.start({ log: o.log });
@@ -35,7 +64,7 @@ export class FidelityEmulator {
     });
     try {
       const port = await proxy.listen(o.port || (await freePort()));
-      return new FidelityEmulator(azurite, proxy, port, recorder);
+      return new FidelityEmulator(azurite, proxy, port, recorder, o.fidelity ?? true);
     } catch (e) {
       recorder.stop();
       await azurite.stop();

@@ -14,21 +14,31 @@ import { ConnectionInfo } from "../account/model";
 import { isLoopback } from "../account/connection-string";
 import { describeError } from "../account/errors";
 import { isAbort, linked } from "./deadline";
+import { directHttpClient } from "./direct-http";
+import type { Calibration } from "./calibrate";
 import { EntityGenerator } from "./generator";
 import { createMarkedTable, deleteWithBackoff, TableTaken } from "./lifecycle";
-import { Keys, plan, preload } from "./load";
+import { preload } from "./load";
+import type { CallContext } from "./operations";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";
 import { DEFAULT_CLEANUP_HINT, endpointHost, Leftover, leftoverMessage, PHASE_WORDS, StressFailure, StressInputError, StressPhase } from "./phases";
 import { buildReport, StressMode, StressReport } from "./report";
 import { EndpointSilent, RunClock, runPhase } from "./run-phase";
+import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
+import { callsPerSecond, plan, readsBack } from "./workload";
+import { WrittenPool } from "./written";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
+export type { Calibration } from "./calibrate";
 
 export const MAX_CONCURRENCY = 256;
 
-export interface StressOptions {
+/** What `tdl stress` and the VS Code command both run with unless told otherwise, so their figures compare. */
+export const STRESS_DEFAULTS = { concurrency: 16 } as const;
+
+export interface StressOptions extends ScalingOptions {
   connection: ConnectionInfo;
   secret: Secret;
   /** The target is the embedded or a local emulator (loopback): no confirmation needed. */
@@ -46,9 +56,9 @@ export interface StressOptions {
   mix?: { read: number; write: number };
   /** Inserts per batch (entity group transaction); the design's `batch` in design mode. */
   batch?: number;
-  /** Design mode: multiply the design's rates by this. */
+  /** Design mode: multiply the design's rates by this (on an emulator, on top of the calibrated scale). */
   scale?: number;
-  /** Entities written before the load starts, for reads. */
+  /** Entities written before the load starts, for reads (default 200; none when the load reads nothing back). */
   preload?: number;
   keepTable?: boolean;
   /** Per-partition target; the profile's when omitted. */
@@ -92,12 +102,15 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   if (!emulator && !o.confirmedRealAccount) {
     throw new StressRefused(`${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
   }
-  const analysis = analyzeTdl(o.design.text, o.analysis);
-  const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
-  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
-  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
-  const work = plan(o, tm);
+  const { analysis, tm, work: planned, skipped } = checkDesign(o);
+  // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
+  const work = o.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (o.scale ?? 1) })) : planned;
   const profile = profileFor(analysis.service?.value);
+  const azure = {
+    partitionTargetEntitiesPerSecond: o.partitionTarget ?? o.analysis?.partitionTargetEntitiesPerSecond ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
+    accountTargetEntitiesPerSecond: profile.accountTargetEntitiesPerSecond ?? 20_000,
+  };
+  const throttle = emulator ? o.throttle : undefined;
   const askedMs = Math.min(o.durationMs, o.maxDurationMs ?? 300_000);
   const concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency)));
   const requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
@@ -106,8 +119,9 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const table = `stress${randomBytes(5).toString("hex")}`;
   const metrics = new Metrics(0);
   const clock: RunClock = {};
-  const notes: string[] = [];
-  const wanted = Math.max(0, Math.floor(o.preload ?? 200));
+  const notes: string[] = skipped.map((x) => `${x.source} did not run: ${x.reason}.`);
+  const wanted = readsBack(work) ? Math.max(0, Math.floor(o.preload ?? 200)) : 0;
+  let calibration: Calibration | undefined;
   let phase: StressPhase = "create";
   let loaded = 0;
   let failure: { phase: StressPhase; error: unknown } | undefined;
@@ -120,32 +134,30 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     await createMarkedTable(service, client, table, o.design.file, o.signal, requestTimeoutMs, created);
     o.onTable?.(table);
     const gen = new EntityGenerator(tm);
-    const keys: Keys = [];
-    const seq = { n: 0 };
+    const context = { gen, mode: o.mode, seq: { n: 0 }, pool: new WrittenPool() };
+    if (emulator && !o.signal?.aborted) {
+      enter("calibrate");
+      // Setting up is not load: nothing is throttled until the run starts.
+      throttle?.setThrottle("off");
+      calibration = await calibrate(o, azure, { client, gen, concurrency, signal: o.signal, requestTimeoutMs });
+    }
     if (!o.signal?.aborted && wanted > 0) {
       enter("preload");
-      const bounded = linked(o.signal);
-      const preloadMs = o.preloadMs ?? 60_000;
-      const timer = setTimeout(() => bounded.abort(), preloadMs);
-      try {
-        loaded = await preload(client, gen, keys, wanted, o.mode, seq, bounded.signal, requestTimeoutMs);
-      } finally {
-        clearTimeout(timer);
-        bounded.abort();
-        bounded.dispose();
-      }
-      if (loaded < wanted && !o.signal?.aborted) notes.push(`The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`);
+      loaded = await boundedPreload(client, context, metrics, wanted, o, requestTimeoutMs, notes);
     }
     if (!o.signal?.aborted) {
+      if (calibration) throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
       enter("run");
       await runPhase({
-        client, gen, keys, seq, work, mode: o.mode, metrics, concurrency, durationMs: askedMs, drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
+        client, gen, pool: context.pool, seq: context.seq, work, mode: o.mode, metrics, concurrency, durationMs: askedMs, drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
         requestTimeoutMs, outageMs: o.outageMs ?? 5000, signal: o.signal, onProgress: o.onProgress, onDrain: () => enter("drain"),
+        pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : undefined,
       }, clock);
     }
   } catch (e) {
     if (!(o.signal?.aborted && isAbort(e))) failure = { phase, error: e };
   }
+  throttle?.setThrottle("default");
   const cancelledIn = o.signal?.aborted && !failure ? phase : undefined;
   const deletion = created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
   activeTables.delete(table);
@@ -153,17 +165,23 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
 
   const runMs = clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
   if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02)) notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
+  const pacer = clock.pacer;
+  if (pacer && pacer.counts.dropped > Math.max(5, 0.1 * (pacer.counts.sent + pacer.counts.dropped))) {
+    notes.push(`This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`);
+  }
   const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
   const left = leftover ? `; ${leftoverMessage(leftover, hint)}` : "";
   const why = failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
   const stopped = why ?? (cancelledIn === "create" ? "cancelled while creating the table"
+    : cancelledIn === "calibrate" ? "cancelled while calibrating the emulator"
     : cancelledIn === "preload" ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
     : cancelledIn ? "cancelled" : undefined);
   const report = buildReport({
     metrics, durationMs: runMs, target: emulator ? "emulator" : "account", table, design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
-    partitionTarget: o.partitionTarget ?? o.analysis?.partitionTargetEntitiesPerSecond ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000), notes,
+    partitionTarget: calibration?.partitionTargetEntitiesPerSecond ?? azure.partitionTargetEntitiesPerSecond, notes,
     stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
-    leftover,
+    leftover, calibration, work, skipped,
+    pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : undefined,
   });
   if (failure) {
     // What became of the table, so the user knows whether anything is left to clean up.
@@ -174,6 +192,36 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   }
   if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
   return report;
+}
+
+/**
+ * The design table a run would load and what it would send, or a
+ * `StressInputError` saying why it cannot run (no such table, a syntax
+ * error, no keys, no pattern with a rate in design mode). Nothing is
+ * created: callers check a design before they start an emulator.
+ */
+export function checkDesign(o: Pick<StressOptions, "design" | "mode" | "mix" | "batch" | "analysis">) {
+  const analysis = analyzeTdl(o.design.text, o.analysis);
+  const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
+  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table.slice(0, 100)}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
+  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
+  return { analysis, tm, ...plan(o, tm) };
+}
+
+/** The preload, bounded by `preloadMs` (default 60 s): the run then reads what was loaded, and the report says so. */
+async function boundedPreload(client: TableClient, context: CallContext, metrics: Metrics, wanted: number, o: StressOptions, requestTimeoutMs: number, notes: string[]): Promise<number> {
+  const bounded = linked(o.signal);
+  const preloadMs = o.preloadMs ?? 60_000;
+  const timer = setTimeout(() => bounded.abort(), preloadMs);
+  try {
+    const loaded = await preload(client, context, metrics, wanted, bounded.signal, requestTimeoutMs);
+    if (loaded < wanted && !o.signal?.aborted) notes.push(`The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`);
+    return loaded;
+  } finally {
+    clearTimeout(timer);
+    bounded.abort();
+    bounded.dispose();
+  }
 }
 
 /**
@@ -221,6 +269,8 @@ function hostname(endpoint: string): string {
 
 /** Clients with the SDK's own retries off: the test applies and counts the guide's policy itself. */
 function clientsWithoutRetries(o: StressOptions): { service: TableServiceClient; table: (name: string) => TableClient } {
-  const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
+  // A plain-HTTP loopback emulator: requests skip VS Code's proxy patch of http.request (see direct-http.ts), as the CLI's never meet it.
+  const direct = o.connection.endpoint.startsWith("http:") && isLoopback(hostname(o.connection.endpoint)) ? { httpClient: directHttpClient() } : {};
+  const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...direct, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
   return { service: pair.service, table: pair.table };
 }

@@ -6,10 +6,11 @@
  */
 import type { StressReport } from "./report";
 
-export type StressPhase = "create" | "preload" | "run" | "drain" | "delete";
+export type StressPhase = "create" | "calibrate" | "preload" | "run" | "drain" | "delete";
 
 export const PHASE_WORDS: Record<StressPhase, string> = {
   create: "creating the table",
+  calibrate: "calibrating the emulator",
   preload: "loading entities (preload)",
   run: "running the load",
   drain: "waiting for the last requests (drain)",

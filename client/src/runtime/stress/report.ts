@@ -1,12 +1,15 @@
 /**
  * The stress report `tdl stress --report` writes: operations with their rates,
- * latency percentiles, errors and retries; partitions by rate; the
- * timeline; and a verdict that says what the run shows — on the emulator
- * the design's load shape and the client's capacity, against an account
- * the throttling observed.
+ * latency percentiles, errors and retries; what each access pattern ran
+ * as; partitions by rate, with what was throttled at each; the timeline;
+ * how the run was scaled to the machine (emulator); and a verdict that
+ * says whether a partition ran hot.
  */
-import { Metrics, OP_TYPES, OpType, round } from "./metrics";
+import type { Calibration } from "./verdict";
+import { Metrics, OP_TYPES, OpType, round, TimelinePoint } from "./metrics";
 import type { Leftover } from "./phases";
+import { calibrationNote, Verdict, verdictOf } from "./verdict";
+import type { Skipped, Work } from "./workload";
 
 export type StressMode = "single-partition" | "spread" | "design";
 
@@ -22,6 +25,17 @@ export interface OperationReport {
   pages?: number;
 }
 
+/** A design's access pattern and the call it ran as. */
+export interface PatternReport {
+  name: string;
+  op: OpType;
+  queryClass?: string;
+  /** Calls per second it was paced at (the design's rate × the scales). */
+  callsPerSecond: number;
+  calls: number;
+  failed: number;
+}
+
 export interface StressReport {
   target: "emulator" | "account";
   table: string;
@@ -30,20 +44,33 @@ export interface StressReport {
   durationMs: number;
   concurrency: number;
   operations: Record<OpType, OperationReport>;
-  partitions: Array<{ partitionKey: string; entities: number; entitiesPerSecond: number }>;
-  timeline: Array<{ tMs: number; entitiesPerSecond: number; p99Ms: number; errors: number; byOperation: Record<OpType, number> }>;
-  verdict: { partitionTargetEntitiesPerSecond: number; hottestPartitionEntitiesPerSecond: number; exceedsTarget: boolean; note: string };
+  /** Design mode: each access pattern, the call it ran as, and how often. */
+  patterns?: PatternReport[];
+  /** Design mode: patterns that could not run, and why. */
+  skipped?: Skipped[];
+  /** The busiest partitions (at most 1,000), by rate; `partitionCount` says how many there were. */
+  partitions: Array<{ partitionKey: string; entities: number; entitiesPerSecond: number; throttled: number }>;
+  partitionCount: number;
+  timeline: TimelinePoint[];
+  verdict: Verdict;
+  /** Emulator runs: how Azure's targets and the design's rates were scaled to this machine. */
+  calibration?: Calibration & { note: string };
+  /** Design mode: the open load's pace, and the calls it could not start on time (every worker was busy). */
+  pace?: { callsPerSecond: number; sent: number; dropped: number };
   /** Set when the run stopped early (cancelled, timed out, failed) or its table could not be deleted. */
   stopped?: string;
   /** The table the run could not delete (set only then). */
   leftover?: Leftover;
 }
 
+const MAX_PARTITIONS = 1000;
+
 export function buildReport(args: {
   metrics: Metrics; durationMs: number; target: "emulator" | "account"; table: string; design: { file: string; table: string };
   mode: StressMode; concurrency: number; partitionTarget: number; stopped?: string;
   /** Sentences about the run itself (it overran, the preload was cut short), appended to the verdict's note. */
   notes?: string[]; leftover?: Leftover;
+  calibration?: Calibration; work?: Work[]; skipped?: Skipped[]; pace?: { callsPerSecond: number; sent: number; dropped: number };
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -58,27 +85,39 @@ export function buildReport(args: {
       count: s.requests, entities: s.entities, entitiesPerSecond: round(s.entities / seconds, 1),
       latencyMs: { p50: ms(50), p95: ms(95), p99: ms(99), max: s.latency.totalCount ? round(s.latency.maxValue / 1000) : 0 },
       errors: { ...s.errors }, errorCodes: { ...s.errorCodes }, retries: s.retries,
-      ...(op === "query" ? { entitiesScanned: s.scanned, pages: s.pages } : {}),
+      ...(op === "query" || op === "scan" ? { entitiesScanned: s.scanned, pages: s.pages } : {}),
     };
   }
-  const partitions = [...metrics.partitions].map(([partitionKey, n]) => ({ partitionKey, entities: n, entitiesPerSecond: round(n / seconds, 1) }))
-    .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond);
-  const hottest = partitions[0]?.entitiesPerSecond ?? 0;
-  const exceeds = hottest > args.partitionTarget;
-  const throttled = OP_TYPES.reduce((n, op) => n + (metrics.ops[op].errors["503"] ?? 0), 0);
-  const note = args.target === "emulator"
-    ? `On the emulator: the hottest partition took ≈ ${hottest.toLocaleString("en-US")} entities/s (${partitions.length} partitions touched). ` +
-      `This shows the design's load shape and this client's capacity, not Azure's limits` +
-      (throttled ? `; the emulator's fidelity layer throttled ${throttled} requests at its simulated targets (503 Server Busy), as Azure would throttle a hot partition. ` : ` — Azure's throttling is not measured here. `) +
-      (exceeds ? `At this rate one partition is above the ${args.partitionTarget.toLocaleString("en-US")} entities/s target: on Azure it would run hot and be throttled.`
-        : `The hottest partition stays under the ${args.partitionTarget.toLocaleString("en-US")} entities/s target.`)
-    : `Against the account: the hottest partition took ≈ ${hottest.toLocaleString("en-US")} entities/s; ${throttled} requests were throttled (503 Server Busy)` +
-      (throttled ? " — the partition ran hot." : ".") + ` The target is ${args.partitionTarget.toLocaleString("en-US")} entities/s per partition.`;
+  const all = [...metrics.partitions].map(([partitionKey, p]) => ({ partitionKey, entities: p.entities, entitiesPerSecond: round(p.entities / seconds, 1), throttled: p.throttled }))
+    .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond || b.throttled - a.throttled);
+  const requests = OP_TYPES.reduce((n, op) => n + metrics.ops[op].requests, 0);
+  const endWins = metrics.beyond.end >= metrics.beyond.start;
+  const verdict = verdictOf({
+    target: args.target, partitionTarget: args.partitionTarget, hottest: all[0] ?? { entitiesPerSecond: 0 }, partitions: all.length,
+    throttled: metrics.throttled, requests, calibration: args.calibration,
+    beyond: { entitiesPerSecond: round((endWins ? metrics.beyond.end : metrics.beyond.start) / seconds, 1), end: endWins ? "end" : "start" },
+  });
+  const rates = (args.work ?? []).filter((w) => w.source).map((w) => ({ source: w.source!, perSecond: w.weight * (w.op === "insert" || w.op === "update" || w.op === "delete" ? w.batch : 1) }));
+  const calibration = args.calibration && { ...args.calibration, note: calibrationNote(args.calibration, rates) };
+  const notes = [verdict.note, ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
   return {
     target: args.target, table: args.table, design: args.design, mode: args.mode, durationMs, concurrency: args.concurrency,
-    operations, partitions, timeline: metrics.timeline(),
-    verdict: { partitionTargetEntitiesPerSecond: args.partitionTarget, hottestPartitionEntitiesPerSecond: hottest, exceedsTarget: exceeds, note: [note, ...(args.notes ?? [])].join(" ") },
+    operations,
+    ...(args.mode === "design" && args.work ? { patterns: patternsOf(args.work, metrics, args.calibration?.scale ?? 1) } : {}),
+    ...(args.skipped?.length ? { skipped: args.skipped } : {}),
+    partitions: all.slice(0, MAX_PARTITIONS), partitionCount: all.length,
+    timeline: metrics.timeline(durationMs),
+    verdict: { ...verdict, note: notes.join(" ") },
+    ...(calibration ? { calibration } : {}),
+    ...(args.pace ? { pace: args.pace } : {}),
     ...(args.stopped ? { stopped: args.stopped } : {}),
     ...(args.leftover ? { leftover: args.leftover } : {}),
   };
+}
+
+function patternsOf(work: Work[], metrics: Metrics, scale: number): PatternReport[] {
+  return work.filter((w) => w.source).map((w) => {
+    const counted = metrics.bySource.get(w.source!) ?? { calls: 0, failed: 0 };
+    return { name: w.source!, op: w.op, ...(w.queryClass ? { queryClass: w.queryClass } : {}), callsPerSecond: round(w.weight * scale, 2), calls: counted.calls, failed: counted.failed };
+  });
 }

@@ -85,3 +85,13 @@ export async function withRetries<T>(op: () => Promise<T>, s: BackoffSettings, o
     }
   }
 }
+
+/**
+ * Which target a 503 Server Busy answer names: the account ("… is over the
+ * account limit", Azure's message for ingress, egress and operations), else
+ * the partition's server. Undefined for any other answer.
+ */
+export function throttleScope(e: ErrorLike): "partition" | "account" | undefined {
+  if (e.statusCode !== 503 || errorCode(e) !== "ServerBusy") return undefined;
+  return /over the account limit/i.test(e.message ?? "") ? "account" : "partition";
+}

@@ -5,13 +5,16 @@
  * stretch the run; an endpoint that gives no answer at all for `outageMs`
  * ends the run with that failure. The clock says how long it really took.
  */
-import { TableClient, TransactionAction } from "@azure/data-tables";
+import type { TableClient } from "@azure/data-tables";
 import { linked, sleep, withDeadline } from "./deadline";
-import { EntityGenerator } from "./generator";
-import { entitiesFor, Keys, pick, Work } from "./load";
-import { Metrics } from "./metrics";
-import { StressMode } from "./report";
-import { errorCode, ErrorLike, STRESS_BACKOFF, withRetries } from "./retry";
+import type { EntityGenerator } from "./generator";
+import { Call, prepare } from "./operations";
+import type { Metrics, OpType } from "./metrics";
+import { Pacer } from "./pacer";
+import type { StressMode } from "./report";
+import { errorCode, ErrorLike, STRESS_BACKOFF, throttleScope, withRetries } from "./retry";
+import { pick, Work } from "./workload";
+import type { WrittenPool } from "./written";
 
 /** The endpoint gave no answer (connection failures or timeouts only) for too long. */
 export class EndpointSilent extends Error {
@@ -23,7 +26,8 @@ export class EndpointSilent extends Error {
 export interface RunSettings {
   client: TableClient;
   gen: EntityGenerator;
-  keys: Keys;
+  /** What was written (preload included): reads, updates and deletes address it. */
+  pool: WrittenPool;
   /** The row-key sequence, shared with the preload so inserts never collide with it. */
   seq: { n: number };
   work: Work[];
@@ -34,6 +38,8 @@ export interface RunSettings {
   drainMs: number;
   requestTimeoutMs: number;
   outageMs: number;
+  /** Calls per second of an open load at the design's rates (design mode); without it, every worker sends as fast as it gets answers. */
+  pace?: number;
   signal?: AbortSignal;
   onDrain?: () => void;
   onProgress?: (p: { elapsedMs: number; entities: number; entitiesPerSecond: number }) => void;
@@ -43,6 +49,8 @@ export interface RunSettings {
 export interface RunClock {
   startedAt?: number;
   endedAt?: number;
+  /** The open load's pacer, when the run had a pace (its counts go into the report). */
+  pacer?: Pacer;
 }
 
 /** A worker's pause after a request that got no answer: a dead endpoint must not make the workers spin. */
@@ -53,6 +61,7 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   const startedAt = (clock.startedAt = performance.now());
   s.metrics.start(startedAt);
   const deadline = startedAt + s.durationMs;
+  const pacer = s.pace !== undefined && s.pace > 0 ? (clock.pacer = new Pacer(s.pace, startedAt)) : undefined;
   const stop = linked(s.signal);
   let drainTimer: NodeJS.Timeout | undefined;
   const endTimer = setTimeout(() => {
@@ -66,7 +75,7 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   const health = { lastAnswer: startedAt };
   let failure: unknown;
   try {
-    await Promise.all(Array.from({ length: s.concurrency }, () => worker(s, deadline, stop.signal, health).catch((e: unknown) => {
+    await Promise.all(Array.from({ length: s.concurrency }, () => worker(s, pacer, deadline, stop.signal, health).catch((e: unknown) => {
       // The first failure stops every worker: nothing may still be sending when the table is deleted.
       failure ??= e;
       stop.abort();
@@ -82,50 +91,42 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   if (failure !== undefined) throw failure;
 }
 
-async function worker(s: RunSettings, deadline: number, signal: AbortSignal, health: { lastAnswer: number }): Promise<void> {
+async function worker(s: RunSettings, pacer: Pacer | undefined, deadline: number, signal: AbortSignal, health: { lastAnswer: number }): Promise<void> {
   const { client, metrics } = s;
-  const send = <T>(op: (abortSignal: AbortSignal) => Promise<T>, type: Work["op"]) =>
-    withRetries(() => withDeadline(signal, s.requestTimeoutMs, op), STRESS_BACKOFF, () => metrics.retry(type), signal);
+  const context = { gen: s.gen, mode: s.mode, seq: s.seq, pool: s.pool };
   while (performance.now() < deadline && !signal.aborted) {
-    // Reads need something written first; until then, write.
-    const w = s.keys.length ? pick(s.work) : { op: "insert" as const, weight: 1, batch: s.work.find((x) => x.op === "insert")?.batch ?? 1 };
+    if (pacer && !(await pacer.slot(deadline, signal))) return;
+    const w = pick(s.work);
+    const call = prepare(w, context);
+    // A call that stands in for another (a write before anything is written to read) is not the pattern's.
+    const source = call.op === w.op ? w.source : undefined;
     const t0 = performance.now();
-    let pk: string;
-    let entities = 1;
+    if (call.refused) {
+      // Refused before it was sent (the SDK will not send it): an answer, not a silence.
+      metrics.failure(call.op, undefined, call.refused, t0);
+      metrics.called(source, false);
+      health.lastAnswer = t0;
+      continue;
+    }
+    // Every 503 Server Busy is counted where it happened, retried or not.
+    const onRetry = (_delay: number, e: ErrorLike) => {
+      metrics.retry(call.op);
+      countThrottle(metrics, call, e);
+    };
     try {
-      if (w.op === "insert") {
-        const batch = entitiesFor(s.gen, w.batch, s.mode, s.seq);
-        pk = batch[0].partitionKey;
-        entities = batch.length;
-        if (batch.length === 1) await send((abortSignal) => client.createEntity(batch[0], { abortSignal }), "insert");
-        else {
-          const actions: TransactionAction[] = batch.map((e) => ["create", e]);
-          await send((abortSignal) => client.submitTransaction(actions, { abortSignal }), "insert");
-        }
-        for (const e of batch) if (s.keys.length < 100_000) s.keys.push({ pk: e.partitionKey, rk: e.rowKey });
-      } else if (w.op === "pointRead") {
-        const k = s.keys[Math.floor(Math.random() * s.keys.length)];
-        pk = k.pk;
-        await send((abortSignal) => client.getEntity(k.pk, k.rk, { abortSignal }), "pointRead");
-      } else {
-        const k = s.keys[Math.floor(Math.random() * s.keys.length)];
-        pk = k.pk;
-        const page = await send(async (abortSignal) => {
-          const it = client.listEntities({ abortSignal, queryOptions: { filter: `PartitionKey eq '${k.pk.replace(/'/g, "''")}'` } }).byPage({ maxPageSize: 100 });
-          return (await it.next()).value ?? [];
-        }, "query");
-        entities = Math.max(1, page.length);
-        metrics.ops.query.scanned += page.length;
-        metrics.ops.query.pages++;
-      }
+      const got = await withRetries(() => withDeadline(signal, s.requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)), STRESS_BACKOFF, onRetry, signal);
       const now = performance.now();
-      metrics.success(w.op, pk, entities, now - t0, now);
+      succeeded(metrics, call, got, now - t0, now);
+      metrics.called(source, true);
+      for (const w of call.written ?? []) s.pool.add(w);
       health.lastAnswer = now;
     } catch (e) {
       if (signal.aborted) return;
       const err = e as ErrorLike;
       const now = performance.now();
-      metrics.failure(w.op, err.statusCode, errorCode(err), now);
+      metrics.failure(call.op, err.statusCode, errorCode(err), now);
+      metrics.called(source, false);
+      countThrottle(metrics, call, err);
       if (err.statusCode !== undefined) {
         health.lastAnswer = now;
         continue;
@@ -134,4 +135,24 @@ async function worker(s: RunSettings, deadline: number, signal: AbortSignal, hea
       await sleep(NO_ANSWER_PAUSE_MS, signal);
     }
   }
+}
+
+function countThrottle(metrics: Metrics, call: Call, e: ErrorLike): void {
+  const scope = throttleScope(e);
+  if (scope) metrics.refused(call.pk, call.entities || 1, scope);
+}
+
+/** A success: reads count what came back, per partition; new entities also count against the ends of the key order. */
+function succeeded(metrics: Metrics, call: Call, got: unknown, latencyMs: number, now: number): void {
+  const op: OpType = call.op;
+  if (Array.isArray(got)) {
+    const page = got as Array<{ partitionKey?: string }>;
+    metrics.ops[op].scanned += page.length;
+    metrics.ops[op].pages++;
+    metrics.success(op, undefined, page.length, latencyMs, now);
+    for (const e of page) if (typeof e.partitionKey === "string") metrics.touched(e.partitionKey, 1);
+    return;
+  }
+  metrics.success(op, call.pk, call.entities, latencyMs, now);
+  if (call.inserted && call.pk !== undefined) metrics.inserted(call.pk, call.entities);
 }

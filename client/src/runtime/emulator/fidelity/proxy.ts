@@ -59,7 +59,8 @@ function header(req: IncomingMessage, name: string): string {
 export class FidelityProxy {
   private readonly server: Server;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  private readonly throttle: Throttle;
+  /** The targets in force (the stress test scales them to the machine for its run). */
+  readonly throttle: Throttle;
   private readonly maxBody: number;
   readonly stats: ProxyStats = { requests: 0, malformed: 0, internalErrors: 0 };
 
@@ -182,9 +183,11 @@ export class FidelityProxy {
         const r = rejection(parsed);
         if (r) return this.refuse(req, res, r);
       }
-      if (charge && !this.throttle.admit(charge.table, charge.partitionKey, charge.cost)) {
+      const refused = charge && this.throttle.check(charge.table, charge.partitionKey, charge.cost, charge.what === "writes" ? Math.max(0, charge.delta) : 0);
+      if (charge && refused) {
         this.o.recorder.add(charge.table, charge.partitionKey ?? "*", "throttled", charge.cost);
-        return this.refuse(req, res, { status: 503, code: "ServerBusy", message: "The server is busy." });
+        // Azure's two ServerBusy messages: a partition (server) past its target, or the account past its own.
+        return this.refuse(req, res, { status: 503, code: "ServerBusy", message: refused === "account" ? "Operations per second is over the account limit." : "The server is busy." });
       }
     }
     relay(req, res, {

@@ -5,8 +5,8 @@
  * body gets the service's code and message, and a client that leaves
  * midway stops the upstream request instead of leaving it hanging.
  */
-import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { request as httpRequest } from "node:http";
+import type { Agent, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { ClientRequest } from "node:http";
 import { Answer, codeForStatus, errorAnswer } from "./answers";
 
 export interface RelayOptions {
@@ -57,7 +57,8 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
   }
   let up: ClientRequest;
   try {
-    up = httpRequest({ host: "127.0.0.1", port: o.upstreamPort, method: req.method, path: req.url, headers, agent: o.agent });
+    // ClientRequest, not http.request: VS Code's extension host patches the latter with a per-request proxy agent that drops keep-alive.
+    up = new ClientRequest({ host: "127.0.0.1", port: o.upstreamPort, method: req.method, path: req.url, headers, agent: o.agent });
   } catch {
     // Node refuses to send a path or header holding characters HTTP does not allow.
     o.answer(errorAnswer({ status: 400, code: "InvalidUri", message: "The requested URI does not represent any resource on the server." }, accept, version));

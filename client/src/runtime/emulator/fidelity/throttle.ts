@@ -1,8 +1,15 @@
 /**
- * Throttling as the service does it: token buckets per partition key and
- * per account at the profile's targets scaled by K, counting entities (a
- * batch counts its entities; a query the entities it scans, estimated from
- * what this layer has seen written to the partitions it touches).
+ * Throttling as the service does it: token buckets per partition key, per
+ * range partition at either end of a table's key order, and per account,
+ * at the profile's targets scaled by K, counting entities (a batch counts
+ * its entities; a query the entities it scans, estimated from what this
+ * layer has seen written to the partitions it touches).
+ *
+ * The range-partition buckets model what makes append-only keys hot on
+ * Azure: the service keeps adjacent keys on one partition server, so
+ * inserts whose partition keys lie beyond every key the table has (new
+ * keys at the end, or the start, of the key order) all land on the same
+ * server — whatever their number of distinct values.
  */
 
 export class TokenBucket {
@@ -38,11 +45,27 @@ export interface ThrottleSettings {
   /** Entities per second per account at scale 1 (Azure: 20,000). */
   accountTarget: number;
   scale: number;
+  /** How many seconds of its rate a bucket holds (the burst it lets through at once); default 1. */
+  burstSeconds?: number;
+  /** False: nothing is throttled (a calibration probe measures the machine, not the targets). Default true. */
+  enabled?: boolean;
+}
+
+/** Which target a refused request hit: its partition, the range partition at an end of the key order, or the account. */
+export type ThrottleScope = "partition" | "range" | "account";
+
+/** The keys a table has been given so far: its ends, and the buckets of the range partitions there. */
+interface KeyEnds {
+  min: string;
+  max: string;
+  start?: TokenBucket;
+  end?: TokenBucket;
 }
 
 export class Throttle {
-  private readonly partitions = new Map<string, TokenBucket>();
-  private readonly account: TokenBucket;
+  private partitions = new Map<string, TokenBucket>();
+  private account: TokenBucket;
+  private ends = new Map<string, KeyEnds>();
   /** Entities this layer has seen written, per table and partition: the scan estimate. */
   private readonly seen = new Map<string, Map<string, number>>();
   /** The same, summed per table: an unpinned query is priced without walking every partition. */
@@ -50,22 +73,81 @@ export class Throttle {
   /** Partition buckets held before idle (full) ones are dropped: a client touching millions of keys costs no more memory than it needs. */
   private pruneAt = 10_000;
 
-  constructor(private readonly s: ThrottleSettings) {
-    this.account = new TokenBucket(s.accountTarget * s.scale);
+  constructor(private s: ThrottleSettings) {
+    this.account = this.bucket(s.accountTarget);
+  }
+
+  /** The settings in force. */
+  get settings(): Readonly<ThrottleSettings> {
+    return this.s;
+  }
+
+  /**
+   * Changes the targets' scale, the burst or whether anything is throttled,
+   * starting every bucket afresh (full). What was seen written stays: scans
+   * are still priced from it.
+   */
+  configure(s: ThrottleSettings): void {
+    this.s = { ...s };
+    this.partitions = new Map();
+    this.ends = new Map();
+    this.pruneAt = 10_000;
+    this.account = this.bucket(s.accountTarget);
+  }
+
+  private bucket(target: number, minBurstSeconds = 0): TokenBucket {
+    const rate = target * this.s.scale;
+    return new TokenBucket(rate, rate * Math.max(this.s.burstSeconds ?? 1, minBurstSeconds));
   }
 
   /** Charges `cost` entities to a partition (and the account); false when either is past its target. */
-  admit(table: string, partitionKey: string | undefined, cost: number): boolean {
+  admit(table: string, partitionKey: string | undefined, cost: number, inserts = 0): boolean {
+    return this.check(table, partitionKey, cost, inserts) === undefined;
+  }
+
+  /**
+   * Charges `cost` entities to a partition, to the range partition at an end
+   * of the key order when `inserts` new entities land beyond it, and to the
+   * account; answers which target refused, or undefined when admitted.
+   */
+  check(table: string, partitionKey: string | undefined, cost: number, inserts = 0): ThrottleScope | undefined {
+    if (this.s.enabled === false) return undefined;
     if (partitionKey !== undefined) {
       const id = `${table}\u0000${partitionKey}`;
       let bucket = this.partitions.get(id);
       if (!bucket) {
         if (this.partitions.size >= this.pruneAt) this.prune();
-        this.partitions.set(id, (bucket = new TokenBucket(this.s.partitionTarget * this.s.scale)));
+        this.partitions.set(id, (bucket = this.bucket(this.s.partitionTarget)));
       }
-      if (!bucket.take(cost)) return false;
+      if (!bucket.take(cost)) return "partition";
+      if (inserts > 0 && !this.admitAtEnds(table, partitionKey, inserts)) return "range";
     }
-    return this.account.take(cost);
+    return this.account.take(cost) ? undefined : "account";
+  }
+
+  /**
+   * Inserts beyond the table's highest (lowest) partition key go to the range
+   * partition at that end, one server: its bucket takes them. The first key
+   * a table gets sets both ends. A range bucket holds at least a second of
+   * its rate, so the few keys that happen to set a new extreme in a
+   * scattered key space are never refused.
+   */
+  private admitAtEnds(table: string, partitionKey: string, inserts: number): boolean {
+    const e = this.ends.get(table);
+    if (!e) {
+      this.ends.set(table, { min: partitionKey, max: partitionKey });
+      return true;
+    }
+    if (partitionKey > e.max) {
+      e.end ??= this.bucket(this.s.partitionTarget, 1);
+      if (!e.end.take(inserts)) return false;
+      e.max = partitionKey;
+    } else if (partitionKey < e.min) {
+      e.start ??= this.bucket(this.s.partitionTarget, 1);
+      if (!e.start.take(inserts)) return false;
+      e.min = partitionKey;
+    }
+    return true;
   }
 
   /** Drops the buckets that have refilled; the next sweep waits until the map has doubled (amortised linear). */
