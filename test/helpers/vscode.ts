@@ -55,14 +55,22 @@ export async function openVsCode(workspace: string, options: { vsix?: string } =
   }
 }
 
-/** Quick Open (Ctrl+P) a file by name and wait for its editor tab. */
+/** Quick Open (Ctrl+P) a file by name and wait for its editor tab (asking again while a new file is not yet in the index). */
 export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 10 } }).catch(() => undefined);
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor();
-  await input.fill(name);
-  await page.locator(".quick-input-list .monaco-list-row").first().waitFor();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(name);
+    try {
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 5000 });
+      break;
+    } catch (e) {
+      await page.keyboard.press("Escape");
+      if (attempt === 6) throw e;
+    }
+  }
   await page.keyboard.press("Enter");
   await page.locator(`.tab[data-resource-name="${name}"]`).first().waitFor();
   await page.locator(".monaco-editor .view-lines").first().waitFor();

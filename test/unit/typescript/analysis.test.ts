@@ -238,3 +238,15 @@ test("an import that did not resolve resolves once the file it names is created 
   analyzer.update(later, laterText);
   assert.deepEqual(codes(), ["ts/constant-partition-key"]);
 });
+
+test("a key of 5,000 concatenated parts is analysed, not a stack overflow (the walk over calls keeps its own stack)", () => {
+  const parts = Array.from({ length: 5000 }, (_, i) => `o.id${i % 2 ? " + \"_\"" : ""}`).join(" + ");
+  const f = fx.file("deep.ts", `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: "all", rowKey: ${parts} });
+}
+`);
+  const result = fx.analyzer.analyze(f);
+  assert.deepEqual(result.findings.filter((x) => x.code === "internal"), []);
+  assert.ok(result.findings.some((x) => x.code === "ts/constant-partition-key"), "the write was seen");
+});
