@@ -33,13 +33,27 @@ const node = {
  * access (`connect-src 'none'`, `worker-src blob:`).
  */
 const worker = await esbuild.build({
-  entryPoints: ["node_modules/monaco-editor/esm/vs/editor/editor.worker.js"], bundle: true, format: "iife", platform: "browser",
-  target: "chrome120", minify: true, write: false, logLevel: "warning",
+  entryPoints: ["node_modules/monaco-editor/esm/vs/editor/editor.worker.js"],
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "chrome120",
+  minify: true,
+  write: false,
+  logLevel: "warning",
 });
 const webviewTarget = {
-  entryPoints: ["webview/src/main.ts"], outfile: "dist/webview.js", bundle: true, platform: "browser", format: "iife",
-  target: "chrome120", sourcemap: !production, minify: production, logLevel: "warning",
-  loader: { ".ttf": "file" }, assetNames: "[name]",
+  entryPoints: ["webview/src/main.ts"],
+  outfile: "dist/webview.js",
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  target: "chrome120",
+  sourcemap: !production,
+  minify: production,
+  logLevel: "warning",
+  loader: { ".ttf": "file" },
+  assetNames: "[name]",
   define: { MONACO_EDITOR_WORKER: JSON.stringify(worker.outputFiles[0].text), TDL_VERSION: JSON.stringify(version) },
 };
 
@@ -66,7 +80,8 @@ const telemetryOff = {
     build.onResolve({ filter: /^applicationinsights$/ }, () => ({ path: "applicationinsights", namespace: "telemetry-off" }));
     build.onLoad({ filter: /.*/, namespace: "telemetry-off" }, () => ({
       loader: "js",
-      contents: 'const off = () => { throw new Error("telemetry is off in the embedded emulator"); };\n' +
+      contents:
+        'const off = () => { throw new Error("telemetry is off in the embedded emulator"); };\n' +
         "module.exports = { setup: off, start: off, TelemetryClient: function TelemetryClient() { off(); } };\n",
     }));
   },
@@ -80,15 +95,32 @@ const targets = [
   { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
   { ...node, entryPoints: ["server/src/typescript/analysis.ts"], outfile: "dist/ts-analyzer.js" },
-  { ...node, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [identityBeside] },
+  {
+    ...node,
+    entryPoints: ["server/src/cli/main.ts"],
+    outfile: "dist/cli.js",
+    banner: { js: "#!/usr/bin/env node" },
+    plugins: [identityBeside],
+  },
   webviewTarget,
 ];
 
 /** Third-party bundles, by the package they come from. */
 const vendorTargets = [
   // The embedded emulator (client/src/runtime/emulator/azurite.ts runs this file with node).
-  { pkg: "azurite", options: { ...vendor, entryPoints: [requireHere.resolve("azurite/dist/src/table/main.js")], outfile: "dist/azurite-table.js", plugins: [telemetryOff] } },
-  { pkg: "@azure/identity", options: { ...vendor, entryPoints: [requireHere.resolve("@azure/identity")], outfile: "dist/azure-identity.js" } },
+  {
+    pkg: "azurite",
+    options: {
+      ...vendor,
+      entryPoints: [requireHere.resolve("azurite/dist/src/table/main.js")],
+      outfile: "dist/azurite-table.js",
+      plugins: [telemetryOff],
+    },
+  },
+  {
+    pkg: "@azure/identity",
+    options: { ...vendor, entryPoints: [requireHere.resolve("@azure/identity")], outfile: "dist/azure-identity.js" },
+  },
 ];
 
 /**
@@ -99,7 +131,9 @@ const vendorTargets = [
  */
 async function buildVendor({ pkg, options }) {
   const { version: pkgVersion } = JSON.parse(readFileSync(requireHere.resolve(`${pkg}/package.json`), "utf8"));
-  const script = createHash("sha256").update(readFileSync(new URL(import.meta.url))).digest("hex");
+  const script = createHash("sha256")
+    .update(readFileSync(new URL(import.meta.url)))
+    .digest("hex");
   const key = `${pkg}@${pkgVersion} esbuild@${esbuild.version} ${script}`;
   const metaFile = `${options.outfile}.meta.json`;
   if (!production && existsSync(options.outfile) && existsSync(metaFile)) {
@@ -129,9 +163,14 @@ if (watch) {
 } else {
   const started = Date.now();
   // A production build leaves no source map of an earlier development build beside its bundles.
-  if (production) for (const f of readdirSync("dist", { withFileTypes: true })) if (f.isFile() && f.name.endsWith(".map")) rmSync(path.join("dist", f.name));
+  if (production)
+    for (const f of readdirSync("dist", { withFileTypes: true }))
+      if (f.isFile() && f.name.endsWith(".map")) rmSync(path.join("dist", f.name));
   const results = await Promise.all([...targets.map((t) => esbuild.build({ ...t, metafile: true })), ...vendorTargets.map(buildVendor)]);
-  const packages = writeThirdPartyNotices(results.map((r) => r.metafile), "dist/THIRD-PARTY-NOTICES.txt");
+  const packages = writeThirdPartyNotices(
+    results.map((r) => r.metafile),
+    "dist/THIRD-PARTY-NOTICES.txt",
+  );
   const outfiles = [...targets, ...vendorTargets.map((v) => v.options)].map((t) => t.outfile);
   console.log(`esbuild: built ${outfiles.join(", ")} (${packages} bundled packages) in ${Date.now() - started} ms`);
 }

@@ -29,6 +29,8 @@ for (const d of roundTripDesigns()) {
   }
   times.sort((a, b) => a - b);
   worst = Math.max(worst, times[1]);
-  console.log(`${table.padEnd(26)} ${String(rows.length).padStart(6)} ${times[0].toFixed(0).padStart(8)} ${times[1].toFixed(0).padStart(10)}  ${rebuilt}`);
+  console.log(
+    `${table.padEnd(26)} ${String(rows.length).padStart(6)} ${times[0].toFixed(0).padStart(8)} ${times[1].toFixed(0).padStart(10)}  ${rebuilt}`,
+  );
 }
 console.log(`slowest median: ${worst.toFixed(0)} ms; target < 2,000 ms for 10,000 sampled entities`);

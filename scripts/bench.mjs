@@ -33,10 +33,10 @@ export function generateDesign(lines = LINES) {
       "  Club:     string(30) distinct 500 hot 5%",
       "  At:       datetime increasing",
       "",
-      "  partitionKey = Event + \",\" + Distance",
-      "  rowKey       = \"BIB:\" + pad(Bib, 5) + \"__\" + Name + \"__\" + Gender + \"__\" + pad(Age, 3)",
-      "  index ByAge rowKey = \"AGE:\" + pad(Age, 3) + \"__\" + pad(Bib, 5) + \"__\" + Name",
-      "  index ByClub rowKey = \"CLUB:\" + Club + \"__\" + pad(Bib, 5)",
+      '  partitionKey = Event + "," + Distance',
+      '  rowKey       = "BIB:" + pad(Bib, 5) + "__" + Name + "__" + Gender + "__" + pad(Age, 3)',
+      '  index ByAge rowKey = "AGE:" + pad(Age, 3) + "__" + pad(Bib, 5) + "__" + Name',
+      '  index ByClub rowKey = "CLUB:" + Club + "__" + pad(Bib, 5)',
       "",
       "  rows 2M",
       "  entitySize 1KB",
@@ -55,7 +55,7 @@ export function generateDesign(lines = LINES) {
 
 /** A Prisma schema of ~5,000 lines: models with scalar fields, relations and indexes. */
 export function generatePrismaSchema(lines = LINES) {
-  const out = ["datasource db {", "  provider = \"postgresql\"", "  url      = env(\"DATABASE_URL\")", "}", ""];
+  const out = ["datasource db {", '  provider = "postgresql"', '  url      = env("DATABASE_URL")', "}", ""];
   for (let m = 0; out.length < lines - 20; m++) {
     out.push(
       `model Registration${m} {`,
@@ -108,7 +108,10 @@ class Server {
 
   async init() {
     await this.conn.sendRequest(rpc.InitializeRequest.type, {
-      processId: process.pid, rootUri: null, workspaceFolders: null, capabilities: { workspace: { configuration: true } },
+      processId: process.pid,
+      rootUri: null,
+      workspaceFolders: null,
+      capabilities: { workspace: { configuration: true } },
     });
     await this.conn.sendNotification(rpc.InitializedNotification.type, {});
   }
@@ -120,7 +123,9 @@ class Server {
   async open(uri, text) {
     const started = performance.now();
     const got = this.nextDiagnostics();
-    await this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: this.languageId, version: 1, text } });
+    await this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: this.languageId, version: 1, text },
+    });
     const d = await got;
     return { ms: performance.now() - started, count: d.diagnostics.length };
   }
@@ -141,7 +146,9 @@ class Server {
     try {
       await Promise.race([this.conn.sendRequest(rpc.ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
       await this.conn.sendNotification(rpc.ExitNotification.type);
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
     this.conn.dispose();
     this.child.kill();
   }
@@ -210,7 +217,17 @@ export function scan${i}(total: number) {
 async function benchTypeScript(dir) {
   const ts = require("typescript");
   const files = Array.from({ length: 200 }, (_, i) => path.join(dir, `file${i}.ts`));
-  const tsconfig = { compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, noEmit: true, types: [] } };
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "Node16",
+      moduleResolution: "Node16",
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: [],
+    },
+  };
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   files.forEach((f, i) => writeFileSync(f, generateTsFile(i)));
   const target = files[100];
@@ -221,12 +238,23 @@ async function benchTypeScript(dir) {
 
   /** Ours: open every file, wait for every file's diagnostics. */
   const oursFirstPass = async () => {
-    const server = new Server(process.execPath, [...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), process.env.BENCH_TS_SERVER ?? path.join(ROOT, "dist/server.js"), "--stdio"], "typescript");
+    const server = new Server(
+      process.execPath,
+      [
+        ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        process.env.BENCH_TS_SERVER ?? path.join(ROOT, "dist/server.js"),
+        "--stdio",
+      ],
+      "typescript",
+    );
     await server.init();
     const cpu0 = cpuSeconds(server.child.pid);
     const started = performance.now();
     const all = files.map(() => server.nextDiagnostics());
-    for (const f of files) await server.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: pathToFileURL(f).href, languageId: "typescript", version: 1, text: readFileSync(f, "utf8") } });
+    for (const f of files)
+      await server.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: pathToFileURL(f).href, languageId: "typescript", version: 1, text: readFileSync(f, "utf8") },
+      });
     await Promise.all(all);
     return { server, wall: performance.now() - started, cpu: (cpuSeconds(server.child.pid) - cpu0) * 1000 };
   };
@@ -234,10 +262,20 @@ async function benchTypeScript(dir) {
   const tsFirstPass = () => {
     const texts = new Map(files.map((f) => [f, { text: readFileSync(f, "utf8"), version: 1 }]));
     const host = {
-      getScriptFileNames: () => files, getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => { const t = texts.get(f)?.text ?? ts.sys.readFile(f); return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t); },
-      getCurrentDirectory: () => dir, getCompilationSettings: () => parsed.options, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+      getScriptFileNames: () => files,
+      getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
+      getScriptSnapshot: (f) => {
+        const t = texts.get(f)?.text ?? ts.sys.readFile(f);
+        return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
+      },
+      getCurrentDirectory: () => dir,
+      getCompilationSettings: () => parsed.options,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
     };
     const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
     const cpu0 = process.cpuUsage();
@@ -263,7 +301,10 @@ async function benchTypeScript(dir) {
   const ours2 = await oursFirstPass();
   const theirs2 = tsFirstPass();
   const cold2 = tsColdFirstPass();
-  if (ours2.wall < ours.wall) { await ours.server.stop(); ours = ours2; } else await ours2.server.stop();
+  if (ours2.wall < ours.wall) {
+    await ours.server.stop();
+    ours = ours2;
+  } else await ours2.server.stop();
   if (theirs2.wall < theirs.wall) theirs = theirs2;
   if (cold2.wall < cold.wall) cold = cold2;
 
@@ -283,13 +324,24 @@ async function benchTypeScript(dir) {
     entry.version++;
     theirs.ls.getSemanticDiagnostics(target);
     const tsMs = performance.now() - t0;
-    if (i >= WARMUP) { oursEdits.push(ms); tsEdits.push(tsMs); }
+    if (i >= WARMUP) {
+      oursEdits.push(ms);
+      tsEdits.push(tsMs);
+    }
   }
   await ours.server.stop();
   return {
-    oursInitial: ours.wall, oursCpu: ours.cpu, oursP50: pct(oursEdits, 50), oursP90: pct(oursEdits, 90),
-    tsInitial: theirs.wall, tsCpu: theirs.cpu, tsP50: pct(tsEdits, 50), tsP90: pct(tsEdits, 90),
-    tsColdInitial: cold.wall, tsColdCpu: cold.cpu, tsColdLoad: cold.loaded,
+    oursInitial: ours.wall,
+    oursCpu: ours.cpu,
+    oursP50: pct(oursEdits, 50),
+    oursP90: pct(oursEdits, 90),
+    tsInitial: theirs.wall,
+    tsCpu: theirs.cpu,
+    tsP50: pct(tsEdits, 50),
+    tsP90: pct(tsEdits, 90),
+    tsColdInitial: cold.wall,
+    tsColdCpu: cold.cpu,
+    tsColdLoad: cold.loaded,
   };
 }
 
@@ -304,14 +356,26 @@ async function runTypeScriptBench() {
 }
 
 function printTypeScript(tsr) {
-  console.log(`\nTypeScript project of 200 files using @azure/data-tables (ms; first pass: better of two, CPU = the analysing process's CPU time)\n`);
+  console.log(
+    `\nTypeScript project of 200 files using @azure/data-tables (ms; first pass: better of two, CPU = the analysing process's CPU time)\n`,
+  );
   console.log(`${"".padEnd(44)} ${"initial".padStart(9)} ${"init CPU".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)}`);
-  console.log(`${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${tsr.oursInitial.toFixed(0).padStart(9)} ${tsr.oursCpu.toFixed(0).padStart(9)} ${tsr.oursP50.toFixed(1).padStart(9)} ${tsr.oursP90.toFixed(1).padStart(9)}`);
-  console.log(`${"TypeScript LanguageService, fresh process".padEnd(44)} ${tsr.tsColdInitial.toFixed(0).padStart(9)} ${tsr.tsColdCpu.toFixed(0).padStart(9)} ${"".padStart(9)} ${"".padStart(9)}   (loading the compiler: ${tsr.tsColdLoad.toFixed(0)} ms)`);
-  console.log(`${"TypeScript LanguageService, warm (in bench)".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsCpu.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`);
-  console.log(`\nratio (ours / TypeScript) first pass, both cold: ${(tsr.oursInitial / tsr.tsColdInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsColdCpu).toFixed(2)} CPU; ` +
-    `per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`);
-  console.log(`(first pass against TypeScript already loaded and warm in the bench's process: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU)`);
+  console.log(
+    `${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${tsr.oursInitial.toFixed(0).padStart(9)} ${tsr.oursCpu.toFixed(0).padStart(9)} ${tsr.oursP50.toFixed(1).padStart(9)} ${tsr.oursP90.toFixed(1).padStart(9)}`,
+  );
+  console.log(
+    `${"TypeScript LanguageService, fresh process".padEnd(44)} ${tsr.tsColdInitial.toFixed(0).padStart(9)} ${tsr.tsColdCpu.toFixed(0).padStart(9)} ${"".padStart(9)} ${"".padStart(9)}   (loading the compiler: ${tsr.tsColdLoad.toFixed(0)} ms)`,
+  );
+  console.log(
+    `${"TypeScript LanguageService, warm (in bench)".padEnd(44)} ${tsr.tsInitial.toFixed(0).padStart(9)} ${tsr.tsCpu.toFixed(0).padStart(9)} ${tsr.tsP50.toFixed(1).padStart(9)} ${tsr.tsP90.toFixed(1).padStart(9)}`,
+  );
+  console.log(
+    `\nratio (ours / TypeScript) first pass, both cold: ${(tsr.oursInitial / tsr.tsColdInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsColdCpu).toFixed(2)} CPU; ` +
+      `per-file edit at p50: ${(tsr.oursP50 / tsr.tsP50).toFixed(2)}; target ≤ 1.20`,
+  );
+  console.log(
+    `(first pass against TypeScript already loaded and warm in the bench's process: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU)`,
+  );
 }
 
 /** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
@@ -324,7 +388,9 @@ async function benchAccuracy() {
 
 function printAccuracy({ score, figures }) {
   const pctText = (x) => `${(x * 100).toFixed(1)} %`;
-  console.log(`\nAccuracy on the labelled corpus: ${score.projects} projects, ${score.files} files, ${score.expected} labelled findings, ${score.queries.labelled} query calls (${score.ms.toFixed(0)} ms)\n`);
+  console.log(
+    `\nAccuracy on the labelled corpus: ${score.projects} projects, ${score.files} files, ${score.expected} labelled findings, ${score.queries.labelled} query calls (${score.ms.toFixed(0)} ms)\n`,
+  );
   console.log(`${"measure".padEnd(46)} ${"ours".padStart(10)}   goal`);
   console.log(`${"recall (labelled findings found)".padEnd(46)} ${pctText(figures.recall).padStart(10)}   ≥ 90 %`);
   console.log(`${"false alarms (share of reported findings)".padEnd(46)} ${pctText(figures.falseAlarmShare).padStart(10)}   ≤ 2 %`);
@@ -337,15 +403,34 @@ function printAccuracy({ score, figures }) {
 
 /** A project of `count` files shaped like an application: a few modules call the SDK through a helper, most are ordinary code. */
 function generateProject(dir, count) {
-  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, noEmit: true, allowJs: true, types: [] } }));
+  writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "Node16",
+        moduleResolution: "Node16",
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        allowJs: true,
+        types: [],
+      },
+    }),
+  );
   mkdirSync(path.join(dir, "src", "lib"), { recursive: true });
-  writeFileSync(path.join(dir, "src", "lib", "tables.ts"), `import { TableClient } from "@azure/data-tables";\nexport const tableFor = (name: string) => TableClient.fromConnectionString(process.env.CONN ?? "", name);\n`);
+  writeFileSync(
+    path.join(dir, "src", "lib", "tables.ts"),
+    `import { TableClient } from "@azure/data-tables";\nexport const tableFor = (name: string) => TableClient.fromConnectionString(process.env.CONN ?? "", name);\n`,
+  );
   for (let i = 0; i < count - 1; i++) {
     const sub = path.join(dir, "src", `area${i % 20}`);
     mkdirSync(sub, { recursive: true });
     const prev = i >= 20 ? `../area${(i - 20) % 20}/m${i - 20}` : undefined;
     if (i % 10 === 0) {
-      writeFileSync(path.join(sub, `m${i}.ts`), `import { odata } from "@azure/data-tables";\nimport { tableFor } from "../lib/tables";\n${prev ? `import { value${i - 20} } from "${prev}";\n` : ""}export const value${i} = ${prev ? `value${i - 20} + 1` : "1"};
+      writeFileSync(
+        path.join(sub, `m${i}.ts`),
+        `import { odata } from "@azure/data-tables";\nimport { tableFor } from "../lib/tables";\n${prev ? `import { value${i - 20} } from "${prev}";\n` : ""}export const value${i} = ${prev ? `value${i - 20} + 1` : "1"};
 const t = tableFor("Items${i % 7}");
 export async function save${i}(owner: string, n: number) {
   await t.upsertEntity({ partitionKey: owner, rowKey: String(n).padStart(10, "0"), v: value${i} });
@@ -353,11 +438,17 @@ export async function save${i}(owner: string, n: number) {
 export function list${i}(owner: string) {
   return t.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${owner}\` } });
 }
-`);
+`,
+      );
     } else if (i % 10 === 5) {
-      writeFileSync(path.join(sub, `m${i}.js`), `/** @param {number[]} xs */\nexport function total${i}(xs) { return xs.reduce((a, b) => a + b, 0); }\nexport const value${i} = ${i};\n`);
+      writeFileSync(
+        path.join(sub, `m${i}.js`),
+        `/** @param {number[]} xs */\nexport function total${i}(xs) { return xs.reduce((a, b) => a + b, 0); }\nexport const value${i} = ${i};\n`,
+      );
     } else {
-      writeFileSync(path.join(sub, `m${i}.ts`), `${prev && (i - 20) % 10 !== 5 ? `import { value${i - 20} } from "${prev}";\n` : ""}export interface Shape${i} { id: string; size: number; tags: string[]; owner?: { name: string; since: Date } }
+      writeFileSync(
+        path.join(sub, `m${i}.ts`),
+        `${prev && (i - 20) % 10 !== 5 ? `import { value${i - 20} } from "${prev}";\n` : ""}export interface Shape${i} { id: string; size: number; tags: string[]; owner?: { name: string; since: Date } }
 export const value${i} = ${prev && (i - 20) % 10 !== 5 ? `value${i - 20} + ${i}` : String(i)};
 export function describe${i}(s: Shape${i}): string {
   const tags = s.tags.map((t) => t.trim()).filter(Boolean).join(", ");
@@ -368,7 +459,8 @@ export class Store${i} {
   put(s: Shape${i}): void { this.items.set(s.id, s); }
   largest(): Shape${i} | undefined { return [...this.items.values()].sort((a, b) => b.size - a.size)[0]; }
 }
-`);
+`,
+      );
     }
   }
 }
@@ -379,18 +471,28 @@ async function benchCheck(count = 865) {
   try {
     generateProject(dir, count);
     const started = performance.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli.js"), "check", dir, "--format", "json"], { encoding: "utf8", maxBuffer: 1 << 28 });
+    const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli.js"), "check", dir, "--format", "json"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
     const ms = performance.now() - started;
     if (r.status !== 0 && r.status !== 1) throw new Error(`tdl check failed (${r.status}): ${r.stderr}`);
     const report = JSON.parse(r.stdout);
-    return { files: report.files.length, ms, queries: report.files.reduce((n, f) => n + f.queries.length, 0), diagnostics: report.files.reduce((n, f) => n + f.diagnostics.length, 0) };
+    return {
+      files: report.files.length,
+      ms,
+      queries: report.files.reduce((n, f) => n + f.queries.length, 0),
+      diagnostics: report.files.reduce((n, f) => n + f.diagnostics.length, 0),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 function printCheck(c) {
-  console.log(`\ntdl check on a generated project of ${c.files} TypeScript/JavaScript files (${c.queries} classified queries, ${c.diagnostics} diagnostics)\n`);
+  console.log(
+    `\ntdl check on a generated project of ${c.files} TypeScript/JavaScript files (${c.queries} classified queries, ${c.diagnostics} diagnostics)\n`,
+  );
   console.log(`${"measure".padEnd(46)} ${"ours".padStart(10)}   goal`);
   console.log(`${"wall time (s)".padEnd(46)} ${(c.ms / 1000).toFixed(1).padStart(10)}   < 60`);
 }
@@ -403,20 +505,50 @@ function cpuSeconds(pid) {
 
 /** Starts Azurite's table service on a free port; resolves when it listens. */
 async function startAzurite() {
-  const port = await new Promise((resolve) => { const s = require("node:net").createServer(); s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+  const port = await new Promise((resolve) => {
+    const s = require("node:net").createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
   const main = path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
-  const child = spawn(process.execPath, [main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent"], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(
+    process.execPath,
+    [
+      main,
+      "--tableHost",
+      "127.0.0.1",
+      "--tablePort",
+      String(port),
+      "--inMemoryPersistence",
+      "--disableTelemetry",
+      "--skipApiVersionCheck",
+      "--silent",
+    ],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
   await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => { if (String(d).includes("successfully started")) resolve(); });
+    child.stdout.on("data", (d) => {
+      if (String(d).includes("successfully started")) resolve();
+    });
     child.once("exit", (c) => reject(new Error(`Azurite exited ${c}`)));
   });
   const key = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
-  return { child, connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${key};TableEndpoint=http://127.0.0.1:${port}/devstoreaccount1;` };
+  return {
+    child,
+    connectionString: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${key};TableEndpoint=http://127.0.0.1:${port}/devstoreaccount1;`,
+  };
 }
 
 async function withRetry(fn) {
   for (let i = 0; ; i++) {
-    try { return await fn(); } catch (e) { if (i >= 3) throw e; await new Promise((r) => setTimeout(r, 200)); }
+    try {
+      return await fn();
+    } catch (e) {
+      if (i >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 }
 
@@ -424,28 +556,40 @@ async function withRetry(fn) {
 async function handWrittenInserts(connectionString, concurrency, seconds) {
   const { TableClient } = require("@azure/data-tables");
   const table = `bench${Date.now().toString(36)}`;
-  const client = TableClient.fromConnectionString(connectionString, table, { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } });
+  const client = TableClient.fromConnectionString(connectionString, table, {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 0 },
+  });
   await withRetry(() => client.createTable());
   const filler = "x".repeat(412); // ≈ 1 KiB entities, as the design's entitySize 1KB
   let n = 0;
   let done = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
-      const i = n++;
-      try {
-        // The same properties the stress engine generates from examples/marathon.tdl, and the same filler.
-        await client.createEntity({
-          partitionKey: `stress-${String(i % 1024).padStart(4, "0")}`, rowKey: String(i).padStart(12, "0"),
-          Event: "bq", Distance: "Half", Bib: i % 100000, Name: "cx", Gender: "F", Age: i % 121, Padding: filler,
-        });
-        done++;
-      } catch {
-        // A dropped keep-alive socket: the next request goes on (the stress engine counts such errors too).
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const i = n++;
+        try {
+          // The same properties the stress engine generates from examples/marathon.tdl, and the same filler.
+          await client.createEntity({
+            partitionKey: `stress-${String(i % 1024).padStart(4, "0")}`,
+            rowKey: String(i).padStart(12, "0"),
+            Event: "bq",
+            Distance: "Half",
+            Bib: i % 100000,
+            Name: "cx",
+            Gender: "F",
+            Age: i % 121,
+            Padding: filler,
+          });
+          done++;
+        } catch {
+          // A dropped keep-alive socket: the next request goes on (the stress engine counts such errors too).
+        }
       }
-    }
-  }));
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   await client.deleteTable().catch(() => undefined);
   return done / elapsed;
@@ -465,9 +609,28 @@ async function benchStress() {
       const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-${process.pid}.json`);
       cpu0 = cpuSeconds(az.child.pid);
       t0 = performance.now();
-      const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli.js"), "stress", "--design", path.join(ROOT, "examples/marathon.tdl"), "--table", "Registrations",
-        "--connection-string-env", "BENCH_TABLES", "--mode", "spread", "--concurrency", String(concurrency), "--duration", `${seconds}s`, "--report", reportFile],
-        { env: { ...process.env, BENCH_TABLES: az.connectionString }, encoding: "utf8" });
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.join(ROOT, "dist/cli.js"),
+          "stress",
+          "--design",
+          path.join(ROOT, "examples/marathon.tdl"),
+          "--table",
+          "Registrations",
+          "--connection-string-env",
+          "BENCH_TABLES",
+          "--mode",
+          "spread",
+          "--concurrency",
+          String(concurrency),
+          "--duration",
+          `${seconds}s`,
+          "--report",
+          reportFile,
+        ],
+        { env: { ...process.env, BENCH_TABLES: az.connectionString }, encoding: "utf8" },
+      );
       if (r.status !== 0) throw new Error(`tdl stress failed: ${r.stderr}`);
       const stressCpu = (cpuSeconds(az.child.pid) - cpu0) / ((performance.now() - t0) / 1000);
       const report = JSON.parse(readFileSync(reportFile, "utf8"));
@@ -486,14 +649,27 @@ async function fixedRateLatency(endpoint, sas, table, rate, seconds) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(`${endpoint}/${table}(PartitionKey='p',RowKey='r')?${sas}`);
   const samples = [];
-  const one = () => new Promise((resolve) => {
-    const t0 = performance.now();
-    const req = http.get({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent, headers: { accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" } }, (res) => {
-      res.resume();
-      res.on("end", () => { samples.push(performance.now() - t0); resolve(); });
+  const one = () =>
+    new Promise((resolve) => {
+      const t0 = performance.now();
+      const req = http.get(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname + url.search,
+          agent,
+          headers: { accept: "application/json;odata=nometadata", "x-ms-version": "2019-02-02" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            samples.push(performance.now() - t0);
+            resolve();
+          });
+        },
+      );
+      req.on("error", () => resolve());
     });
-    req.on("error", () => resolve());
-  });
   const pending = [];
   const started = performance.now();
   let sent = 0;
@@ -501,23 +677,40 @@ async function fixedRateLatency(endpoint, sas, table, rate, seconds) {
   await new Promise((resolve) => {
     const timer = setInterval(() => {
       const elapsed = performance.now() - started;
-      if (elapsed >= seconds * 1000) { clearInterval(timer); resolve(); return; }
+      if (elapsed >= seconds * 1000) {
+        clearInterval(timer);
+        resolve();
+        return;
+      }
       const due = Math.floor((elapsed / 1000) * rate);
-      while (sent < due) { pending.push(one()); sent++; }
+      while (sent < due) {
+        pending.push(one());
+        sent++;
+      }
     }, 1);
   });
   await Promise.all(pending);
   agent.destroy();
   samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)], n: samples.length, rate: samples.length / seconds };
+  return {
+    p50: samples[Math.floor(samples.length / 2)],
+    p90: samples[Math.floor(samples.length * 0.9)],
+    n: samples.length,
+    rate: samples.length / seconds,
+  };
 }
 
 /** The fidelity layer's added latency: the same reads straight to Azurite and through `tdl emulator`. */
 async function benchFidelity() {
-  const child = spawn(process.execPath, [path.join(ROOT, "dist/cli.js"), "emulator", "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [path.join(ROOT, "dist/cli.js"), "emulator", "--port", "0"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const info = await new Promise((resolve, reject) => {
     let out = "";
-    child.stdout.on("data", (d) => { out += d; if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0])); });
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]));
+    });
     child.once("exit", (c) => reject(new Error(`tdl emulator exited ${c}`)));
   });
   try {
@@ -526,7 +719,14 @@ async function benchFidelity() {
     const client = TableClient.fromConnectionString(info.connectionString, table, { allowInsecureConnection: true });
     await client.createTable();
     await client.createEntity({ partitionKey: "p", rowKey: "r", v: 1 });
-    const sas = generateTableSas(table, new AzureNamedKeyCredential("devstoreaccount1", "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="), { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600_000) });
+    const sas = generateTableSas(
+      table,
+      new AzureNamedKeyCredential(
+        "devstoreaccount1",
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+      ),
+      { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600_000) },
+    );
     const rows = [];
     // Round 0 warms up both paths (JIT, connection pools); rounds 1 and 2 are measured.
     for (let round = 0; round < 3; round++) {
@@ -561,7 +761,9 @@ async function benchReliability() {
   let gaveUp = false;
   for (let i = 0; i < BLANK_LINES; i++) {
     let timer;
-    const hang = new Promise((resolve) => { timer = setTimeout(() => resolve("hang"), HANG_MS); });
+    const hang = new Promise((resolve) => {
+      timer = setTimeout(() => resolve("hang"), HANG_MS);
+    });
     const ms = await Promise.race([server.edit(uri, i + 2, 0, 0, "\n"), hang]);
     clearTimeout(timer);
     if (ms === "hang") {
@@ -576,13 +778,18 @@ async function benchReliability() {
 }
 
 function printReliability({ samples, gaveUp }) {
-  console.log(`\nReliability: Enter pressed ${BLANK_LINES} times at the top of a design without a 'service' line, edit → diagnostics over JSON-RPC (ms)\n`);
+  console.log(
+    `\nReliability: Enter pressed ${BLANK_LINES} times at the top of a design without a 'service' line, edit → diagnostics over JSON-RPC (ms)\n`,
+  );
   const worst = gaveUp ? `> ${HANG_MS.toLocaleString("en-US")}` : Math.max(...samples).toFixed(1);
   console.log(`${"measure".padEnd(34)} ${"ours".padStart(12)}   goal`);
   console.log(`${"worst keystroke".padEnd(34)} ${String(worst).padStart(12)}   ≤ 50`);
   if (samples.length) console.log(`${"keystroke p50".padEnd(34)} ${pct(samples, 50).toFixed(1).padStart(12)}`);
   console.log(`${"keystrokes answered".padEnd(34)} ${String(samples.length).padStart(12)}   ${BLANK_LINES}`);
-  if (gaveUp) console.log(`keystroke ${samples.length + 1} had no diagnostics after ${HANG_MS.toLocaleString("en-US")} ms: the server was stopped by its PID`);
+  if (gaveUp)
+    console.log(
+      `keystroke ${samples.length + 1} had no diagnostics after ${HANG_MS.toLocaleString("en-US")} ms: the server was stopped by its PID`,
+    );
 }
 
 async function main() {
@@ -609,45 +816,79 @@ async function main() {
 
   // Real files in a real folder: Prisma's server reads the schema's folder.
   const dir = mkdtempSync(path.join(tmpdir(), "tda-bench-"));
-  const fileUri = (name, text) => { writeFileSync(path.join(dir, name), text); return pathToFileURL(path.join(dir, name)).href; };
+  const fileUri = (name, text) => {
+    writeFileSync(path.join(dir, name), text);
+    return pathToFileURL(path.join(dir, name)).href;
+  };
   const design = generateDesign();
   const designLines = design.split("\n");
   const tdlLine = designLines.findIndex((l, i) => i > designLines.length / 2 && l.startsWith("  Bib:"));
-  const ours = await measure("Table Design (tdl)", new Server(process.execPath, [path.join(ROOT, "dist/server.js"), "--stdio"], "tdl"),
-    fileUri("design.tdl", design), design, tdlLine,
-    ["  Bib:      int(0..9999)", "  Bib:      int(0..99999)", "  Bib:      int(0..999999)"]);
+  const ours = await measure(
+    "Table Design (tdl)",
+    new Server(process.execPath, [path.join(ROOT, "dist/server.js"), "--stdio"], "tdl"),
+    fileUri("design.tdl", design),
+    design,
+    tdlLine,
+    ["  Bib:      int(0..9999)", "  Bib:      int(0..99999)", "  Bib:      int(0..999999)"],
+  );
 
   const schema = generatePrismaSchema();
   const schemaLines = schema.split("\n");
   const prismaLine = schemaLines.findIndex((l, i) => i > schemaLines.length / 2 && l.startsWith("  bib"));
   const prismaBin = path.join(path.dirname(require.resolve("@prisma/language-server")), "bin.js");
-  const peer = await measure("Prisma (compiled peer)", new Server(process.execPath, [prismaBin, "--stdio"], "prisma"),
-    fileUri("schema.prisma", schema), schema, prismaLine,
-    ["  bibNo     Int", "  bib       Int", "  bibs      Int"]);
+  const peer = await measure(
+    "Prisma (compiled peer)",
+    new Server(process.execPath, [prismaBin, "--stdio"], "prisma"),
+    fileUri("schema.prisma", schema),
+    schema,
+    prismaLine,
+    ["  bibNo     Int", "  bib       Int", "  bibs      Int"],
+  );
 
-  const row = (r) => `${r.name.padEnd(24)} ${String(r.lines).padStart(6)} ${r.openMs.toFixed(1).padStart(9)} ${r.p50.toFixed(1).padStart(9)} ${r.p90.toFixed(1).padStart(9)} ${String(r.diagnostics).padStart(6)}`;
+  const row = (r) =>
+    `${r.name.padEnd(24)} ${String(r.lines).padStart(6)} ${r.openMs.toFixed(1).padStart(9)} ${r.p50.toFixed(1).padStart(9)} ${r.p90.toFixed(1).padStart(9)} ${String(r.diagnostics).padStart(6)}`;
   console.log(`\nEdit-to-diagnostics latency over JSON-RPC, ${EDITS} edits after ${WARMUP} warm-up edits (ms)\n`);
-  console.log(`${"server".padEnd(24)} ${"lines".padStart(6)} ${"open".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)} ${"diags".padStart(6)}`);
+  console.log(
+    `${"server".padEnd(24)} ${"lines".padStart(6)} ${"open".padStart(9)} ${"edit p50".padStart(9)} ${"edit p90".padStart(9)} ${"diags".padStart(6)}`,
+  );
   rmSync(dir, { recursive: true, force: true });
   const tsr = await runTypeScriptBench();
   console.log(row(ours));
   console.log(row(peer));
-  console.log(`\nratio (ours / peer) at p50: ${(ours.p50 / peer.p50).toFixed(2)}; target ≤ 1.00 (the peer answered ≈ 18 ms p50 when the target was set)`);
+  console.log(
+    `\nratio (ours / peer) at p50: ${(ours.p50 / peer.p50).toFixed(2)}; target ≤ 1.00 (the peer answered ≈ 18 ms p50 when the target was set)`,
+  );
   printTypeScript(tsr);
   printAccuracy(await benchAccuracy());
   printCheck(await benchCheck());
 
   const stress = await benchStress();
-  console.log(`\nStress engine against a hand-written @azure/data-tables insert loop: same fresh Azurite, concurrency 32, ≈ 1 KiB entities, spread over 1,024 partitions\n`);
-  console.log(`${"round".padEnd(6)} ${"hand-written".padStart(13)} ${"tdl stress".padStart(11)} ${"ratio".padStart(6)}   emulator CPU (hand / stress, share of one core)`);
-  stress.forEach((r, i) => console.log(`${String(i + 1).padEnd(6)} ${r.reference.toFixed(0).padStart(13)} ${r.stress.toFixed(0).padStart(11)} ${(r.stress / r.reference).toFixed(2).padStart(6)}   ${(r.refCpu * 100).toFixed(0)}% / ${(r.stressCpu * 100).toFixed(0)}%`));
+  console.log(
+    `\nStress engine against a hand-written @azure/data-tables insert loop: same fresh Azurite, concurrency 32, ≈ 1 KiB entities, spread over 1,024 partitions\n`,
+  );
+  console.log(
+    `${"round".padEnd(6)} ${"hand-written".padStart(13)} ${"tdl stress".padStart(11)} ${"ratio".padStart(6)}   emulator CPU (hand / stress, share of one core)`,
+  );
+  stress.forEach((r, i) =>
+    console.log(
+      `${String(i + 1).padEnd(6)} ${r.reference.toFixed(0).padStart(13)} ${r.stress.toFixed(0).padStart(11)} ${(r.stress / r.reference).toFixed(2).padStart(6)}   ${(r.refCpu * 100).toFixed(0)}% / ${(r.stressCpu * 100).toFixed(0)}%`,
+    ),
+  );
   const ref = stress.reduce((s, r) => s + r.reference, 0) / stress.length;
   const mine = stress.reduce((s, r) => s + r.stress, 0) / stress.length;
-  console.log(`mean   ${ref.toFixed(0).padStart(13)} ${mine.toFixed(0).padStart(11)} ${(mine / ref).toFixed(2).padStart(6)}   target ratio ≥ 0.95; an emulator near 100% of a core is the saturated side`);
+  console.log(
+    `mean   ${ref.toFixed(0).padStart(13)} ${mine.toFixed(0).padStart(11)} ${(mine / ref).toFixed(2).padStart(6)}   target ratio ≥ 0.95; an emulator near 100% of a core is the saturated side`,
+  );
   const fidelity = await benchFidelity();
   console.log(`\nFidelity layer: GET point reads at a fixed 2,000 requests/s, straight to Azurite and through the layer (ms)\n`);
-  console.log(`${"round".padEnd(6)} ${"direct p50".padStart(11)} ${"layer p50".padStart(10)} ${"added p50".padStart(10)}   (p90 direct / layer, requests/s achieved)`);
-  fidelity.forEach((r, i) => console.log(`${(i ? String(i) : "warm").padEnd(6)} ${r.direct.p50.toFixed(3).padStart(11)} ${r.proxied.p50.toFixed(3).padStart(10)} ${(r.proxied.p50 - r.direct.p50).toFixed(3).padStart(10)}   (${r.direct.p90.toFixed(2)} / ${r.proxied.p90.toFixed(2)}, ${r.direct.rate.toFixed(0)} / ${r.proxied.rate.toFixed(0)})`));
+  console.log(
+    `${"round".padEnd(6)} ${"direct p50".padStart(11)} ${"layer p50".padStart(10)} ${"added p50".padStart(10)}   (p90 direct / layer, requests/s achieved)`,
+  );
+  fidelity.forEach((r, i) =>
+    console.log(
+      `${(i ? String(i) : "warm").padEnd(6)} ${r.direct.p50.toFixed(3).padStart(11)} ${r.proxied.p50.toFixed(3).padStart(10)} ${(r.proxied.p50 - r.direct.p50).toFixed(3).padStart(10)}   (${r.direct.p90.toFixed(2)} / ${r.proxied.p90.toFixed(2)}, ${r.direct.rate.toFixed(0)} / ${r.proxied.rate.toFixed(0)})`,
+    ),
+  );
   const measured = fidelity.slice(1);
   const added = measured.reduce((s, r) => s + r.proxied.p50 - r.direct.p50, 0) / measured.length;
   console.log(`mean added p50 of the measured rounds: ${added.toFixed(3)} ms; target < 0.3 ms`);

@@ -76,7 +76,8 @@ export function installExtension(extensionsDir) {
   mkdirSync(target, { recursive: true });
   for (const entry of ["package.json", "dist", "syntaxes", "language-configuration.json", "README.md", "CHANGELOG.md"]) {
     const from = path.join(ROOT, entry);
-    if (existsSync(from)) cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
+    if (existsSync(from))
+      cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
   }
   // No node_modules/: dist/ holds every bundle the extension loads (Azurite and @azure/identity included), as in the VSIX.
   return target;
@@ -88,7 +89,10 @@ export function installExtension(extensionsDir) {
  */
 export function installVsix(extensionsDir, vsix, userDataDir) {
   const bin = ensureCodeServer();
-  const r = spawnSync(bin, ["--extensions-dir", extensionsDir, "--user-data-dir", userDataDir, "--install-extension", vsix], { encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(bin, ["--extensions-dir", extensionsDir, "--user-data-dir", userDataDir, "--install-extension", vsix], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   const output = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
   if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status ?? r.signal}): ${output}`);
   return output;
@@ -131,19 +135,42 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   const userDir = path.join(data, "ud");
   const extDir = path.join(data, "ext");
   mkdirSync(path.join(userDir, "User"), { recursive: true });
-  writeFileSync(path.join(userDir, "User", "settings.json"), JSON.stringify({
-    "workbench.startupEditor": "none", "git.openRepositoryInParentFolders": "never", "telemetry.telemetryLevel": "off", "update.mode": "none",
-    "extensions.autoUpdate": false, "workbench.tips.enabled": false, "security.workspace.trust.enabled": false,
-    ...settings,
-  }, null, 2));
+  writeFileSync(
+    path.join(userDir, "User", "settings.json"),
+    JSON.stringify(
+      {
+        "workbench.startupEditor": "none",
+        "git.openRepositoryInParentFolders": "never",
+        "telemetry.telemetryLevel": "off",
+        "update.mode": "none",
+        "extensions.autoUpdate": false,
+        "workbench.tips.enabled": false,
+        "security.workspace.trust.enabled": false,
+        ...settings,
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(path.join(data, "config.yaml"), "auth: none\n");
   if (vsix) installVsix(extDir, vsix, userDir);
   else installExtension(extDir);
   const p = port ?? (await freePort());
   const args = [
-    "--config", path.join(data, "config.yaml"), "--user-data-dir", userDir, "--extensions-dir", extDir,
-    "--bind-addr", `127.0.0.1:${p}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-    "--disable-workspace-trust", "--disable-getting-started-override",
+    "--config",
+    path.join(data, "config.yaml"),
+    "--user-data-dir",
+    userDir,
+    "--extensions-dir",
+    extDir,
+    "--bind-addr",
+    `127.0.0.1:${p}`,
+    "--auth",
+    "none",
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
   ];
   if (workspace) args.push(workspace);
   // A process group of its own (setsid), so stop() can end code-server and its helpers together.
@@ -152,12 +179,26 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once("exit", r));
-      try { process.kill(child.pid, "SIGTERM"); } catch { /* gone */ }
-      const timer = setTimeout(() => { try { process.kill(-child.pid, "SIGKILL"); } catch { /* gone */ } }, 5000);
+      try {
+        process.kill(child.pid, "SIGTERM");
+      } catch {
+        /* gone */
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          /* gone */
+        }
+      }, 5000);
       await exited;
       clearTimeout(timer);
     }
-    try { process.kill(-child.pid, "SIGTERM"); } catch { /* group already gone */ }
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      /* group already gone */
+    }
     rmSync(data, { recursive: true, force: true });
   };
   try {
@@ -166,5 +207,13 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
     await stop();
     throw e;
   }
-  return { url, pid: child.pid, port: p, userDir, extensionsDir: extDir, stop, openUrl: workspace ? `${url}/?folder=${encodeURIComponent(workspace)}` : url };
+  return {
+    url,
+    pid: child.pid,
+    port: p,
+    userDir,
+    extensionsDir: extDir,
+    stop,
+    openUrl: workspace ? `${url}/?folder=${encodeURIComponent(workspace)}` : url,
+  };
 }

@@ -27,7 +27,12 @@ function labels(text) {
   const queries = [];
   text.split(/\r?\n/).forEach((line, i) => {
     const e = line.match(/\/\/ expect: ([a-z/, -]+?)(?:\s*\/\/|$)/);
-    if (e) for (const code of e[1].split(",").map((c) => c.trim()).filter(Boolean)) expected.push({ line: i + 1, code });
+    if (e)
+      for (const code of e[1]
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean))
+        expected.push({ line: i + 1, code });
     const q = line.match(/\/\/ query: ([a-z-]+)/);
     if (q) queries.push({ line: i + 1, class: q[1] });
   });
@@ -47,7 +52,17 @@ const lineOf = (text, offset) => text.slice(0, offset).split("\n").length;
  * made by `makeAnalyzer()`, and compares with the labels.
  */
 export function scoreCorpus(makeAnalyzer, root) {
-  const result = { projects: 0, files: 0, expected: 0, truePositives: 0, reported: 0, missed: [], falseAlarms: [], queries: { labelled: 0, answered: 0, right: 0, wrong: [], unlabelled: [] }, ms: 0 };
+  const result = {
+    projects: 0,
+    files: 0,
+    expected: 0,
+    truePositives: 0,
+    reported: 0,
+    missed: [],
+    falseAlarms: [],
+    queries: { labelled: 0, answered: 0, right: 0, wrong: [], unlabelled: [] },
+    ms: 0,
+  };
   const started = performance.now();
   for (const name of readdirSync(root).sort()) {
     const dir = path.join(root, name);
@@ -63,15 +78,21 @@ export function scoreCorpus(makeAnalyzer, root) {
       const rel = path.relative(root, f).split(path.sep).join("/");
       const want = labels(text);
       const findings = analyzer.analyze(f).findings;
-      const got = findings.filter((x) => x.severity !== "hint").map((x) => ({ line: lineOf(text, x.start), code: x.code, message: x.message }));
+      const got = findings
+        .filter((x) => x.severity !== "hint")
+        .map((x) => ({ line: lineOf(text, x.start), code: x.code, message: x.message }));
       result.expected += want.expected.length;
       result.reported += got.length;
       for (const e of want.expected) {
         if (got.some((g) => g.line === e.line && g.code === e.code)) result.truePositives++;
         else result.missed.push(`${rel}:${e.line} ${e.code}`);
       }
-      for (const g of got) if (!want.expected.some((e) => e.line === g.line && e.code === g.code)) result.falseAlarms.push(`${rel}:${g.line} ${g.code} ${g.message}`);
-      const hints = findings.filter((x) => x.code === "ts/query-class").map((x) => ({ line: lineOf(text, x.start), class: classOf(x.message) }));
+      for (const g of got)
+        if (!want.expected.some((e) => e.line === g.line && e.code === g.code))
+          result.falseAlarms.push(`${rel}:${g.line} ${g.code} ${g.message}`);
+      const hints = findings
+        .filter((x) => x.code === "ts/query-class")
+        .map((x) => ({ line: lineOf(text, x.start), class: classOf(x.message) }));
       result.queries.labelled += want.queries.length;
       for (const q of want.queries) {
         const h = hints.find((x) => x.line === q.line);
@@ -80,7 +101,8 @@ export function scoreCorpus(makeAnalyzer, root) {
         if (h.class === q.class) result.queries.right++;
         else result.queries.wrong.push(`${rel}:${q.line} expected ${q.class}, got ${h.class}`);
       }
-      for (const h of hints) if (!want.queries.some((q) => q.line === h.line)) result.queries.unlabelled.push(`${rel}:${h.line} ${h.class}`);
+      for (const h of hints)
+        if (!want.queries.some((q) => q.line === h.line)) result.queries.unlabelled.push(`${rel}:${h.line} ${h.class}`);
     }
   }
   result.ms = performance.now() - started;

@@ -12,11 +12,18 @@ const seed = process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31)
 const runs = process.env.FUZZ_RUNS ?? "20000";
 const files = ["unit", "lsp", "cli", "integration"].flatMap((tier) => {
   const dir = path.join(ROOT, "test", tier);
-  return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /(^|\/)fuzz-[^/]*\.test\.ts$/.test(f)).sort().map((f) => path.join("test", tier, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((f) => /(^|\/)fuzz-[^/]*\.test\.ts$/.test(f))
+        .sort()
+        .map((f) => path.join("test", tier, f))
+    : [];
 });
 console.log(`fuzz: seed ${seed}, ${runs} runs per property, ${files.length} files (replay with FUZZ_SEED=${seed})`);
 const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...files], {
-  cwd: ROOT, stdio: "inherit", env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs, FUZZ_RECORD: "1" },
+  cwd: ROOT,
+  stdio: "inherit",
+  env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs, FUZZ_RECORD: "1" },
 });
 if (r.status !== 0) console.log("fuzz: failing inputs were added to test/fuzz-regressions/; commit them with the fix.");
 process.exit(r.status ?? 1);

@@ -15,9 +15,11 @@ const port = process.env.PORT ? Number(process.env.PORT) : undefined;
 // The extension starts its embedded emulator (Azurite, in memory) as soon as it activates; it stops with VS Code.
 const workspace = scratchExamples();
 const vscode = await startCodeServer({ workspace, port, log: "inherit", settings: { "tableDesign.emulator.startOnActivation": true } });
-console.log(`\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\n` +
-  `The workspace is a fresh copy of examples/ in ${workspace} (deleted on exit).\n` +
-  `Open it in a browser; the embedded table emulator starts with the extension (Table Design: Open Table Explorer).\nPress Ctrl+C to stop.\n`);
+console.log(
+  `\nTable Design Assistant is running in VS Code at:\n\n  ${vscode.openUrl}\n\n` +
+    `The workspace is a fresh copy of examples/ in ${workspace} (deleted on exit).\n` +
+    `Open it in a browser; the embedded table emulator starts with the extension (Table Design: Open Table Explorer).\nPress Ctrl+C to stop.\n`,
+);
 
 let stopping = false;
 async function shutdown(signal) {

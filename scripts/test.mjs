@@ -25,12 +25,17 @@ if (!process.env.TEST_SKIP_CHECKS) {
   step(process.execPath, [bin("typescript", "bin/tsc"), "-p", "."]);
   step(process.execPath, [bin("typescript", "bin/tsc"), "-p", "webview"]);
   step(process.execPath, [bin("eslint", "bin/eslint.js"), "--max-warnings", "0", "."]);
-  // Prettier joins once the formatting commit lands (npm run format): step(process.execPath, [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
+  step(process.execPath, [bin("prettier", "bin/prettier.cjs"), "--check", "--log-level", "warn", "."]);
 }
 
 /** Every `*.test.ts` below a folder, in a stable order. */
 function testFiles(dir) {
-  return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts")).sort().map((f) => path.join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir, { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".test.ts"))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
 }
 
 const args = process.argv.slice(2);

@@ -29,7 +29,9 @@ function readManifest(dir) {
 function licenseText(dir) {
   let names;
   try {
-    names = readdirSync(dir).filter((f) => LICENSE_FILE.test(f)).sort();
+    names = readdirSync(dir)
+      .filter((f) => LICENSE_FILE.test(f))
+      .sort();
   } catch {
     return undefined;
   }
@@ -42,17 +44,21 @@ function licenseText(dir) {
  */
 export function writeThirdPartyNotices(metafiles, outfile) {
   const dirs = new Set();
-  for (const meta of metafiles) for (const input of Object.keys(meta.inputs)) {
-    const dir = packageDir(input);
-    if (dir && existsSync(path.join(dir, "package.json"))) dirs.add(dir);
-  }
+  for (const meta of metafiles)
+    for (const input of Object.keys(meta.inputs)) {
+      const dir = packageDir(input);
+      if (dir && existsSync(path.join(dir, "package.json"))) dirs.add(dir);
+    }
   const sections = new Map();
   for (const dir of dirs) {
     const m = readManifest(dir);
     const id = `${m.name ?? path.basename(dir)}@${m.version ?? "?"}`;
     if (sections.has(id)) continue;
-    const license = typeof m.license === "string" ? m.license : m.license?.type ?? "see the package";
-    sections.set(id, `${RULE}\n${id} (${license})\n${RULE}\n\n${licenseText(dir) ?? `No licence file in the package; its manifest declares ${license}.`}\n`);
+    const license = typeof m.license === "string" ? m.license : (m.license?.type ?? "see the package");
+    sections.set(
+      id,
+      `${RULE}\n${id} (${license})\n${RULE}\n\n${licenseText(dir) ?? `No licence file in the package; its manifest declares ${license}.`}\n`,
+    );
   }
   const ids = [...sections.keys()].sort();
   const header = `Third-party notices\n\nTable Design Assistant bundles these ${ids.length} npm packages into dist/:\n\n${ids.map((id) => `  ${id}\n`).join("")}\nTheir licences follow.\n\n`;

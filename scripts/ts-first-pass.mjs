@@ -14,10 +14,20 @@ const [dir, ...files] = process.argv.slice(2);
 const parsed = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(`${dir}/tsconfig.json`, "utf8")), ts.sys, dir);
 const texts = new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
 const host = {
-  getScriptFileNames: () => files, getScriptVersion: () => "1",
-  getScriptSnapshot: (f) => { const t = texts.get(f) ?? ts.sys.readFile(f); return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t); },
-  getCurrentDirectory: () => dir, getCompilationSettings: () => parsed.options, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+  getScriptFileNames: () => files,
+  getScriptVersion: () => "1",
+  getScriptSnapshot: (f) => {
+    const t = texts.get(f) ?? ts.sys.readFile(f);
+    return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
+  },
+  getCurrentDirectory: () => dir,
+  getCompilationSettings: () => parsed.options,
+  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+  fileExists: ts.sys.fileExists,
+  readFile: ts.sys.readFile,
+  readDirectory: ts.sys.readDirectory,
+  directoryExists: ts.sys.directoryExists,
+  getDirectories: ts.sys.getDirectories,
 };
 const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
 let diagnostics = 0;

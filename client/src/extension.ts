@@ -51,15 +51,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await c.activate(first.id);
     return c.activeConnection;
   });
-  context.subscriptions.push(liveData, vscode.commands.registerCommand("tableDesign.checkLiveData", (uri: string, table: string) =>
-    liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`))));
+  context.subscriptions.push(
+    liveData,
+    vscode.commands.registerCommand("tableDesign.checkLiveData", (uri: string, table: string) =>
+      liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`)),
+    ),
+  );
 
   const stress = new StressCommand(context, emulator, store, () => ({ session: lastController?.activeConnection }));
   context.subscriptions.push(
     vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
     vscode.commands.registerCommand("tableDesign.removeStressTables", () => stress.removeLeftovers()),
-    vscode.commands.registerCommand("tableDesign.inferDesign", (table?: string) => new InferCommand(emulator, () => lastController?.activeConnection).run(table)),
-    vscode.commands.registerCommand("tableDesign.generateKeyBuilders", (uri?: unknown, table?: unknown) => generateKeyBuildersCommand(uri, table)),
+    vscode.commands.registerCommand("tableDesign.inferDesign", (table?: string) =>
+      new InferCommand(emulator, () => lastController?.activeConnection).run(table),
+    ),
+    vscode.commands.registerCommand("tableDesign.generateKeyBuilders", (uri?: unknown, table?: unknown) =>
+      generateKeyBuildersCommand(uri, table),
+    ),
     vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
       if (!emulator!.running) await emulator!.start();
       HeatmapPanel.show(context, emulator!);
@@ -69,7 +77,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const openExplorer = async () => {
     const panel = ExplorerPanel.show(context, trackingController);
     // With nothing to connect to, the embedded emulator is the zero-setup answer.
-    if (!store.list().length) await panel.activeController.handle("connect.emulator", {}).catch((e: Error) => vscode.window.showErrorMessage(`Could not start the emulator: ${e.message}`));
+    if (!store.list().length)
+      await panel.activeController
+        .handle("connect.emulator", {})
+        .catch((e: Error) => vscode.window.showErrorMessage(`Could not start the emulator: ${e.message}`));
   };
   context.subscriptions.push(
     vscode.commands.registerCommand("tableDesign.openExplorer", openExplorer),
@@ -85,7 +96,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.window.showInformationMessage(`Connected: ${made.info.name} (${made.info.endpoint})`);
     }),
     vscode.commands.registerCommand("tableDesign.disconnect", async () => {
-      const pick = await vscode.window.showQuickPick(store.list().map((c) => ({ label: c.name, description: c.endpoint, id: c.id })), { title: "Forget which connection?" });
+      const pick = await vscode.window.showQuickPick(
+        store.list().map((c) => ({ label: c.name, description: c.endpoint, id: c.id })),
+        { title: "Forget which connection?" },
+      );
       if (pick) await store.remove(pick.id);
     }),
     vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW, {
@@ -117,12 +131,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient("tableDesign", "Table Design Language Server", serverOptions, clientOptions);
   context.subscriptions.push(client);
   // What the analysis cannot do (the SDK's types do not resolve): said once, in the output channel and the status bar.
-  context.subscriptions.push(client.onNotification("tableDesign/analysisWarning", (p: { message?: unknown }) => {
-    const message = typeof p?.message === "string" ? p.message : "";
-    if (!message) return;
-    output.appendLine(message);
-    context.subscriptions.push(vscode.window.setStatusBarMessage(`$(warning) Table Design: ${message.split(":")[0]}`, 30_000));
-  }));
+  context.subscriptions.push(
+    client.onNotification("tableDesign/analysisWarning", (p: { message?: unknown }) => {
+      const message = typeof p?.message === "string" ? p.message : "";
+      if (!message) return;
+      output.appendLine(message);
+      context.subscriptions.push(vscode.window.setStatusBarMessage(`$(warning) Table Design: ${message.split(":")[0]}`, 30_000));
+    }),
+  );
   await client.start();
 }
 

@@ -29,7 +29,10 @@ export function measureContrast(page: Page, selector = "body"): Promise<Contrast
       return [mix(0), mix(1), mix(2), a];
     };
     const luminance = ([r, g, b]: RGBA) => {
-      const lin = (c: number) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+      const lin = (c: number) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
       return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
     };
     const path = (el: Element) => {
@@ -44,8 +47,12 @@ export function measureContrast(page: Page, selector = "body"): Promise<Contrast
     const root = document.querySelector(rootSelector);
     if (!root) return samples;
     for (const el of [root, ...root.querySelectorAll("*")]) {
-      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? "").join("").trim();
-      const isField = (el instanceof HTMLInputElement && el.type !== "checkbox" && el.value) || (el instanceof HTMLSelectElement);
+      const own = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? "")
+        .join("")
+        .trim();
+      const isField = (el instanceof HTMLInputElement && el.type !== "checkbox" && el.value) || el instanceof HTMLSelectElement;
       if ((!own && !isField) || exempt(el)) continue;
       const rect = el.getBoundingClientRect();
       if (rect.width === 0 || rect.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
@@ -62,7 +69,11 @@ export function measureContrast(page: Page, selector = "body"): Promise<Contrast
       const colour = parse(getComputedStyle(el).color);
       const text = over([colour[0], colour[1], colour[2], colour[3] * opacity], background);
       const [l1, l2] = [luminance(text), luminance(background)].sort((a, b) => b - a);
-      samples.push({ where: path(el), text: (own || (el as HTMLInputElement).value || "").slice(0, 40), ratio: Math.round(((l1 + 0.05) / (l2 + 0.05)) * 100) / 100 });
+      samples.push({
+        where: path(el),
+        text: (own || (el as HTMLInputElement).value || "").slice(0, 40),
+        ratio: Math.round(((l1 + 0.05) / (l2 + 0.05)) * 100) / 100,
+      });
     }
     return samples;
   }, selector);

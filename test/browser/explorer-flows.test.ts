@@ -44,8 +44,15 @@ after(async () => {
 
 const first = tableName("First");
 const big = tableName("Big");
-const row = (partitionKey: string, rowKey: string, properties: EntityRow["properties"] = {}): EntityRow => ({ partitionKey, rowKey, properties });
-const broken = () => ({ info: { id: "broken", name: "Broken", kind: "connection-string" as const, endpoint: proxy.endpoint }, secret: { connectionString: proxy.connectionString(emu.connectionString, emu.endpoint) } });
+const row = (partitionKey: string, rowKey: string, properties: EntityRow["properties"] = {}): EntityRow => ({
+  partitionKey,
+  rowKey,
+  properties,
+});
+const broken = () => ({
+  info: { id: "broken", name: "Broken", kind: "connection-string" as const, endpoint: proxy.endpoint },
+  secret: { connectionString: proxy.connectionString(emu.connectionString, emu.endpoint) },
+});
 
 async function typeFilter(text: string): Promise<void> {
   const { page } = harness;
@@ -62,7 +69,12 @@ async function gridKeys(): Promise<string[]> {
 async function disabled(): Promise<Record<string, boolean>> {
   const { page } = harness;
   const of = (s: string) => page.locator(s).isDisabled();
-  return { insert: await of("button.insert-new"), more: await of("button.more"), import: await of("button.menu-button.import"), export: await of("button.menu-button.export") };
+  return {
+    insert: await of("button.insert-new"),
+    more: await of("button.more"),
+    import: await of("button.menu-button.import"),
+    export: await of("button.menu-button.export"),
+  };
 }
 
 test("on open it is connected to the running emulator; with no table, the page says what to do and the table actions are off", async () => {
@@ -74,7 +86,10 @@ test("on open it is connected to the running emulator; with no table, the page s
   assert.equal(await page.locator(".title").innerText(), "No table open");
   assert.deepEqual(await disabled(), { insert: true, more: true, import: true, export: true });
   await page.locator(".grid-empty button").click();
-  assert.ok(await page.locator("input.new-table").evaluate((el) => el === document.activeElement), "the empty state's action focuses the new table's name");
+  assert.ok(
+    await page.locator("input.new-table").evaluate((el) => el === document.activeElement),
+    "the empty state's action focuses the new table's name",
+  );
 });
 
 test("the explorer reopens on the connection used last when the emulator is not running", async () => {
@@ -96,7 +111,11 @@ test("inserted rows go where the service orders them, and the cost line agrees w
   await page.locator("button.run").click();
   await page.locator(".count", { hasText: /^2 entities$/ }).waitFor();
   assert.deepEqual(await disabled(), { insert: false, more: true, import: false, export: false });
-  for (const [pk, rk] of [["p1", "c"], ["p0", "z"], ["p2", "a"]]) {
+  for (const [pk, rk] of [
+    ["p1", "c"],
+    ["p0", "z"],
+    ["p2", "a"],
+  ]) {
     await page.locator("button.insert-new").click();
     await page.locator(".detail input.pk").fill(pk);
     await page.locator(".detail input.rk").fill(rk);
@@ -105,7 +124,10 @@ test("inserted rows go where the service orders them, and the cost line agrees w
   }
   assert.deepEqual(await gridKeys(), ["p0/z", "p1/b", "p1/c", "p1/d", "p2/a"]);
   assert.equal(await page.locator(".count").innerText(), "5 entities");
-  assert.match(await page.locator(".cost").innerText(), /^1 request · 1 page · 0 continuation tokens followed · 2 entities · \d+ ms · table-scan · every partition · since then 3 inserted$/);
+  assert.match(
+    await page.locator(".cost").innerText(),
+    /^1 request · 1 page · 0 continuation tokens followed · 2 entities · \d+ ms · table-scan · every partition · since then 3 inserted$/,
+  );
   // The service agrees: the same rows in the same order when read again.
   await page.locator("button.run").click();
   await page.locator(".cost", { hasText: /· 5 entities ·/ }).waitFor();
@@ -134,8 +156,11 @@ test("a filter that does not parse runs nothing and leaves no earlier rows in th
   await page.locator("button.run").click();
   await page.locator(".grid-empty p", { hasText: "No result: the filter does not parse." }).waitFor();
   assert.equal(await page.locator(".grid-row").count(), 0);
-  assert.match(await page.locator("main .error .error-message").innerText(), /^The filter does not parse at character \d+: .*Fix the part underlined in red, then run again\.$/);
-  assert.equal(await page.locator(".cost").innerText(), "", "no \"Running…\"");
+  assert.match(
+    await page.locator("main .error .error-message").innerText(),
+    /^The filter does not parse at character \d+: .*Fix the part underlined in red, then run again\.$/,
+  );
+  assert.equal(await page.locator(".cost").innerText(), "", 'no "Running…"');
   await typeFilter("PartitionKey eq 'p1'");
   await page.locator("button.run").click();
   await page.locator(".count", { hasText: /^3 entities$/ }).waitFor();
@@ -147,7 +172,9 @@ test("a connection that fails does not replace the working one; an answer that f
   await proxy.down();
   ui.nextConnection = broken();
   await page.locator("button.connect").click();
-  await page.locator("main .error .error-message", { hasText: /^Could not connect to 'Broken': .*; still connected to 'Emulator'\.$/ }).waitFor();
+  await page
+    .locator("main .error .error-message", { hasText: /^Could not connect to 'Broken': .*; still connected to 'Emulator'\.$/ })
+    .waitFor();
   await page.locator(".connections li.active", { hasText: "Emulator" }).waitFor();
   assert.equal(await page.locator(".title").innerText(), first, "the working connection's table stays open");
   assert.equal(await page.locator(".grid-row").count(), 3, "its rows are current: it still answers");
@@ -175,7 +202,12 @@ test("export offers this result or the whole table, with progress; a slow export
   const { page } = harness;
   const session = controller.activeConnection!;
   await session.createTable(big);
-  await session.upsertRows(big, Array.from({ length: 2500 }, (_, i) => row(`p${i % 2}`, String(i).padStart(5, "0"))), () => undefined, new AbortController().signal);
+  await session.upsertRows(
+    big,
+    Array.from({ length: 2500 }, (_, i) => row(`p${i % 2}`, String(i).padStart(5, "0"))),
+    () => undefined,
+    new AbortController().signal,
+  );
   // The table list learns of the new table when it is listed again: switching connections lists it.
   await page.locator(".connections li", { hasText: "Emulator" }).locator("button.link").click();
   await page.locator(".tables li", { hasText: big }).locator("button.link").click();

@@ -34,15 +34,21 @@ before(async () => {
   await controller.open();
   const session = controller.activeConnection!;
   await session.createTable(TABLE);
-  await session.upsertRows(TABLE, Array.from({ length: 60 }, (_, i) => ({
-    partitionKey: CITIES[i % 3], rowKey: `order-${String(1000 + i)}`,
-    properties: {
-      Customer: { type: "String" as const, value: NAMES[i % NAMES.length] },
-      Quantity: { type: "Int32" as const, value: String((i * 7) % 12 + 1) },
-      Total: { type: "Double" as const, value: ((i * 37) % 500 + 0.5).toFixed(2) },
-      Shipped: { type: "Boolean" as const, value: String(i % 4 === 0) },
-    },
-  })), () => undefined, new AbortController().signal);
+  await session.upsertRows(
+    TABLE,
+    Array.from({ length: 60 }, (_, i) => ({
+      partitionKey: CITIES[i % 3],
+      rowKey: `order-${String(1000 + i)}`,
+      properties: {
+        Customer: { type: "String" as const, value: NAMES[i % NAMES.length] },
+        Quantity: { type: "Int32" as const, value: String(((i * 7) % 12) + 1) },
+        Total: { type: "Double" as const, value: (((i * 37) % 500) + 0.5).toFixed(2) },
+        Shipped: { type: "Boolean" as const, value: String(i % 4 === 0) },
+      },
+    })),
+    () => undefined,
+    new AbortController().signal,
+  );
   harness = await openHarness(controller.view(), { viewport: { width: 1000, height: 620 }, timezoneId: "UTC", locale: "en-GB" });
   const { page } = harness;
   await page.locator(".tables li", { hasText: TABLE }).locator("button.link").click();
@@ -81,7 +87,9 @@ test("screenshots for the README (light and dark, fixed data)", async () => {
   for (const theme of ["light", "dark"] as const) {
     await applyTheme(page, theme);
     // Monaco redraws its lines a frame after the theme changes: wait until the filter's tokens are coloured again.
-    await page.waitForFunction(() => new Set([...document.querySelectorAll(".filter-editor .view-line span span")].map((t) => getComputedStyle(t).color)).size >= 3);
+    await page.waitForFunction(
+      () => new Set([...document.querySelectorAll(".filter-editor .view-line span span")].map((t) => getComputedStyle(t).color)).size >= 3,
+    );
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // The elapsed milliseconds differ from run to run: left out of the picture.
     await page.screenshot({ path: `docs/images/explorer-${theme}.png`, animations: "disabled", style: ".elapsed { display: none; }" });
@@ -100,7 +108,10 @@ for (const theme of Object.keys(THEMES) as ThemeName[]) {
     await applyTheme(page, theme);
     // Monaco follows the switch without a reload: its surface is the theme's input background.
     const expected = rgb(THEMES[theme].colours["input-background"]);
-    await page.waitForFunction((want) => getComputedStyle(document.querySelector(".filter-editor .monaco-editor-background")!).backgroundColor === want, expected);
+    await page.waitForFunction(
+      (want) => getComputedStyle(document.querySelector(".filter-editor .monaco-editor-background")!).backgroundColor === want,
+      expected,
+    );
     const badge = await measureContrast(page, ".badge");
     assert.ok(badge.length && badge.every((s) => s.ratio >= 4.5), `badge contrast in ${theme}: ${JSON.stringify(badge)}`);
     const low = await lowContrast(page);
@@ -109,16 +120,23 @@ for (const theme of Object.keys(THEMES) as ThemeName[]) {
       const box = (s: string) => document.querySelector(s)!.getBoundingClientRect();
       const grid = document.querySelector(".grid") as HTMLElement;
       // Elements that scroll sideways, outside Monaco (whose own scrollbars are hidden).
-      const sideways = [...document.querySelectorAll<HTMLElement>("body *")].filter((el) => {
-        if (el.closest(".monaco-editor")) return false;
-        const style = getComputedStyle(el);
-        return /auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.getBoundingClientRect().height > 0;
-      }).map((el) => el.className);
-      const buttons = [...document.querySelectorAll<HTMLElement>(".toolbar > button, .toolbar .menu-button")].map((b) => b.getBoundingClientRect());
+      const sideways = [...document.querySelectorAll<HTMLElement>("body *")]
+        .filter((el) => {
+          if (el.closest(".monaco-editor")) return false;
+          const style = getComputedStyle(el);
+          return /auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1 && el.getBoundingClientRect().height > 0;
+        })
+        .map((el) => el.className);
+      const buttons = [...document.querySelectorAll<HTMLElement>(".toolbar > button, .toolbar .menu-button")].map((b) =>
+        b.getBoundingClientRect(),
+      );
       return {
         page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
         filter: box(".filter-editor").width,
-        headerCells: [...document.querySelectorAll(".grid-header .cell:not(.check)")].map((c) => ({ width: c.getBoundingClientRect().width, weight: getComputedStyle(c).fontWeight })),
+        headerCells: [...document.querySelectorAll(".grid-header .cell:not(.check)")].map((c) => ({
+          width: c.getBoundingClientRect().width,
+          weight: getComputedStyle(c).fontWeight,
+        })),
         gridScrolls: grid.scrollWidth > grid.clientWidth,
         sideways,
         buttonsInside: buttons.every((b) => b.left >= 0 && b.right <= window.innerWidth),
@@ -128,11 +146,17 @@ for (const theme of Object.keys(THEMES) as ThemeName[]) {
     });
     assert.equal(layout.page, 0, "the page itself does not scroll sideways");
     assert.ok(layout.filter >= 200, `the filter box keeps its width: ${layout.filter}px`);
-    assert.ok(layout.headerCells.length >= 6 && layout.headerCells.every((c) => c.width >= 160), `the columns keep their width: ${JSON.stringify(layout.headerCells)}`);
+    assert.ok(
+      layout.headerCells.length >= 6 && layout.headerCells.every((c) => c.width >= 160),
+      `the columns keep their width: ${JSON.stringify(layout.headerCells)}`,
+    );
     assert.equal(new Set(layout.headerCells.map((c) => c.weight)).size, 1, "every column header is set alike");
     assert.ok(layout.gridScrolls);
     assert.deepEqual(layout.sideways, ["grid"], "one horizontal scrollbar: the grid's");
     assert.ok(layout.buttonsInside, "every toolbar button inside the panel");
-    assert.ok(layout.buttonRows < layout.buttons, `the buttons wrap in rows, not one per line (${layout.buttonRows} rows for ${layout.buttons})`);
+    assert.ok(
+      layout.buttonRows < layout.buttons,
+      `the buttons wrap in rows, not one per line (${layout.buttonRows} rows for ${layout.buttons})`,
+    );
   });
 }

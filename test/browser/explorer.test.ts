@@ -26,8 +26,12 @@ after(async () => {
 
 const table = tableName("Orders");
 const rows = Array.from({ length: 1200 }, (_, i) => ({
-  partitionKey: `p${i % 3}`, rowKey: String(i).padStart(5, "0"),
-  properties: { Age: { type: "Int32" as const, value: String(i % 90) }, Big: { type: "Int64" as const, value: String(9007199254740993n + BigInt(i)) } },
+  partitionKey: `p${i % 3}`,
+  rowKey: String(i).padStart(5, "0"),
+  properties: {
+    Age: { type: "Int32" as const, value: String(i % 90) },
+    Big: { type: "Int64" as const, value: String(9007199254740993n + BigInt(i)) },
+  },
 }));
 
 async function typeFilter(text: string): Promise<void> {
@@ -49,7 +53,10 @@ test("connect to the emulator, create a table, import data, page through it", as
   await page.locator("button.menu-button.import").click();
   await page.locator("button.import-json").click();
   await page.locator(".count", { hasText: "1,000 entities (more available)" }).waitFor();
-  assert.match(await page.locator(".cost").innerText(), /^Imported 1,200 entities\. 1 request · 1 page · 0 continuation tokens followed · 1,000 entities/);
+  assert.match(
+    await page.locator(".cost").innerText(),
+    /^Imported 1,200 entities\. 1 request · 1 page · 0 continuation tokens followed · 1,000 entities/,
+  );
   await page.locator("button.more").click();
   await page.locator(".count", { hasText: "1,200 entities" }).waitFor();
   // Virtualised: far fewer row elements than entities.
@@ -76,7 +83,10 @@ test("running a query shows the entities and what it cost", async () => {
   await typeFilter("PartitionKey eq 'p1' and RowKey eq '00001'");
   await page.locator("button.run").click();
   await page.locator(".count", { hasText: /^1 entity$/ }).waitFor();
-  assert.match(await page.locator(".cost").innerText(), /^1 request · 1 page · 0 continuation tokens followed · 1 entity · \d+ ms · point$/);
+  assert.match(
+    await page.locator(".cost").innerText(),
+    /^1 request · 1 page · 0 continuation tokens followed · 1 entity · \d+ ms · point$/,
+  );
   await page.locator("input.select").fill("Age");
   await typeFilter("PartitionKey eq 'p2'");
   await page.locator("input.limit").fill("50");
@@ -91,14 +101,21 @@ test("an edit saves with its ETag; a conflicting edit is refused and overwrites 
   await page.locator("input.select").fill("");
   await page.locator("button.run").click();
   await page.locator(".grid-row").first().click();
-  const age = page.locator(".detail .prop").filter({ has: page.locator("input.prop-name[value='Age']") }).locator("input.prop-value");
+  const age = page
+    .locator(".detail .prop")
+    .filter({ has: page.locator("input.prop-name[value='Age']") })
+    .locator("input.prop-value");
   await age.fill("33");
   await page.locator(".detail button.save").click();
   await page.locator(".detail .status", { hasText: "Saved." }).waitFor();
   // Someone else changes the entity now.
   const other = controller.activeConnection!;
   const current = await other.getEntity(table, "p1", "00001");
-  await other.updateEntity(table, { ...current, properties: { ...current.properties, Age: { type: "Int32", value: "77" } } }, current.etag!);
+  await other.updateEntity(
+    table,
+    { ...current, properties: { ...current.properties, Age: { type: "Int32", value: "77" } } },
+    current.etag!,
+  );
   await age.fill("44");
   await page.locator(".detail button.save").click();
   await page.locator(".detail .status.error", { hasText: "changed by someone else" }).waitFor();
@@ -113,7 +130,12 @@ test("delete selected entities (confirmed), export CSV with types, and state sur
   await page.locator(".count", { hasText: "400 entities" }).waitFor();
   await page.locator(".grid-header input[type=checkbox]").check();
   await page.locator("button.delete", { hasText: "Delete 400 selected" }).click();
-  await page.locator(".cost", { hasText: /^Deleted 400 entities\. 1 request · 1 page · 0 continuation tokens followed · 400 entities · \d+ ms · row-range · 1 partition · since then 400 deleted$/ }).waitFor();
+  await page
+    .locator(".cost", {
+      hasText:
+        /^Deleted 400 entities\. 1 request · 1 page · 0 continuation tokens followed · 400 entities · \d+ ms · row-range · 1 partition · since then 400 deleted$/,
+    })
+    .waitFor();
   assert.match(ui.confirmations.at(-1)!, /Delete 400 entities/);
   await typeFilter("");
   await page.locator("button.menu-button.export").click();
@@ -132,15 +154,26 @@ test("the host refuses an edit with '*' or without its ETag, and overwrites noth
   const other = controller.activeConnection!;
   const before = await other.getEntity(table, "p1", "00004");
   const row = { ...before, properties: { ...before.properties, Note: { type: "String" as const, value: "do-not-echo-7f3a" } } };
-  const wildcard = await harness.sendRaw({ type: "request", id: 900001, method: "entity.update", params: { table, row, etag: "*" } }, 900001);
-  assert.deepEqual(wildcard, { type: "response", id: 900001, ok: false, error: "refused: params.etag: a wildcard ('*') matches any version: send the ETag the entity was read with" });
+  const wildcard = await harness.sendRaw(
+    { type: "request", id: 900001, method: "entity.update", params: { table, row, etag: "*" } },
+    900001,
+  );
+  assert.deepEqual(wildcard, {
+    type: "response",
+    id: 900001,
+    ok: false,
+    error: "refused: params.etag: a wildcard ('*') matches any version: send the ETag the entity was read with",
+  });
   const { etag: _, ...withoutEtag } = { table, row, etag: "" };
   const missing = await harness.sendRaw({ type: "request", id: 900002, method: "entity.update", params: withoutEtag }, 900002);
   assert.deepEqual(missing, { type: "response", id: 900002, ok: false, error: "refused: params.etag: is required" });
   const after = await other.getEntity(table, "p1", "00004");
   assert.equal(after.etag, before.etag, "the entity was not written");
   assert.equal(after.properties.Note, undefined);
-  assert.ok(harness.logs.some((l) => l.startsWith("[explorer] refused request 900001 (entity.update): params.etag: a wildcard")), harness.logs.join("\n"));
+  assert.ok(
+    harness.logs.some((l) => l.startsWith("[explorer] refused request 900001 (entity.update): params.etag: a wildcard")),
+    harness.logs.join("\n"),
+  );
   assert.ok(!harness.logs.some((l) => l.includes("do-not-echo-7f3a")), "the log names the rule, not the payload");
 });
 
@@ -154,7 +187,11 @@ test("a delete passes each entity's ETag: a changed entity is kept, the others a
   await page.locator(".grid-header input[type=checkbox]").check();
   // Someone else changes 00013 after the page read it.
   const changed = await other.getEntity(table, "p1", "00013");
-  await other.updateEntity(table, { ...changed, properties: { ...changed.properties, Age: { type: "Int32", value: "55" } } }, changed.etag!);
+  await other.updateEntity(
+    table,
+    { ...changed, properties: { ...changed.properties, Age: { type: "Int32", value: "55" } } },
+    changed.etag!,
+  );
   await page.locator("button.delete", { hasText: "Delete 3 selected" }).click();
   await page.locator(".cost", { hasText: "Deleted 2 entities. Kept 1: changed since it was loaded" }).waitFor();
   await page.locator(".count", { hasText: /^1 entity$/ }).waitFor();
@@ -162,11 +199,19 @@ test("a delete passes each entity's ETag: a changed entity is kept, the others a
   await assert.rejects(other.getEntity(table, "p1", "00010"), /does not exist/);
   await assert.rejects(other.getEntity(table, "p1", "00016"), /does not exist/);
   // A page that sends a stale ETag deletes nothing; one that sends '*' is refused before anything is asked.
-  const stale = { type: "request", id: 900003, method: "entities.delete", params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: changed.etag }] } };
+  const stale = {
+    type: "request",
+    id: 900003,
+    method: "entities.delete",
+    params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: changed.etag }] },
+  };
   const answer = await harness.sendRaw(stale, 900003);
   assert.deepEqual(answer, { type: "response", id: 900003, ok: true, result: { deleted: 0, kept: 1, missing: 0 } });
   const asked = ui.confirmations.length;
-  const wildcard = await harness.sendRaw({ ...stale, id: 900004, params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: "*" }] } }, 900004);
+  const wildcard = await harness.sendRaw(
+    { ...stale, id: 900004, params: { table, entities: [{ partitionKey: "p1", rowKey: "00013", etag: "*" }] } },
+    900004,
+  );
   assert.match((wildcard as { error: string }).error, /^refused: params\.entities\[0\]\.etag: a wildcard/);
   assert.equal(ui.confirmations.length, asked, "a refused request never reaches the confirmation");
   assert.equal((await other.getEntity(table, "p1", "00013")).properties.Age.value, "55");

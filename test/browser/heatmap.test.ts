@@ -32,18 +32,27 @@ const newest = START + (SECONDS - 1) * 1000;
 
 let harness: Harness<"heatmap">;
 before(async () => {
-  harness = await openHarness(heatmapView(() => initial, () => newest + 1200), { viewport: { width: 560, height: 520 }, timezoneId: "UTC", locale: "en-GB" });
+  harness = await openHarness(
+    heatmapView(
+      () => initial,
+      () => newest + 1200,
+    ),
+    { viewport: { width: 560, height: 520 }, timezoneId: "UTC", locale: "en-GB" },
+  );
   await harness.page.locator(".heatmap-plot[data-rows]").waitFor();
 });
 after(async () => harness?.close());
 
 /** The colour of the canvas at CSS pixel (x, y) of the plot. */
 async function pixel(x: number, y: number): Promise<number[]> {
-  return harness.page.evaluate(([px, py]) => {
-    const c = document.querySelector("canvas.heatmap-canvas") as HTMLCanvasElement;
-    const r = window.devicePixelRatio || 1;
-    return [...c.getContext("2d")!.getImageData(Math.round(px * r), Math.round(py * r), 1, 1).data];
-  }, [x, y]);
+  return harness.page.evaluate(
+    ([px, py]) => {
+      const c = document.querySelector("canvas.heatmap-canvas") as HTMLCanvasElement;
+      const r = window.devicePixelRatio || 1;
+      return [...c.getContext("2d")!.getImageData(Math.round(px * r), Math.round(py * r), 1, 1).data];
+    },
+    [x, y],
+  );
 }
 
 const plotBox = async () => (await harness.page.locator(".heatmap-plot").boundingBox())!;
@@ -60,7 +69,11 @@ test("screenshot for the README (dark theme, fixed data)", async () => {
 
 test("the map fits a narrow panel, and the newest second is drawn at its right edge", async () => {
   const { page } = harness;
-  const overflow = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, canvas: document.querySelector("canvas")!.getBoundingClientRect().right }));
+  const overflow = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+    canvas: document.querySelector("canvas")!.getBoundingClientRect().right,
+  }));
   assert.ok(overflow.scroll <= overflow.client, `no horizontal scrolling: ${JSON.stringify(overflow)}`);
   assert.ok(overflow.canvas <= overflow.client, "the canvas ends inside the panel");
   const box = await plotBox();
@@ -79,20 +92,29 @@ test("key labels, a time axis and a legend with units", async () => {
   const box = await plotBox();
   // Text drawn in the key gutter (left of the cells) and along the time axis (below them).
   const gutter = Math.min(160, Math.max(64, box.width * 0.28));
-  const inked = await page.evaluate(({ w, h, left }) => {
-    const c = document.querySelector("canvas.heatmap-canvas") as HTMLCanvasElement;
-    const r = window.devicePixelRatio || 1;
-    const count = (x: number, y: number, cw: number, ch: number) => {
-      const d = c.getContext("2d")!.getImageData(x * r, y * r, cw * r, ch * r).data;
-      let n = 0;
-      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-      return n;
-    };
-    return { gutter: count(0, 0, left - 2, h - 30), axis: count(left, h - 20, w - left, 18) };
-  }, { w: box.width, h: box.height, left: Math.floor(gutter) });
+  const inked = await page.evaluate(
+    ({ w, h, left }) => {
+      const c = document.querySelector("canvas.heatmap-canvas") as HTMLCanvasElement;
+      const r = window.devicePixelRatio || 1;
+      const count = (x: number, y: number, cw: number, ch: number) => {
+        const d = c.getContext("2d")!.getImageData(x * r, y * r, cw * r, ch * r).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+        return n;
+      };
+      return { gutter: count(0, 0, left - 2, h - 30), axis: count(left, h - 20, w - left, 18) };
+    },
+    { w: box.width, h: box.height, left: Math.floor(gutter) },
+  );
   assert.ok(inked.gutter > 200 && inked.axis > 200, `labels drawn: ${JSON.stringify(inked)}`);
-  assert.match(await page.locator(".heatmap-legend").innerText(), /^0\s+[\d,]+\s+[\d,]+ entities\/s\s+entities\/s per key range and second \(log scale\)\s+outlined: throttled requests$/);
-  assert.match(await page.locator(".heatmap-canvas").getAttribute("aria-label") ?? "", /^Heatmap of 61 partition keys in \d+ rows over 120 seconds\./);
+  assert.match(
+    await page.locator(".heatmap-legend").innerText(),
+    /^0\s+[\d,]+\s+[\d,]+ entities\/s\s+entities\/s per key range and second \(log scale\)\s+outlined: throttled requests$/,
+  );
+  assert.match(
+    (await page.locator(".heatmap-canvas").getAttribute("aria-label")) ?? "",
+    /^Heatmap of 61 partition keys in \d+ rows over 120 seconds\./,
+  );
 });
 
 test("dragging zooms into a key range and a time range; Zoom out and Show all go back", async () => {
@@ -126,13 +148,30 @@ test("dragging zooms into a key range and a time range; Zoom out and Show all go
 
 test("the summary follows the newest second, adds up a second sent twice, and returns to idle when traffic stops", async () => {
   const { page } = harness;
-  await page.locator(".heatmap-summary", { hasText: /^61 partition keys in view · last second: [\d,]+ entities\/s at 12:01:29 \([\d,]+ read, [\d,]+ written, over 61 partitions\) · 139 throttled$/ }).waitFor();
+  await page
+    .locator(".heatmap-summary", {
+      hasText:
+        /^61 partition keys in view · last second: [\d,]+ entities\/s at 12:01:29 \([\d,]+ read, [\d,]+ written, over 61 partitions\) · 139 throttled$/,
+    })
+    .waitFor();
   const t = newest + 2000;
   harness.emit({ type: "traffic", second: { t, partitions: { "Orders/hot": { reads: 100, writes: 50, throttled: 0 } } } });
-  harness.emit({ type: "traffic", second: { t, partitions: { "Orders/hot": { reads: 0, writes: 30, throttled: 7 }, "Orders/x": { reads: 1, writes: 0, throttled: 0 } } } });
-  await page.locator(".heatmap-summary", { hasText: /^63 partition keys in view · last second: 181 entities\/s at 12:01:31 \(101 read, 80 written, over 2 partitions\) · 7 throttled$/ }).waitFor();
+  harness.emit({
+    type: "traffic",
+    second: { t, partitions: { "Orders/hot": { reads: 0, writes: 30, throttled: 7 }, "Orders/x": { reads: 1, writes: 0, throttled: 0 } } },
+  });
+  await page
+    .locator(".heatmap-summary", {
+      hasText:
+        /^63 partition keys in view · last second: 181 entities\/s at 12:01:31 \(101 read, 80 written, over 2 partitions\) · 7 throttled$/,
+    })
+    .waitFor();
   for (let i = 1; i <= 3; i++) harness.emit({ type: "traffic", second: { t: t + i * 1000, partitions: {} } });
-  await page.locator(".heatmap-summary.idle", { hasText: /^Idle: no traffic since 12:01:31 \(3 seconds before 12:01:34\) · 63 partition keys in view\.$/ }).waitFor();
+  await page
+    .locator(".heatmap-summary.idle", {
+      hasText: /^Idle: no traffic since 12:01:31 \(3 seconds before 12:01:34\) · 63 partition keys in view\.$/,
+    })
+    .waitFor();
   assert.equal(await page.locator(".heatmap-plot").getAttribute("data-newest"), String(t + 3000), "time moved on while idle");
 });
 
@@ -163,4 +202,3 @@ for (const theme of ["light", "dark", "hc-dark", "hc-light"] as ThemeName[]) {
     assert.ok(ink >= 0 && (dark ? ink > 0.6 : ink < 0.4), `label ink ${ink} in ${theme}`);
   });
 }
-

@@ -40,8 +40,16 @@ function controlledRun(text: string, table: string): StressReport {
     const { entity } = gen.next();
     metrics.success("insert", entity.partitionKey, 1, 1 + (i % 9), (i * DURATION_MS) / count);
   }
-  return buildReport({ metrics, durationMs: DURATION_MS, target: "emulator", table: "stress0123456789", design: { file: "by-seller.tdl", table },
-    mode: "design", concurrency: 8, partitionTarget: 2000 });
+  return buildReport({
+    metrics,
+    durationMs: DURATION_MS,
+    target: "emulator",
+    table: "stress0123456789",
+    design: { file: "by-seller.tdl", table },
+    mode: "design",
+    concurrency: 8,
+    partitionTarget: 2000,
+  });
 }
 
 let harness: Harness<"report">;
@@ -53,8 +61,16 @@ before(async () => {
   const text = readFileSync("examples/student-cards/by-seller.tdl", "utf8");
   const alt = proposedAlternative(text, TABLE)!;
   assert.match(alt.text, /partitionKey = SellerID \+ "," \+ pad\(CardID, 6\)/);
-  runs.push({ label: "as designed", report: controlledRun(text, TABLE) }, { label: "with the fix", report: controlledRun(alt.text, TABLE) });
-  harness = await openHarness(reportView(runs, async () => { heatmapOpened++; onHeatmap(); }));
+  runs.push(
+    { label: "as designed", report: controlledRun(text, TABLE) },
+    { label: "with the fix", report: controlledRun(alt.text, TABLE) },
+  );
+  harness = await openHarness(
+    reportView(runs, async () => {
+      heatmapOpened++;
+      onHeatmap();
+    }),
+  );
 });
 after(async () => harness?.close());
 
@@ -65,8 +81,10 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   assert.equal(await page.locator(".run canvas").count(), 6);
   // The hot seller takes a quarter of 10,000 entities/s: above the target as designed, far below it with the fix.
   const [hot, fixed] = runs.map((r) => r.report);
-  assert.ok(hot.verdict.hottestPartitionEntitiesPerSecond > 2000 && fixed.verdict.hottestPartitionEntitiesPerSecond < 100,
-    `${hot.verdict.hottestPartitionEntitiesPerSecond} and ${fixed.verdict.hottestPartitionEntitiesPerSecond}`);
+  assert.ok(
+    hot.verdict.hottestPartitionEntitiesPerSecond > 2000 && fixed.verdict.hottestPartitionEntitiesPerSecond < 100,
+    `${hot.verdict.hottestPartitionEntitiesPerSecond} and ${fixed.verdict.hottestPartitionEntitiesPerSecond}`,
+  );
   assert.deepEqual(await page.locator(".run .verdict").evaluateAll((els) => els.map((e) => e.className)), ["verdict hot", "verdict ok"]);
   const verdicts = await page.locator(".run .verdict").allInnerTexts();
   runs.forEach((r, i) => {
@@ -78,12 +96,21 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   // The figures: 12,000 inserts in 1.2 s, latencies 1–9 ms, no errors in words (not "{}"); the metadata line of each run.
   const ops = await page.locator(".run table.ops").allInnerTexts();
   for (const table of ops) assert.match(table, /insert\s+12,000\s+12,000\s+10,000\s+5\s+9\s+9\s+9\s+none\s+0/);
-  assert.ok(ops.every((t) => !t.includes("{")), ops.join("\n"));
+  assert.ok(
+    ops.every((t) => !t.includes("{")),
+    ops.join("\n"),
+  );
   assert.deepEqual(await page.locator(".run .errors-line").allInnerTexts(), ["No errors.", "No errors."]);
-  assert.deepEqual(await page.locator(".run .meta").allInnerTexts(), Array(2).fill("design · emulator · 1.2 s · concurrency 8 · table stress0123456789"));
+  assert.deepEqual(
+    await page.locator(".run .meta").allInnerTexts(),
+    Array(2).fill("design · emulator · 1.2 s · concurrency 8 · table stress0123456789"),
+  );
   // The composite key spreads the writes: at most 40 partitions as designed, thousands with the fix; the chart shows the 20 hottest.
   const headings = await page.locator(".run h2", { hasText: "Hottest partitions" }).allInnerTexts();
-  assert.deepEqual(headings, runs.map((r) => `Hottest partitions (20 of ${r.report.partitionCount.toLocaleString("en-US")})`));
+  assert.deepEqual(
+    headings,
+    runs.map((r) => `Hottest partitions (20 of ${r.report.partitionCount.toLocaleString("en-US")})`),
+  );
   assert.ok(hot.partitionCount <= 40 && fixed.partitionCount > 1000, `${hot.partitionCount} and ${fixed.partitionCount}`);
   // Far below the target, the fix's partitions get a logarithmic axis that still reaches the target line; the hot design's a linear one.
   const axes = await page.locator(".run canvas.partitions").evaluateAll((els) => els.map((e) => ({ ...(e as HTMLElement).dataset })));
@@ -91,25 +118,45 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   assert.equal(axes[1].scale, "logarithmic");
   assert.ok(Number(axes[1].max) >= 2000 && Number(axes[1].min) <= fixed.partitions[19].entitiesPerSecond, JSON.stringify(axes[1]));
   const captions = await page.locator(".run .partitions-note").allInnerTexts();
-  assert.match(captions[0], /^The hottest partition took 2,705 entities\/s, 135 % of the 2,000 entities\/s partition target \(dashed line\)\.$/);
+  assert.match(
+    captions[0],
+    /^The hottest partition took 2,705 entities\/s, 135 % of the 2,000 entities\/s partition target \(dashed line\)\.$/,
+  );
   assert.match(captions[1], /% of the 2,000 entities\/s partition target \(dashed line\); the axis is logarithmic/);
   // The last 0.2 s is too short to be a point of its own: it joins the second before it, at the same rate (no drop at the end).
-  assert.deepEqual(hot.timeline.map((t) => [t.tMs, t.entitiesPerSecond]), [[1200, 10000]]);
+  assert.deepEqual(
+    hot.timeline.map((t) => [t.tMs, t.entitiesPerSecond]),
+    [[1200, 10000]],
+  );
   // The charts drew something: a canvas with non-blank pixels.
-  const drawn = await page.evaluate(() => [...document.querySelectorAll("canvas")].map((c) => {
-    const d = (c as HTMLCanvasElement).getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-    return n;
-  }));
-  assert.ok(drawn.every((n) => n > 500), JSON.stringify(drawn));
+  const drawn = await page.evaluate(() =>
+    [...document.querySelectorAll("canvas")].map((c) => {
+      const d = (c as HTMLCanvasElement).getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+      return n;
+    }),
+  );
+  assert.ok(
+    drawn.every((n) => n > 500),
+    JSON.stringify(drawn),
+  );
 });
 
 test("one partition, one entity a second, a throttled call: singular nouns and errors in words", async () => {
   const metrics = new Metrics(0);
   metrics.success("insert", "only", 1, 3, 100);
   metrics.failure("insert", 503, "ServerBusy", 500);
-  const one = buildReport({ metrics, durationMs: 1000, target: "emulator", table: "stress0123456789", design: { file: "one.tdl", table: "One" }, mode: "spread", concurrency: 1, partitionTarget: 2000 });
+  const one = buildReport({
+    metrics,
+    durationMs: 1000,
+    target: "emulator",
+    table: "stress0123456789",
+    design: { file: "one.tdl", table: "One" },
+    mode: "spread",
+    concurrency: 1,
+    partitionTarget: 2000,
+  });
   const single = await openHarness(reportView([{ label: "one", report: one }], async () => undefined));
   try {
     const { page } = single;
@@ -130,7 +177,13 @@ test("at 400 px the two runs stack and the page does not scroll sideways", async
   const { page } = harness;
   await page.setViewportSize({ width: 400, height: 800 });
   try {
-    const boxes = await page.locator(".run").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((b) => ({ left: Math.round(b.left), top: Math.round(b.top), width: Math.round(b.width) })));
+    const boxes = await page
+      .locator(".run")
+      .evaluateAll((els) =>
+        els
+          .map((e) => e.getBoundingClientRect())
+          .map((b) => ({ left: Math.round(b.left), top: Math.round(b.top), width: Math.round(b.width) })),
+      );
     assert.equal(boxes[0].left, boxes[1].left, JSON.stringify(boxes));
     assert.ok(boxes[1].top > boxes[0].top && boxes.every((b) => b.width <= 400), JSON.stringify(boxes));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -142,14 +195,27 @@ test("at 400 px the two runs stack and the page does not scroll sideways", async
 
 test("the heatmap button asks the host, which answers; a request of another page is refused", async () => {
   const { page } = harness;
-  const asked = new Promise<void>((resolve) => { onHeatmap = resolve; });
+  const asked = new Promise<void>((resolve) => {
+    onHeatmap = resolve;
+  });
   await page.locator("button.open-heatmap").click();
   await asked;
   await harness.host.settled();
   assert.equal(heatmapOpened, 1);
-  assert.ok(harness.sent.some((m) => m.type === "response" && m.ok), "the button's request was answered");
+  assert.ok(
+    harness.sent.some((m) => m.type === "response" && m.ok),
+    "the button's request was answered",
+  );
   // The report page has no entities.delete: the host answers with an error instead of leaving the request unanswered.
-  const answer = await harness.sendRaw({ type: "request", id: 9001, method: "entities.delete", params: { table: "Orders", entities: [] } }, 9001);
-  assert.deepEqual(answer, { type: "response", id: 9001, ok: false, error: "refused: unknown request 'entities.delete' for the report page" });
+  const answer = await harness.sendRaw(
+    { type: "request", id: 9001, method: "entities.delete", params: { table: "Orders", entities: [] } },
+    9001,
+  );
+  assert.deepEqual(answer, {
+    type: "response",
+    id: 9001,
+    ok: false,
+    error: "refused: unknown request 'entities.delete' for the report page",
+  });
   assert.equal(heatmapOpened, 1);
 });

@@ -46,7 +46,10 @@ test("JavaScript is analysed: a client from a helper module writes a constant pa
   const r = tdl(["check", ".", "--format", "json"], dir);
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(r.stdout);
-  assert.deepEqual(json.files.map((f: { path: string }) => f.path), ["api/visit.js", "clients.cjs"]);
+  assert.deepEqual(
+    json.files.map((f: { path: string }) => f.path),
+    ["api/visit.js", "clients.cjs"],
+  );
   const [d] = json.files[0].diagnostics;
   assert.equal(d.code, "ts/constant-partition-key");
   assert.match(d.message, /\(1 site in the project: visit\.js:3\), and no write to table "Visits" varies its partition key/);
@@ -56,7 +59,10 @@ test("JavaScript is analysed: a client from a helper module writes a constant pa
 
 test("test files: load rules only with --test-files", () => {
   const dir = project({ "jsconfig.json": "{}", "clients.cjs": CLIENTS, "__tests__/visit.js": HANDLER }, true);
-  const codes = (args: string[]) => JSON.parse(tdl(["check", ".", "--format", "json", ...args], dir).stdout).files.flatMap((f: { diagnostics: Array<{ code: string }> }) => f.diagnostics.map((x) => x.code));
+  const codes = (args: string[]) =>
+    JSON.parse(tdl(["check", ".", "--format", "json", ...args], dir).stdout).files.flatMap((f: { diagnostics: Array<{ code: string }> }) =>
+      f.diagnostics.map((x) => x.code),
+    );
   assert.deepEqual(codes([]), []);
   assert.deepEqual(codes(["--test-files"]), ["ts/constant-partition-key"]);
   const bad = tdl(["check", ".", "--test-files=yes"], dir);
@@ -69,7 +75,14 @@ test("when @azure/data-tables does not resolve, one line on stderr says so; the 
 const client = new TableClient("https://x.table.core.windows.net", "Orders");
 export const save = (id: string) => client.createEntity({ partitionKey: \`\${Date.now()}\`, rowKey: id });
 `;
-  const dir = project({ "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, module: "Node16", moduleResolution: "Node16", types: [] } }), "a.ts": source, "b.ts": source }, false);
+  const dir = project(
+    {
+      "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, module: "Node16", moduleResolution: "Node16", types: [] } }),
+      "a.ts": source,
+      "b.ts": source,
+    },
+    false,
+  );
   const r = tdl(["check", "."], dir);
   assert.equal(r.code, 0);
   const lines = r.stderr.split("\n").filter(Boolean);

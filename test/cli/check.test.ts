@@ -21,8 +21,8 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-const GOOD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(A, 2)\n  rowKey = \"x\"\n}\n";
-const BAD = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = \"x\"\n}\n";
+const GOOD = 'table Orders {\n  A: int(0..99)\n  partitionKey = pad(A, 2)\n  rowKey = "x"\n}\n';
+const BAD = 'table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = "x"\n}\n';
 
 test("check --format json prints the documented JSON shape and exits 1 on errors", () => {
   const dir = workspace({ "designs/bad.tdl": BAD, "designs/good.tdl": GOOD });
@@ -30,7 +30,10 @@ test("check --format json prints the documented JSON shape and exits 1 on errors
   assert.equal(r.code, 1);
   const json = JSON.parse(r.stdout);
   assert.deepEqual(Object.keys(json), ["files", "summary"]);
-  assert.deepEqual(json.files.map((f: { path: string }) => f.path), ["designs/bad.tdl", "designs/good.tdl"]);
+  assert.deepEqual(
+    json.files.map((f: { path: string }) => f.path),
+    ["designs/bad.tdl", "designs/good.tdl"],
+  );
   const [d] = json.files[0].diagnostics;
   assert.deepEqual(d, {
     code: "unknown-property",
@@ -47,7 +50,10 @@ test("check prints compiler-style text and exits 0 when clean", () => {
   const dir = workspace({ "a.tdl": BAD, "b.tdl": GOOD });
   const bad = tdl(["check", "a.tdl"], dir);
   assert.equal(bad.code, 1);
-  assert.equal(bad.stdout.split("\n")[0], "a.tdl:3:22 error unknown-property unknown property 'B': table 'Orders' does not declare it (it declares A)");
+  assert.equal(
+    bad.stdout.split("\n")[0],
+    "a.tdl:3:22 error unknown-property unknown property 'B': table 'Orders' does not declare it (it declares A)",
+  );
   const good = tdl(["check", "b.tdl"], dir);
   assert.equal(good.code, 0);
   assert.equal(good.stdout, "1 file checked: 0 errors, 0 warnings, 0 info\n");
@@ -55,12 +61,21 @@ test("check prints compiler-style text and exits 0 when clean", () => {
 
 test("folders honour .gitignore and skip node_modules", () => {
   const dir = workspace({
-    ".gitignore": "generated/\n*.skip.tdl\n", "keep.tdl": GOOD, "generated/x.tdl": BAD, "y.skip.tdl": BAD,
-    "node_modules/pkg/z.tdl": BAD, "sub/.gitignore": "local.tdl\n", "sub/local.tdl": BAD, "sub/kept.tdl": GOOD,
+    ".gitignore": "generated/\n*.skip.tdl\n",
+    "keep.tdl": GOOD,
+    "generated/x.tdl": BAD,
+    "y.skip.tdl": BAD,
+    "node_modules/pkg/z.tdl": BAD,
+    "sub/.gitignore": "local.tdl\n",
+    "sub/local.tdl": BAD,
+    "sub/kept.tdl": GOOD,
   });
   const r = tdl(["check", ".", "--format", "json"], dir);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path), ["keep.tdl", "sub/kept.tdl"]);
+  assert.deepEqual(
+    JSON.parse(r.stdout).files.map((f: { path: string }) => f.path),
+    ["keep.tdl", "sub/kept.tdl"],
+  );
 });
 
 test("sarif output is SARIF 2.1.0 with results and rules", () => {
@@ -72,7 +87,10 @@ test("sarif output is SARIF 2.1.0 with results and rules", () => {
   assert.equal(result.ruleId, "unknown-property");
   assert.equal(result.level, "error");
   assert.deepEqual(result.locations[0].physicalLocation.region, { startLine: 3, startColumn: 22, endLine: 3, endColumn: 23 });
-  assert.deepEqual(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id), ["unknown-property"]);
+  assert.deepEqual(
+    sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id),
+    ["unknown-property"],
+  );
 });
 
 test("bad usage and unreadable paths exit 2 with a clear message", () => {
@@ -124,7 +142,10 @@ test("classify prints the class, with estimates from a design; a bad filter exit
   const bad = tdl(["classify", "PartitionKey eq 'a' and RowKey gt"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /does not parse at character 34: expected a property name or a literal/);
-  assert.match(tdl(["classify", "RowKey eq 'a'", "--design", "examples/marathon.tdl", "--table", "Nope"]).stderr, /no table 'Nope' \(tables: Registrations\)/);
+  assert.match(
+    tdl(["classify", "RowKey eq 'a'", "--design", "examples/marathon.tdl", "--table", "Nope"]).stderr,
+    /no table 'Nope' \(tables: Registrations\)/,
+  );
 });
 
 test("fix applies the single fixes and reports them; the files then check clean of those codes", () => {
@@ -136,7 +157,10 @@ test("fix applies the single fixes and reports them; the files then check clean 
   const r = tdl(["fix", "."], dir);
   assert.equal(r.code, 0);
   assert.equal(r.stdout, "a.tdl: 1 fix (key/separator-order)\nb.tdl: 1 fix (partition/append-only)\n2 fixes applied\n");
-  assert.match(readFileSync(path.join(dir, "a.tdl"), "utf8"), /partitionKey = pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
+  assert.match(
+    readFileSync(path.join(dir, "a.tdl"), "utf8"),
+    /partitionKey = pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/,
+  );
   const check = JSON.parse(tdl(["check", ".", "--format", "json"], dir).stdout);
   assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 0 });
 });

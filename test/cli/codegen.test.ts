@@ -93,7 +93,7 @@ test("bad usage and unreadable designs exit 2 with a message, writing nothing", 
 });
 
 test("an --out that cannot be written exits 2 and leaves the module there untouched", () => {
-  const dir = workspace({ "shop.tdl": TWO, "out/Orders.keys.ts": "// mine\n", "blocked": "a file, not a folder\n" });
+  const dir = workspace({ "shop.tdl": TWO, "out/Orders.keys.ts": "// mine\n", blocked: "a file, not a folder\n" });
   let r = tdl(["codegen", "shop.tdl", "--out", "blocked"], dir);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /blocked: cannot create the folder/);

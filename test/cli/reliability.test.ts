@@ -20,7 +20,13 @@ const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
 const STACK_FRAME = /^\s+at .*(:\d+:\d+\)?|<anonymous>\)?)$/m;
 
 function tdl(args: string[], cwd = process.cwd(), input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", timeout: 60_000, input, env: { ...process.env, TDL_DEBUG: "" } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    input,
+    env: { ...process.env, TDL_DEBUG: "" },
+  });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status, signal: r.signal };
 }
 
@@ -33,7 +39,8 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-const design = (filter: string) => `table Orders {\n  A: int(0..9)\n  partitionKey = pad(A, 1)\n  rowKey = "x"\n  query Q filter "${filter}"\n}\n`;
+const design = (filter: string) =>
+  `table Orders {\n  A: int(0..9)\n  partitionKey = pad(A, 1)\n  rowKey = "x"\n  query Q filter "${filter}"\n}\n`;
 type Json = { files: Array<{ path: string; diagnostics: Array<{ code: string; severity: string }> }>; summary: { errors: number } };
 
 test("a file that trips the analysis ('-.' in a filter) does not hide the others, in any format, and prints no stack trace", () => {
@@ -42,10 +49,16 @@ test("a file that trips the analysis ('-.' in a filter) does not hide the others
   const json = tdl(["check", ".", "--format", "json"], dir);
   assert.doesNotMatch(json.stderr + json.stdout, STACK_FRAME);
   const report = JSON.parse(json.stdout) as Json;
-  assert.deepEqual(report.files.map((f) => f.path), ["a-bad.tdl", "b-good.tdl"]);
+  assert.deepEqual(
+    report.files.map((f) => f.path),
+    ["a-bad.tdl", "b-good.tdl"],
+  );
   assert.deepEqual(report.files[1], alone.files[0]);
   const bad = report.files[0].diagnostics;
-  assert.ok(bad.some((d) => d.severity === "error"), "the bad file shows an error");
+  assert.ok(
+    bad.some((d) => d.severity === "error"),
+    "the bad file shows an error",
+  );
   assert.equal(json.code, bad.some((d) => d.code === "internal") ? 3 : 1);
 
   const text = tdl(["check", "."], dir);
@@ -53,13 +66,19 @@ test("a file that trips the analysis ('-.' in a filter) does not hide the others
   assert.match(text.stdout, /^b-good\.tdl:29:9 hint query\/class row-range/m);
   assert.match(text.stdout, /^a-bad\.tdl:\d+:\d+ error /m);
   const sarif = JSON.parse(tdl(["check", ".", "--format", "sarif"], dir).stdout);
-  const uris = sarif.runs[0].results.map((r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => r.locations[0].physicalLocation.artifactLocation.uri);
+  const uris = sarif.runs[0].results.map(
+    (r: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) =>
+      r.locations[0].physicalLocation.artifactLocation.uri,
+  );
   assert.ok(uris.includes("b-good.tdl") && uris.includes("a-bad.tdl"), uris.join(", "));
 });
 
 /** Throws on tables whose text mentions BOOM, as a buggy rule fails on one shape of input. */
 const throwing: Rule = {
-  code: "test/throws", severity: "error", family: "Syntax and meaning", docs: { summary: "throws on BOOM", why: "a test" },
+  code: "test/throws",
+  severity: "error",
+  family: "Syntax and meaning",
+  docs: { summary: "throws on BOOM", why: "a test" },
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },
@@ -70,14 +89,18 @@ test("a rule that throws: exit 3, an internal diagnostic on that file in text, J
   const cwd = process.cwd();
   process.chdir(dir);
   try {
-    const run = (format: "text" | "json" | "sarif") => runCheck(["."], { format, analysis: {}, newAnalyzer: () => new TdlAnalyzer([...RULES, throwing]) }, "test");
+    const run = (format: "text" | "json" | "sarif") =>
+      runCheck(["."], { format, analysis: {}, newAnalyzer: () => new TdlAnalyzer([...RULES, throwing]) }, "test");
     const json = run("json");
     assert.equal(json.exitCode, 3);
     const report = JSON.parse(json.output) as Json;
     const internal = report.files[0].diagnostics.filter((d) => d.code === "internal");
     assert.equal(internal.length, 1);
     assert.match((internal[0] as unknown as { message: string }).message, /boom in a rule/);
-    assert.deepEqual(report.files[1].diagnostics.map((d) => d.code), ["query/class", "query/class"]);
+    assert.deepEqual(
+      report.files[1].diagnostics.map((d) => d.code),
+      ["query/class", "query/class"],
+    );
     const text = run("text");
     assert.match(text.output, /^bad\.tdl:\d+:\d+ error internal .*boom in a rule/m);
     assert.match(text.output, /^good\.tdl:29:9 hint query\/class/m);
@@ -99,7 +122,10 @@ test("a path that cannot be read is named on stderr and the others are still che
   const r = tdl(["check", ".", "missing.tdl", "--format", "json"], dir);
   assert.equal(r.code, 2);
   assert.equal(r.stderr, `tdl: missing.tdl: no such file or folder\n${root ? "" : "tdl: locked.tdl: cannot read (EACCES)\n"}`);
-  assert.deepEqual((JSON.parse(r.stdout) as Json).files.map((f) => f.path), root ? ["a.tdl", "locked.tdl"] : ["a.tdl"]);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as Json).files.map((f) => f.path),
+    root ? ["a.tdl", "locked.tdl"] : ["a.tdl"],
+  );
 });
 
 test("a FIFO and a 65 MiB file are refused by name instead of blocking or exhausting memory; the others are checked", () => {
@@ -111,7 +137,10 @@ test("a FIFO and a 65 MiB file are refused by name instead of blocking or exhaus
   const r = tdl(["check", "pipe.tdl", "huge.tdl", "a.tdl", "--format", "json"], dir);
   assert.equal(r.code, 2);
   assert.equal(r.stderr, "tdl: pipe.tdl: not a regular file\ntdl: huge.tdl: too large to analyse (65 MiB; the limit is 64 MiB)\n");
-  assert.deepEqual((JSON.parse(r.stdout) as Json).files.map((f) => f.path), ["a.tdl"]);
+  assert.deepEqual(
+    (JSON.parse(r.stdout) as Json).files.map((f) => f.path),
+    ["a.tdl"],
+  );
 });
 
 test("--help and -h work on every subcommand (stdout, exit 0); unknown options exit 2 naming the option", () => {
@@ -133,7 +162,16 @@ test("--help and -h work on every subcommand (stdout, exit 0); unknown options e
 });
 
 test("classify: hostile filters exit 0, 2 (with the position) or 3, never with a stack trace", () => {
-  const filters = [`${"(".repeat(3000)}A eq 1${")".repeat(3000)}`, `${"not ".repeat(7500)}B`, "A eq -.", "'", "", " ", "A eq 1 and ".repeat(5_000) + "B", "A eq 1".repeat(10_000)];
+  const filters = [
+    `${"(".repeat(3000)}A eq 1${")".repeat(3000)}`,
+    `${"not ".repeat(7500)}B`,
+    "A eq -.",
+    "'",
+    "",
+    " ",
+    "A eq 1 and ".repeat(5_000) + "B",
+    "A eq 1".repeat(10_000),
+  ];
   // NUL cannot travel in an argument; a filter longer than an argument may be: both come on stdin.
   const viaStdin = ["A eq 1\u0000", `PartitionKey eq '${"a".repeat(200_000)}'`];
   for (const [filter, stdin] of [...filters.map((f) => [f, false] as const), ...viaStdin.map((f) => [f, true] as const)]) {

@@ -78,7 +78,11 @@ test("a table on the embedded emulator becomes a design: Infer a Design from a T
   const input = page.locator(".quick-input-widget input");
   await input.waitFor();
   // The simple dialog proposes a path once it has read the folder; typing before that is overwritten.
-  await page.waitForFunction(() => (document.querySelector(".quick-input-widget input") as HTMLInputElement | null)?.value.endsWith(".tdl"), undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => (document.querySelector(".quick-input-widget input") as HTMLInputElement | null)?.value.endsWith(".tdl"),
+    undefined,
+    { timeout: 15_000 },
+  );
   await input.fill(path.join(workspace, "registrations.tdl"));
   await page.keyboard.press("Enter");
   await page.locator('.tab[data-resource-name="registrations.tdl"]').first().waitFor({ timeout: 15_000 });

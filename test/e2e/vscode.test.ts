@@ -2,7 +2,17 @@
 /// <reference lib="dom.iterable" />
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { goTo, makeWorkspace, openFile, openVsCode, quickFix, runCommand, VsCodeSession, waitForLine, webviewWith } from "../helpers/vscode";
+import {
+  goTo,
+  makeWorkspace,
+  openFile,
+  openVsCode,
+  quickFix,
+  runCommand,
+  VsCodeSession,
+  waitForLine,
+  webviewWith,
+} from "../helpers/vscode";
 
 const BROKEN = `// A design with a syntax error on line 5.
 table Orders {
@@ -51,13 +61,16 @@ test("a quick fix from Ctrl+. removes its diagnostic", async () => {
   await page.locator(".squiggly-warning").first().waitFor({ timeout: 30_000 });
   // The separator ":" after SellerID is on line 20, column 54.
   await goTo(page, 20, 55);
-  await quickFix(page, "Use \",\" as the separator");
+  await quickFix(page, 'Use "," as the separator');
   // The preferred fix is the first, focused entry of the menu.
   await page.keyboard.press("Enter");
   const line = page.locator(".view-line", { hasText: "partitionKey" });
   await waitForLine(page, 'SellerID + "," + pad(CardID, 6)');
   await page.locator(".squiggly-warning").first().waitFor({ state: "detached", timeout: 15_000 });
-  assert.match((await line.first().innerText()).replace(/\u00a0/g, " "), /pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/);
+  assert.match(
+    (await line.first().innerText()).replace(/\u00a0/g, " "),
+    /pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/,
+  );
 });
 
 test("a TypeScript key builder shows its diagnostic and its fix applies", async () => {
@@ -82,7 +95,9 @@ test("the explorer connects to the embedded emulator, creates a table, classifie
   await page.keyboard.type("PartitionKey eq 'Berlin' and RowKey ge 'BIB:'", { delay: 5 });
   await webview.locator(".badge", { hasText: "row-range · 1 partition" }).waitFor();
   await webview.locator("button.run").click();
-  await webview.locator(".cost", { hasText: /1 request · 1 page · 0 continuation tokens followed · 0 entities · \d+ ms · row-range · 1 partition/ }).waitFor({ timeout: 30_000 });
+  await webview
+    .locator(".cost", { hasText: /1 request · 1 page · 0 continuation tokens followed · 0 entities · \d+ ms · row-range · 1 partition/ })
+    .waitFor({ timeout: 30_000 });
 });
 
 test("a short stress test from the command palette opens its report", async () => {

@@ -26,7 +26,9 @@ let installed: string;
 before(async () => {
   const packaged = spawnSync("npm", ["run", "package"], { cwd: ROOT, encoding: "utf8", timeout: 300_000 });
   assert.equal(packaged.status, 0, `npm run package failed:\n${packaged.stdout}\n${packaged.stderr}`);
-  vscode = await openVsCode(await makeWorkspace({ "broken.tdl": "table T {\n  A: string(10)\n  partitionKey = A +\n  rowKey = A\n}\n" }), { vsix: VSIX });
+  vscode = await openVsCode(await makeWorkspace({ "broken.tdl": "table T {\n  A: string(10)\n  partitionKey = A +\n  rowKey = A\n}\n" }), {
+    vsix: VSIX,
+  });
   const folders = readdirSync(vscode.extensionsDir).filter((f) => f.startsWith("table-design.table-design-assistant-"));
   assert.equal(folders.length, 1, `code-server installed: ${readdirSync(vscode.extensionsDir).join(", ")}`);
   installed = path.join(vscode.extensionsDir, folders[0]);
@@ -37,7 +39,16 @@ test("the VSIX is under 20 MB and installs without node_modules, its bundles com
   const size = statSync(VSIX).size;
   assert.ok(size <= MAX_VSIX_BYTES, `the VSIX is ${(size / 1048576).toFixed(1)} MB`);
   assert.ok(!existsSync(path.join(installed, "node_modules")), "the installed extension carries a node_modules/ folder");
-  for (const f of ["extension.js", "server.js", "cli.js", "ts-analyzer.js", "azurite-table.js", "azure-identity.js", "webview.js", "THIRD-PARTY-NOTICES.txt"]) {
+  for (const f of [
+    "extension.js",
+    "server.js",
+    "cli.js",
+    "ts-analyzer.js",
+    "azurite-table.js",
+    "azure-identity.js",
+    "webview.js",
+    "THIRD-PARTY-NOTICES.txt",
+  ]) {
     assert.ok(existsSync(path.join(installed, "dist", f)), `dist/${f} is missing from the installed extension`);
   }
   assert.match(readFileSync(path.join(installed, "dist", "THIRD-PARTY-NOTICES.txt"), "utf8"), /^azurite@3\.\d+\.\d+ \(MIT\)$/m);
@@ -64,13 +75,19 @@ test("the packaged extension starts the embedded emulator from its own bundle, a
   const endpoint = /(http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1)/.exec(await toast.first().innerText())?.[1];
   assert.ok(endpoint, "the notification names the emulator's endpoint");
   const port = new URL(endpoint).port;
-  await page.locator(".statusbar-item", { hasText: `Tables: emulator :${port}` }).first().waitFor({ timeout: 15_000 });
+  await page
+    .locator(".statusbar-item", { hasText: `Tables: emulator :${port}` })
+    .first()
+    .waitFor({ timeout: 15_000 });
 
   // Azurite runs from the VSIX's dist/azurite-table.js, not from any node_modules.
   assert.equal(processesRunning(path.join(installed, "dist", "azurite-table.js")).length, 1);
 
   // The emulator answers as Azure does: a table created through it is listed.
-  const session = new AccountSession({ id: "emulator", name: "Emulator", kind: "emulator", endpoint }, { connectionString: emulatorConnectionString(endpoint) });
+  const session = new AccountSession(
+    { id: "emulator", name: "Emulator", kind: "emulator", endpoint },
+    { connectionString: emulatorConnectionString(endpoint) },
+  );
   await session.createTable("FromTheVsix");
   assert.ok((await session.listTables()).includes("FromTheVsix"));
 

@@ -22,7 +22,7 @@ export function expectFindings(source: string, code: string, options: AnalysisOp
 export function applyFix(text: string, code: string, title?: RegExp, options: AnalysisOptions = {}): string {
   const finding = analyzeTdl(text, options).findings.find((f) => f.code === code);
   assert.ok(finding, `no ${code} finding`);
-  const fix = title ? finding.fixes?.find((f) => title.test(f.title)) : finding.fixes?.find((f) => f.preferred) ?? finding.fixes?.[0];
+  const fix = title ? finding.fixes?.find((f) => title.test(f.title)) : (finding.fixes?.find((f) => f.preferred) ?? finding.fixes?.[0]);
   assert.ok(fix, `no fix on ${code}: ${finding.message}`);
   return applyEdits(text, fix.edits);
 }
@@ -30,7 +30,9 @@ export function applyFix(text: string, code: string, title?: RegExp, options: An
 /** Codes of all findings at or above `min` severity. */
 export function codes(text: string, options: AnalysisOptions = {}, min: Severity = "hint"): string[] {
   const rank = { hint: 0, info: 1, warning: 2, error: 3 };
-  return analyzeTdl(text, options).findings.filter((f) => rank[f.severity] >= rank[min]).map((f) => f.code);
+  return analyzeTdl(text, options)
+    .findings.filter((f) => rank[f.severity] >= rank[min])
+    .map((f) => f.code);
 }
 
 /**
@@ -40,13 +42,23 @@ export function codes(text: string, options: AnalysisOptions = {}, min: Severity
  */
 export function expectFix(before: string, code: string, after: string, title?: RegExp, options: AnalysisOptions = {}): void {
   const m = marked(before);
-  const finding = analyzeTdl(m.text, options).findings.find((f) => f.code === code && (!m.ranges.length || (f.start === m.ranges[0].start && f.end === m.ranges[0].end)));
+  const finding = analyzeTdl(m.text, options).findings.find(
+    (f) => f.code === code && (!m.ranges.length || (f.start === m.ranges[0].start && f.end === m.ranges[0].end)),
+  );
   assert.ok(finding, `no ${code} finding at the marked range`);
   const fix = title ? finding.fixes?.find((f) => title.test(f.title)) : finding.fixes?.find((f) => f.preferred);
   assert.ok(fix, `no ${title ? `fix matching ${title}` : "preferred fix"} on ${code}: ${finding.message}`);
   const text = applyEdits(m.text, fix.edits);
   assert.equal(text, after);
   const again = analyzeTdl(text, options).findings;
-  assert.deepEqual(again.filter((f) => f.code === "syntax"), [], "the fixed text parses");
-  assert.deepEqual(again.filter((f) => f.code === code && f.start === finding.start).map((f) => f.message), [], `${code} is gone at that spot`);
+  assert.deepEqual(
+    again.filter((f) => f.code === "syntax"),
+    [],
+    "the fixed text parses",
+  );
+  assert.deepEqual(
+    again.filter((f) => f.code === code && f.start === finding.start).map((f) => f.message),
+    [],
+    `${code} is gone at that spot`,
+  );
 }

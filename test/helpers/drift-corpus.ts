@@ -17,7 +17,14 @@ import { designTable } from "../../server/src/typescript/drift/design-index";
 import { TSCONFIG } from "./typescript";
 
 export type SeedKind = "separator" | "pad-width" | "segment-order" | "missing-prefix" | "forbidden-character" | "undeclared-query";
-export const SEED_KINDS: readonly SeedKind[] = ["separator", "pad-width", "segment-order", "missing-prefix", "forbidden-character", "undeclared-query"];
+export const SEED_KINDS: readonly SeedKind[] = [
+  "separator",
+  "pad-width",
+  "segment-order",
+  "missing-prefix",
+  "forbidden-character",
+  "undeclared-query",
+];
 
 export interface Seed {
   kind: SeedKind;
@@ -44,7 +51,12 @@ export interface DriftCorpus {
 /** A key as code: literal text and values with how they render. */
 type Seg = { lit: string } | { prop: string; src: string; numeric: boolean; pad?: number };
 
-interface KeySite { table: TableModel; which: "partitionKey" | "rowKey"; label: string; segs: Seg[] }
+interface KeySite {
+  table: TableModel;
+  which: "partitionKey" | "rowKey";
+  label: string;
+  segs: Seg[];
+}
 
 const DESIGN_DIRS = ["examples", "examples/student-cards"];
 const camel = (s: string) => s[0].toLowerCase() + s.slice(1);
@@ -59,7 +71,9 @@ export function driftCorpus(perKind = 50): DriftCorpus {
   const designs: string[] = [];
   const seen = new Set<string>();
   for (const d of DESIGN_DIRS) {
-    for (const f of readdirSync(d).filter((x) => x.endsWith(".tdl")).sort()) {
+    for (const f of readdirSync(d)
+      .filter((x) => x.endsWith(".tdl"))
+      .sort()) {
       const copy = path.join(dir, f);
       copyFileSync(path.join(d, f), copy);
       designs.push(copy);
@@ -73,7 +87,12 @@ export function driftCorpus(perKind = 50): DriftCorpus {
   const sites: KeySite[] = tables.flatMap(({ tm }) => [
     { table: tm, which: "partitionKey" as const, label: "partitionKey", segs: segsOf(tm.table.partitionKey!.expr, tm.props) },
     { table: tm, which: "rowKey" as const, label: "rowKey", segs: segsOf(tm.table.rowKey!.expr, tm.props) },
-    ...tm.table.indexes.map((ix) => ({ table: tm, which: "rowKey" as const, label: `index ${ix.name.text}`, segs: segsOf(ix.expr, tm.props) })),
+    ...tm.table.indexes.map((ix) => ({
+      table: tm,
+      which: "rowKey" as const,
+      label: `index ${ix.name.text}`,
+      segs: segsOf(ix.expr, tm.props),
+    })),
   ]);
 
   // The unchanged code: one file per table, every key written in each style, every declared query.
@@ -134,16 +153,22 @@ function segOf(p: Part, props: ReadonlyMap<string, PropertyInfo>): Seg {
   const v = `e.${camel(name)}`;
   const n = (p.args[1] as { value?: number } | undefined)?.value;
   switch (p.fnName) {
-    case "pad": return { prop: name, src: `String(${v}).padStart(${n}, "0")`, numeric: false, pad: n };
-    case "hash": return { prop: name, src: `createHash("md5").update(String(${v})).digest("hex").slice(0, ${n})`, numeric: false };
-    case "bucket": return { prop: name, src: `String(crc(${v}) % ${n})`, numeric: false };
-    case "reverse": return { prop: name, src: `String(8640000000000000 - ${v}.getTime())`, numeric: false };
-    case "date": return { prop: name, src: `${v}.toISOString().slice(0, 13)`, numeric: false };
-    default: return { prop: name, src: `String(${v}).toLowerCase()`, numeric: false };
+    case "pad":
+      return { prop: name, src: `String(${v}).padStart(${n}, "0")`, numeric: false, pad: n };
+    case "hash":
+      return { prop: name, src: `createHash("md5").update(String(${v})).digest("hex").slice(0, ${n})`, numeric: false };
+    case "bucket":
+      return { prop: name, src: `String(crc(${v}) % ${n})`, numeric: false };
+    case "reverse":
+      return { prop: name, src: `String(8640000000000000 - ${v}.getTime())`, numeric: false };
+    case "date":
+      return { prop: name, src: `${v}.toISOString().slice(0, 13)`, numeric: false };
+    default:
+      return { prop: name, src: `String(${v}).toLowerCase()`, numeric: false };
   }
 }
 
-const SEPARATORS: Record<string, string[]> = { "__": ["::", "-", "_"], "_": ["-", "::", "."], ",": [";", "_", "|"], ":": ["_", "-", ";"] };
+const SEPARATORS: Record<string, string[]> = { __: ["::", "-", "_"], _: ["-", "::", "."], ",": [";", "_", "|"], ":": ["_", "-", ";"] };
 const FORBIDDEN = ["#", "/", "?", "\\"];
 
 /** One drift of a kind in a key's segments (variant picks among the places and replacements), or undefined when the key has no place for it. */
@@ -168,12 +193,16 @@ function mutate(kind: SeedKind, segs: Seg[], variant: number): { segs: Seg[]; wh
       const s = out[i] as { prop: string; pad: number };
       const drop = Math.floor(variant / pads.length) % 3 === 2;
       const w = s.pad + (Math.floor(variant / pads.length) % 3 === 0 ? 1 : -1);
-      out[i] = drop ? { prop: s.prop, src: `e.${camel(s.prop)}`, numeric: true } : { prop: s.prop, src: `String(e.${camel(s.prop)}).padStart(${w}, "0")`, numeric: false, pad: w };
+      out[i] = drop
+        ? { prop: s.prop, src: `e.${camel(s.prop)}`, numeric: true }
+        : { prop: s.prop, src: `String(e.${camel(s.prop)}).padStart(${w}, "0")`, numeric: false, pad: w };
       return { segs: out, what: drop ? `${s.prop} unpadded` : `${s.prop} padded to ${w}, not ${s.pad}` };
     }
     case "segment-order": {
       const slots = out.flatMap((s, i) => (!isLit(s) ? [i] : []));
-      const pairs = slots.slice(1).flatMap((j, k) => ((out[slots[k]] as { prop: string }).prop !== (out[j] as { prop: string }).prop ? [[slots[k], j]] : []));
+      const pairs = slots
+        .slice(1)
+        .flatMap((j, k) => ((out[slots[k]] as { prop: string }).prop !== (out[j] as { prop: string }).prop ? [[slots[k], j]] : []));
       if (!pairs.length) return undefined;
       const [a, b] = pairs[variant % pairs.length];
       [out[a], out[b]] = [out[b], out[a]];
@@ -193,7 +222,8 @@ function mutate(kind: SeedKind, segs: Seg[], variant: number): { segs: Seg[]; wh
       out[i] = { lit: old.slice(0, 1) + ch + old.slice(1) };
       return { segs: out, what: `${JSON.stringify(ch)} inserted into ${JSON.stringify(old)}` };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -201,12 +231,23 @@ function mutate(kind: SeedKind, segs: Seg[], variant: number): { segs: Seg[]; wh
  * How the code spells a key and writes the entity: a template or `+`, the SDK method, values read from the
  * entity (`e.bib`) or from destructured locals (`bib`), numbers padded through `String(x)` or `x.toString()`.
  */
-interface Style { render: "template" | "concat"; method: "createEntity" | "upsertEntity" | "updateEntity" | "transaction" | "getEntity"; locals?: boolean; toStringPad?: boolean }
+interface Style {
+  render: "template" | "concat";
+  method: "createEntity" | "upsertEntity" | "updateEntity" | "transaction" | "getEntity";
+  locals?: boolean;
+  toStringPad?: boolean;
+}
 const METHODS: Style[] = [
-  { render: "template", method: "createEntity" }, { render: "concat", method: "upsertEntity" }, { render: "template", method: "transaction" },
-  { render: "concat", method: "updateEntity" }, { render: "template", method: "getEntity" }, { render: "concat", method: "createEntity" },
+  { render: "template", method: "createEntity" },
+  { render: "concat", method: "upsertEntity" },
+  { render: "template", method: "transaction" },
+  { render: "concat", method: "updateEntity" },
+  { render: "template", method: "getEntity" },
+  { render: "concat", method: "createEntity" },
 ];
-const STYLES: Style[] = [false, true].flatMap((toStringPad) => [false, true].flatMap((locals) => METHODS.map((m) => ({ ...m, locals, toStringPad }))));
+const STYLES: Style[] = [false, true].flatMap((toStringPad) =>
+  [false, true].flatMap((locals) => METHODS.map((m) => ({ ...m, locals, toStringPad }))),
+);
 
 /** A rendered key in a style's spelling of values. */
 function spell(key: string, style: Style): string {
@@ -217,15 +258,26 @@ function spell(key: string, style: Style): string {
 
 function render(segs: Seg[], how: Style["render"]): string {
   if (how === "template") {
-    return "`" + segs.map((s) => ("lit" in s ? s.lit.replace(/[\\`]/g, (c) => `\\${c}`).replace(/\$\{/g, "\\${") : `\${${s.src}}`)).join("") + "`";
+    return (
+      "`" +
+      segs.map((s) => ("lit" in s ? s.lit.replace(/[\\`]/g, (c) => `\\${c}`).replace(/\$\{/g, "\\${") : `\${${s.src}}`)).join("") +
+      "`"
+    );
   }
   const parts = segs.map((s) => ("lit" in s ? JSON.stringify(s.lit) : s.numeric ? `String(${s.src})` : s.src));
   return parts.length === 1 && !("lit" in segs[0]) ? `String(${parts[0]})` : parts.join(" + ");
 }
 
 const TS_TYPE: Record<string, (p: PropertyInfo) => string> = {
-  string: () => "string", guid: () => "string", int: () => "number", int64: () => "number", double: () => "number",
-  bool: () => "boolean", datetime: () => "Date", binary: () => "Uint8Array", enum: (p) => (p.enumValues ?? []).map((v) => JSON.stringify(v)).join(" | ") || "string",
+  string: () => "string",
+  guid: () => "string",
+  int: () => "number",
+  int64: () => "number",
+  double: () => "number",
+  bool: () => "boolean",
+  datetime: () => "Date",
+  binary: () => "Uint8Array",
+  enum: (p) => (p.enumValues ?? []).map((v) => JSON.stringify(v)).join(" | ") || "string",
 };
 
 /** Builds one file: a header with the clients and entity types, then functions, recording where each key or query is. */
@@ -260,9 +312,16 @@ const conn = process.env.TABLES_CONNECTION ?? "UseDevelopmentStorage=true";
       before = site.which === "partitionKey" ? `await ${client}.getEntity(` : `await ${client}.getEntity(${pk}, `;
       after = site.which === "partitionKey" ? `, ${rk});\n}\n` : `);\n}\n`;
     } else {
-      const open = style.method === "transaction" ? `const tx = new TableTransaction();\n  tx.createEntity(` : `await ${client}.${style.method}(`;
-      const close = style.method === "transaction" ? `);\n  await ${client}.submitTransaction(tx.actions);\n}\n`
-        : style.method === "updateEntity" ? `, "Merge");\n}\n` : style.method === "upsertEntity" ? `, "Replace");\n}\n` : `);\n}\n`;
+      const open =
+        style.method === "transaction" ? `const tx = new TableTransaction();\n  tx.createEntity(` : `await ${client}.${style.method}(`;
+      const close =
+        style.method === "transaction"
+          ? `);\n  await ${client}.submitTransaction(tx.actions);\n}\n`
+          : style.method === "updateEntity"
+            ? `, "Merge");\n}\n`
+            : style.method === "upsertEntity"
+              ? `, "Replace");\n}\n`
+              : `);\n}\n`;
       before = site.which === "partitionKey" ? `${open}{ partitionKey: ` : `${open}{ partitionKey: ${pk}, rowKey: `;
       after = site.which === "partitionKey" ? `, rowKey: ${rk} }${close}` : ` }${close}`;
     }
@@ -277,10 +336,14 @@ const conn = process.env.TABLES_CONNECTION ?? "UseDevelopmentStorage=true";
     const name = tm.table.name.text;
     const client = `${camel(name)}Client`;
     const prop = [...tm.props.keys()][variant % tm.props.size];
-    const filter = cls === "point" ? "PartitionKey eq ${a} and RowKey eq ${b}"
-      : cls === "row-range" ? "PartitionKey eq ${a} and RowKey ge ${b} and RowKey lt ${c}"
-      : cls === "partition-range" ? "PartitionKey ge ${a} and PartitionKey lt ${b}"
-      : `${prop} eq \${a}`;
+    const filter =
+      cls === "point"
+        ? "PartitionKey eq ${a} and RowKey eq ${b}"
+        : cls === "row-range"
+          ? "PartitionKey eq ${a} and RowKey ge ${b} and RowKey lt ${c}"
+          : cls === "partition-range"
+            ? "PartitionKey ge ${a} and PartitionKey lt ${b}"
+            : `${prop} eq \${a}`;
     // Inline, or bound to a const first and passed by shorthand.
     const bound = variant % 2 === 1;
     const call = bound ? "listEntities({ queryOptions: { filter } })" : `listEntities({ queryOptions: { filter: odata\`${filter}\` } })`;

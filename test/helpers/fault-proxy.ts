@@ -50,7 +50,10 @@ export class FaultProxy {
   async down(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    for (const p of this.pairs) { p.client.destroy(); p.upstream.destroy(); }
+    for (const p of this.pairs) {
+      p.client.destroy();
+      p.upstream.destroy();
+    }
     this.pairs.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -113,11 +116,12 @@ export class FaultProxy {
     const upstream = connect(this.upstreamPort, "127.0.0.1");
     const pair: Pair = { client, upstream, held: [] };
     this.pairs.add(pair);
-    const forward = (from: Socket, to: Socket, isAnswer: boolean) => from.on("data", (data: Buffer) => {
-      const hold = this.stalled === "both" || (this.stalled === "answers" && isAnswer);
-      if (hold) pair.held.push({ to, data });
-      else to.write(data);
-    });
+    const forward = (from: Socket, to: Socket, isAnswer: boolean) =>
+      from.on("data", (data: Buffer) => {
+        const hold = this.stalled === "both" || (this.stalled === "answers" && isAnswer);
+        if (hold) pair.held.push({ to, data });
+        else to.write(data);
+      });
     forward(client, upstream, false);
     forward(upstream, client, true);
     const done = () => {

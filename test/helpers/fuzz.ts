@@ -44,7 +44,8 @@ function record<T>(name: string, input: T): void {
  */
 export function fuzz<T>(name: string, arb: fc.Arbitrary<T>, predicate: (input: T) => boolean | void, budget: number): void {
   for (const input of regressions<T>(name)) {
-    if (predicate(input) === false) throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
+    if (predicate(input) === false)
+      throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
   }
   const result = fc.check(fc.property(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget), includeErrorInReport: true });
   if (result.failed) {
@@ -54,11 +55,21 @@ export function fuzz<T>(name: string, arb: fc.Arbitrary<T>, predicate: (input: T
 }
 
 /** Async twin of `fuzz()` for properties that talk to a process (the language server). */
-export async function fuzzAsync<T>(name: string, arb: fc.Arbitrary<T>, predicate: (input: T) => Promise<boolean | void>, budget: number): Promise<void> {
+export async function fuzzAsync<T>(
+  name: string,
+  arb: fc.Arbitrary<T>,
+  predicate: (input: T) => Promise<boolean | void>,
+  budget: number,
+): Promise<void> {
   for (const input of regressions<T>(name)) {
-    if ((await predicate(input)) === false) throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
+    if ((await predicate(input)) === false)
+      throw new Error(`fuzz ${name}: recorded regression fails again: ${JSON.stringify(input).slice(0, 500)}`);
   }
-  const result = await fc.check(fc.asyncProperty(arb, predicate), { seed: FUZZ_SEED, numRuns: fuzzRuns(budget), includeErrorInReport: true });
+  const result = await fc.check(fc.asyncProperty(arb, predicate), {
+    seed: FUZZ_SEED,
+    numRuns: fuzzRuns(budget),
+    includeErrorInReport: true,
+  });
   if (result.failed) {
     if (process.env.FUZZ_RECORD && result.counterexample) record(name, result.counterexample[0]);
     throw new Error(`fuzz ${name}: ${fc.defaultReportMessage(result)}`);

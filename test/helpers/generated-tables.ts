@@ -40,15 +40,22 @@ export function generatedEntities(tm: TableModel, n: number, seed = 1): Array<Ar
 /** The same entities as a sample reads them, with Timestamps in write order (`stepMs` apart). */
 export function generatedRows(tm: TableModel, n: number, seed = 1, stepMs = 3): EntityRow[] {
   const start = Date.UTC(2026, 10, 1);
-  return generatedEntities(tm, n, seed).flatMap((group, i) => group.map((e) => toRow({ ...e, timestamp: new Date(start + i * stepMs).toISOString() } as never)));
+  return generatedEntities(tm, n, seed).flatMap((group, i) =>
+    group.map((e) => toRow({ ...e, timestamp: new Date(start + i * stepMs).toISOString() } as never)),
+  );
 }
 
 /** Writes the entities into `client`'s table: each group in one transaction, up to `concurrency` at once, in order. */
-export async function populate(client: TableClient, groups: Array<Array<TableEntity<Record<string, unknown>>>>, concurrency = 16): Promise<void> {
+export async function populate(
+  client: TableClient,
+  groups: Array<Array<TableEntity<Record<string, unknown>>>>,
+  concurrency = 16,
+): Promise<void> {
   const inFlight = new Set<Promise<unknown>>();
   for (const group of groups) {
-    const p: Promise<unknown> = (group.length > 1 ? client.submitTransaction(group.map((e) => ["upsert", e, "Replace"])) : client.upsertEntity(group[0], "Replace"))
-      .finally(() => inFlight.delete(p));
+    const p: Promise<unknown> = (
+      group.length > 1 ? client.submitTransaction(group.map((e) => ["upsert", e, "Replace"])) : client.upsertEntity(group[0], "Replace")
+    ).finally(() => inFlight.delete(p));
     inFlight.add(p);
     if (inFlight.size >= concurrency) await Promise.race(inFlight);
   }

@@ -109,7 +109,10 @@ export function keyExpressions(text: string, tm: TableModel): string[] {
 export function withOriginalLoad(inferred: string, original: Design): string {
   const o = original.model.table;
   const at = (m: { start: number; end: number }) => "  " + original.text.slice(original.model.base + m.start, original.model.base + m.end);
-  const carried = [o.retention, ...o.accesses].filter((m) => m !== undefined).map(at).join("\n");
+  const carried = [o.retention, ...o.accesses]
+    .filter((m) => m !== undefined)
+    .map(at)
+    .join("\n");
   const it = analyzeTdl(inferred).tables[0];
   const close = it.base + it.table.close;
   return inferred.slice(0, close) + carried + "\n" + inferred.slice(close);
@@ -121,5 +124,8 @@ export function loadFindings(text: string, table: string): string[] {
   const tm = a.tables.find((t) => t.table.name.text === table);
   if (!tm) return ["<no table>"];
   const inTable = a.findings.filter((d) => d.start >= tm.base + tm.table.start && d.end <= tm.base + tm.table.end);
-  return inTable.map((d) => d.code).filter((c) => c.startsWith("partition/") || c.startsWith("throughput/")).sort();
+  return inTable
+    .map((d) => d.code)
+    .filter((c) => c.startsWith("partition/") || c.startsWith("throughput/"))
+    .sort();
 }

@@ -7,9 +7,20 @@
 import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import {
-  createProtocolConnection, InitializeRequest, InitializedNotification, ProtocolConnection, PublishDiagnosticsNotification,
-  PublishDiagnosticsParams, StreamMessageReader, StreamMessageWriter, DidOpenTextDocumentNotification,
-  DidChangeTextDocumentNotification, ShutdownRequest, ExitNotification, ConfigurationRequest, RegistrationRequest,
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  ProtocolConnection,
+  PublishDiagnosticsNotification,
+  PublishDiagnosticsParams,
+  StreamMessageReader,
+  StreamMessageWriter,
+  DidOpenTextDocumentNotification,
+  DidChangeTextDocumentNotification,
+  ShutdownRequest,
+  ExitNotification,
+  ConfigurationRequest,
+  RegistrationRequest,
 } from "vscode-languageserver-protocol/node";
 
 export const SERVER = process.env.LSP_SERVER ? path.resolve(process.env.LSP_SERVER) : path.resolve(__dirname, "../../dist/server.js");
@@ -20,7 +31,11 @@ export class ServerUnresponsive extends Error {}
 export class LspClient {
   readonly connection: ProtocolConnection;
   private readonly child: ChildProcess;
-  private readonly waiters: Array<{ uri: string; pred: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
+  private readonly waiters: Array<{
+    uri: string;
+    pred: (p: PublishDiagnosticsParams) => boolean;
+    resolve: (p: PublishDiagnosticsParams) => void;
+  }> = [];
   readonly latest = new Map<string, PublishDiagnosticsParams>();
   private versions = new Map<string, number>();
   /** Every `window/logMessage` of the server, in order. */
@@ -31,10 +46,12 @@ export class LspClient {
 
   constructor(settings: Record<string, unknown> = {}) {
     this.child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
-    this.exited = new Promise((resolve) => this.child.once("exit", (code, signal) => {
-      this.exitStatus = code ?? signal ?? "unknown";
-      resolve(this.exitStatus);
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.once("exit", (code, signal) => {
+        this.exitStatus = code ?? signal ?? "unknown";
+        resolve(this.exitStatus);
+      }),
+    );
     // A write to a server that has died must fail the test that wrote, not the test process.
     this.child.stdin!.on("error", () => undefined);
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
@@ -48,7 +65,9 @@ export class LspClient {
         }
       }
     });
-    this.connection.onNotification("window/logMessage", (p: { message: string }) => { this.logs.push(p.message); });
+    this.connection.onNotification("window/logMessage", (p: { message: string }) => {
+      this.logs.push(p.message);
+    });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.listen();
@@ -61,8 +80,13 @@ export class LspClient {
 
   async initialize(): Promise<void> {
     await this.connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: null, workspaceFolders: null,
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      processId: process.pid,
+      rootUri: null,
+      workspaceFolders: null,
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: { publishDiagnostics: { versionSupport: true } },
+      },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
   }
@@ -76,7 +100,11 @@ export class LspClient {
 
   /** Diagnostics of one version of `uri`, or ServerUnresponsive after `ms` or when the server exits first. */
   diagnosticsOf(uri: string, version: number, ms: number): Promise<PublishDiagnosticsParams> {
-    return this.within(`diagnostics of ${uri} version ${version}`, ms, this.diagnostics(uri, (p) => p.version === version));
+    return this.within(
+      `diagnostics of ${uri} version ${version}`,
+      ms,
+      this.diagnostics(uri, (p) => p.version === version),
+    );
   }
 
   /** Sends any request (by method name, any params, as a hostile client would); ServerUnresponsive after `ms` or on exit. */
@@ -90,7 +118,9 @@ export class LspClient {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ServerUnresponsive(`${what}: no answer within ${ms} ms`)), ms);
     });
-    const exit = this.exited.then((s) => { throw new ServerUnresponsive(`${what}: the server exited (${s})`); });
+    const exit = this.exited.then((s) => {
+      throw new ServerUnresponsive(`${what}: the server exited (${s})`);
+    });
     try {
       return await Promise.race([promise, timeout, exit]);
     } finally {
@@ -108,14 +138,24 @@ export class LspClient {
   async change(uri: string, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
     return version;
   }
 
-  async changeRange(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }, text: string): Promise<number> {
+  async changeRange(
+    uri: string,
+    range: { start: { line: number; character: number }; end: { line: number; character: number } },
+    text: string,
+  ): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
     return version;
   }
 
@@ -137,7 +177,11 @@ export class LspClient {
       // A server that does not shut down is killed below.
     } finally {
       this.connection.dispose();
-      if (this.alive) await new Promise((r) => { this.child.once("exit", r); setTimeout(() => this.child.kill("SIGKILL"), 2000).unref(); });
+      if (this.alive)
+        await new Promise((r) => {
+          this.child.once("exit", r);
+          setTimeout(() => this.child.kill("SIGKILL"), 2000).unref();
+        });
     }
   }
 }

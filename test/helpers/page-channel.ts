@@ -20,7 +20,11 @@ export class RecordingChannel implements PageChannel {
 
   onMessage(listener: (m: unknown) => void): { dispose(): void } {
     this.listener = listener;
-    return { dispose: () => { this.listener = undefined; } };
+    return {
+      dispose: () => {
+        this.listener = undefined;
+      },
+    };
   }
 
   get listening(): boolean {
@@ -40,8 +44,15 @@ export class RecordingChannel implements PageChannel {
 /** `spec` with every handler recording its call before running. */
 export function spied<V extends ViewName>(spec: ViewSpec<V>): { spec: ViewSpec<V>; calls: Array<{ method: string; params: unknown }> } {
   const calls: Array<{ method: string; params: unknown }> = [];
-  const handlers = Object.fromEntries(Object.entries(spec.handlers as Record<string, (p: unknown) => Promise<unknown>>)
-    .map(([method, run]) => [method, async (params: unknown) => { calls.push({ method, params }); return run(params); }])) as Handlers<V>;
+  const handlers = Object.fromEntries(
+    Object.entries(spec.handlers as Record<string, (p: unknown) => Promise<unknown>>).map(([method, run]) => [
+      method,
+      async (params: unknown) => {
+        calls.push({ method, params });
+        return run(params);
+      },
+    ]),
+  ) as Handlers<V>;
   return { spec: { ...spec, handlers }, calls };
 }
 

@@ -11,7 +11,15 @@ import { Finding } from "../../server/src/core";
 import { applyEdits, marked } from "./markers";
 
 export const TSCONFIG = {
-  compilerOptions: { target: "ES2022", module: "Node16", moduleResolution: "Node16", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] },
+  compilerOptions: {
+    target: "ES2022",
+    module: "Node16",
+    moduleResolution: "Node16",
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+  },
 };
 
 export class TsFixture {
@@ -38,8 +46,15 @@ export class TsFixture {
     const m = marked(source);
     const f = this.file(name, m.text);
     const found = this.analyzer.analyze(f).findings.filter((x) => x.code === code);
-    assert.deepEqual(found.map((x) => m.text.slice(x.start, x.end)), m.ranges.map((r) => m.text.slice(r.start, r.end)), `${code}: ${found.map((x) => x.message).join(" | ")}`);
-    assert.deepEqual(found.map((x) => [x.start, x.end]), m.ranges.map((r) => [r.start, r.end]));
+    assert.deepEqual(
+      found.map((x) => m.text.slice(x.start, x.end)),
+      m.ranges.map((r) => m.text.slice(r.start, r.end)),
+      `${code}: ${found.map((x) => x.message).join(" | ")}`,
+    );
+    assert.deepEqual(
+      found.map((x) => [x.start, x.end]),
+      m.ranges.map((r) => [r.start, r.end]),
+    );
     return found;
   }
 
@@ -55,11 +70,19 @@ export class TsFixture {
     assert.equal(fixed, after);
     this.file(name, fixed);
     assert.deepEqual(this.typeErrors(f), [], "the fixed file type-checks");
-    assert.deepEqual(this.analyzer.analyze(f).findings.filter((x) => x.code === code && x.start === finding.start).map((x) => x.message), []);
+    assert.deepEqual(
+      this.analyzer
+        .analyze(f)
+        .findings.filter((x) => x.code === code && x.start === finding.start)
+        .map((x) => x.message),
+      [],
+    );
   }
 
   typeErrors(file: string): string[] {
-    return this.analyzer.semanticDiagnostics(file).map((d) => (typeof d.messageText === "string" ? d.messageText : d.messageText.messageText));
+    return this.analyzer
+      .semanticDiagnostics(file)
+      .map((d) => (typeof d.messageText === "string" ? d.messageText : d.messageText.messageText));
   }
 
   dispose(): void {

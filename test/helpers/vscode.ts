@@ -10,8 +10,13 @@ import * as path from "node:path";
 import { Browser, chromium, Page } from "playwright-core";
 
 export const CHROMIUM_ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 export interface VsCodeSession {
@@ -41,7 +46,9 @@ export async function openVsCode(workspace: string, options: { vsix?: string } =
     await page.goto(server.openUrl);
     await page.locator(".monaco-workbench").waitFor({ timeout: 60_000 });
     return {
-      page, workspace, extensionsDir: server.extensionsDir,
+      page,
+      workspace,
+      extensionsDir: server.extensionsDir,
       close: async () => {
         await browser?.close();
         await server.stop();
@@ -57,7 +64,10 @@ export async function openVsCode(workspace: string, options: { vsix?: string } =
 
 /** Quick Open (Ctrl+P) a file by name and wait for its editor tab (asking again while a new file is not yet in the index). */
 export async function openFile(page: Page, name: string): Promise<void> {
-  await page.locator(".monaco-workbench").click({ position: { x: 700, y: 10 } }).catch(() => undefined);
+  await page
+    .locator(".monaco-workbench")
+    .click({ position: { x: 700, y: 10 } })
+    .catch(() => undefined);
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press("Control+P");
     const input = page.locator(".quick-input-widget input");
@@ -103,7 +113,13 @@ export async function webviewWith(page: Page, selector: string, timeoutMs = 60_0
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       if (frame.name() !== "active-frame" && !frame.url().includes("fake.html")) continue;
-      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     await page.waitForTimeout(200);
   }
@@ -135,6 +151,9 @@ export async function goTo(page: Page, line: number, column: number): Promise<vo
 
 /** Waits until an editor line shows `text` (editors render spaces as no-break spaces). */
 export async function waitForLine(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((expected) => [...document.querySelectorAll(".view-line")]
-    .some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)), text, { timeout: 15_000 });
+  await page.waitForFunction(
+    (expected) => [...document.querySelectorAll(".view-line")].some((l) => l.textContent?.replace(/\u00a0/g, " ").includes(expected)),
+    text,
+    { timeout: 15_000 },
+  );
 }

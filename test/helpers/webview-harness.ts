@@ -40,11 +40,22 @@ function serve(dist: string, origin: () => string): Server {
     const url = new URL(req.url ?? "/", origin());
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(webviewHtml({ cspSource: origin(), scriptUri: `${origin()}/dist/webview.js`, styleUri: `${origin()}/dist/webview.css`, title: "harness", preludeScripts: [BRIDGE] }));
+      res.end(
+        webviewHtml({
+          cspSource: origin(),
+          scriptUri: `${origin()}/dist/webview.js`,
+          styleUri: `${origin()}/dist/webview.css`,
+          title: "harness",
+          preludeScripts: [BRIDGE],
+        }),
+      );
       return;
     }
     const file = path.join(dist, path.normalize(url.pathname.replace(/^\/dist\//, "")));
-    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
+    if (!file.startsWith(dist)) {
+      res.writeHead(403).end();
+      return;
+    }
     try {
       const body = readFileSync(file);
       res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
@@ -68,35 +79,59 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>, options
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 }, timezoneId: options.timezoneId, locale: options.locale });
+  const page = await browser.newPage({
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    timezoneId: options.timezoneId,
+    locale: options.locale,
+  });
   const sent: HostToWebview[] = [];
   const logs: string[] = [];
   const waiting = new Map<number, (m: HostToWebview) => void>();
   let closed = false;
   let toHost: (message: unknown) => void = () => undefined;
-  const host = new WebviewHost(spec, {
-    post: async (msg) => {
-      sent.push(msg);
-      // Delivered to the page first, then reported: a test that awaits an answer ends only once nothing is in flight.
-      if (!closed) await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
-      if (msg.type === "response") waiting.get(msg.id)?.(msg);
+  const host = new WebviewHost(
+    spec,
+    {
+      post: async (msg) => {
+        sent.push(msg);
+        // Delivered to the page first, then reported: a test that awaits an answer ends only once nothing is in flight.
+        if (!closed) await page.evaluate((m) => window.postMessage(m, "*"), msg as unknown as Record<string, unknown>);
+        if (msg.type === "response") waiting.get(msg.id)?.(msg);
+      },
+      onMessage: (listener) => {
+        toHost = listener;
+        return {
+          dispose: () => {
+            toHost = () => undefined;
+          },
+        };
+      },
     },
-    onMessage: (listener) => { toHost = listener; return { dispose: () => { toHost = () => undefined; } }; },
-  }, (line) => logs.push(line));
+    (line) => logs.push(line),
+  );
   // tsx compiles the tests with esbuild's keepNames, which wraps named inner functions in `__name(…)`:
   // functions a test passes to page.evaluate need that helper in the page too (an identity here).
   await page.addInitScript({ content: "globalThis.__name = (fn) => fn;" });
   await page.exposeFunction("__toHost", (json: string) => toHost(JSON.parse(json)));
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   await page.goto(origin + "/");
   return {
-    page, url: origin + "/", host, sent, logs,
+    page,
+    url: origin + "/",
+    host,
+    sent,
+    logs,
     emit: (e) => host.emit(e),
     sendRaw: async (message, id) => {
       const answered = new Promise<HostToWebview>((resolve) => waiting.set(id, resolve));
-      await page.evaluate((m) => (window as unknown as { __toHost(json: string): void }).__toHost(JSON.stringify(m)), message as Record<string, unknown>);
+      await page.evaluate(
+        (m) => (window as unknown as { __toHost(json: string): void }).__toHost(JSON.stringify(m)),
+        message as Record<string, unknown>,
+      );
       return answered;
     },
     close: async () => {

@@ -21,9 +21,10 @@ before(async () => {
 after(async () => emu?.stop());
 
 const typedRow = (pk: string, rk: string): EntityRow => ({
-  partitionKey: pk, rowKey: rk,
+  partitionKey: pk,
+  rowKey: rk,
   properties: {
-    Name: { type: "String", value: "it's, \"quoted\"\nand multi-line" },
+    Name: { type: "String", value: 'it\'s, "quoted"\nand multi-line' },
     Age: { type: "Int32", value: "42" },
     Big: { type: "Int64", value: "9007199254740993" },
     Ratio: { type: "Double", value: "2.5" },
@@ -51,7 +52,10 @@ test("entities keep their types through insert and read", async () => {
   assert.deepEqual(stored.properties, typedRow("p", "r").properties);
   assert.ok(stored.etag);
   await assert.rejects(s.insertEntity(t, typedRow("p", "r")), /already exists/);
-  await assert.rejects(s.insertEntity(t, { partitionKey: "p", rowKey: "x", properties: { Age: { type: "Int32", value: "old" } } }), /Age: 'old' is not a 32-bit integer/);
+  await assert.rejects(
+    s.insertEntity(t, { partitionKey: "p", rowKey: "x", properties: { Age: { type: "Int32", value: "old" } } }),
+    /Age: 'old' is not a 32-bit integer/,
+  );
 });
 
 test("an edit with a stale ETag is refused and overwrites nothing", async () => {
@@ -61,7 +65,10 @@ test("an edit with a stale ETag is refused and overwrites nothing", async () => 
   const mine = { ...first, properties: { ...first.properties, Age: { type: "Int32" as const, value: "43" } } };
   const theirs = { ...first, properties: { ...first.properties, Age: { type: "Int32" as const, value: "50" } } };
   const afterTheirs = await s.updateEntity(t, theirs, first.etag!);
-  await assert.rejects(s.updateEntity(t, mine, first.etag!), (e: unknown) => e instanceof ConflictError && /changed by someone else.*nothing was overwritten/.test((e as Error).message));
+  await assert.rejects(
+    s.updateEntity(t, mine, first.etag!),
+    (e: unknown) => e instanceof ConflictError && /changed by someone else.*nothing was overwritten/.test((e as Error).message),
+  );
   const now = await s.getEntity(t, "p", "r");
   assert.equal(now.properties.Age.value, "50");
   const mineAgain = await s.updateEntity(t, mine, afterTheirs.etag!);
@@ -71,7 +78,11 @@ test("an edit with a stale ETag is refused and overwrites nothing", async () => 
 test("paging over 3,200 entities by continuation tokens, and a query's measured cost", async () => {
   const t = tableName();
   await s.createTable(t);
-  const rows = Array.from({ length: 3200 }, (_, i) => ({ partitionKey: `p${i % 4}`, rowKey: String(i).padStart(5, "0"), properties: { N: { type: "Int32" as const, value: String(i) } } }));
+  const rows = Array.from({ length: 3200 }, (_, i) => ({
+    partitionKey: `p${i % 4}`,
+    rowKey: String(i).padStart(5, "0"),
+    properties: { N: { type: "Int32" as const, value: String(i) } },
+  }));
   assert.equal(await s.upsertRows(t, rows), 3200);
   const first = await s.page(t);
   assert.equal(first.entities.length, 1000);
@@ -82,7 +93,10 @@ test("paging over 3,200 entities by continuation tokens, and a query's measured 
   const all = await s.query(t, "", { limit: 10_000 });
   assert.deepEqual({ ...all.cost, elapsedMs: 0 }, { requests: 4, pages: 4, continuationTokens: 3, entities: 3200, elapsedMs: 0 });
   const one = await s.query(t, "PartitionKey eq 'p1' and RowKey eq '00001'", { select: ["N"] });
-  assert.deepEqual(one.entities.map((e) => e.properties), [{ N: { type: "Int32", value: "1" } }]);
+  assert.deepEqual(
+    one.entities.map((e) => e.properties),
+    [{ N: { type: "Int32", value: "1" } }],
+  );
   assert.equal(one.cost.requests, 1);
   const limited = await s.query(t, "PartitionKey eq 'p2'", { limit: 10 });
   assert.equal(limited.entities.length, 10);
@@ -92,51 +106,83 @@ test("paging over 3,200 entities by continuation tokens, and a query's measured 
 test("deleting selected entities batches per partition, 100 at most", async () => {
   const t = tableName();
   await s.createTable(t);
-  const rows = [...Array.from({ length: 150 }, (_, i) => ({ partitionKey: "a", rowKey: `r${i}`, properties: {} })),
-    ...Array.from({ length: 100 }, (_, i) => ({ partitionKey: "b", rowKey: `r${i}`, properties: {} }))];
+  const rows = [
+    ...Array.from({ length: 150 }, (_, i) => ({ partitionKey: "a", rowKey: `r${i}`, properties: {} })),
+    ...Array.from({ length: 100 }, (_, i) => ({ partitionKey: "b", rowKey: `r${i}`, properties: {} })),
+  ];
   await s.upsertRows(t, rows);
   const progress: number[] = [];
   const result = await s.deleteEntities(t, rows.slice(0, 240), (done) => progress.push(done));
   assert.deepEqual(result, { deleted: 240, batches: 3 });
   assert.deepEqual(progress, [100, 150, 240]);
   const left = await s.query(t, "", { limit: 1000 });
-  assert.deepEqual(left.entities.map((e) => `${e.partitionKey}/${e.rowKey}`).sort(), rows.slice(240).map((r) => `${r.partitionKey}/${r.rowKey}`).sort());
+  assert.deepEqual(
+    left.entities.map((e) => `${e.partitionKey}/${e.rowKey}`).sort(),
+    rows
+      .slice(240)
+      .map((r) => `${r.partitionKey}/${r.rowKey}`)
+      .sort(),
+  );
 });
 
 test("export then import round-trips JSON and CSV with every type", async () => {
   const t = tableName();
   await s.createTable(t);
-  await s.upsertRows(t, [typedRow("p", "1"), typedRow("p", "2"), { partitionKey: "q", rowKey: "3", properties: { Only: { type: "Int64", value: "-5" } } }]);
+  await s.upsertRows(t, [
+    typedRow("p", "1"),
+    typedRow("p", "2"),
+    { partitionKey: "q", rowKey: "3", properties: { Only: { type: "Int64", value: "-5" } } },
+  ]);
   const exported = (await s.query(t, "", { limit: 100 })).entities;
   for (const format of ["json", "csv"] as const) {
     const text = serialize(exported, format);
     const back = deserialize(text, format);
-    assert.deepEqual(back.map((r) => ({ ...r })), exported.map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey, properties: r.properties })), format);
+    assert.deepEqual(
+      back.map((r) => ({ ...r })),
+      exported.map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey, properties: r.properties })),
+      format,
+    );
     const target = tableName();
     await s.createTable(target);
     await s.upsertRows(target, back);
     const again = (await s.query(target, "", { limit: 100 })).entities;
-    assert.deepEqual(again.map((r) => r.properties), exported.map((r) => r.properties), `${format} import`);
+    assert.deepEqual(
+      again.map((r) => r.properties),
+      exported.map((r) => r.properties),
+      `${format} import`,
+    );
   }
 });
 
 test("a wrong key, an unreachable endpoint and missing permissions fail clearly and within the bound", async () => {
-  const wrongKey = new AccountSession({ id: "x", name: "x", kind: "connection-string", endpoint: emu.endpoint },
-    { connectionString: emu.connectionString.replace(DEV_KEY, Buffer.from("not the key").toString("base64")) });
+  const wrongKey = new AccountSession(
+    { id: "x", name: "x", kind: "connection-string", endpoint: emu.endpoint },
+    { connectionString: emu.connectionString.replace(DEV_KEY, Buffer.from("not the key").toString("base64")) },
+  );
   await assert.rejects(wrongKey.listTables(), /the account key was rejected/);
 
   const port = await freePort();
   const nowhere = `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};TableEndpoint=http://127.0.0.1:${port}/${DEV_ACCOUNT};`;
-  const unreachable = new AccountSession({ id: "y", name: "y", kind: "connection-string", endpoint: `http://127.0.0.1:${port}` }, { connectionString: nowhere }, { timeoutMs: 3000 });
+  const unreachable = new AccountSession(
+    { id: "y", name: "y", kind: "connection-string", endpoint: `http://127.0.0.1:${port}` },
+    { connectionString: nowhere },
+    { timeoutMs: 3000 },
+  );
   const started = Date.now();
   await assert.rejects(unreachable.listTables(), /nothing answers at 127\.0\.0\.1:\d+ \(connection refused\)/);
   assert.ok(Date.now() - started < 5000);
 
   // A listener that never answers: the bound, not a hang.
-  const silent = await new Promise<Server>((resolve) => { const srv = createServer(() => undefined); srv.listen(0, "127.0.0.1", () => resolve(srv)); });
+  const silent = await new Promise<Server>((resolve) => {
+    const srv = createServer(() => undefined);
+    srv.listen(0, "127.0.0.1", () => resolve(srv));
+  });
   const silentPort = (silent.address() as { port: number }).port;
-  const hang = new AccountSession({ id: "z", name: "z", kind: "connection-string", endpoint: `http://127.0.0.1:${silentPort}` },
-    { connectionString: nowhere.replace(String(port), String(silentPort)) }, { timeoutMs: 1500 });
+  const hang = new AccountSession(
+    { id: "z", name: "z", kind: "connection-string", endpoint: `http://127.0.0.1:${silentPort}` },
+    { connectionString: nowhere.replace(String(port), String(silentPort)) },
+    { timeoutMs: 1500 },
+  );
   const t0 = Date.now();
   await assert.rejects(hang.listTables(), /no answer from 127\.0\.0\.1:\d+ within 2 s/);
   assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms`);
@@ -144,10 +190,16 @@ test("a wrong key, an unreachable endpoint and missing permissions fail clearly 
 
   const t = tableName();
   await s.createTable(t);
-  const sas = generateTableSas(t, new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY), { permissions: { query: true }, expiresOn: new Date(Date.now() + 3600_000) });
+  const sas = generateTableSas(t, new AzureNamedKeyCredential(DEV_ACCOUNT, DEV_KEY), {
+    permissions: { query: true },
+    expiresOn: new Date(Date.now() + 3600_000),
+  });
   const readOnly = new AccountSession({ id: "r", name: "r", kind: "sas", endpoint: emu.endpoint }, { sasToken: sas });
   await readOnly.query(t, "");
-  await assert.rejects(readOnly.insertEntity(t, typedRow("p", "r")), /^Error: the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=r\)/);
+  await assert.rejects(
+    readOnly.insertEntity(t, typedRow("p", "r")),
+    /^Error: the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=r\)/,
+  );
 });
 
 test("the emulator stops by its PID and frees its port", async () => {
@@ -158,7 +210,10 @@ test("the emulator stops by its PID and frees its port", async () => {
   assert.throws(() => process.kill(pid, 0));
   await new Promise<void>((resolve, reject) => {
     const socket = createConnection({ host: "127.0.0.1", port });
-    socket.once("connect", () => { socket.destroy(); reject(new Error("port still open")); });
+    socket.once("connect", () => {
+      socket.destroy();
+      reject(new Error("port still open"));
+    });
     socket.once("error", () => resolve());
   });
 });
@@ -199,8 +254,15 @@ test("an expired or not-yet-valid SAS says so, before the call when clearly outs
   assert.deepEqual([served.code, served.status], ["SasExpired", 403]);
   assert.match(served.message, /^the SAS token expired on /);
 
-  const future = accountSas({ permissions: { list: true }, startsOn: new Date(Date.now() + hour), expiresOn: new Date(Date.now() + 2 * hour) });
-  assert.match((await refusal(sasSession(future).listTables())).message, /^the SAS token is not valid before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: wait until then/);
+  const future = accountSas({
+    permissions: { list: true },
+    startsOn: new Date(Date.now() + hour),
+    expiresOn: new Date(Date.now() + 2 * hour),
+  });
+  assert.match(
+    (await refusal(sasSession(future).listTables())).message,
+    /^the SAS token is not valid before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: wait until then/,
+  );
   const soon = accountSas({ permissions: { list: true }, startsOn: new Date(Date.now() + 120_000) });
   const servedSoon = await refusal(sasSession(soon).listTables());
   assert.deepEqual([servedSoon.code, servedSoon.status], ["SasNotYetValid", 403]);
@@ -211,18 +273,40 @@ test("a SAS without a needed permission or resource type names what it lacks", a
   await s.createTable(t);
   const readOnly = sasSession(accountSas({ permissions: { list: true, query: true } }));
   assert.deepEqual(await readOnly.listTables().then((names) => names.includes(t)), true);
-  assert.match((await refusal(readOnly.insertEntity(t, typedRow("p", "r")))).message, /^the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=rl\)/);
-  assert.match((await refusal(readOnly.createTable(tableName()))).message, /^the SAS token may not create a table: it lacks the permission 'c' \(create\) or 'w' \(write\) or 'a' \(add\)/);
-  assert.match((await refusal(readOnly.deleteTable(t))).message, /^the SAS token may not delete a table: it lacks the permission 'd' \(delete\)/);
+  assert.match(
+    (await refusal(readOnly.insertEntity(t, typedRow("p", "r")))).message,
+    /^the SAS token may not insert an entity: it lacks the permission 'a' \(add\) in sp \(it has sp=rl\)/,
+  );
+  assert.match(
+    (await refusal(readOnly.createTable(tableName()))).message,
+    /^the SAS token may not create a table: it lacks the permission 'c' \(create\) or 'w' \(write\) or 'a' \(add\)/,
+  );
+  assert.match(
+    (await refusal(readOnly.deleteTable(t))).message,
+    /^the SAS token may not delete a table: it lacks the permission 'd' \(delete\)/,
+  );
 
-  const serviceOnly = sasSession(accountSas({ permissions: { list: true, query: true, add: true, update: true, delete: true, write: true }, resourceTypes: "s" }));
-  assert.match((await refusal(serviceOnly.listTables())).message, /^the SAS token may not list tables: it lacks the resource type 'c' \(container, i\.e\. tables\) in srt \(it has srt=s\)/);
+  const serviceOnly = sasSession(
+    accountSas({ permissions: { list: true, query: true, add: true, update: true, delete: true, write: true }, resourceTypes: "s" }),
+  );
+  assert.match(
+    (await refusal(serviceOnly.listTables())).message,
+    /^the SAS token may not list tables: it lacks the resource type 'c' \(container, i\.e\. tables\) in srt \(it has srt=s\)/,
+  );
   const noObjects = sasSession(accountSas({ permissions: { list: true, query: true, add: true, update: true }, resourceTypes: "sc" }));
-  assert.match((await refusal(noObjects.insertEntity(t, typedRow("p", "r")))).message, /^the SAS token may not insert an entity: it lacks the resource type 'o' \(object, i\.e\. entities\)/);
+  assert.match(
+    (await refusal(noObjects.insertEntity(t, typedRow("p", "r")))).message,
+    /^the SAS token may not insert an entity: it lacks the resource type 'o' \(object, i\.e\. entities\)/,
+  );
 
-  const tableSas = sasSession(generateTableSas(t, devKey, { permissions: { query: true, add: true }, expiresOn: new Date(Date.now() + hour) }));
+  const tableSas = sasSession(
+    generateTableSas(t, devKey, { permissions: { query: true, add: true }, expiresOn: new Date(Date.now() + hour) }),
+  );
   await tableSas.insertEntity(t, typedRow("p", "r"));
-  assert.match((await refusal(tableSas.deleteEntities(t, [{ partitionKey: "p", rowKey: "r" }]))).message, /^the SAS token may not delete entities: it lacks the permission 'd' \(delete\) in sp \(it has sp=ra\)/);
+  assert.match(
+    (await refusal(tableSas.deleteEntities(t, [{ partitionKey: "p", rowKey: "r" }]))).message,
+    /^the SAS token may not delete entities: it lacks the permission 'd' \(delete\) in sp \(it has sp=ra\)/,
+  );
 });
 
 test("a SAS URL pasted as the endpoint, or a SAS in a connection string, connects; what is shown holds no query", async () => {
@@ -242,15 +326,36 @@ test("a SAS URL pasted as the endpoint, or a SAS in a connection string, connect
   // A refusal of a SAS-signed request (the SDK's error carries the URL with the token) shows no part of the signature.
   const sig = new URLSearchParams(token).get("sig")!;
   const refused = await refusal(fromUrl.deleteTable(t));
-  for (let i = 0; i + 8 <= sig.length; i++) assert.ok(!refused.message.includes(sig.slice(i, i + 8)) && !refused.message.includes(encodeURIComponent(sig).slice(i, i + 8)), refused.message);
+  for (let i = 0; i + 8 <= sig.length; i++)
+    assert.ok(
+      !refused.message.includes(sig.slice(i, i + 8)) && !refused.message.includes(encodeURIComponent(sig).slice(i, i + 8)),
+      refused.message,
+    );
 });
 
 test("tdl stress prints no part of a key from a connection string with 'AccountKey <key>'", () => {
   // Issue 10: `unknown setting '<most of the key>'` was printed on stderr.
   const key = Buffer.from(Array.from({ length: 64 }, (_, i) => (i * 37 + 11) % 256)).toString("base64");
-  for (const cs of [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey ${key};EndpointSuffix=core.windows.net`, `AccountName=acct;${key}`]) {
-    const r = spawnSync(process.execPath, ["dist/cli.js", "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_SECRET_TEST", "--duration", "1s"],
-      { encoding: "utf8", env: { ...process.env, TDL_SECRET_TEST: cs }, timeout: 60_000 });
+  for (const cs of [
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey ${key};EndpointSuffix=core.windows.net`,
+    `AccountName=acct;${key}`,
+  ]) {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "dist/cli.js",
+        "stress",
+        "--design",
+        "examples/marathon.tdl",
+        "--table",
+        "Registrations",
+        "--connection-string-env",
+        "TDL_SECRET_TEST",
+        "--duration",
+        "1s",
+      ],
+      { encoding: "utf8", env: { ...process.env, TDL_SECRET_TEST: cs }, timeout: 60_000 },
+    );
     const out = r.stdout + r.stderr;
     assert.match(out, /AccountKey|segment 2/, out);
     for (let i = 0; i + 8 <= key.length; i++) assert.ok(!out.includes(key.slice(i, i + 8)), `printed a piece of the key: ${out}`);

@@ -93,9 +93,14 @@ after(async () => {
 /** Values that repeat (so equalities find several entities) over a few days, in printable ASCII. */
 function propArb(info: PropertyInfo): fc.Arbitrary<Value> {
   let arb: fc.Arbitrary<Value>;
-  if (info.type === "datetime") arb = fc.date({ min: new Date("2026-01-01T00:00:00Z"), max: new Date("2026-01-04T00:00:00Z"), noInvalidDate: true });
+  if (info.type === "datetime")
+    arb = fc.date({ min: new Date("2026-01-01T00:00:00Z"), max: new Date("2026-01-04T00:00:00Z"), noInvalidDate: true });
   else if (info.type === "string" && !info.decl.modifiers.some((m) => m.kind === "charset")) {
-    arb = fc.string({ unit: fc.constantFrom(..."abcXYZ019 -_"), minLength: Math.max(1, info.decl.type.min?.value ?? 0), maxLength: Math.min(info.maxChars, 8) });
+    arb = fc.string({
+      unit: fc.constantFrom(..."abcXYZ019 -_"),
+      minLength: Math.max(1, info.decl.type.min?.value ?? 0),
+      maxLength: Math.min(info.maxChars, 8),
+    });
   } else arb = valueArb(info);
   const pool = fc.sample(arb, { seed: FUZZ_SEED, numRuns: 4 });
   return fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 3 }, { arbitrary: arb, weight: 1 });
@@ -121,12 +126,18 @@ function meets(e: Entity, cond: NonNullable<Query["where"]>[number], p: Record<s
   const param = p[cond.property.text];
   const x = cond.value.kind === "param" ? (param as Value) : literal(info, cond.value.text);
   switch (cond.op) {
-    case "=": return same(v, x);
-    case "<": return compare(v, x) < 0;
-    case "<=": return compare(v, x) <= 0;
-    case ">": return compare(v, x) > 0;
-    case ">=": return compare(v, x) >= 0;
-    case "prefix": return String(v).startsWith(String(x));
+    case "=":
+      return same(v, x);
+    case "<":
+      return compare(v, x) < 0;
+    case "<=":
+      return compare(v, x) <= 0;
+    case ">":
+      return compare(v, x) > 0;
+    case ">=":
+      return compare(v, x) >= 0;
+    case "prefix":
+      return String(v).startsWith(String(x));
     case "between": {
       const r = param as { from: Value; to: Value };
       return compare(v, r.from) >= 0 && compare(v, r.to) <= 0;
@@ -143,7 +154,8 @@ function paramsArb(q: Query, entities: Entity[], props: ReadonlyMap<string, Prop
       const name = cond.property.text;
       const info = props.get(name)!;
       if (cond.op === "between") {
-        rec[name] = fc.tuple(fc.constantFrom(base[name]!, other[name]!), fc.constantFrom(base[name]!, other[name]!, ...fc.sample(propArb(info), 1)))
+        rec[name] = fc
+          .tuple(fc.constantFrom(base[name]!, other[name]!), fc.constantFrom(base[name]!, other[name]!, ...fc.sample(propArb(info), 1)))
           .map(([a, b]) => (compare(a, b) <= 0 ? { from: a, to: b } : { from: b, to: a }));
       } else if (cond.value.kind !== "param") continue;
       else if (cond.op === "prefix") rec[name] = fc.constant(String(base[name]).slice(0, cut));
@@ -192,7 +204,8 @@ for (const [name, text] of DESIGNS) {
         entities.push(e);
       }
       assert.ok(entities.length >= ENTITIES / 3, `${m.table}: ${entities.length} entities`);
-      for (let i = 0; i < entities.length; i += 10) await Promise.all(entities.slice(i, i + 10).map((e) => mod.writeEntity!(client, e, "create")));
+      for (let i = 0; i < entities.length; i += 10)
+        await Promise.all(entities.slice(i, i + 10).map((e) => mod.writeEntity!(client, e, "create")));
 
       const identity = (e: Entity) => `${mod.partitionKey!(e) as string}\n${mod.rowKey!(e) as string}`;
       const facts = tableFacts(tm.table, tm.props);
@@ -205,9 +218,17 @@ for (const [name, text] of DESIGNS) {
           const filter = mod[`query${q.name.text}`]!(p) as string;
           const rows = await listAll(client, filter);
           const kept = needsFamily ? rows.filter((r) => mod.rowFamily!(r) === family) : rows;
-          if (!needsFamily) assert.deepEqual(rows.map((r) => mod.rowFamily!(r)).filter((f) => f !== family), [], `${q.name.text}: rows of another family`);
+          if (!needsFamily)
+            assert.deepEqual(
+              rows.map((r) => mod.rowFamily!(r)).filter((f) => f !== family),
+              [],
+              `${q.name.text}: rows of another family`,
+            );
           const got = kept.map((r) => identity(mod.readEntity!(r) as Entity)).sort();
-          const expected = entities.filter((e) => (q.where ?? []).every((c) => meets(e, c, p, tm.props.get(c.property.text)!))).map(identity).sort();
+          const expected = entities
+            .filter((e) => (q.where ?? []).every((c) => meets(e, c, p, tm.props.get(c.property.text)!)))
+            .map(identity)
+            .sort();
           assert.deepEqual(got, expected, `${m.table}.${q.name.text} ${filter}`);
           found += expected.length;
         }

@@ -19,7 +19,8 @@ let alone: string;
 
 before(() => {
   alone = mkdtempSync(path.join(tmpdir(), "tda-dist-"));
-  for (const f of ["cli.js", "azurite-table.js", "azure-identity.js", "ts-analyzer.js", "ts-lib"]) cpSync(path.join(DIST, f), path.join(alone, f), { recursive: true });
+  for (const f of ["cli.js", "azurite-table.js", "azure-identity.js", "ts-analyzer.js", "ts-lib"])
+    cpSync(path.join(DIST, f), path.join(alone, f), { recursive: true });
   // The check means something only if nothing could be found in a node_modules/ above the copy.
   assert.throws(() => createRequire(path.join(alone, "x.js")).resolve("azurite/package.json"), /Cannot find module/);
 });
@@ -41,7 +42,8 @@ test("dist/azurite-table.js alone serves tables, transactions and filtered reads
     for (const rk of ["c", "a", "b"]) tx.createEntity({ partitionKey: "p", rowKey: rk, Amount: rk.charCodeAt(0) });
     await client.submitTransaction(tx.actions);
     const rows: string[] = [];
-    for await (const e of client.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"p"} and RowKey ge ${"b"}` } })) rows.push(`${e.rowKey}:${e.Amount}`);
+    for await (const e of client.listEntities({ queryOptions: { filter: odata`PartitionKey eq ${"p"} and RowKey ge ${"b"}` } }))
+      rows.push(`${e.rowKey}:${e.Amount}`);
     assert.deepEqual(rows, ["b:98", "c:99"], "in RowKey order, the filter applied");
   } finally {
     await emulator.stop();
@@ -66,10 +68,15 @@ test("the CLI copied without node_modules starts its emulator from the bundle be
   const child = spawn(process.execPath, [path.join(alone, "cli.js"), "emulator", "--port", "0"], { cwd: alone });
   try {
     let err = "";
-    child.stderr.on("data", (d) => { err += d; });
+    child.stderr.on("data", (d) => {
+      err += d;
+    });
     const first = await new Promise<string>((resolve, reject) => {
       let out = "";
-      child.stdout.on("data", (d) => { out += d; if (out.includes("\n")) resolve(out.split("\n")[0]); });
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0]);
+      });
       child.once("exit", (code) => reject(new Error(`tdl emulator exited with ${code}: ${err}`)));
     });
     const info = JSON.parse(first) as { tableEndpoint: string; pid: number };

@@ -9,7 +9,13 @@ const CLI = path.resolve("dist/cli.js");
 
 test("tdl emulator prints its connection first, serves until SIGINT, and stops cleanly", async () => {
   const child = spawn(process.execPath, [CLI, "emulator", "--port", "0", "--scale", "0.5"]);
-  const first = await new Promise<string>((resolve) => { let out = ""; child.stdout.on("data", (d) => { out += d; if (out.includes("\n")) resolve(out.split("\n")[0]); }); });
+  const first = await new Promise<string>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+  });
   const info = JSON.parse(first) as { connectionString: string; tableEndpoint: string };
   assert.match(info.tableEndpoint, /^http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1$/);
   assert.match(info.connectionString, new RegExp(`TableEndpoint=${info.tableEndpoint.replace(/\./g, "\\.")};`));
@@ -34,8 +40,16 @@ test("tdl emulator exits 1 when its port is taken, and 2 on bad usage", async ()
 test("tdl emulator survives the unauthenticated requests that ended it (`-.`, deep nesting, malformed URLs) and counts them on stop", async () => {
   const child = spawn(process.execPath, [CLI, "emulator", "--port", "0"]);
   let stderr = "";
-  child.stderr.on("data", (d) => { stderr += d; });
-  const first = await new Promise<string>((resolve) => { let out = ""; child.stdout.on("data", (d) => { out += d; if (out.includes("\n")) resolve(out.split("\n")[0]); }); });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const first = await new Promise<string>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+  });
   const info = JSON.parse(first) as { tableEndpoint: string };
   const { port, pathname } = new URL(info.tableEndpoint);
   const targets = [
@@ -43,7 +57,9 @@ test("tdl emulator survives the unauthenticated requests that ended it (`-.`, de
     `${pathname}/Orders()?$filter=${encodeURIComponent("(".repeat(2000) + "A eq 1" + ")".repeat(2000))}`,
     // 18 KB of `not`: past the 16 KiB of request line and headers read, refused as malformed HTTP (1 of 2).
     `${pathname}/Orders()?$filter=${encodeURIComponent("not ".repeat(3000) + "A")}`,
-    "/%zz", "//", `${pathname}/Orders()?${"&=".repeat(3000)}`,
+    "/%zz",
+    "//",
+    `${pathname}/Orders()?${"&=".repeat(3000)}`,
   ];
   for (const target of targets) {
     const a = await rawRequest(Number(port), `GET ${target} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\n\r\n`);
@@ -61,8 +77,19 @@ test("tdl emulator survives the unauthenticated requests that ended it (`-.`, de
 test("tdl emulator says so on stderr when Azurite behind it has gone, and goes on answering 500", async () => {
   const child = spawn(process.execPath, [CLI, "emulator", "--port", "0"]);
   let stderr = "";
-  const gone = new Promise<void>((resolve) => child.stderr.on("data", (d) => { stderr += d; if (stderr.includes("has exited")) resolve(); }));
-  const first = await new Promise<string>((resolve) => { let out = ""; child.stdout.on("data", (d) => { out += d; if (out.includes("\n")) resolve(out.split("\n")[0]); }); });
+  const gone = new Promise<void>((resolve) =>
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (stderr.includes("has exited")) resolve();
+    }),
+  );
+  const first = await new Promise<string>((resolve) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]);
+    });
+  });
   const info = JSON.parse(first) as { tableEndpoint: string; pid: number };
   process.kill(info.pid, "SIGKILL");
   await gone;

@@ -31,7 +31,10 @@ after(async () => emu?.stop());
 
 const CLI = path.resolve("dist/cli.js");
 const tdl = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [CLI, "infer", ...args], { env: { ...process.env, TDL_TEST_TABLES: emu.connectionString, ...env }, encoding: "utf8" });
+  spawnSync(process.execPath, [CLI, "infer", ...args], {
+    env: { ...process.env, TDL_TEST_TABLES: emu.connectionString, ...env },
+    encoding: "utf8",
+  });
 
 test("tdl infer writes the design on stdout and the read, histogram and findings on stderr", () => {
   const r = tdl(["--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES"]);
@@ -49,7 +52,18 @@ test("tdl infer writes the design on stdout and the read, histogram and findings
 
 test("--out writes the file and --sample bounds the read", () => {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "tdl-infer-")), "registrations.tdl");
-  const r = tdl(["--table", "Registrations", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "100", "--out", out, "--service", "cosmos-table"]);
+  const r = tdl([
+    "--table",
+    "Registrations",
+    "--connection-string-env",
+    "TDL_TEST_TABLES",
+    "--sample",
+    "100",
+    "--out",
+    out,
+    "--service",
+    "cosmos-table",
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "");
   const text = readFileSync(out, "utf8");
@@ -69,7 +83,10 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
   for (const [args, message] of [
     [["--connection-string-env", "TDL_TEST_TABLES"], /infer needs --table NAME/],
     [["--table", "T"], /choose one source: --connection-string-env VAR or --account-url URL/],
-    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--account-url", "https://a.table.core.windows.net"], /choose one source/],
+    [
+      ["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--account-url", "https://a.table.core.windows.net"],
+      /choose one source/,
+    ],
     [["--table", "T", "--connection-string-env", "TDL_UNSET_VAR"], /the environment variable TDL_UNSET_VAR is not set/],
     [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"], /--sample needs a whole number from 1 to 1,000,000/],
     [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "1e3x"], /--sample needs a whole number/],
@@ -80,7 +97,9 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
-  const broken = tdl(["--table", "T", "--connection-string-env", "TDL_BROKEN"], { TDL_BROKEN: "AccountName=x;AccountKey=c2VjcmV0c2VjcmV0c2VjcmV0;Nonsense" });
+  const broken = tdl(["--table", "T", "--connection-string-env", "TDL_BROKEN"], {
+    TDL_BROKEN: "AccountName=x;AccountKey=c2VjcmV0c2VjcmV0c2VjcmV0;Nonsense",
+  });
   assert.equal(broken.status, 2, broken.stderr);
   assert.ok(!broken.stderr.includes("c2VjcmV0c2VjcmV0c2VjcmV0"), broken.stderr);
 });

@@ -14,8 +14,14 @@ import { FaultProxy } from "../helpers/fault-proxy";
 
 let emu: EmbeddedEmulator;
 let proxy: FaultProxy;
-before(async () => { emu = await startAzurite(); proxy = await FaultProxy.start(emu.port); });
-after(async () => { await proxy?.close(); await emu?.stop(); });
+before(async () => {
+  emu = await startAzurite();
+  proxy = await FaultProxy.start(emu.port);
+});
+after(async () => {
+  await proxy?.close();
+  await emu?.stop();
+});
 
 const CLI = path.resolve("dist/cli.js");
 const stressTables = async () => (await session(emu).listTables()).filter((t) => t.startsWith("stress"));
@@ -30,25 +36,40 @@ interface Run {
 }
 
 function start(...args: string[]): Run {
-  const child = spawn(process.execPath, [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_PROXY", ...args],
-    { env: { ...process.env, TDL_PROXY: proxy.connectionString(emu.connectionString, emu.endpoint) } });
+  const child = spawn(
+    process.execPath,
+    [CLI, "stress", "--design", "examples/marathon.tdl", "--table", "Registrations", "--connection-string-env", "TDL_PROXY", ...args],
+    { env: { ...process.env, TDL_PROXY: proxy.connectionString(emu.connectionString, emu.endpoint) } },
+  );
   let out = "";
   let err = "";
   const waiters: Array<() => void> = [];
   child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => { err += d; for (const w of [...waiters]) w(); });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  child.stderr.on("data", (d) => {
+    err += d;
+    for (const w of [...waiters]) w();
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return {
-    child, stderr: () => err, stdout: () => out, exit,
-    waitFor: (re) => new Promise((resolve, reject) => {
-      const check = () => {
-        const m = err.match(re);
-        if (m) { waiters.splice(waiters.indexOf(check), 1); resolve(m); }
-      };
-      waiters.push(check);
-      void exit.then(() => setImmediate(() => reject(new Error(`exited before stderr matched ${re}:\n${err}`))));
-      check();
-    }),
+    child,
+    stderr: () => err,
+    stdout: () => out,
+    exit,
+    waitFor: (re) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const m = err.match(re);
+          if (m) {
+            waiters.splice(waiters.indexOf(check), 1);
+            resolve(m);
+          }
+        };
+        waiters.push(check);
+        void exit.then(() => setImmediate(() => reject(new Error(`exited before stderr matched ${re}:\n${err}`))));
+        check();
+      }),
   };
 }
 
@@ -111,7 +132,9 @@ test("Ctrl+C twice while the endpoint stalls: it says it deletes first, waits, a
     run.child.kill("SIGINT");
     await run.waitFor(/cancelling: stopping the run, then deleting the stress table/);
     run.child.kill("SIGINT");
-    await run.waitFor(new RegExp(`deleting the stress table ${table} before exiting \\(at most 10 s; press Ctrl\\+C once more to exit now`));
+    await run.waitFor(
+      new RegExp(`deleting the stress table ${table} before exiting \\(at most 10 s; press Ctrl\\+C once more to exit now`),
+    );
     await new Promise((r) => setTimeout(r, 1000));
   } finally {
     proxy.resume();
@@ -139,7 +162,13 @@ test("Ctrl+C three times exits at once, naming the table and the command that re
     const { code } = await run.exit;
     assert.equal(code, 1);
     assert.ok(Date.now() - t0 < 3000, `exited ${Date.now() - t0} ms after the third Ctrl+C`);
-    const m = run.stderr().match(new RegExp(`exiting now: the stress table ${table} may remain at 127\\.0\\.0\\.1:${proxy.port}; remove it with: (tdl stress --cleanup .*)`));
+    const m = run
+      .stderr()
+      .match(
+        new RegExp(
+          `exiting now: the stress table ${table} may remain at 127\\.0\\.0\\.1:${proxy.port}; remove it with: (tdl stress --cleanup .*)`,
+        ),
+      );
     assert.ok(m, run.stderr());
     command = m[1];
     // The process is gone, and its connections with it (the held delete must not be delivered by the resume below).

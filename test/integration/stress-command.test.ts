@@ -23,17 +23,32 @@ before(async () => {
   // As EmulatorHost.start does: the settings' port, fidelity and scale, Azurite's lines to the output channel, traffic to the heatmap.
   emu = await FidelityEmulator.start({ port: 0, fidelity: true, scale: 1, log: () => undefined });
   emu.recorder.on("second", (s: TrafficSecond) => seconds.push(s));
-  target = { connection: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: emu.endpoint }, secret: { connectionString: emu.connectionString }, emulator: true, throttle: emu };
+  target = {
+    connection: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: emu.endpoint },
+    secret: { connectionString: emu.connectionString },
+    emulator: true,
+    throttle: emu,
+  };
 });
 after(async () => emu?.stop());
 
 const run = (text: string, table: string, extra: Partial<Parameters<typeof commandStressOptions>[0]> = {}) => {
   const progress: string[] = [];
   const options = commandStressOptions({
-    target, design: { text, file: "design.tdl", table }, mode: "spread", seconds: 2, maxSeconds: 120, analysis: {}, cleanupHint: "run the command",
-    onProgress: (p) => progress.push(`${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond}`), ...extra,
+    target,
+    design: { text, file: "design.tdl", table },
+    mode: "spread",
+    seconds: 2,
+    maxSeconds: 120,
+    analysis: {},
+    cleanupHint: "run the command",
+    onProgress: (p) => progress.push(`${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond}`),
+    ...extra,
   });
-  return runStress({ ...options, durationMs: (extra.seconds ?? 2) * 1000, drainMs: 1000, calibrateMs: 800 }).then((report) => ({ report, progress }));
+  return runStress({ ...options, durationMs: (extra.seconds ?? 2) * 1000, drainMs: 1000, calibrateMs: 800 }).then((report) => ({
+    report,
+    progress,
+  }));
 };
 
 test("spread mode from the command sends what tdl stress sends: inserts only, at the CLI's concurrency, calibrated and throttled", async () => {
@@ -61,7 +76,10 @@ test("the command's requests do not pass through http.request, which VS Code's e
   // As the extension host's proxy support does (http.proxySupport "override"): http.request is swapped for a wrapper. Count what still goes through it.
   const original = http.request;
   let through = 0;
-  (http as unknown as { request: unknown }).request = (...args: Parameters<typeof http.request>) => { through++; return original(...args); };
+  (http as unknown as { request: unknown }).request = (...args: Parameters<typeof http.request>) => {
+    through++;
+    return original(...args);
+  };
   try {
     const { report } = await run(readFileSync("examples/marathon.tdl", "utf8"), "Registrations", { seconds: 1 });
     assert.ok(report.operations.insert.count > 0);

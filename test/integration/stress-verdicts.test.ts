@@ -21,14 +21,18 @@ import { analyzeTdl } from "../../server/src/core";
 const LOAD_CODES = ["partition/hot", "partition/append-only", "partition/single-value"];
 
 let emu: FidelityEmulator;
-before(async () => { emu = await FidelityEmulator.start(); });
+before(async () => {
+  emu = await FidelityEmulator.start();
+});
 after(async () => emu?.stop());
 
 function designs(dir = "examples"): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? designs(p) : p.endsWith(".tdl") ? [p] : [];
-  }).sort();
+  return readdirSync(dir)
+    .flatMap((f) => {
+      const p = path.join(dir, f);
+      return statSync(p).isDirectory() ? designs(p) : p.endsWith(".tdl") ? [p] : [];
+    })
+    .sort();
 }
 
 /** Every table of every example, with the load findings the analyzer reports on it. */
@@ -37,37 +41,59 @@ function tables(): Array<{ file: string; text: string; table: string; findings: 
     const text = readFileSync(file, "utf8");
     const analysis = analyzeTdl(text);
     return analysis.tables.map((tm) => ({
-      file, text, table: tm.table.name.text,
-      findings: analysis.findings.filter((f) => LOAD_CODES.includes(f.code) && f.start >= tm.base + tm.table.start && f.start <= tm.base + tm.table.end).map((f) => f.code),
+      file,
+      text,
+      table: tm.table.name.text,
+      findings: analysis.findings
+        .filter((f) => LOAD_CODES.includes(f.code) && f.start >= tm.base + tm.table.start && f.start <= tm.base + tm.table.end)
+        .map((f) => f.code),
     }));
   });
 }
 
 function run(file: string, text: string, table: string, extra: Partial<StressOptions> = {}): Promise<StressReport> {
   return runStress({
-    connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint }, secret: { connectionString: emu.connectionString }, throttle: emu,
-    design: { text, file, table }, mode: "design", durationMs: 3000, concurrency: 16, drainMs: 1000, calibrateMs: 800, ...extra,
+    connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
+    secret: { connectionString: emu.connectionString },
+    throttle: emu,
+    design: { text, file, table },
+    mode: "design",
+    durationMs: 3000,
+    concurrency: 16,
+    drainMs: 1000,
+    calibrateMs: 800,
+    ...extra,
   });
 }
 
-const figures = (r: StressReport) => `${r.verdict.note} ${JSON.stringify({ throttled: r.verdict.throttled, end: r.verdict.keyRangeEndEntitiesPerSecond, pace: r.pace, calibration: r.calibration?.scale })}`;
+const figures = (r: StressReport) =>
+  `${r.verdict.note} ${JSON.stringify({ throttled: r.verdict.throttled, end: r.verdict.keyRangeEndEntitiesPerSecond, pace: r.pace, calibration: r.calibration?.scale })}`;
 
 test("every example table with a load finding is throttled and judged hot; its quick fix is neither", async () => {
   const flagged = tables().filter((t) => t.findings.length);
   // The examples name their findings (by-seller: hot; by-order-number and telemetry: append-only, whose newest partition is also hot): the test covers them all.
-  assert.deepEqual(flagged.map((t) => `${t.table}: ${t.findings.join(", ")}`).sort(),
-    ["PurchasesByOrderNumber: partition/append-only, partition/hot", "PurchasesBySeller: partition/hot", "TelemetryByHour: partition/append-only, partition/hot"]);
+  assert.deepEqual(flagged.map((t) => `${t.table}: ${t.findings.join(", ")}`).sort(), [
+    "PurchasesByOrderNumber: partition/append-only, partition/hot",
+    "PurchasesBySeller: partition/hot",
+    "TelemetryByHour: partition/append-only, partition/hot",
+  ]);
   for (const t of flagged) {
     const hot = await run(t.file, t.text, t.table);
     assert.equal(hot.verdict.exceedsTarget, true, `${t.table} as designed: ${figures(hot)}`);
     assert.ok(hot.verdict.throttled.partition > 0, `${t.table} as designed was throttled: ${figures(hot)}`);
     assert.match(hot.verdict.note, /Hot: /);
     assert.ok(hot.calibration?.throttled && hot.calibration.capacityEntitiesPerSecond! > 0, JSON.stringify(hot.calibration));
-    assert.match(hot.calibration!.note, /The emulator was calibrated at [\d,]+ entities\/s .* the partition target 2,000 → [\d.,]+ entit(y|ies)\/s/);
+    assert.match(
+      hot.calibration!.note,
+      /The emulator was calibrated at [\d,]+ entities\/s .* the partition target 2,000 → [\d.,]+ entit(y|ies)\/s/,
+    );
 
     const fix = proposedAlternative(t.text, t.table);
     assert.ok(fix, `${t.table} has a quick fix`);
-    assert.ok(!analyzeTdl(fix.text).findings.some((f) => LOAD_CODES.includes(f.code)), `the analyzer is content with the fix of ${t.table}`);
+    assert.ok(
+      !analyzeTdl(fix.text).findings.some((f) => LOAD_CODES.includes(f.code)),
+      `the analyzer is content with the fix of ${t.table}`,
+    );
     const fixed = await run(t.file, fix.text, t.table, { calibration: hot.calibration });
     assert.equal(fixed.calibration?.scale, hot.calibration!.scale, "judged at the same scale");
     assert.equal(fixed.verdict.exceedsTarget, false, `${t.table} with '${fix.title}': ${figures(fixed)}`);

@@ -15,7 +15,10 @@ import { LspClient } from "../helpers/lsp-client";
 const base = path.resolve("test/fixtures/ts");
 mkdirSync(base, { recursive: true });
 const dir = mkdtempSync(path.join(base, ".tmp-lsp-drift-"));
-writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, module: "Node16", moduleResolution: "Node16", noEmit: true } }));
+writeFileSync(
+  path.join(dir, "tsconfig.json"),
+  JSON.stringify({ compilerOptions: { strict: true, module: "Node16", moduleResolution: "Node16", noEmit: true } }),
+);
 let client: LspClient;
 before(async () => {
   client = new LspClient();
@@ -58,19 +61,32 @@ test("editing the design updates the drift diagnostic of the open code, and back
 
   // The design's separator changes: the code (unchanged) now drifts.
   await client.change(tdl, design("|"));
-  const drifted = await client.within("drift after the design's edit", 30000, client.diagnostics(ts, (p) => drift(p).length > 0));
+  const drifted = await client.within(
+    "drift after the design's edit",
+    30000,
+    client.diagnostics(ts, (p) => drift(p).length > 0),
+  );
   const [d] = drift(drifted);
   assert.match(String(d.message), /it has "__" between its parts where the design has "\|"/);
   assert.deepEqual(d.range.start, { line: 3, character: 44 });
 
   // Its fix: generate the missing key builders (the codegen feature's command), with the design and the table.
-  const actions = (await client.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: ts }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
-  assert.deepEqual(actions.map((a) => [a.title, a.command?.command, a.command?.arguments, a.edit]), [
-    ["Generate the key builders of table Visits (Visits.keys.ts)", "tableDesign.generateKeyBuilders", [tdl, "Visits"], undefined],
-  ]);
+  const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri: ts },
+    range: d.range,
+    context: { diagnostics: [d] },
+  })) as CodeAction[];
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.command?.command, a.command?.arguments, a.edit]),
+    [["Generate the key builders of table Visits (Visits.keys.ts)", "tableDesign.generateKeyBuilders", [tdl, "Visits"], undefined]],
+  );
 
   // Back as it was: the drift goes away.
   await client.change(tdl, design("__"));
-  const fixed = await client.within("no drift after the design's edit back", 30000, client.diagnostics(ts, (p) => drift(p).length === 0));
+  const fixed = await client.within(
+    "no drift after the design's edit back",
+    30000,
+    client.diagnostics(ts, (p) => drift(p).length === 0),
+  );
   assert.deepEqual(drift(fixed), []);
 });

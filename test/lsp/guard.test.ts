@@ -30,7 +30,10 @@ const throwing: Rule = {
 
 test("a rule that throws yields an internal error naming the failure and a logged stack; the next version analyses normally", () => {
   const logs: string[] = [];
-  const cache = new AnalysisCache((m) => logs.push(m), () => new TdlAnalyzer([...RULES, throwing]));
+  const cache = new AnalysisCache(
+    (m) => logs.push(m),
+    () => new TdlAnalyzer([...RULES, throwing]),
+  );
   const uri = "file:///work/boom.tdl";
   const broken = MARATHON.replace("Name:     string(40)", "Name:     string(40) // BOOM");
   const first = cache.get(TextDocument.create(uri, "tdl", 1, broken));
@@ -38,33 +41,54 @@ test("a rule that throws yields an internal error naming the failure and a logge
   assert.equal(internal.length, 1);
   assert.equal(internal[0].severity, "error");
   assert.match(internal[0].message, /boom in a rule/);
-  assert.ok(logs.some((l) => /boom in a rule/.test(l) && /\n\s+at /.test(l)), `a stack in the log: ${logs.join("\n---\n")}`);
+  assert.ok(
+    logs.some((l) => /boom in a rule/.test(l) && /\n\s+at /.test(l)),
+    `a stack in the log: ${logs.join("\n---\n")}`,
+  );
 
   // The same document once the input no longer trips the rule: exactly what a fresh analysis finds.
   const second = cache.get(TextDocument.create(uri, "tdl", 2, MARATHON));
   const fresh = new TdlAnalyzer([...RULES, throwing]).analyze(MARATHON);
   assert.deepEqual(second.analysis.findings, fresh.findings);
-  assert.deepEqual(second.analysis.findings.filter((f) => f.code === "internal"), []);
+  assert.deepEqual(
+    second.analysis.findings.filter((f) => f.code === "internal"),
+    [],
+  );
 });
 
 test("a document whose analysis fails does not change another document's analysis", () => {
-  const cache = new AnalysisCache(() => undefined, () => new TdlAnalyzer([...RULES, throwing]));
+  const cache = new AnalysisCache(
+    () => undefined,
+    () => new TdlAnalyzer([...RULES, throwing]),
+  );
   const good = cache.get(TextDocument.create("file:///work/good.tdl", "tdl", 1, MARATHON));
   cache.get(TextDocument.create("file:///work/bad.tdl", "tdl", 1, MARATHON + "\n// BOOM\n"));
   const again = cache.get(TextDocument.create("file:///work/good.tdl", "tdl", 1, MARATHON));
   assert.equal(again, good);
-  assert.deepEqual(good.analysis.findings.map((f) => f.code), new TdlAnalyzer(RULES).analyze(MARATHON).findings.map((f) => f.code));
+  assert.deepEqual(
+    good.analysis.findings.map((f) => f.code),
+    new TdlAnalyzer(RULES).analyze(MARATHON).findings.map((f) => f.code),
+  );
 });
 
 test("the request guard answers InvalidParams for bad params, the fallback for a failure, and logs the stack", () => {
   const logs: string[] = [];
   const guard = new Guard({ error: (m) => logs.push(`error ${m}`), warn: (m) => logs.push(`warn ${m}`) });
-  const bad = guard.request("hover", null, () => { throw new InvalidParams("position.line must be an unsigned integer"); })();
+  const bad = guard.request("hover", null, () => {
+    throw new InvalidParams("position.line must be an unsigned integer");
+  })();
   assert.ok(bad instanceof ResponseError);
   assert.equal(bad.code, ErrorCodes.InvalidParams);
-  assert.equal(guard.request("hover", null, () => { throw new RangeError("Maximum call stack size exceeded"); })(), null);
+  assert.equal(
+    guard.request("hover", null, () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    })(),
+    null,
+  );
   assert.deepEqual(guard.request("completion", [], () => [1])(), [1]);
-  guard.run("timer", () => { throw "a string, not an Error"; })();
+  guard.run("timer", () => {
+    throw "a string, not an Error";
+  })();
   assert.equal(logs[0], "warn hover: invalid params: position.line must be an unsigned integer");
   assert.match(logs[1], /^error hover failed: RangeError: Maximum call stack size exceeded\n\s+at /);
   assert.equal(logs[2], "error timer failed: a string, not an Error");

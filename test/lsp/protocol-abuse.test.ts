@@ -50,7 +50,8 @@ test("params that break the protocol are answered with InvalidParams; unknown do
     ["textDocument/documentSymbol", { textDocument: null }],
     ["textDocument/formatting", []],
   ];
-  for (const [method, params] of bad) assert.equal(await outcome(method, params), ErrorCodes.InvalidParams, `${method} ${JSON.stringify(params)}`);
+  for (const [method, params] of bad)
+    assert.equal(await outcome(method, params), ErrorCodes.InvalidParams, `${method} ${JSON.stringify(params)}`);
 
   const unknown = { textDocument: { uri: "file:///work/never-opened.tdl" }, position: at };
   assert.equal(await client.request("textDocument/hover", unknown, MS), null);
@@ -69,33 +70,55 @@ test("params that break the protocol are answered with InvalidParams; unknown do
 
 test("code actions skip diagnostics whose data is not ours instead of failing them all", async () => {
   const uri = "file:///work/abuse-actions.tdl";
-  const text = "table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = \"x\"\n}\n";
+  const text = 'table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = "x"\n}\n';
   await client.open(uri, text);
   const { diagnostics } = await client.diagnosticsOf(uri, 1, MS);
   const range = diagnostics[0].range;
   const junk = [
-    null, 7, { source: "tdl", data: { fixes: 5 } }, { source: "tdl", data: { fixes: [{ title: 1, edits: [] }] } },
+    null,
+    7,
+    { source: "tdl", data: { fixes: 5 } },
+    { source: "tdl", data: { fixes: [{ title: 1, edits: [] }] } },
     { source: "tdl", data: { fixes: [{ title: "x", edits: [{ range: { start: { line: "a" } }, newText: "" }] }] } },
   ];
-  const actions = (await client.request("textDocument/codeAction", { textDocument: { uri }, range, context: { diagnostics: [...junk, diagnostics[0]] } }, MS)) as Array<{ title: string }>;
-  assert.deepEqual(actions.map((a) => a.title), ["Change to 'Customer'"]);
+  const actions = (await client.request(
+    "textDocument/codeAction",
+    { textDocument: { uri }, range, context: { diagnostics: [...junk, diagnostics[0]] } },
+    MS,
+  )) as Array<{ title: string }>;
+  assert.deepEqual(
+    actions.map((a) => a.title),
+    ["Change to 'Customer'"],
+  );
 });
 
 test("didOpen without text and didChange with a broken range are refused; the document keeps its text and the server stays up", async () => {
-  await client.connection.sendNotification("textDocument/didOpen", { textDocument: { uri: "file:///work/no-text.tdl", languageId: "tdl", version: 1 } });
+  await client.connection.sendNotification("textDocument/didOpen", {
+    textDocument: { uri: "file:///work/no-text.tdl", languageId: "tdl", version: 1 },
+  });
   const uri = "file:///work/abuse-sync.tdl";
-  const text = "table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = \"x\"\n}\n";
+  const text = 'table Orders {\n  A: int(0..99)\n  partitionKey = pad(B, 2)\n  rowKey = "x"\n}\n';
   await client.open(uri, text);
   const first = await client.diagnosticsOf(uri, 1, MS);
   await client.connection.sendNotification("textDocument/didChange", {
-    textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: -3, character: 0 }, end: { line: 0 } }, text: "" }],
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ range: { start: { line: -3, character: 0 }, end: { line: 0 } }, text: "" }],
   });
   await client.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: 3 }, contentChanges: [{ text: 17 }] });
-  await client.connection.sendNotification("textDocument/didChange", { textDocument: { uri: "file:///work/not-open.tdl", version: 2 }, contentChanges: [{ text: "x" }] });
+  await client.connection.sendNotification("textDocument/didChange", {
+    textDocument: { uri: "file:///work/not-open.tdl", version: 2 },
+    contentChanges: [{ text: "x" }],
+  });
   await client.connection.sendNotification("textDocument/didClose", { textDocument: {} });
-  await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: { tableDesign: { service: 12, partitionTargetEntitiesPerSecond: "fast" } } });
+  await client.connection.sendNotification("workspace/didChangeConfiguration", {
+    settings: { tableDesign: { service: 12, partitionTargetEntitiesPerSecond: "fast" } },
+  });
   // The text is intact: formatting answers for the whole original text, and the last change is analysed normally.
-  const edits = (await client.request("textDocument/formatting", { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }, MS)) as TextEdit[];
+  const edits = (await client.request(
+    "textDocument/formatting",
+    { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } },
+    MS,
+  )) as TextEdit[];
   const doc = TextDocument.create(uri, "tdl", 1, text);
   assert.match(TextDocument.applyEdits(doc, edits), /partitionKey = pad\(B, 2\)\n {2}rowKey {7}= "x"\n}\n$/);
   const v = await client.change(uri, text.replace("pad(B", "pad(A"));
@@ -106,11 +129,15 @@ test("didOpen without text and didChange with a broken range are refused; the do
 
 test("a design with CR-only line ends formats into one copy of the design, not two", async () => {
   const uri = "file:///work/cr.tdl";
-  const lf = "table Orders {\n  Customer:string(10)\n  partitionKey=Customer\n  rowKey = \"x\"\n}\n";
+  const lf = 'table Orders {\n  Customer:string(10)\n  partitionKey=Customer\n  rowKey = "x"\n}\n';
   const cr = lf.replaceAll("\n", "\r");
   await client.open(uri, cr);
   await client.diagnosticsOf(uri, 1, MS);
-  const edits = (await client.request("textDocument/formatting", { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } }, MS)) as TextEdit[];
+  const edits = (await client.request(
+    "textDocument/formatting",
+    { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } },
+    MS,
+  )) as TextEdit[];
   const formatted = TextDocument.applyEdits(TextDocument.create(uri, "tdl", 1, cr), edits);
   assert.equal(formatted.split("table Orders").length - 1, 1, JSON.stringify(formatted));
   assert.equal(formatted.replace(/\s+/g, ""), lf.replace(/\s+/g, ""));

@@ -26,7 +26,8 @@ async function withServer(fn: (client: LspClient) => Promise<void>): Promise<voi
   }
 }
 
-const design = (filter: string) => `table Orders {\n  A: int(0..9)\n  B: bool\n  partitionKey = pad(A, 1)\n  rowKey = "x"\n  query Q filter "${filter}"\n}\n`;
+const design = (filter: string) =>
+  `table Orders {\n  A: int(0..9)\n  B: bool\n  partitionKey = pad(A, 1)\n  rowKey = "x"\n  query Q filter "${filter}"\n}\n`;
 const codes = (ds: Diagnostic[]) => ds.map((d) => `${d.code}@${d.range.start.line}`);
 
 test("pressing Enter 30 times at the top of a design without a service line: every keystroke's diagnostics arrive within a second", async () => {
@@ -42,7 +43,10 @@ test("pressing Enter 30 times at the top of a design without a service line: eve
       worst = Math.max(worst, performance.now() - started);
       if (n === 30) {
         // The same findings, 30 lines lower.
-        assert.deepEqual(codes(after.diagnostics), before.map((d) => `${d.code}@${d.range.start.line + 30}`));
+        assert.deepEqual(
+          codes(after.diagnostics),
+          before.map((d) => `${d.code}@${d.range.start.line + 30}`),
+        );
       }
     }
     assert.ok(worst < 1000, `worst keystroke ${worst.toFixed(0)} ms`);
@@ -55,14 +59,24 @@ test("'-.' in a filter (typed on the way to '-.5'): the server stays up and answ
     const text = design("A eq -.");
     await client.open(uri, text);
     const d = await client.diagnosticsOf(uri, 1, ANSWER_MS);
-    assert.ok(d.diagnostics.some((x) => x.severity === 1), "an error is shown on the document");
-    const hover = (await client.request("textDocument/hover", { textDocument: { uri }, position: { line: 1, character: 3 } }, ANSWER_MS)) as Hover | null;
+    assert.ok(
+      d.diagnostics.some((x) => x.severity === 1),
+      "an error is shown on the document",
+    );
+    const hover = (await client.request(
+      "textDocument/hover",
+      { textDocument: { uri }, position: { line: 1, character: 3 } },
+      ANSWER_MS,
+    )) as Hover | null;
     assert.ok(hover === null || typeof hover === "object");
     // The next keystroke completes the number; the document then analyses normally.
     const at = { line: 5, character: text.split("\n")[5].indexOf("-.") + 2 };
     const v = await client.changeRange(uri, { start: at, end: at }, "5");
     const fixed = await client.diagnosticsOf(uri, v, ANSWER_MS);
-    assert.deepEqual(fixed.diagnostics.filter((x) => x.code === "internal" || x.code === "syntax"), []);
+    assert.deepEqual(
+      fixed.diagnostics.filter((x) => x.code === "internal" || x.code === "syntax"),
+      [],
+    );
   });
 });
 
@@ -71,7 +85,10 @@ test("'-.' in a filter is a syntax error at its position, not an internal failur
     const uri = "file:///work/minus-dot-syntax.tdl";
     await client.open(uri, design("A eq -."));
     const { diagnostics } = await client.diagnosticsOf(uri, 1, ANSWER_MS);
-    assert.deepEqual(diagnostics.filter((x) => x.code === "internal"), []);
+    assert.deepEqual(
+      diagnostics.filter((x) => x.code === "internal"),
+      [],
+    );
     const syntax = diagnostics.filter((x) => x.code === "syntax");
     assert.equal(syntax.length, 1, JSON.stringify(diagnostics));
     const col = design("A eq -.").split("\n")[5].indexOf("-.");
@@ -98,7 +115,10 @@ test("3,000 nested parentheses, 7,500 nots, 2,200 nested key functions: the serv
     }
     // The server is as good as new on an ordinary document.
     const v = await client.change(uri, design("A eq 1"));
-    assert.deepEqual((await client.diagnosticsOf(uri, v, ANSWER_MS)).diagnostics.filter((x) => x.severity === 1), []);
+    assert.deepEqual(
+      (await client.diagnosticsOf(uri, v, ANSWER_MS)).diagnostics.filter((x) => x.severity === 1),
+      [],
+    );
   });
 });
 
@@ -109,7 +129,11 @@ test("deep nesting is analysed or refused with a clear diagnostic, never an inte
     for (const [i, text] of cases.entries()) {
       const version = i ? await client.change(uri, text) : (await client.open(uri, text), 1);
       const { diagnostics } = await client.diagnosticsOf(uri, version, ANSWER_MS);
-      assert.deepEqual(diagnostics.filter((x) => x.code === "internal").map((x) => x.message), [], `case ${i}`);
+      assert.deepEqual(
+        diagnostics.filter((x) => x.code === "internal").map((x) => x.message),
+        [],
+        `case ${i}`,
+      );
     }
   });
 });

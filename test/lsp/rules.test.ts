@@ -13,7 +13,13 @@ before(async () => {
 after(async () => client.close());
 
 test("every fix of the examples removes its diagnostic through the real server", async () => {
-  const files = ["ledger.tdl", "telemetry.tdl", "student-cards/by-order-number.tdl", "student-cards/composite-colon.tdl", "student-cards/by-seller.tdl"];
+  const files = [
+    "ledger.tdl",
+    "telemetry.tdl",
+    "student-cards/by-order-number.tdl",
+    "student-cards/composite-colon.tdl",
+    "student-cards/by-seller.tdl",
+  ];
   for (const file of files) {
     const uri = `file:///work/${file}`;
     let text = readFileSync(`examples/${file}`, "utf8");
@@ -21,7 +27,9 @@ test("every fix of the examples removes its diagnostic through the real server",
     const { diagnostics } = await client.diagnostics(uri);
     const target = diagnostics.find((d) => d.severity! <= 2)!;
     const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: target.range, context: { diagnostics: [target] },
+      textDocument: { uri },
+      range: target.range,
+      context: { diagnostics: [target] },
     })) as CodeAction[];
     const preferred = actions.find((a) => a.isPreferred)!;
     assert.ok(preferred, `${file}: a preferred fix for ${target.code}`);
@@ -29,8 +37,15 @@ test("every fix of the examples removes its diagnostic through the real server",
     text = TextDocument.applyEdits(TextDocument.create(uri, "tdl", 1, text), preferred.edit!.changes![uri]);
     const v = await client.change(uri, text);
     const afterFix = await client.diagnostics(uri, (p) => p.version === v);
-    assert.deepEqual(afterFix.diagnostics.filter((d) => d.code === target.code && d.range.start.line === target.range.start.line), [], `${file}: ${target.code} is gone`);
-    assert.deepEqual(afterFix.diagnostics.filter((d) => d.code === "syntax"), []);
+    assert.deepEqual(
+      afterFix.diagnostics.filter((d) => d.code === target.code && d.range.start.line === target.range.start.line),
+      [],
+      `${file}: ${target.code} is gone`,
+    );
+    assert.deepEqual(
+      afterFix.diagnostics.filter((d) => d.code === "syntax"),
+      [],
+    );
   }
 });
 
@@ -40,18 +55,29 @@ test("code lenses and hovers show each query's class and estimates", async () =>
   await client.open(uri, text);
   await client.diagnostics(uri);
   const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) as CodeLens[];
-  assert.deepEqual(lenses.map((l) => l.command?.title), [
-    "Stress test",
-    "Check against live data",
-    "Generate key builders",
-    "row-range · 1 partition · scans ≈ 1 to return ≈ 1",
-    "row-range · 1 partition · scans ≈ 333 to return ≈ 333",
-  ]);
-  assert.deepEqual(lenses.slice(0, 3).map((l) => [l.command?.command, l.command?.arguments]), [
-    ["tableDesign.runStressTest", [uri, "Registrations"]], ["tableDesign.checkLiveData", [uri, "Registrations"]],
-    ["tableDesign.generateKeyBuilders", [uri, "Registrations"]]]);
+  assert.deepEqual(
+    lenses.map((l) => l.command?.title),
+    [
+      "Stress test",
+      "Check against live data",
+      "Generate key builders",
+      "row-range · 1 partition · scans ≈ 1 to return ≈ 1",
+      "row-range · 1 partition · scans ≈ 333 to return ≈ 333",
+    ],
+  );
+  assert.deepEqual(
+    lenses.slice(0, 3).map((l) => [l.command?.command, l.command?.arguments]),
+    [
+      ["tableDesign.runStressTest", [uri, "Registrations"]],
+      ["tableDesign.checkLiveData", [uri, "Registrations"]],
+      ["tableDesign.generateKeyBuilders", [uri, "Registrations"]],
+    ],
+  );
   const doc = TextDocument.create(uri, "tdl", 1, text);
-  const hover = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: doc.positionAt(text.indexOf("ByAge 20/s") + 2) })) as Hover;
+  const hover = (await client.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: doc.positionAt(text.indexOf("ByAge 20/s") + 2),
+  })) as Hover;
   const md = (hover.contents as { value: string }).value;
   assert.match(md, /\*\*query ByAge\*\* — `row-range · 1 partition · scans ≈ 333 to return ≈ 333`/);
   assert.match(md, /served by the index rows of `ByAge`/);

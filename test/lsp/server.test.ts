@@ -2,8 +2,21 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  CodeActionRequest, CompletionRequest, DefinitionRequest, DocumentFormattingRequest, DocumentSymbolRequest, HoverRequest,
-  ReferencesRequest, RenameRequest, DocumentSymbol, CompletionItem, TextEdit, WorkspaceEdit, CodeAction, Hover, Location,
+  CodeActionRequest,
+  CompletionRequest,
+  DefinitionRequest,
+  DocumentFormattingRequest,
+  DocumentSymbolRequest,
+  HoverRequest,
+  ReferencesRequest,
+  RenameRequest,
+  DocumentSymbol,
+  CompletionItem,
+  TextEdit,
+  WorkspaceEdit,
+  CodeAction,
+  Hover,
+  Location,
 } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { LspClient } from "../helpers/lsp-client";
@@ -22,27 +35,40 @@ test("diagnostics are published on open and follow edits", async () => {
   const uri = "file:///work/orders.tdl";
   await client.open(uri, "table Orders {\n  A: int\n  partitionKey = pad(A, 10)\n  rowKey = Missing\n}\n");
   const first = await client.diagnostics(uri);
-  assert.deepEqual(first.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character, d.severity]),
-    [["unknown-property", 3, 11, 18, 1]]);
-  const v = await client.change(uri, "table Orders {\n  A: int\n  partitionKey = pad(A, 10) +\n  rowKey = \"x\"\n}\n");
+  assert.deepEqual(
+    first.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.character, d.severity]),
+    [["unknown-property", 3, 11, 18, 1]],
+  );
+  const v = await client.change(uri, 'table Orders {\n  A: int\n  partitionKey = pad(A, 10) +\n  rowKey = "x"\n}\n');
   const second = await client.diagnostics(uri, (p) => p.version === v);
-  assert.deepEqual(second.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [["syntax", 3, 2]]);
+  assert.deepEqual(
+    second.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+    [["syntax", 3, 2]],
+  );
 });
 
 test("a syntax error in one table leaves the next table's diagnostics", async () => {
   const uri = "file:///work/two.tdl";
   await client.open(uri, "table Broken {\n  A: int\n  partitionKey = A +\n}\ntable Keyless {\n  B: int\n}\n");
   const d = await client.diagnostics(uri);
-  assert.deepEqual(d.diagnostics.map((x) => [x.code, x.range.start.line]), [["syntax", 3], ["missing-key", 4]]);
+  assert.deepEqual(
+    d.diagnostics.map((x) => [x.code, x.range.start.line]),
+    [
+      ["syntax", 3],
+      ["missing-key", 4],
+    ],
+  );
 });
 
 test("quick fixes come back as code actions from Diagnostic.data", async () => {
   const uri = "file:///work/fix.tdl";
-  const text = "table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = \"x\"\n}\n";
+  const text = 'table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = "x"\n}\n';
   await client.open(uri, text);
   const { diagnostics } = await client.diagnostics(uri);
   const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
-    textDocument: { uri }, range: diagnostics[0].range, context: { diagnostics },
+    textDocument: { uri },
+    range: diagnostics[0].range,
+    context: { diagnostics },
   })) as CodeAction[];
   assert.equal(actions.length, 1);
   assert.equal(actions[0].title, "Change to 'Customer'");
@@ -60,37 +86,61 @@ test("completion, hover, symbols, definition, references", async () => {
   await client.open(uri, MARATHON);
   await client.diagnostics(uri);
   const items = (await client.connection.sendRequest(CompletionRequest.type, {
-    textDocument: { uri }, position: pos(MARATHON, "partitionKey = ", "partitionKey = ".length),
+    textDocument: { uri },
+    position: pos(MARATHON, "partitionKey = ", "partitionKey = ".length),
   })) as CompletionItem[];
   assert.ok(["Event", "Distance", "Bib", "pad", "hash"].every((l) => items.some((i) => i.label === l)));
   assert.equal(items.find((i) => i.label === "pad")?.insertText, "pad(${1:P}, ${2:5})");
 
-  const hover = (await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: pos(MARATHON, "Distance:", 1) })) as Hover;
+  const hover = (await client.connection.sendRequest(HoverRequest.type, {
+    textDocument: { uri },
+    position: pos(MARATHON, "Distance:", 1),
+  })) as Hover;
   assert.match((hover.contents as { value: string }).value, /\*\*Distance\*\*: `enum\(Full, Half, TenK\)`[\s\S]*distinct values: 3/);
 
   const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
   assert.equal(symbols[0].name, "Registrations");
-  assert.deepEqual(symbols[0].children!.filter((c) => c.detail?.startsWith("query")).map((c) => c.name), ["ByBib", "ByAge"]);
+  assert.deepEqual(
+    symbols[0].children!.filter((c) => c.detail?.startsWith("query")).map((c) => c.name),
+    ["ByBib", "ByAge"],
+  );
 
-  const def = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: pos(MARATHON, "pad(Age", 5) })) as Location;
+  const def = (await client.connection.sendRequest(DefinitionRequest.type, {
+    textDocument: { uri },
+    position: pos(MARATHON, "pad(Age", 5),
+  })) as Location;
   assert.deepEqual(def.range, { start: pos(MARATHON, "Age:"), end: pos(MARATHON, "Age:", 3) });
 
   const refs = (await client.connection.sendRequest(ReferencesRequest.type, {
-    textDocument: { uri }, position: pos(MARATHON, "Age:"), context: { includeDeclaration: true },
+    textDocument: { uri },
+    position: pos(MARATHON, "Age:"),
+    context: { includeDeclaration: true },
   })) as Location[];
   assert.equal(refs.length, 4); // declaration, rowKey, index, query
 });
 
 test("rename and formatting return edits that produce the expected text", async () => {
   const uri = "file:///work/rename.tdl";
-  const text = "table Orders {\n  Customer:string(10)\n  partitionKey=Customer\n  rowKey = \"x\"\n  query Q filter \"Customer eq 'a'\"\n}\n";
+  const text = 'table Orders {\n  Customer:string(10)\n  partitionKey=Customer\n  rowKey = "x"\n  query Q filter "Customer eq \'a\'"\n}\n';
   await client.open(uri, text);
   await client.diagnostics(uri);
-  const edit = (await client.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: pos(text, "Customer"), newName: "Client" })) as WorkspaceEdit;
+  const edit = (await client.connection.sendRequest(RenameRequest.type, {
+    textDocument: { uri },
+    position: pos(text, "Customer"),
+    newName: "Client",
+  })) as WorkspaceEdit;
   const doc = TextDocument.create(uri, "tdl", 1, text);
   assert.equal(TextDocument.applyEdits(doc, edit.changes![uri]), text.replaceAll("Customer", "Client"));
-  const fmt = (await client.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })) as TextEdit[];
-  assert.equal(TextDocument.applyEdits(doc, fmt),
-    "table Orders {\n  Customer: string(10)\n  partitionKey = Customer\n  rowKey       = \"x\"\n  query Q filter \"Customer eq 'a'\"\n}\n");
-  await assert.rejects(client.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: pos(text, "Customer"), newName: "1bad" }), /not a property name/);
+  const fmt = (await client.connection.sendRequest(DocumentFormattingRequest.type, {
+    textDocument: { uri },
+    options: { tabSize: 2, insertSpaces: true },
+  })) as TextEdit[];
+  assert.equal(
+    TextDocument.applyEdits(doc, fmt),
+    'table Orders {\n  Customer: string(10)\n  partitionKey = Customer\n  rowKey       = "x"\n  query Q filter "Customer eq \'a\'"\n}\n',
+  );
+  await assert.rejects(
+    client.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: pos(text, "Customer"), newName: "1bad" }),
+    /not a property name/,
+  );
 });

@@ -17,13 +17,25 @@ test("docs/rules.md's rule tables are the ones the records generate (npm run doc
 
 test("every record has a unique code, a family of the catalog and docs that say when and why", () => {
   const codes = catalog().map((r) => r.code);
-  assert.deepEqual(codes.filter((c, i) => codes.indexOf(c) !== i), []);
+  assert.deepEqual(
+    codes.filter((c, i) => codes.indexOf(c) !== i),
+    [],
+  );
   for (const r of catalog()) {
     assert.ok(FAMILIES.includes(r.family), r.code);
     assert.ok(r.docs.summary.length > 10 && r.docs.why.length > 10, r.code);
   }
   // The catalog covers the spec's codes.
-  for (const code of ["syntax", "internal", "key/unpadded-number", "partition/hot", "query/class", "ts/query-class", "ts/read-before-write"]) assert.ok(codes.includes(code), code);
+  for (const code of [
+    "syntax",
+    "internal",
+    "key/unpadded-number",
+    "partition/hot",
+    "query/class",
+    "ts/query-class",
+    "ts/read-before-write",
+  ])
+    assert.ok(codes.includes(code), code);
 });
 
 test("SARIF describes each rule from its record, with a help link into docs/rules.md", () => {
@@ -38,7 +50,10 @@ test("SARIF describes each rule from its record, with a help link into docs/rule
 test("every rule module has a test named after it", () => {
   const missing: string[] = [];
   const helpers = new Set(["rule.ts", "index.ts", "fix-helpers.ts", "spelling.ts"]);
-  for (const [src, tests] of [["server/src/core/rules", "test/unit/core/rules"], ["server/src/typescript/rules", "test/unit/typescript/rules"]]) {
+  for (const [src, tests] of [
+    ["server/src/core/rules", "test/unit/core/rules"],
+    ["server/src/typescript/rules", "test/unit/typescript/rules"],
+  ]) {
     for (const f of readdirSync(src).filter((f) => f.endsWith(".ts") && !helpers.has(f))) {
       const expected = path.join(tests, f.replace(/\.ts$/, ".test.ts"));
       if (!existsSync(expected)) missing.push(expected);

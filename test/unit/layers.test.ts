@@ -112,7 +112,10 @@ const layerOf = (file: string) => LAYERS.find((l) => l.paths.some((p) => inside(
 
 test("every source file belongs to a layer", () => {
   const all = ["server/src", "client/src", "webview/src"].flatMap(sourceFiles);
-  assert.deepEqual(all.filter((f) => !layerOf(f)), []);
+  assert.deepEqual(
+    all.filter((f) => !layerOf(f)),
+    [],
+  );
 });
 
 test("no layer imports upward, and other layers reach the core and the runtime through their entry points", () => {

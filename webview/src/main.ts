@@ -20,7 +20,13 @@ connection.start((init) => {
     case "report": {
       const host = connection.client(init.view);
       if (init.state.runs.some((r) => r.report.target === "emulator")) {
-        root.append(h("button", { class: "secondary open-heatmap", onclick: () => void host.request("heatmap.open", {}) }, "Open the key-space heatmap"));
+        root.append(
+          h(
+            "button",
+            { class: "secondary open-heatmap", onclick: () => void host.request("heatmap.open", {}) },
+            "Open the key-space heatmap",
+          ),
+        );
       }
       renderReports(root, init.state);
       break;

@@ -32,9 +32,7 @@ export type ExportScope = "result" | "table";
 
 /** How an export ended: written to `file`, cancelled after `read` entities (nothing written), or no file chosen. */
 export type ExportOutcome =
-  | { outcome: "saved"; exported: number; file: string }
-  | { outcome: "cancelled"; read: number }
-  | { outcome: "declined" };
+  { outcome: "saved"; exported: number; file: string } | { outcome: "cancelled"; read: number } | { outcome: "declined" };
 
 /** A message for the user and, behind a "details" toggle, the service's own answer (redacted). */
 export interface Notice {
@@ -72,14 +70,26 @@ export interface ExplorerRequests {
    * since they were read, left as they are; `missing`: already gone.
    * `operation` names the work for `progress` events and `operation.cancel`.
    */
-  "entities.delete": { params: { table: string; entities: EntityVersion[]; operation?: string }; result: { deleted: number; kept: number; missing: number } | null };
-  "query.run": { params: { table: string; filter: string; select?: string[]; limit?: number }; result: QueryResult & { classification: Classification | null } };
+  "entities.delete": {
+    params: { table: string; entities: EntityVersion[]; operation?: string };
+    result: { deleted: number; kept: number; missing: number } | null;
+  };
+  "query.run": {
+    params: { table: string; filter: string; select?: string[]; limit?: number };
+    result: QueryResult & { classification: Classification | null };
+  };
   /** Property names seen in a sample of the table, for completion. */
   "columns.sample": { params: { table: string }; result: string[] };
   /** `imported` of `total` (fewer when cancelled); null when no file was chosen. */
-  "data.import": { params: { table: string; format: TransferFormat; operation?: string }; result: { imported: number; total: number } | null };
+  "data.import": {
+    params: { table: string; format: TransferFormat; operation?: string };
+    result: { imported: number; total: number } | null;
+  };
   /** `scope` "result": the entities `filter` (and `select`) return; "table": every entity. */
-  "data.export": { params: { table: string; format: TransferFormat; scope: ExportScope; filter?: string; select?: string[]; operation?: string }; result: ExportOutcome };
+  "data.export": {
+    params: { table: string; format: TransferFormat; scope: ExportScope; filter?: string; select?: string[]; operation?: string };
+    result: ExportOutcome;
+  };
   /** Cancels the running operation the page named; false when it is not running (any more). */
   "operation.cancel": { params: { operation: string }; result: boolean };
 }
@@ -123,7 +133,11 @@ export interface ReportState {
 
 /** Every page: its start state, its requests and the events it receives. */
 export interface Views {
-  explorer: { state: { connections: ConnectionInfo[]; active?: string; notice?: Notice }; requests: ExplorerRequests; events: ProgressEvent | ConnectionsEvent | NoticeEvent };
+  explorer: {
+    state: { connections: ConnectionInfo[]; active?: string; notice?: Notice };
+    requests: ExplorerRequests;
+    events: ProgressEvent | ConnectionsEvent | NoticeEvent;
+  };
   report: { state: ReportState; requests: ReportRequests; events: never };
   heatmap: { state: { seconds: TrafficSecond[]; now?: number }; requests: HeatmapRequests; events: TrafficEvent };
 }
@@ -148,9 +162,7 @@ export type ResponseMessage =
 export type HostToWebview<V extends ViewName = ViewName> = InitOf<V> | ResponseMessage | { type: "event"; event: EventOf<V> };
 
 /** What a well-behaved page sends; the host checks every field before believing it. */
-export type WebviewToHost =
-  | { type: "ready" }
-  | { type: "request"; id: number; method: string; params: unknown };
+export type WebviewToHost = { type: "ready" } | { type: "request"; id: number; method: string; params: unknown };
 
 /** What a page may ask of the host: only its own view's requests. */
 export interface PageClient<V extends ViewName> {

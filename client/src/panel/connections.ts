@@ -30,8 +30,11 @@ export class ActiveConnection {
   /** The latest activation: an earlier one that answers later does not take over. */
   private ticket = 0;
 
-  constructor(private readonly store: ConnectionStore, private readonly emit: (e: ConnectionsEvent | NoticeEvent) => void,
-    private readonly makeSession: MakeSession = (info, secret) => new AccountSession(info, secret)) {}
+  constructor(
+    private readonly store: ConnectionStore,
+    private readonly emit: (e: ConnectionsEvent | NoticeEvent) => void,
+    private readonly makeSession: MakeSession = (info, secret) => new AccountSession(info, secret),
+  ) {}
 
   get current(): AccountSession | undefined {
     return this.session;
@@ -117,7 +120,10 @@ export class ActiveConnection {
       await this.activate(info.id);
     } catch (e) {
       const why = explain(e);
-      this.notice = { message: `${why.message.startsWith("could not connect") ? why.message : `could not reconnect to ${name}: ${why.message}`}. Pick a connection, or start the emulator.`, details: why.details };
+      this.notice = {
+        message: `${why.message.startsWith("could not connect") ? why.message : `could not reconnect to ${name}: ${why.message}`}. Pick a connection, or start the emulator.`,
+        details: why.details,
+      };
       this.emit({ type: "notice", notice: this.notice });
     }
   }

@@ -20,8 +20,13 @@ export interface DeleteOutcome {
   missing: number;
 }
 
-export async function deleteVersions(session: AccountSession, table: string, entities: EntityVersion[],
-  onProgress: (done: number, total: number) => void, signal: AbortSignal): Promise<DeleteOutcome> {
+export async function deleteVersions(
+  session: AccountSession,
+  table: string,
+  entities: EntityVersion[],
+  onProgress: (done: number, total: number) => void,
+  signal: AbortSignal,
+): Promise<DeleteOutcome> {
   const outcome: DeleteOutcome = { deleted: 0, kept: 0, missing: 0 };
   let next = 0;
   let failure: unknown;
@@ -29,7 +34,10 @@ export async function deleteVersions(session: AccountSession, table: string, ent
     while (next < entities.length && !signal.aborted && failure === undefined) {
       const e = entities[next++];
       try {
-        await session.call((abortSignal) => session.clients.table(table).deleteEntity(e.partitionKey, e.rowKey, { abortSignal, etag: e.etag }), signal);
+        await session.call(
+          (abortSignal) => session.clients.table(table).deleteEntity(e.partitionKey, e.rowKey, { abortSignal, etag: e.etag }),
+          signal,
+        );
         outcome.deleted++;
       } catch (err) {
         if (err instanceof ConflictError) outcome.kept++;
@@ -42,7 +50,10 @@ export async function deleteVersions(session: AccountSession, table: string, ent
   await Promise.all(Array.from({ length: Math.min(PARALLEL, entities.length) }, worker));
   if (failure !== undefined) {
     const why = failure instanceof Error ? failure.message : String(failure);
-    throw new AccountError(`${why} (${outcome.deleted} of ${entities.length} deleted before that)`, failure instanceof AccountError ? failure.code : "Error");
+    throw new AccountError(
+      `${why} (${outcome.deleted} of ${entities.length} deleted before that)`,
+      failure instanceof AccountError ? failure.code : "Error",
+    );
   }
   return outcome;
 }

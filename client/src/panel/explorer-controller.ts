@@ -53,7 +53,11 @@ export class ExplorerController {
   private readonly connection: ActiveConnection;
   private readonly operations = new Operations();
 
-  constructor(store: ConnectionStore, private readonly ui: ExplorerUi, private readonly emit: (e: ExplorerEvent) => void) {
+  constructor(
+    store: ConnectionStore,
+    private readonly ui: ExplorerUi,
+    private readonly emit: (e: ExplorerEvent) => void,
+  ) {
     this.connection = new ActiveConnection(store, emit);
   }
 
@@ -115,7 +119,8 @@ export class ExplorerController {
       await this.need().deleteTable(name);
       return this.need().listTables();
     },
-    "entities.page": async ({ table, continuationToken, filter, select }) => this.need().page(table, { continuationToken, filter: filter?.trim() || undefined, select: withKeys(select) }),
+    "entities.page": async ({ table, continuationToken, filter, select }) =>
+      this.need().page(table, { continuationToken, filter: filter?.trim() || undefined, select: withKeys(select) }),
     "entity.get": async ({ table, partitionKey, rowKey }) => this.need().getEntity(table, partitionKey, rowKey),
     "entity.insert": async ({ table, row }) => this.need().insertEntity(table, row),
     "entity.matches": async ({ table, filter, partitionKey, rowKey }) => {
@@ -126,14 +131,26 @@ export class ExplorerController {
     "entity.update": async ({ table, row, etag }) => this.need().updateEntity(table, row, etag),
     "entities.delete": async ({ table, entities, operation }) => {
       if (!(await this.ui.confirm(`Delete ${plural(entities.length, "entity", "entities")} from '${table}'?`))) return null;
-      return this.ui.withProgress(`Deleting ${plural(entities.length, "entity", "entities")}`, (report, outer) => this.operations.run(operation, outer, (signal) => {
-        this.progress("delete", operation, 0, entities.length);
-        return deleteVersions(this.need(), table, entities, (done, total) => { report(done, total); this.progress("delete", operation, done, total); }, signal);
-      }));
+      return this.ui.withProgress(`Deleting ${plural(entities.length, "entity", "entities")}`, (report, outer) =>
+        this.operations.run(operation, outer, (signal) => {
+          this.progress("delete", operation, 0, entities.length);
+          return deleteVersions(
+            this.need(),
+            table,
+            entities,
+            (done, total) => {
+              report(done, total);
+              this.progress("delete", operation, done, total);
+            },
+            signal,
+          );
+        }),
+      );
     },
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
-      if (parsed && !parsed.ok) throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
+      if (parsed && !parsed.ok)
+        throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
       const result = await this.need().query(table, filter, { select: withKeys(select), limit });
       const classification = parsed?.ok ? classifyFilter(parsed.expr) : null;
       return { ...result, classification };
@@ -147,13 +164,27 @@ export class ExplorerController {
     "data.import": async ({ table, format, operation }) => {
       const file = await this.ui.openFile(format);
       if (!file) return null;
-      if (file.text.length > LIMITS.importChars) throw new PanelError(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
+      if (file.text.length > LIMITS.importChars)
+        throw new PanelError(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
       const rows = deserialize(file.text, format);
-      if (rows.length > LIMITS.importRows) throw new PanelError(`the file holds ${rows.length.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`);
-      const imported = await this.ui.withProgress(`Importing ${plural(rows.length, "entity", "entities")} into ${table}`, (report, outer) => this.operations.run(operation, outer, (signal) => {
-        this.progress("import", operation, 0, rows.length);
-        return this.need().upsertRows(table, rows, (done, total) => { report(done, total); this.progress("import", operation, done, total); }, signal);
-      }));
+      if (rows.length > LIMITS.importRows)
+        throw new PanelError(
+          `the file holds ${rows.length.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
+        );
+      const imported = await this.ui.withProgress(`Importing ${plural(rows.length, "entity", "entities")} into ${table}`, (report, outer) =>
+        this.operations.run(operation, outer, (signal) => {
+          this.progress("import", operation, 0, rows.length);
+          return this.need().upsertRows(
+            table,
+            rows,
+            (done, total) => {
+              report(done, total);
+              this.progress("import", operation, done, total);
+            },
+            signal,
+          );
+        }),
+      );
       return { imported, total: rows.length };
     },
     "data.export": async ({ table, format, scope, filter, select, operation }) => {
@@ -161,10 +192,21 @@ export class ExplorerController {
       if (!target) return { outcome: "declined" };
       const query = scope === "result" ? { filter: filter?.trim() || undefined, select: withKeys(select) } : {};
       const title = scope === "result" ? `Exporting the result from ${table}` : `Exporting the whole table ${table}`;
-      const read = await this.ui.withProgress(title, (report, outer) => this.operations.run(operation, outer, (signal) => {
-        this.progress("export", operation, 0);
-        return readAll(this.need(), table, query, (done) => { report(done); this.progress("export", operation, done); }, signal);
-      }));
+      const read = await this.ui.withProgress(title, (report, outer) =>
+        this.operations.run(operation, outer, (signal) => {
+          this.progress("export", operation, 0);
+          return readAll(
+            this.need(),
+            table,
+            query,
+            (done) => {
+              report(done);
+              this.progress("export", operation, done);
+            },
+            signal,
+          );
+        }),
+      );
       if (!read.complete) return { outcome: "cancelled", read: read.rows.length };
       await this.ui.writeFile(target, serialize(read.rows, format));
       return { outcome: "saved", exported: read.rows.length, file: target };
@@ -173,14 +215,18 @@ export class ExplorerController {
   };
 
   /** The handlers, each failure explained for the page with what the request was about. */
-  private readonly explained = Object.fromEntries(Object.entries(this.handlers).map(([method, run]) => [method,
-    async (params: Record<string, unknown>) => {
-      try {
-        return await (run as (p: unknown) => Promise<unknown>)(params);
-      } catch (e) {
-        throw explain(e, sceneOf(params));
-      }
-    }])) as unknown as Handlers<"explorer">;
+  private readonly explained = Object.fromEntries(
+    Object.entries(this.handlers).map(([method, run]) => [
+      method,
+      async (params: Record<string, unknown>) => {
+        try {
+          return await (run as (p: unknown) => Promise<unknown>)(params);
+        } catch (e) {
+          throw explain(e, sceneOf(params));
+        }
+      },
+    ]),
+  ) as unknown as Handlers<"explorer">;
 
   /** Progress of an operation; its first event (0 done) tells the page it has begun, past its dialogs, and can be cancelled. */
   private progress(operation: string, id: string | undefined, done: number, total?: number): void {
@@ -194,7 +240,9 @@ function sceneOf(params: Record<string, unknown>): ErrorScene {
   if (typeof params.table === "string") scene.table = params.table;
   if (typeof params.filter === "string") scene.filter = params.filter;
   const row = params.row as { partitionKey?: unknown; rowKey?: unknown } | undefined;
-  if (row && typeof row.partitionKey === "string" && typeof row.rowKey === "string") scene.row = { partitionKey: row.partitionKey, rowKey: row.rowKey };
-  else if (typeof params.partitionKey === "string" && typeof params.rowKey === "string") scene.row = { partitionKey: params.partitionKey, rowKey: params.rowKey };
+  if (row && typeof row.partitionKey === "string" && typeof row.rowKey === "string")
+    scene.row = { partitionKey: row.partitionKey, rowKey: row.rowKey };
+  else if (typeof params.partitionKey === "string" && typeof params.rowKey === "string")
+    scene.row = { partitionKey: params.partitionKey, rowKey: params.rowKey };
   return scene;
 }

@@ -13,8 +13,13 @@ export interface ReadAll {
   complete: boolean;
 }
 
-export async function readAll(session: AccountSession, table: string, query: { filter?: string; select?: string[] },
-  onProgress: (read: number) => void, signal: AbortSignal): Promise<ReadAll> {
+export async function readAll(
+  session: AccountSession,
+  table: string,
+  query: { filter?: string; select?: string[] },
+  onProgress: (read: number) => void,
+  signal: AbortSignal,
+): Promise<ReadAll> {
   const rows: EntityRow[] = [];
   let token: string | undefined;
   do {

@@ -11,7 +11,10 @@
  */
 
 export class ShapeError extends Error {
-  constructor(readonly path: string, readonly rule: string) {
+  constructor(
+    readonly path: string,
+    readonly rule: string,
+  ) {
     super(`${path}: ${rule}`);
   }
 }
@@ -89,14 +92,16 @@ export function text(r: TextRule): Shape<string> {
 export function integer(min: number, max: number): Shape<number> {
   return (value, path) => {
     if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new ShapeError(path, "must be an integer");
-    if (value < min || value > max) throw new ShapeError(path, `must be from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`);
+    if (value < min || value > max)
+      throw new ShapeError(path, `must be from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`);
     return value;
   };
 }
 
 export function oneOf<T extends string>(values: readonly T[]): Shape<T> {
   return (value, path) => {
-    if (typeof value !== "string" || !(values as readonly string[]).includes(value)) throw new ShapeError(path, `must be one of ${values.join(", ")}`);
+    if (typeof value !== "string" || !(values as readonly string[]).includes(value))
+      throw new ShapeError(path, `must be one of ${values.join(", ")}`);
     return value as T;
   };
 }

@@ -38,9 +38,18 @@ export interface CommandRun {
 /** The engine options for one run of the command. */
 export function commandStressOptions(r: CommandRun): StressOptions {
   return {
-    connection: r.target.connection, secret: r.target.secret, emulator: r.target.emulator, confirmedRealAccount: !r.target.emulator,
-    design: r.design, mode: r.mode, durationMs: r.seconds * 1000, maxDurationMs: r.maxSeconds * 1000,
-    concurrency: STRESS_DEFAULTS.concurrency, signal: r.signal, cleanupHint: r.cleanupHint, analysis: r.analysis,
+    connection: r.target.connection,
+    secret: r.target.secret,
+    emulator: r.target.emulator,
+    confirmedRealAccount: !r.target.emulator,
+    design: r.design,
+    mode: r.mode,
+    durationMs: r.seconds * 1000,
+    maxDurationMs: r.maxSeconds * 1000,
+    concurrency: STRESS_DEFAULTS.concurrency,
+    signal: r.signal,
+    cleanupHint: r.cleanupHint,
+    analysis: r.analysis,
     ...(r.target.emulator && r.target.throttle ? { throttle: r.target.throttle } : {}),
     ...(r.calibration ? { calibration: r.calibration } : {}),
     onProgress: r.onProgress,
@@ -57,7 +66,11 @@ export function reportTitle(table: string, mode: StressMode, at: Date, compared:
 }
 
 /** Every table of every design, for the picker: the tables that parse and have a name, with the file they are in. */
-export function designTables(files: Array<{ path: string; label: string; text: string }>, tablesOf: (text: string) => string[]): Array<{ table: string; path: string; label: string; text: string }> {
-  return files.flatMap((f) => tablesOf(f.text).map((table) => ({ table, ...f })))
+export function designTables(
+  files: Array<{ path: string; label: string; text: string }>,
+  tablesOf: (text: string) => string[],
+): Array<{ table: string; path: string; label: string; text: string }> {
+  return files
+    .flatMap((f) => tablesOf(f.text).map((table) => ({ table, ...f })))
     .sort((a, b) => a.label.localeCompare(b.label) || a.table.localeCompare(b.table));
 }

@@ -49,8 +49,12 @@ export class WebviewHost<V extends ViewName> {
   private readonly subscription: { dispose(): void };
   private readonly checks = new Map<string, (value: unknown, path: string) => unknown>();
 
-  constructor(private readonly spec: ViewSpec<V>, private readonly channel: PageChannel, private readonly log: (line: string) => void,
-    private readonly limits: Limits = LIMITS) {
+  constructor(
+    private readonly spec: ViewSpec<V>,
+    private readonly channel: PageChannel,
+    private readonly log: (line: string) => void,
+    private readonly limits: Limits = LIMITS,
+  ) {
     for (const method of Object.keys(spec.shapes)) {
       this.checks.set(method, object((spec.shapes as Record<string, Fields<object>>)[method]) as (value: unknown, path: string) => unknown);
     }
@@ -87,23 +91,37 @@ export class WebviewHost<V extends ViewName> {
     if (!isPlainObject(message)) return this.refuse(undefined, "?", "the message is not an object");
     const type = Object.hasOwn(message, "type") ? message.type : undefined;
     if (type === "ready") return this.handshake(message);
-    if (type !== "request") return this.refuse(undefined, "?", `unknown message type ${typeof type === "string" ? `'${describeName(type)}'` : `(${typeof type})`}`);
+    if (type !== "request")
+      return this.refuse(
+        undefined,
+        "?",
+        `unknown message type ${typeof type === "string" ? `'${describeName(type)}'` : `(${typeof type})`}`,
+      );
     const id = Object.hasOwn(message, "id") ? message.id : undefined;
     if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return this.refuse(undefined, "?", "the request has no valid id");
     const method = Object.hasOwn(message, "method") ? message.method : undefined;
-    if (typeof method !== "string" || method.length > this.limits.method) return this.refuse(id, "?", "the request has no valid method name");
+    if (typeof method !== "string" || method.length > this.limits.method)
+      return this.refuse(id, "?", "the request has no valid method name");
     const extra = extraKey(message, REQUEST_FIELDS);
     if (extra !== undefined) return this.refuse(id, method, `the request has an unknown field '${describeName(extra)}'`);
     // Own methods only: `constructor`, `__proto__`, `toString`… exist on every object but are no request.
     const check = this.checks.get(method);
     const handler = Object.hasOwn(this.spec.handlers, method) ? (this.spec.handlers as Record<string, AnyHandler>)[method] : undefined;
-    if (!check || typeof handler !== "function") return this.refuse(id, method, `unknown request '${describeName(method)}' for the ${this.spec.view} page`);
+    if (!check || typeof handler !== "function")
+      return this.refuse(id, method, `unknown request '${describeName(method)}' for the ${this.spec.view} page`);
     if (!this.ready) return this.refuse(id, method, "the page has not said it is ready");
     if (this.inFlight.has(id)) return this.refuse(id, method, `request id ${id} is already in use`);
     if (this.inFlight.size >= this.limits.inFlight) return this.refuse(id, method, `more than ${this.limits.inFlight} requests at once`);
     const params = Object.hasOwn(message, "params") ? message.params : undefined;
     const size = measure(params, this.limits.requestChars, this.limits.depth);
-    if (size !== "ok") return this.refuse(id, method, size === "too deep" ? `params nest deeper than ${this.limits.depth} levels` : `params are larger than ${this.limits.requestChars.toLocaleString("en-US")} characters`);
+    if (size !== "ok")
+      return this.refuse(
+        id,
+        method,
+        size === "too deep"
+          ? `params nest deeper than ${this.limits.depth} levels`
+          : `params are larger than ${this.limits.requestChars.toLocaleString("en-US")} characters`,
+      );
     let checked: unknown;
     try {
       checked = check(params, "params");
@@ -141,8 +159,13 @@ export class WebviewHost<V extends ViewName> {
         // Details (the service's own answer) go to the page behind a toggle, redacted again in case a handler forgot.
         const details = (e as { details?: unknown } | undefined)?.details;
         if (!this.closed) {
-          this.post({ type: "response", id, ok: false, error: clip(redact(message), this.limits.errorChars),
-            ...(typeof details === "string" && details ? { details: clip(redact(details), this.limits.detailChars) } : {}) });
+          this.post({
+            type: "response",
+            id,
+            ok: false,
+            error: clip(redact(message), this.limits.errorChars),
+            ...(typeof details === "string" && details ? { details: clip(redact(details), this.limits.detailChars) } : {}),
+          });
         }
       } finally {
         this.inFlight.delete(id);
@@ -156,7 +179,9 @@ export class WebviewHost<V extends ViewName> {
     this.refusals++;
     if (this.refusals <= 100 || this.refusals % 1000 === 0) {
       const count = this.refusals > 100 ? ` (${this.refusals.toLocaleString("en-US")} refused so far)` : "";
-      this.log(`[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}${count}`);
+      this.log(
+        `[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}${count}`,
+      );
     }
     if (id !== undefined && !this.closed) this.post({ type: "response", id, ok: false, error: `refused: ${reason}` });
   }
@@ -165,7 +190,9 @@ export class WebviewHost<V extends ViewName> {
     try {
       const sent = this.channel.post(message as HostToWebview);
       if (sent && typeof (sent as PromiseLike<unknown>).then === "function") {
-        (sent as PromiseLike<unknown>).then(undefined, (e: unknown) => this.log(`[${this.spec.view}] could not post to the page: ${(e as Error)?.message ?? e}`));
+        (sent as PromiseLike<unknown>).then(undefined, (e: unknown) =>
+          this.log(`[${this.spec.view}] could not post to the page: ${(e as Error)?.message ?? e}`),
+        );
       }
     } catch (e) {
       this.log(`[${this.spec.view}] could not post to the page: ${(e as Error)?.message ?? e}`);

@@ -17,7 +17,9 @@ export interface WebviewPage {
 }
 
 export function nonce(): string {
-  return randomBytes(16).toString("base64").replace(/[^A-Za-z0-9]/g, "");
+  return randomBytes(16)
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "");
 }
 
 export function contentSecurityPolicy(cspSource: string, scriptNonce: string): string {

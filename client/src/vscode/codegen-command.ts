@@ -30,7 +30,9 @@ export async function generateKeyBuildersCommand(uri?: unknown, table?: unknown)
   const text = doc.getText();
   const analysis = analyzeTdl(text, analysisOptions());
   if (!analysis.tables.some((t) => t.table.name.text === target.table)) {
-    void vscode.window.showErrorMessage(`Generate key builders: ${vscode.workspace.asRelativePath(target.uri)} declares no table '${target.table}'.`);
+    void vscode.window.showErrorMessage(
+      `Generate key builders: ${vscode.workspace.asRelativePath(target.uri)} declares no table '${target.table}'.`,
+    );
     return undefined;
   }
   const result = generateKeyBuilders(analysis, { tables: [target.table], source: path.posix.basename(target.uri.path) });
@@ -41,7 +43,10 @@ export async function generateKeyBuildersCommand(uri?: unknown, table?: unknown)
     const where = first ? lines.position(first.start) : undefined;
     const more = result.problems.length > 1 ? ` (and ${result.problems.length - 1} more)` : "";
     const message = first ? `line ${where!.line + 1}: ${first.message}${more}` : "no module";
-    const choice = await vscode.window.showErrorMessage(`Cannot generate key builders for ${target.table}: ${message}`, ...(first ? ["Show"] : []));
+    const choice = await vscode.window.showErrorMessage(
+      `Cannot generate key builders for ${target.table}: ${message}`,
+      ...(first ? ["Show"] : []),
+    );
     if (choice && first) {
       const range = new vscode.Range(doc.positionAt(first.start), doc.positionAt(first.end));
       await vscode.window.showTextDocument(doc, { selection: range });
@@ -55,20 +60,24 @@ export async function generateKeyBuildersCommand(uri?: unknown, table?: unknown)
   const out = vscode.Uri.joinPath(target.uri, "..", module.fileName);
   await vscode.workspace.fs.writeFile(out, new TextEncoder().encode(module.text));
   await vscode.window.showTextDocument(out, { preview: false, preserveFocus: true });
-  void vscode.window.showInformationMessage(`Wrote ${vscode.workspace.asRelativePath(out)}: the keys, parsers and query helpers of ${target.table}.`);
+  void vscode.window.showInformationMessage(
+    `Wrote ${vscode.workspace.asRelativePath(out)}: the keys, parsers and query helpers of ${target.table}.`,
+  );
   return out.toString();
 }
 
 /** A table of an open design or of a design in the workspace, picked by the user. */
 async function pickTable(): Promise<DesignTable | undefined> {
   const uris = new Map<string, vscode.Uri>();
-  for (const d of vscode.workspace.textDocuments) if (d.languageId === "tdl" || d.fileName.endsWith(".tdl")) uris.set(d.uri.toString(), d.uri);
+  for (const d of vscode.workspace.textDocuments)
+    if (d.languageId === "tdl" || d.fileName.endsWith(".tdl")) uris.set(d.uri.toString(), d.uri);
   for (const u of await vscode.workspace.findFiles("**/*.tdl", "**/node_modules/**", 200)) uris.set(u.toString(), u);
   const items: Array<vscode.QuickPickItem & DesignTable> = [];
   for (const uri of uris.values()) {
     const doc = await vscode.workspace.openTextDocument(uri);
     for (const t of analyzeTdl(doc.getText(), analysisOptions()).tables) {
-      if (t.table.name.text) items.push({ label: t.table.name.text, description: vscode.workspace.asRelativePath(uri), uri, table: t.table.name.text });
+      if (t.table.name.text)
+        items.push({ label: t.table.name.text, description: vscode.workspace.asRelativePath(uri), uri, table: t.table.name.text });
     }
   }
   if (!items.length) {

@@ -28,10 +28,14 @@ export class VsCodeConnectionStore implements ConnectionStore {
   async save(info: ConnectionInfo, secret: Secret): Promise<void> {
     await this.ready();
     const { info: clean, sas } = cleanConnection(info);
-    const kept = sas && !secret.sasToken && !secret.connectionString ? { kind: "sas" as const, secret: { sasToken: sas } } : { kind: clean.kind, secret };
+    const kept =
+      sas && !secret.sasToken && !secret.connectionString
+        ? { kind: "sas" as const, secret: { sasToken: sas } }
+        : { kind: clean.kind, secret };
     const list = this.stored().filter((c) => c.id !== info.id);
     await this.context.globalState.update(KEY, [...list, { ...clean, kind: kept.kind }]);
-    if (kept.secret.connectionString || kept.secret.sasToken) await this.context.secrets.store(`${KEY}.${info.id}`, JSON.stringify(kept.secret));
+    if (kept.secret.connectionString || kept.secret.sasToken)
+      await this.context.secrets.store(`${KEY}.${info.id}`, JSON.stringify(kept.secret));
   }
 
   async secret(id: string): Promise<Secret | undefined> {
@@ -41,7 +45,10 @@ export class VsCodeConnectionStore implements ConnectionStore {
 
   async remove(id: string): Promise<void> {
     await this.ready();
-    await this.context.globalState.update(KEY, this.stored().filter((c) => c.id !== id));
+    await this.context.globalState.update(
+      KEY,
+      this.stored().filter((c) => c.id !== id),
+    );
     await this.context.secrets.delete(`${KEY}.${id}`);
   }
 

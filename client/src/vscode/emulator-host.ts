@@ -19,18 +19,26 @@ export class EmulatorHost implements vscode.Disposable {
   private readonly recent: TrafficSecond[] = [];
   private readonly listeners = new Set<(s: TrafficSecond) => void>();
 
-  constructor(private readonly output: vscode.OutputChannel, private readonly status: vscode.StatusBarItem) {}
+  constructor(
+    private readonly output: vscode.OutputChannel,
+    private readonly status: vscode.StatusBarItem,
+  ) {}
 
   /** Starts the emulator once; later calls return the running one. */
   async start(): Promise<{ info: ConnectionInfo; secret: Secret }> {
     let e = this.emulator;
     if (!e?.running) {
       const config = vscode.workspace.getConfiguration("tableDesign");
-      this.starting ??= Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Starting the table emulator" }, () =>
-        FidelityEmulator.start({
-          port: config.get<number>("emulator.port", 0), fidelity: config.get<boolean>("emulator.fidelity", true), scale: config.get<number>("emulator.scale", 1),
-          log: (l) => this.output.appendLine(l),
-        })));
+      this.starting ??= Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Starting the table emulator" }, () =>
+          FidelityEmulator.start({
+            port: config.get<number>("emulator.port", 0),
+            fidelity: config.get<boolean>("emulator.fidelity", true),
+            scale: config.get<number>("emulator.scale", 1),
+            log: (l) => this.output.appendLine(l),
+          }),
+        ),
+      );
       try {
         e = this.emulator = await this.starting;
       } finally {
@@ -88,5 +96,8 @@ export class EmulatorHost implements vscode.Disposable {
 }
 
 function connectionOf(e: FidelityEmulator): { info: ConnectionInfo; secret: Secret } {
-  return { info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint }, secret: { connectionString: e.connectionString } };
+  return {
+    info: { id: "emulator", name: "Emulator", kind: "emulator", endpoint: e.endpoint },
+    secret: { connectionString: e.connectionString },
+  };
 }

@@ -23,7 +23,12 @@ export class ExplorerPanel {
       ExplorerPanel.current.panel.reveal();
       return ExplorerPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW, "Table Explorer", vscode.ViewColumn.Active, ExplorerPanel.options(context));
+    const panel = vscode.window.createWebviewPanel(
+      EXPLORER_VIEW,
+      "Table Explorer",
+      vscode.ViewColumn.Active,
+      ExplorerPanel.options(context),
+    );
     return (ExplorerPanel.current = new ExplorerPanel(panel, context, make));
   }
 
@@ -37,7 +42,11 @@ export class ExplorerPanel {
     return panelOptions(context.extensionUri, true);
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, context: vscode.ExtensionContext, make: MakeController) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    context: vscode.ExtensionContext,
+    make: MakeController,
+  ) {
     this.controller = make((event) => this.host?.emit(event));
     this.host = hostPanel(panel, context.extensionUri, "Table Explorer", this.controller.view());
     // Connect at once to the running emulator or the connection used last: the page's start state (or an event) carries it.

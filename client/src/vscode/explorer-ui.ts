@@ -39,7 +39,11 @@ export class VsCodeExplorerUi implements ExplorerUi {
     const kinds: Array<vscode.QuickPickItem & { connKind: ConnectionInfo["kind"] }> = [
       { label: "Connection string", connKind: "connection-string", detail: "Account key or SAS, or UseDevelopmentStorage=true" },
       { label: "Account URL and SAS token", connKind: "sas", detail: "https://account.table.core.windows.net + ?sv=…" },
-      { label: "Account URL with Microsoft Entra ID", connKind: "entra-id", detail: "Uses DefaultAzureCredential (az login, environment, managed identity)" },
+      {
+        label: "Account URL with Microsoft Entra ID",
+        connKind: "entra-id",
+        detail: "Uses DefaultAzureCredential (az login, environment, managed identity)",
+      },
       { label: "Embedded emulator", connKind: "emulator", detail: "Azurite in memory, started by the extension" },
     ];
     const pick = await vscode.window.showQuickPick(kinds, { title: "Connect to a table account", placeHolder: "How do you connect?" });
@@ -47,13 +51,29 @@ export class VsCodeExplorerUi implements ExplorerUi {
     if (pick.connKind === "emulator") return this.emulator();
     const urlKind = pick.connKind === "entra-id" ? "entra-id" : "sas";
     // Whatever is pasted (a connection string, a SAS URL, a plain URL) is read the same way; only the prompt differs.
-    const text = pick.connKind === "connection-string"
-      ? await this.input({ title: "Connection string", placeHolder: "DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…", mask: "always", read: (v) => interpretConnectionInput(v, "sas") })
-      : await this.input({ title: "Table endpoint", placeHolder: "https://myaccount.table.core.windows.net", mask: "when-secret", read: (v) => interpretConnectionInput(v, urlKind) });
+    const text =
+      pick.connKind === "connection-string"
+        ? await this.input({
+            title: "Connection string",
+            placeHolder: "DefaultEndpointsProtocol=https;AccountName=…;AccountKey=…",
+            mask: "always",
+            read: (v) => interpretConnectionInput(v, "sas"),
+          })
+        : await this.input({
+            title: "Table endpoint",
+            placeHolder: "https://myaccount.table.core.windows.net",
+            mask: "when-secret",
+            read: (v) => interpretConnectionInput(v, urlKind),
+          });
     if (text === undefined) return undefined;
     const made = interpretConnectionInput(text, pick.connKind === "connection-string" ? "sas" : urlKind);
     if (made.kind === "sas" && !made.secret.sasToken) {
-      const sas = await this.input({ title: `SAS token for ${made.endpoint}`, placeHolder: "sv=…&ss=t&srt=sco&sp=…&se=…&sig=…", mask: "always", read: (v) => readSasToken(v) });
+      const sas = await this.input({
+        title: `SAS token for ${made.endpoint}`,
+        placeHolder: "sv=…&ss=t&srt=sco&sp=…&se=…&sig=…",
+        mask: "always",
+        read: (v) => readSasToken(v),
+      });
       if (sas === undefined) return undefined;
       made.secret = { sasToken: readSasToken(sas) };
     }
@@ -67,8 +87,20 @@ export class VsCodeExplorerUi implements ExplorerUi {
    * "when-secret" it starts plain and masks itself as soon as the value looks
    * like it holds a secret (a query string, a key, a SAS), and stays masked.
    */
-  private input(opts: { title: string; placeHolder: string; mask: "always" | "when-secret"; read: (value: string) => unknown }): Promise<string | undefined> {
-    const problem = (v: string) => { try { opts.read(v); return undefined; } catch (e) { return (e as Error).message; } };
+  private input(opts: {
+    title: string;
+    placeHolder: string;
+    mask: "always" | "when-secret";
+    read: (value: string) => unknown;
+  }): Promise<string | undefined> {
+    const problem = (v: string) => {
+      try {
+        opts.read(v);
+        return undefined;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
     return new Promise((resolve) => {
       const box = vscode.window.createInputBox();
       box.title = opts.title;
@@ -101,14 +133,22 @@ export class VsCodeExplorerUi implements ExplorerUi {
   }
 
   async openFile(format: TransferFormat): Promise<{ path: string; text: string } | undefined> {
-    const [uri] = (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [format.toUpperCase()]: [format] }, title: `Import ${format.toUpperCase()}` })) ?? [];
+    const [uri] =
+      (await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: { [format.toUpperCase()]: [format] },
+        title: `Import ${format.toUpperCase()}`,
+      })) ?? [];
     if (!uri) return undefined;
     return { path: uri.fsPath, text: Buffer.from(await vscode.workspace.fs.readFile(uri)).toString("utf8") };
   }
 
   async saveTarget(format: TransferFormat, suggestedName: string): Promise<string | undefined> {
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const uri = await vscode.window.showSaveDialog({ defaultUri: base ? vscode.Uri.joinPath(base, suggestedName) : undefined, filters: { [format.toUpperCase()]: [format] } });
+    const uri = await vscode.window.showSaveDialog({
+      defaultUri: base ? vscode.Uri.joinPath(base, suggestedName) : undefined,
+      filters: { [format.toUpperCase()]: [format] },
+    });
     return uri?.fsPath;
   }
 
@@ -117,14 +157,18 @@ export class VsCodeExplorerUi implements ExplorerUi {
   }
 
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {
-    return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      let last = 0;
-      return work((done, total) => {
-        if (total) { progress.report({ message: `${done} of ${total}`, increment: ((done - last) / total) * 100 }); last = done; }
-        else progress.report({ message: `${done}` });
-      }, abort.signal);
-    }));
+    return Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        let last = 0;
+        return work((done, total) => {
+          if (total) {
+            progress.report({ message: `${done} of ${total}`, increment: ((done - last) / total) * 100 });
+            last = done;
+          } else progress.report({ message: `${done}` });
+        }, abort.signal);
+      }),
+    );
   }
 }

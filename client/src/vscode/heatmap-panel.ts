@@ -25,8 +25,18 @@ export class HeatmapPanel {
 
   private constructor(context: vscode.ExtensionContext, emulator: EmulatorHost) {
     const title = "Key-space heatmap";
-    this.panel = vscode.window.createWebviewPanel("tableDesign.heatmap", title, vscode.ViewColumn.Beside, panelOptions(context.extensionUri, true));
-    const host = hostPanel(this.panel, context.extensionUri, title, heatmapView(() => emulator.recentTraffic()));
+    this.panel = vscode.window.createWebviewPanel(
+      "tableDesign.heatmap",
+      title,
+      vscode.ViewColumn.Beside,
+      panelOptions(context.extensionUri, true),
+    );
+    const host = hostPanel(
+      this.panel,
+      context.extensionUri,
+      title,
+      heatmapView(() => emulator.recentTraffic()),
+    );
     const idle = new IdleSeconds();
     for (const s of emulator.recentTraffic()) idle.sent(s.t);
     // The host drops events until the page is ready; the page's init state carries the seconds before that.

@@ -26,7 +26,9 @@ export function serverErrorHandler(log: Log, policy: () => ErrorHandler): ErrorH
   return {
     error(error: Error, message: Message | undefined, count: number | undefined): ErrorHandlerResult {
       const about = message && "method" in message ? ` (${String((message as { method?: unknown }).method)})` : "";
-      log.appendLine(`[${stamp()}] language server connection error${about}: ${error?.message ?? String(error)}${count ? ` — ${count} in a row` : ""}`);
+      log.appendLine(
+        `[${stamp()}] language server connection error${about}: ${error?.message ?? String(error)}${count ? ` — ${count} in a row` : ""}`,
+      );
       return { action: ErrorAction.Continue, handled: true };
     },
     async closed(): Promise<CloseHandlerResult> {
@@ -34,11 +36,14 @@ export function serverErrorHandler(log: Log, policy: () => ErrorHandler): ErrorH
       const decision = await fallback.closed();
       if (decision.action === CloseAction.Restart) {
         restarts++;
-        log.appendLine(`[${stamp()}] the language server stopped unexpectedly; restarting it (restart ${restarts}). Diagnostics of open designs come back once it runs.`);
+        log.appendLine(
+          `[${stamp()}] the language server stopped unexpectedly; restarting it (restart ${restarts}). Diagnostics of open designs come back once it runs.`,
+        );
         return { action: CloseAction.Restart, handled: true };
       }
-      const message = "The Table Design language server stopped 5 times within 3 minutes and was not restarted: diagnostics of .tdl and TypeScript files are no longer updated. "
-        + "The 'Table Design' and 'Table Design Language Server' outputs show why; run 'Developer: Reload Window' to start it again.";
+      const message =
+        "The Table Design language server stopped 5 times within 3 minutes and was not restarted: diagnostics of .tdl and TypeScript files are no longer updated. " +
+        "The 'Table Design' and 'Table Design Language Server' outputs show why; run 'Developer: Reload Window' to start it again.";
       log.appendLine(`[${stamp()}] ${message}`);
       return { action: CloseAction.DoNotRestart, message, handled: false };
     },

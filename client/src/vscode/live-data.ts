@@ -28,14 +28,24 @@ export class LiveDataChecker implements vscode.Disposable {
     }
     const page = await session.page(table, { pageSize: SAMPLE });
     const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities, analysisOptions());
-    const severity = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, info: vscode.DiagnosticSeverity.Information, hint: vscode.DiagnosticSeverity.Hint };
-    this.diagnostics.set(doc.uri, findings.map((f) => {
-      const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), f.message, severity[f.severity]);
-      d.code = f.code;
-      d.source = "tdl live data";
-      return d;
-    }));
-    vscode.window.showInformationMessage(`Sampled ${sampled} entities of '${table}' on ${session.connection.name}: ${findings.length ? `${findings.length} finding${findings.length === 1 ? "" : "s"} in the Problems panel` : "the live data fits the design"}.`);
+    const severity = {
+      error: vscode.DiagnosticSeverity.Error,
+      warning: vscode.DiagnosticSeverity.Warning,
+      info: vscode.DiagnosticSeverity.Information,
+      hint: vscode.DiagnosticSeverity.Hint,
+    };
+    this.diagnostics.set(
+      doc.uri,
+      findings.map((f) => {
+        const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end)), f.message, severity[f.severity]);
+        d.code = f.code;
+        d.source = "tdl live data";
+        return d;
+      }),
+    );
+    vscode.window.showInformationMessage(
+      `Sampled ${sampled} entities of '${table}' on ${session.connection.name}: ${findings.length ? `${findings.length} finding${findings.length === 1 ? "" : "s"} in the Problems panel` : "the live data fits the design"}.`,
+    );
   }
 
   dispose(): void {

@@ -21,15 +21,29 @@ export function panelOptions(extensionUri: vscode.Uri, retain = false): vscode.W
 
 export function setPanelPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string): void {
   const dist = (f: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", f)).toString();
-  panel.webview.html = webviewHtml({ cspSource: panel.webview.cspSource, scriptUri: dist("webview.js"), styleUri: dist("webview.css"), title });
+  panel.webview.html = webviewHtml({
+    cspSource: panel.webview.cspSource,
+    scriptUri: dist("webview.js"),
+    styleUri: dist("webview.css"),
+    title,
+  });
 }
 
 /** Serves `spec` in `panel` until the panel closes. */
-export function hostPanel<V extends ViewName>(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, spec: ViewSpec<V>): WebviewHost<V> {
-  const host = new WebviewHost(spec, {
-    post: (message) => panel.webview.postMessage(message),
-    onMessage: (listener) => panel.webview.onDidReceiveMessage(listener),
-  }, (line) => log(line));
+export function hostPanel<V extends ViewName>(
+  panel: vscode.WebviewPanel,
+  extensionUri: vscode.Uri,
+  title: string,
+  spec: ViewSpec<V>,
+): WebviewHost<V> {
+  const host = new WebviewHost(
+    spec,
+    {
+      post: (message) => panel.webview.postMessage(message),
+      onMessage: (listener) => panel.webview.onDidReceiveMessage(listener),
+    },
+    (line) => log(line),
+  );
   panel.onDidDispose(() => host.dispose());
   setPanelPage(panel, extensionUri, title);
   return host;

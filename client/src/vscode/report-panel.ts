@@ -7,8 +7,24 @@ import { hostPanel, panelOptions } from "./panel-page";
 import { reportView } from "../panel/views";
 import type { StressReport } from "../runtime";
 
-export function showStressReport(context: vscode.ExtensionContext, title: string, runs: Array<{ label: string; report: StressReport }>): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel("tableDesign.stressReport", title, vscode.ViewColumn.Active, panelOptions(context.extensionUri));
-  hostPanel(panel, context.extensionUri, title, reportView(runs, async () => { await vscode.commands.executeCommand("tableDesign.showHeatmap"); }));
+export function showStressReport(
+  context: vscode.ExtensionContext,
+  title: string,
+  runs: Array<{ label: string; report: StressReport }>,
+): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel(
+    "tableDesign.stressReport",
+    title,
+    vscode.ViewColumn.Active,
+    panelOptions(context.extensionUri),
+  );
+  hostPanel(
+    panel,
+    context.extensionUri,
+    title,
+    reportView(runs, async () => {
+      await vscode.commands.executeCommand("tableDesign.showHeatmap");
+    }),
+  );
   return panel;
 }

@@ -9,7 +9,11 @@ import { AnalysisOptions, resolveOptions } from "../../../server/src/core";
 export function analysisOptions(log?: (line: string) => void): AnalysisOptions {
   const config = vscode.workspace.getConfiguration("tableDesign");
   const { options, problems } = resolveOptions(
-    { service: config.get("service"), partitionTargetEntitiesPerSecond: config.get("partitionTargetEntitiesPerSecond"), rules: config.get("rules") },
+    {
+      service: config.get("service"),
+      partitionTargetEntitiesPerSecond: config.get("partitionTargetEntitiesPerSecond"),
+      rules: config.get("rules"),
+    },
     { service: "tableDesign.service", target: "tableDesign.partitionTargetEntitiesPerSecond", rules: "tableDesign.rules" },
   );
   for (const p of problems) log?.(`setting ignored: ${p}`);

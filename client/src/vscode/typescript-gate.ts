@@ -39,10 +39,16 @@ export class SdkProjects {
     let answer = false;
     for (;;) {
       const known = this.byFolder.get(dir);
-      if (known !== undefined) { answer = known; break; }
+      if (known !== undefined) {
+        answer = known;
+        break;
+      }
       seen.push(dir);
       const verdict = folderVerdict(dir);
-      if (verdict !== undefined) { answer = verdict; break; }
+      if (verdict !== undefined) {
+        answer = verdict;
+        break;
+      }
       const up = path.dirname(dir);
       if (up === dir) break;
       dir = up;

@@ -17,7 +17,12 @@ const REPEATABLE = new Set(["rule"]);
 /** `--service` and `--partition-target` as analysis options, checked by the core's `resolveOptions()`. */
 export function analysisOptions(options: ParsedArgs["options"]): AnalysisOptions {
   const { options: resolved, problems } = resolveOptions(
-    { service: options.get("service"), partitionTargetEntitiesPerSecond: options.get("partition-target"), rules: options.get("rule"), testFiles: options.get("test-files") },
+    {
+      service: options.get("service"),
+      partitionTargetEntitiesPerSecond: options.get("partition-target"),
+      rules: options.get("rule"),
+      testFiles: options.get("test-files"),
+    },
     { service: "--service", target: "--partition-target", rules: "--rule", testFiles: "--test-files" },
   );
   if (problems.length) throw new UsageError(problems.join("; "));
@@ -34,9 +39,15 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === "--") { positionals.push(...argv.slice(i + 1)); break; }
+    if (a === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
     if (/^-[A-Za-z]/.test(a)) throw new UsageError(`unknown option ${shown(a)} (an argument that starts with '-' goes after --)`);
-    if (!a.startsWith("--")) { positionals.push(a); continue; }
+    if (!a.startsWith("--")) {
+      positionals.push(a);
+      continue;
+    }
     const eq = a.indexOf("=");
     const name = a.slice(2, eq < 0 ? undefined : eq);
     if (flags.includes(name)) {

@@ -33,7 +33,9 @@ export function familyTable(family: Family): string {
   const rows = catalog().filter((r) => r.family === family);
   const lines = ["| code | severity | when | fix |", "| --- | --- | --- | --- |"];
   for (const r of rows) {
-    lines.push(`| <a id="${anchorOf(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} |`);
+    lines.push(
+      `| <a id="${anchorOf(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -40,18 +40,29 @@ function designEntry(file: string, text: string, analysis: TdlAnalysis): ReportF
   return {
     path: displayPath(file),
     diagnostics: analysis.findings.map((f) => toReportDiagnostic(lines, f)),
-    queries: queryInfos(analysis).filter((q) => q.classification).map((q) => ({
-      table: q.table, name: q.name, class: q.classification!.class,
-      partitions: roundEstimate(q.classification!.partitions), scanned: roundEstimate(q.classification!.scanned),
-      returned: roundEstimate(q.classification!.returned),
-    })),
+    queries: queryInfos(analysis)
+      .filter((q) => q.classification)
+      .map((q) => ({
+        table: q.table,
+        name: q.name,
+        class: q.classification!.class,
+        partitions: roundEstimate(q.classification!.partitions),
+        scanned: roundEstimate(q.classification!.scanned),
+        returned: roundEstimate(q.classification!.returned),
+      })),
   };
 }
 
 function toReportDiagnostic(lines: LineIndex, f: Finding): ReportDiagnostic {
   return {
-    code: f.code, severity: f.severity, message: f.message, range: lines.range(f.start, f.end),
-    fixes: (f.fixes ?? []).map((fix) => ({ title: fix.title, edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) })),
+    code: f.code,
+    severity: f.severity,
+    message: f.message,
+    range: lines.range(f.start, f.end),
+    fixes: (f.fixes ?? []).map((fix) => ({
+      title: fix.title,
+      edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
+    })),
   };
 }
 
@@ -99,12 +110,26 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
   entries.push(...code.entries);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report: CheckReport = summarize(entries);
-  const output = options.format === "json" ? JSON.stringify(report, null, 2) + "\n"
-    : options.format === "sarif" ? formatSarif(report, version, problems) : formatText(report);
+  const output =
+    options.format === "json"
+      ? JSON.stringify(report, null, 2) + "\n"
+      : options.format === "sarif"
+        ? formatSarif(report, version, problems)
+        : formatText(report);
   const internal = entries.some((f) => f.diagnostics.some((d) => d.code === "internal"));
   const tooManyWarnings = options.maxWarnings !== undefined && report.summary.warnings > options.maxWarnings;
-  const exitCode = internal ? EXIT.internal : problems.length ? EXIT.usage : report.summary.errors > 0 || tooManyWarnings ? EXIT.findings : EXIT.clean;
-  return { output, stderr: problems.map((p) => `tdl: ${p}\n`).join("") + code.notes.map((n) => `tdl: ${n}\n`).join("") + failures.text(), exitCode };
+  const exitCode = internal
+    ? EXIT.internal
+    : problems.length
+      ? EXIT.usage
+      : report.summary.errors > 0 || tooManyWarnings
+        ? EXIT.findings
+        : EXIT.clean;
+  return {
+    output,
+    stderr: problems.map((p) => `tdl: ${p}\n`).join("") + code.notes.map((n) => `tdl: ${n}\n`).join("") + failures.text(),
+    exitCode,
+  };
 }
 
 /** The TypeScript files, in one program; a failure of the whole analysis or of one file is that file's `internal` diagnostic. */
@@ -113,17 +138,30 @@ interface Designs {
   tables: Map<string, DesignTable>;
 }
 
-function checkTsFiles(files: string[], texts: Map<string, string>, designs: Designs, options: CheckOptions, failures: FailureLog): { entries: ReportFile[]; notes: string[] } {
+function checkTsFiles(
+  files: string[],
+  texts: Map<string, string>,
+  designs: Designs,
+  options: CheckOptions,
+  failures: FailureLog,
+): { entries: ReportFile[]; notes: string[] } {
   if (!files.length) return { entries: [], notes: [] };
   let ts: TsAnalyzer;
   let mayCallSdk: (text: string) => boolean;
   try {
     const loaded = loadTsAnalysis();
     mayCallSdk = loaded.mayCallSdk;
-    ts = new loaded.TsAnalyzer({ design: (t) => (t ? designs.props.get(t) : undefined), designTable: (t) => (t ? designs.tables.get(t) : undefined), analysis: options.analysis });
+    ts = new loaded.TsAnalyzer({
+      design: (t) => (t ? designs.props.get(t) : undefined),
+      designTable: (t) => (t ? designs.tables.get(t) : undefined),
+      analysis: options.analysis,
+    });
   } catch (e) {
     failures.add("TypeScript analysis", e);
-    return { entries: files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] })), notes: [] };
+    return {
+      entries: files.map((file) => ({ path: displayPath(file), diagnostics: [internalDiagnostic("TypeScript analysis", e)], queries: [] })),
+      notes: [],
+    };
   }
   // Only files that name an SDK method can call it: the others are checked clean without entering the program
   // (a file they import still does), so a large project that barely uses the SDK costs a few files.
@@ -169,10 +207,16 @@ function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: b
       const c = q.classification;
       if (!c) return [];
       const at = lines.position(q.start);
-      return [{
-        table: q.table ?? "", name: `${at.line}:${at.character}`, class: c.class,
-        partitions: roundEstimate(c.partitions), scanned: roundEstimate(c.scanned), returned: roundEstimate(c.returned),
-      }];
+      return [
+        {
+          table: q.table ?? "",
+          name: `${at.line}:${at.character}`,
+          class: c.class,
+          partitions: roundEstimate(c.partitions),
+          scanned: roundEstimate(c.scanned),
+          returned: roundEstimate(c.returned),
+        },
+      ];
     }),
   };
   return { entry, sdkUnresolved: result.sdkUnresolved };

@@ -5,7 +5,18 @@
  * parser or classifier itself exits 3 with its message, never a stack.
  */
 import * as fs from "node:fs";
-import { AnalysisOptions, analyzeTdl, classifyFilter, Classification, parseFilter, roundEstimate, summary, tableFacts, FilterContext, filterContext } from "../core";
+import {
+  AnalysisOptions,
+  analyzeTdl,
+  classifyFilter,
+  Classification,
+  parseFilter,
+  roundEstimate,
+  summary,
+  tableFacts,
+  FilterContext,
+  filterContext,
+} from "../core";
 import { InputError, unreadable } from "./files";
 import { UsageError } from "./args";
 import { debugging, EXIT } from "./failure";
@@ -29,17 +40,29 @@ export function runClassify(filter: string, options: ClassifyOptions): Output {
     parsed = parseFilter(filter);
     if (!parsed.ok) {
       const { message, start } = parsed.error;
-      return { stdout: "", stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`, exitCode: EXIT.usage };
+      return {
+        stdout: "",
+        stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`,
+        exitCode: EXIT.usage,
+      };
     }
     c = classifyFilter(parsed.expr, context);
   } catch (e) {
     const stack = debugging() ? `${stackOf(e)}\n` : "";
-    return { stdout: "", stderr: `tdl: internal failure while classifying the filter: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
+    return {
+      stdout: "",
+      stderr: `tdl: internal failure while classifying the filter: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`,
+      exitCode: EXIT.internal,
+    };
   }
   if (options.format === "json") {
     const json = {
-      class: c.class, partitions: roundEstimate(c.partitions), scanned: roundEstimate(c.scanned), returned: roundEstimate(c.returned),
-      selectivity: c.selectivity, reasons: c.reasons,
+      class: c.class,
+      partitions: roundEstimate(c.partitions),
+      scanned: roundEstimate(c.scanned),
+      returned: roundEstimate(c.returned),
+      selectivity: c.selectivity,
+      reasons: c.reasons,
     };
     return { stdout: JSON.stringify(json, null, 2) + "\n", stderr: "", exitCode: EXIT.clean };
   }
@@ -57,7 +80,8 @@ const CONTEXT = 40;
 export function caret(filter: string, start: number): string {
   const from = Math.max(0, start - CONTEXT);
   const to = Math.min(filter.length, start + CONTEXT);
-  const shown = (from > 0 ? "…" : "") + filter.slice(from, to).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·") + (to < filter.length ? "…" : "");
+  const shown =
+    (from > 0 ? "…" : "") + filter.slice(from, to).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·") + (to < filter.length ? "…" : "");
   return `  ${shown}\n  ${" ".repeat(start - from + (from > 0 ? 1 : 0))}^`;
 }
 
@@ -81,8 +105,13 @@ function designContext(options: ClassifyOptions): FilterContext {
 
 function describe(c: Classification): string {
   const n = (x: number | null) => (x === null ? "unknown" : `≈ ${Math.round(x).toLocaleString("en-US")}`);
-  const lines = [summary(c), `  class:      ${c.class}`, `  partitions: ${c.class === "table-scan" && c.partitions === null ? "every partition" : n(c.partitions)}`,
-    `  scanned:    ${n(c.scanned)}`, `  returned:   ${n(c.returned)}`];
+  const lines = [
+    summary(c),
+    `  class:      ${c.class}`,
+    `  partitions: ${c.class === "table-scan" && c.partitions === null ? "every partition" : n(c.partitions)}`,
+    `  scanned:    ${n(c.scanned)}`,
+    `  returned:   ${n(c.returned)}`,
+  ];
   for (const r of c.reasons) lines.push(`  why:        ${r}`);
   return lines.join("\n") + "\n";
 }

@@ -23,16 +23,32 @@ export async function emulatorCommand(argv: string[], write: (s: string) => void
   const warn = (line: string) => writeErr(`tdl emulator: ${line}\n`);
   let emulator: FidelityEmulator;
   try {
-    emulator = await FidelityEmulator.start({ port, fidelity: fidelity === "azure-table", scale, record: options.get("record") as string | undefined, warn });
+    emulator = await FidelityEmulator.start({
+      port,
+      fidelity: fidelity === "azure-table",
+      scale,
+      record: options.get("record") as string | undefined,
+      warn,
+    });
   } catch (e) {
     writeErr(`tdl: the emulator could not start: ${(e as Error).message}\n`);
     return { exitCode: 1 };
   }
-  write(JSON.stringify({ connectionString: emulator.connectionString, tableEndpoint: emulator.endpoint, upstreamEndpoint: emulator.azurite.endpoint, pid: emulator.pid }) + "\n");
-  writeErr(`Table emulator on ${emulator.endpoint} (fidelity ${fidelity}${fidelity === "azure-table" ? `, scale ${scale}: ${2000 * scale} entities/s per partition` : ""}). Ctrl+C stops it.\n`);
+  write(
+    JSON.stringify({
+      connectionString: emulator.connectionString,
+      tableEndpoint: emulator.endpoint,
+      upstreamEndpoint: emulator.azurite.endpoint,
+      pid: emulator.pid,
+    }) + "\n",
+  );
+  writeErr(
+    `Table emulator on ${emulator.endpoint} (fidelity ${fidelity}${fidelity === "azure-table" ? `, scale ${scale}: ${2000 * scale} entities/s per partition` : ""}). Ctrl+C stops it.\n`,
+  );
   let stopping = false;
   void emulator.azurite.exited.then(() => {
-    if (!stopping) warn(`Azurite (pid ${emulator.pid}) has exited; every request is answered 500 InternalError until the emulator is restarted.`);
+    if (!stopping)
+      warn(`Azurite (pid ${emulator.pid}) has exited; every request is answered 500 InternalError until the emulator is restarted.`);
   });
   // The last line of defence of a long-running server: a failure no guard caught is reported, and serving goes on.
   const uncaught = (e: unknown) => warn(`internal error (the emulator goes on): ${(e as Error)?.stack ?? e}`);
@@ -48,6 +64,8 @@ export async function emulatorCommand(argv: string[], write: (s: string) => void
     process.off("uncaughtException", uncaught);
   }
   const s = emulator.stats;
-  writeErr(`Table emulator stopped after ${s.requests} requests (${s.malformed} refused as malformed HTTP, ${s.internalErrors} internal errors survived).\n`);
+  writeErr(
+    `Table emulator stopped after ${s.requests} requests (${s.malformed} refused as malformed HTTP, ${s.internalErrors} internal errors survived).\n`,
+  );
   return { exitCode: 0 };
 }

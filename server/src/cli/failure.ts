@@ -18,7 +18,9 @@ export function debugging(): boolean {
 /** The diagnostic of a file whose analysis failed: on its first character, naming the cause. */
 export function internalDiagnostic(what: string, e: unknown): ReportDiagnostic {
   return {
-    code: "internal", severity: "error", fixes: [],
+    code: "internal",
+    severity: "error",
+    fixes: [],
     message: `${what} failed: ${describeError(e)}; this file was not analysed, the other files were (TDL_DEBUG=1 prints the stack)`,
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
   };

@@ -121,7 +121,9 @@ export function runFix(paths: string[], options: AnalysisOptions = {}): FixRun {
     total += applied.length;
     const counts = new Map<string, number>();
     for (const c of applied) counts.set(c, (counts.get(c) ?? 0) + 1);
-    out.push(`${displayPath(file)}: ${applied.length} fix${applied.length === 1 ? "" : "es"} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`);
+    out.push(
+      `${displayPath(file)}: ${applied.length} fix${applied.length === 1 ? "" : "es"} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`,
+    );
   }
   out.push(`${total} fix${total === 1 ? "" : "es"} applied`);
   const exitCode = failed ? EXIT.internal : problems.length ? EXIT.usage : EXIT.clean;

@@ -34,7 +34,9 @@ export async function runCli(argv: string[]): Promise<CliResult> {
     if (command === "--help" || command === "-h" || command === "help") {
       // `tdl help check` is `tdl check --help`.
       const topic = rest[0];
-      return topic !== undefined && Object.hasOwn(COMMAND_HELP, topic) ? { stdout: COMMAND_HELP[topic], stderr: "", exitCode: EXIT.clean } : { stdout: HELP, stderr: "", exitCode: EXIT.clean };
+      return topic !== undefined && Object.hasOwn(COMMAND_HELP, topic)
+        ? { stdout: COMMAND_HELP[topic], stderr: "", exitCode: EXIT.clean }
+        : { stdout: HELP, stderr: "", exitCode: EXIT.clean };
     }
     if (command === "--version") return { stdout: VERSION + "\n", stderr: "", exitCode: EXIT.clean };
     if (!Object.hasOwn(COMMAND_HELP, command)) throw new UsageError(`unknown command '${shown(command)}'`);
@@ -51,23 +53,38 @@ export async function runCli(argv: string[]): Promise<CliResult> {
 /** A failure no command caught: its message and exit 3, the stack only under TDL_DEBUG=1. */
 function internalFailure(e: unknown): CliResult {
   const stack = debugging() ? `${stackOf(e)}\n` : "";
-  return { stdout: "", stderr: `tdl: internal failure: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`, exitCode: EXIT.internal };
+  return {
+    stdout: "",
+    stderr: `tdl: internal failure: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`,
+    exitCode: EXIT.internal,
+  };
 }
 
 async function dispatch(command: string, rest: string[]): Promise<CliResult> {
   switch (command) {
-    case "check": return check(rest);
-    case "classify": return classify(rest);
-    case "fix": return fix(rest);
-    case "stress": return await stressCommand(rest);
-    case "infer": return await inferCommand(rest, (s) => process.stderr.write(s));
-    case "codegen": return codegenCommand(rest);
+    case "check":
+      return check(rest);
+    case "classify":
+      return classify(rest);
+    case "fix":
+      return fix(rest);
+    case "stress":
+      return await stressCommand(rest);
+    case "infer":
+      return await inferCommand(rest, (s) => process.stderr.write(s));
+    case "codegen":
+      return codegenCommand(rest);
     case "emulator": {
       // The emulator is long-running: it writes as it goes instead of returning its output at the end.
-      const { exitCode } = await emulatorCommand(rest, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+      const { exitCode } = await emulatorCommand(
+        rest,
+        (s) => process.stdout.write(s),
+        (s) => process.stderr.write(s),
+      );
       return { stdout: "", stderr: "", exitCode };
     }
-    default: throw new UsageError(`unknown command '${shown(command)}'`);
+    default:
+      throw new UsageError(`unknown command '${shown(command)}'`);
   }
 }
 
@@ -75,27 +92,37 @@ function check(argv: string[]): CliResult {
   const { positionals, options } = parseArgs(argv, ["format", "max-warnings", ...ANALYSIS_OPTIONS], ["test-files", "design-drift"]);
   if (!positionals.length) throw new UsageError("check needs at least one PATH");
   const format = (options.get("format") ?? "text") as string;
-  if (format !== "text" && format !== "json" && format !== "sarif") throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
+  if (format !== "text" && format !== "json" && format !== "sarif")
+    throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
   let maxWarnings: number | undefined;
   if (options.has("max-warnings")) {
     maxWarnings = Number(options.get("max-warnings"));
     if (!Number.isSafeInteger(maxWarnings) || maxWarnings < 0) throw new UsageError("--max-warnings needs a whole number");
   }
   const analysis = analysisOptions(options);
-  const { output, stderr, exitCode } = runCheck(positionals, { format, maxWarnings, analysis, designDrift: options.has("design-drift") }, VERSION);
+  const { output, stderr, exitCode } = runCheck(
+    positionals,
+    { format, maxWarnings, analysis, designDrift: options.has("design-drift") },
+    VERSION,
+  );
   return { stdout: output, stderr, exitCode };
 }
 
 function classify(argv: string[]): CliResult {
   const { positionals, options } = parseArgs(argv, ["design", "table", "format", ...ANALYSIS_OPTIONS], []);
-  if (positionals.length !== 1) throw new UsageError('classify needs one FILTER, quoted: tdl classify "PartitionKey eq \'a\'"');
+  if (positionals.length !== 1) throw new UsageError("classify needs one FILTER, quoted: tdl classify \"PartitionKey eq 'a'\"");
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format}'`);
   const design = options.get("design");
   const table = options.get("table");
   // `-` reads the filter from stdin: a filter longer than the system's limit on one argument (128 KiB on Linux) still gets classified.
   const filter = positionals[0] === "-" ? readStdin() : positionals[0];
-  return runClassify(filter, { format, design: design as string | undefined, table: table as string | undefined, analysis: analysisOptions(options) });
+  return runClassify(filter, {
+    format,
+    design: design as string | undefined,
+    table: table as string | undefined,
+    analysis: analysisOptions(options),
+  });
 }
 
 function readStdin(): string {

@@ -55,8 +55,10 @@ export function formatText(report: CheckReport): string {
   }
   const s = report.summary;
   const failed = report.files.filter(hasInternal).length;
-  lines.push(`${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info`
-    + (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be analysed (internal failure)` : ""));
+  lines.push(
+    `${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info` +
+      (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be analysed (internal failure)` : ""),
+  );
   return lines.join("\n") + "\n";
 }
 
@@ -71,40 +73,55 @@ const SARIF_LEVEL = { error: "error", warning: "warning", info: "note", hint: "n
  */
 export function formatSarif(report: CheckReport, version: string, problems: string[] = []): string {
   const notifications = [
-    ...report.files.flatMap((f) => f.diagnostics.filter((d) => d.code === "internal").map((d) => ({
-      level: "error", descriptor: { id: "internal" }, message: { text: d.message },
-      locations: [{ physicalLocation: { artifactLocation: { uri: f.path } } }],
-    }))),
+    ...report.files.flatMap((f) =>
+      f.diagnostics
+        .filter((d) => d.code === "internal")
+        .map((d) => ({
+          level: "error",
+          descriptor: { id: "internal" },
+          message: { text: d.message },
+          locations: [{ physicalLocation: { artifactLocation: { uri: f.path } } }],
+        })),
+    ),
     ...problems.map((p) => ({ level: "error", descriptor: { id: "unreadable-input" }, message: { text: p } })),
   ];
   const codes = [...new Set(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
   const sarif = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
-    runs: [{
-      tool: {
-        driver: {
-          name: "tdl", version,
-          rules: codes.map(sarifRule),
-        },
-      },
-      invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
-      results: report.files.flatMap((f) => f.diagnostics.map((d) => ({
-        ruleId: d.code,
-        ruleIndex: codes.indexOf(d.code),
-        level: SARIF_LEVEL[d.severity],
-        message: { text: d.message },
-        locations: [{
-          physicalLocation: {
-            artifactLocation: { uri: f.path },
-            region: {
-              startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1,
-              endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1,
-            },
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "tdl",
+            version,
+            rules: codes.map(sarifRule),
           },
-        }],
-      }))),
-    }],
+        },
+        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+        results: report.files.flatMap((f) =>
+          f.diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: codes.indexOf(d.code),
+            level: SARIF_LEVEL[d.severity],
+            message: { text: d.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: f.path },
+                  region: {
+                    startLine: d.range.start.line + 1,
+                    startColumn: d.range.start.character + 1,
+                    endLine: d.range.end.line + 1,
+                    endColumn: d.range.end.character + 1,
+                  },
+                },
+              },
+            ],
+          })),
+        ),
+      },
+    ],
   };
   return JSON.stringify(sarif, null, 2) + "\n";
 }

@@ -18,7 +18,12 @@ export interface CliOutput {
 /** Only these options make sense with --cleanup. */
 export const CLEANUP_OPTIONS = new Set(["cleanup", "older-than", "emulator", "connection-string-env", "yes-real-account"]);
 
-export async function cleanupCommand(target: StressTarget, olderThanMs: number, olderThanText: string, confirmed: boolean): Promise<CliOutput> {
+export async function cleanupCommand(
+  target: StressTarget,
+  olderThanMs: number,
+  olderThanText: string,
+  confirmed: boolean,
+): Promise<CliOutput> {
   const host = endpointHost(target.connection.endpoint);
   const clients = makeClients(target.connection, target.secret);
   const abort = new AbortController();
@@ -37,11 +42,17 @@ export async function cleanupCommand(target: StressTarget, olderThanMs: number, 
     const lines = [`${tables.length} stress… table${tables.length === 1 ? "" : "s"} at ${host}`];
     const removable = tables.filter((t) => !t.keep);
     for (const t of tables.filter((x) => x.keep)) {
-      lines.push(`  kept     ${describeLeftover(t, now)}: ${t.keep}${t.keep?.includes("younger") ? ` (--older-than ${olderThanText})` : ""}`);
+      lines.push(
+        `  kept     ${describeLeftover(t, now)}: ${t.keep}${t.keep?.includes("younger") ? ` (--older-than ${olderThanText})` : ""}`,
+      );
     }
     if (removable.length && !target.local && !confirmed) {
       for (const t of removable) lines.push(`  would remove ${describeLeftover(t, now)}`);
-      return { stdout: lines.join("\n") + "\n", stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${removable.length === 1 ? "this table" : `these ${removable.length} tables`}\n`, exitCode: 2 };
+      return {
+        stdout: lines.join("\n") + "\n",
+        stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${removable.length === 1 ? "this table" : `these ${removable.length} tables`}\n`,
+        exitCode: 2,
+      };
     }
     const results = await removeLeftovers(clients, target.connection.endpoint, removable, { signal: abort.signal });
     let failed = 0;
@@ -55,8 +66,15 @@ export async function cleanupCommand(target: StressTarget, olderThanMs: number, 
     }
     const removed = results.filter((r) => r.removed).length;
     const skipped = removable.length - results.length;
-    lines.push(`removed ${removed}, kept ${tables.length - removable.length}${failed ? `, failed ${failed}` : ""}${skipped ? `, not tried ${skipped} (cancelled)` : ""}`);
-    return { stdout: lines.join("\n") + "\n", stderr: failed || skipped ? `tdl: ${failed + skipped} leftover stress table${failed + skipped === 1 ? "" : "s"} remain at ${host}\n` : "", exitCode: failed || skipped ? 1 : 0 };
+    lines.push(
+      `removed ${removed}, kept ${tables.length - removable.length}${failed ? `, failed ${failed}` : ""}${skipped ? `, not tried ${skipped} (cancelled)` : ""}`,
+    );
+    return {
+      stdout: lines.join("\n") + "\n",
+      stderr:
+        failed || skipped ? `tdl: ${failed + skipped} leftover stress table${failed + skipped === 1 ? "" : "s"} remain at ${host}\n` : "",
+      exitCode: failed || skipped ? 1 : 0,
+    };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -65,5 +83,9 @@ export async function cleanupCommand(target: StressTarget, olderThanMs: number, 
 
 /** Fails with a usage error naming the first option that --cleanup does not take. */
 export function checkCleanupOptions(given: Iterable<string>): void {
-  for (const name of given) if (!CLEANUP_OPTIONS.has(name)) throw new UsageError(`--cleanup does not take --${name}: tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR [--yes-real-account])`);
+  for (const name of given)
+    if (!CLEANUP_OPTIONS.has(name))
+      throw new UsageError(
+        `--cleanup does not take --${name}: tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR [--yes-real-account])`,
+      );
 }

@@ -25,8 +25,11 @@ export class StressInterrupts {
    * `leftover(table)` says what remains when the process exits now and how
    * to remove it (or that the embedded emulator takes the table with it).
    */
-  constructor(private readonly leftover: (table: string) => string, private readonly write: (text: string) => void,
-    private readonly exit: (code: number) => void = (code) => process.exit(code)) {}
+  constructor(
+    private readonly leftover: (table: string) => string,
+    private readonly write: (text: string) => void,
+    private readonly exit: (code: number) => void = (code) => process.exit(code),
+  ) {}
 
   install(): void {
     process.on("SIGINT", this.press);
@@ -49,10 +52,14 @@ export class StressInterrupts {
     this.presses++;
     const table = this.table ? `the stress table ${this.table}` : "the stress table";
     if (this.presses === 1) {
-      this.write(`\ntdl: cancelling: stopping the run, then deleting ${table} (press Ctrl+C again to wait at most ${HURRY_DELETE_MS / 1000} s)\n`);
+      this.write(
+        `\ntdl: cancelling: stopping the run, then deleting ${table} (press Ctrl+C again to wait at most ${HURRY_DELETE_MS / 1000} s)\n`,
+      );
       this.cancel.abort();
     } else if (this.presses === 2) {
-      this.write(`tdl: deleting ${table} before exiting (at most ${HURRY_DELETE_MS / 1000} s; press Ctrl+C once more to exit now and leave it behind)\n`);
+      this.write(
+        `tdl: deleting ${table} before exiting (at most ${HURRY_DELETE_MS / 1000} s; press Ctrl+C once more to exit now and leave it behind)\n`,
+      );
       this.hurry.abort();
       // Whatever else is slow, the promise of a bounded wait holds.
       this.hardExit = setTimeout(() => this.exitNow(`${HURRY_DELETE_MS / 1000} s passed`), HARD_EXIT_MS);

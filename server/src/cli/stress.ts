@@ -9,7 +9,20 @@
 import * as fs from "node:fs";
 import { analysisOptions, ANALYSIS_OPTIONS, parseArgs, UsageError } from "./args";
 import { InputError } from "./files";
-import { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused, endpointHost, PHASE_WORDS, FidelityEmulator, ConnectionStringError, isLoopback, parseConnectionString } from "../../../client/src/runtime";
+import {
+  checkDesign,
+  runStress,
+  STRESS_DEFAULTS,
+  StressFailure,
+  StressInputError,
+  StressRefused,
+  endpointHost,
+  PHASE_WORDS,
+  FidelityEmulator,
+  ConnectionStringError,
+  isLoopback,
+  parseConnectionString,
+} from "../../../client/src/runtime";
 import type { StressReport, StressMode, Secret, ConnectionInfo } from "../../../client/src/runtime";
 import { checkCleanupOptions, cleanupCommand, CliOutput } from "./stress-cleanup";
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress-signals";
@@ -19,7 +32,6 @@ import { summary } from "./stress-summary";
 export type { CliOutput } from "./stress-cleanup";
 
 const MODES: StressMode[] = ["single-partition", "spread", "design"];
-
 
 export function parseDuration(raw: string, option = "--duration"): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
@@ -32,7 +44,8 @@ export function parseMix(raw: string): { read: number; write: number } {
   const mix = { read: 0, write: 0 };
   for (const part of raw.split(",")) {
     const [k, v] = part.split("=").map((x) => x.trim());
-    if ((k !== "read" && k !== "write") || !/^\d+$/.test(v ?? "")) throw new UsageError(`--mix takes read=N,write=N, not '${raw.slice(0, 40)}'`);
+    if ((k !== "read" && k !== "write") || !/^\d+$/.test(v ?? ""))
+      throw new UsageError(`--mix takes read=N,write=N, not '${raw.slice(0, 40)}'`);
     mix[k] = Number(v);
   }
   if (mix.read + mix.write <= 0) throw new UsageError("--mix needs a positive share");
@@ -53,7 +66,12 @@ function targetFromEnv(envVar: string): StressTarget {
   if (!value) throw new UsageError(`the environment variable ${envVar} is not set`);
   try {
     const parsed = parseConnectionString(value);
-    return { connection: { id: "cli", name: envVar, kind: "connection-string", endpoint: parsed.endpoint }, secret: { connectionString: value }, local: isLoopback(new URL(parsed.endpoint).hostname), envVar };
+    return {
+      connection: { id: "cli", name: envVar, kind: "connection-string", endpoint: parsed.endpoint },
+      secret: { connectionString: value },
+      local: isLoopback(new URL(parsed.endpoint).hostname),
+      envVar,
+    };
   } catch (e) {
     if (e instanceof ConnectionStringError) throw new InputError(`the connection string in ${envVar}: ${e.message}`);
     throw e;
@@ -61,8 +79,27 @@ function targetFromEnv(envVar: string): StressTarget {
 }
 
 export async function stressCommand(argv: string[]): Promise<CliOutput> {
-  const { options } = parseArgs(argv, ["design", "table", "connection-string-env", "duration", "concurrency", "mode", "mix", "batch", "report", "scale", "preload", "emulator-scale", "older-than", "format", ...ANALYSIS_OPTIONS],
-    ["emulator", "keep-table", "yes-real-account", "cleanup", "help"]);
+  const { options } = parseArgs(
+    argv,
+    [
+      "design",
+      "table",
+      "connection-string-env",
+      "duration",
+      "concurrency",
+      "mode",
+      "mix",
+      "batch",
+      "report",
+      "scale",
+      "preload",
+      "emulator-scale",
+      "older-than",
+      "format",
+      ...ANALYSIS_OPTIONS,
+    ],
+    ["emulator", "keep-table", "yes-real-account", "cleanup", "help"],
+  );
   if (options.has("help")) return { stdout: COMMAND_HELP.stress, stderr: "", exitCode: 0 };
   const envVar = options.get("connection-string-env") as string | undefined;
   if (options.has("emulator") === !!envVar) throw new UsageError("choose one target: --emulator or --connection-string-env VAR");
@@ -81,11 +118,13 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   const concurrency = Number(options.get("concurrency") ?? STRESS_DEFAULTS.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError("--concurrency needs a whole number ≥ 1");
   const batch = options.has("batch") ? Number(options.get("batch")) : undefined;
-  if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 100)) throw new UsageError("--batch takes 1 to 100 (an entity group transaction's limit)");
+  if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 100))
+    throw new UsageError("--batch takes 1 to 100 (an entity group transaction's limit)");
   const preload = options.has("preload") ? Number(options.get("preload")) : undefined;
   if (preload !== undefined && (!Number.isInteger(preload) || preload < 0)) throw new UsageError("--preload needs a whole number ≥ 0");
   const durationMs = parseDuration((options.get("duration") as string) ?? "30s");
-  if (!(durationMs > 0) || !Number.isFinite(durationMs)) throw new UsageError(`--duration must be longer than 0, not '${String(options.get("duration")).slice(0, 40)}'`);
+  if (!(durationMs > 0) || !Number.isFinite(durationMs))
+    throw new UsageError(`--duration must be longer than 0, not '${String(options.get("duration")).slice(0, 40)}'`);
   const format = (options.get("format") ?? "text") as string;
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not '${format.slice(0, 40)}'`);
   const scale = positive(options, "scale");
@@ -109,11 +148,20 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
   const write = (s: string) => void process.stderr.write(s);
   let progressShown = false;
   let deleting = false;
-  const say = (s: string) => { write(`${progressShown ? "\n" : ""}tdl: ${s}\n`); progressShown = false; };
-  const hint = account ? `tdl stress --cleanup --older-than 0s --connection-string-env ${account.envVar}${account.local ? "" : " --yes-real-account"}` : undefined;
-  const interrupts = new StressInterrupts((table) => account
-    ? `the stress table ${table} may remain at ${endpointHost(account.connection.endpoint)}; remove it with: ${hint}`
-    : `the embedded emulator stops with tdl, and the stress table ${table} with it`, write);
+  const say = (s: string) => {
+    write(`${progressShown ? "\n" : ""}tdl: ${s}\n`);
+    progressShown = false;
+  };
+  const hint = account
+    ? `tdl stress --cleanup --older-than 0s --connection-string-env ${account.envVar}${account.local ? "" : " --yes-real-account"}`
+    : undefined;
+  const interrupts = new StressInterrupts(
+    (table) =>
+      account
+        ? `the stress table ${table} may remain at ${endpointHost(account.connection.endpoint)}; remove it with: ${hint}`
+        : `the embedded emulator stops with tdl, and the stress table ${table} with it`,
+    write,
+  );
   interrupts.install();
   let emulator: FidelityEmulator | undefined;
   try {
@@ -121,26 +169,55 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
     if (!target) {
       // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
       emulator = await FidelityEmulator.start({ scale: emulatorScale ?? 1 });
-      target = { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint }, secret: { connectionString: emulator.connectionString }, local: true };
+      target = {
+        connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint },
+        secret: { connectionString: emulator.connectionString },
+        local: true,
+      };
     }
     const host = endpointHost(target.connection.endpoint);
     const report = await runStress({
-      connection: target.connection, secret: target.secret, emulator: emulator ? true : undefined, confirmedRealAccount: options.has("yes-real-account"),
-      design: { text, file, table: tableName }, analysis: analysisOptions(options), mode, durationMs, concurrency, mix, batch,
-      scale, preload, keepTable: options.has("keep-table"),
+      connection: target.connection,
+      secret: target.secret,
+      emulator: emulator ? true : undefined,
+      confirmedRealAccount: options.has("yes-real-account"),
+      design: { text, file, table: tableName },
+      analysis: analysisOptions(options),
+      mode,
+      durationMs,
+      concurrency,
+      mix,
+      batch,
+      scale,
+      preload,
+      keepTable: options.has("keep-table"),
       // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
-      throttle: emulator, emulatorScale,
-      signal: interrupts.cancel.signal, hurry: interrupts.hurry.signal, hurryDeleteMs: HURRY_DELETE_MS,
+      throttle: emulator,
+      emulatorScale,
+      signal: interrupts.cancel.signal,
+      hurry: interrupts.hurry.signal,
+      hurryDeleteMs: HURRY_DELETE_MS,
       cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
       onPhase: (phase, table) => {
         interrupts.track(phase, table);
         if (phase === "create") say(`creating the stress table ${table} at ${host}`);
-        else if (phase === "calibrate") say(emulatorScale === undefined ? "calibrating the emulator (what this machine serves)" : `scaling the emulator's targets by ${emulatorScale}`);
+        else if (phase === "calibrate")
+          say(
+            emulatorScale === undefined
+              ? "calibrating the emulator (what this machine serves)"
+              : `scaling the emulator's targets by ${emulatorScale}`,
+          );
         else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
         else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
-        else if (phase === "delete") { deleting = true; say(`${PHASE_WORDS.delete} ${table}`); }
+        else if (phase === "delete") {
+          deleting = true;
+          say(`${PHASE_WORDS.delete} ${table}`);
+        }
       },
-      onProgress: (p) => { progressShown = true; write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `); },
+      onProgress: (p) => {
+        progressShown = true;
+        write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `);
+      },
     });
     if (progressShown) write("\n");
     if (deleting) say(`the stress table ${report.table} was deleted`);
@@ -161,14 +238,19 @@ export async function stressCommand(argv: string[]): Promise<CliOutput> {
 function positive(options: Map<string, string | true>, name: string): number | undefined {
   if (!options.has(name)) return undefined;
   const n = Number(options.get(name));
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} needs a positive number, not '${String(options.get(name)).slice(0, 40)}'`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${name} needs a positive number, not '${String(options.get(name)).slice(0, 40)}'`);
   return n;
 }
 
 /** `UseDevelopmentStorage=true`: the emulator at 127.0.0.1:10002 (`tdl emulator`, Azurite). */
 function localEmulator(): StressTarget {
   const parsed = parseConnectionString("UseDevelopmentStorage=true");
-  return { connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: parsed.endpoint }, secret: { connectionString: "UseDevelopmentStorage=true" }, local: true };
+  return {
+    connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: parsed.endpoint },
+    secret: { connectionString: "UseDevelopmentStorage=true" },
+    local: true,
+  };
 }
 
 /**
@@ -184,7 +266,11 @@ function output(report: StressReport, file: string | undefined, format: string, 
     try {
       fs.writeFileSync(file, json);
     } catch (e) {
-      return { stdout: json, stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`, exitCode: 1 };
+      return {
+        stdout: json,
+        stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`,
+        exitCode: 1,
+      };
     }
   }
   return { stdout: format === "json" ? json : summary(report, file), stderr, exitCode };

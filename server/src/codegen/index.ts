@@ -48,17 +48,34 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
     const start = tm.base + tm.table.start;
     const end = tm.base + tm.table.end;
     // The design's errors inside the table, and those outside every table (the service line), stop it.
-    const own = errors.filter((f) => (f.start >= start && f.start <= end) || !analysis.tables.some((t) => f.start >= t.base + t.table.start && f.start <= t.base + t.table.end));
+    const own = errors.filter(
+      (f) =>
+        (f.start >= start && f.start <= end) ||
+        !analysis.tables.some((t) => f.start >= t.base + t.table.start && f.start <= t.base + t.table.end),
+    );
     for (const f of own) problems.push({ table: name, code: f.code, message: f.message, start: f.start, end: f.end });
     if (!tm.checked && !own.length) {
-      problems.push({ table: name, code: "codegen", message: `table '${name}' was not checked (it exceeds the analysis budget), so no module is generated for it`, start: tm.base + tm.table.name.start, end: tm.base + tm.table.name.end });
+      problems.push({
+        table: name,
+        code: "codegen",
+        message: `table '${name}' was not checked (it exceeds the analysis budget), so no module is generated for it`,
+        start: tm.base + tm.table.name.start,
+        end: tm.base + tm.table.name.end,
+      });
     }
     if (own.length || !tm.checked) continue;
     try {
-      modules.push({ table: name, fileName: keysFileName(name), text: tableModule({ tm, profile: analysis.profile, source: options.source }) });
+      modules.push({
+        table: name,
+        fileName: keysFileName(name),
+        text: tableModule({ tm, profile: analysis.profile, source: options.source }),
+      });
     } catch (e) {
       if (!(e instanceof CodegenError)) throw e;
-      const at = e.start !== undefined ? { start: tm.base + e.start, end: tm.base + (e.end ?? e.start) } : { start: tm.base + tm.table.name.start, end: tm.base + tm.table.name.end };
+      const at =
+        e.start !== undefined
+          ? { start: tm.base + e.start, end: tm.base + (e.end ?? e.start) }
+          : { start: tm.base + tm.table.name.start, end: tm.base + tm.table.name.end };
       problems.push({ table: name, code: "codegen", message: e.message, ...at });
     }
   }

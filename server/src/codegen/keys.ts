@@ -36,18 +36,39 @@ export interface KeyPlan {
   maxLength: number;
 }
 
-export function planKey(which: KeyPlan["which"], label: string, fn: string, expr: Expr, ctx: PlanContext, profile: ServiceProfile): KeyPlan {
+export function planKey(
+  which: KeyPlan["which"],
+  label: string,
+  fn: string,
+  expr: Expr,
+  ctx: PlanContext,
+  profile: ServiceProfile,
+): KeyPlan {
   const parts = mergeLiterals(planExpr(expr, ctx));
   const maxBytes = which === "PartitionKey" ? profile.partitionKeyMaxBytes : profile.rowKeyMaxBytes;
   const plan: KeyPlan = {
-    which, label, fn, expr, parts, props: [...new Set(parts.flatMap((p) => p.props))], untilChecked: new Map(), recovered: [], maxBytes,
+    which,
+    label,
+    fn,
+    expr,
+    parts,
+    props: [...new Set(parts.flatMap((p) => p.props))],
+    untilChecked: new Map(),
+    recovered: [],
+    maxBytes,
     maxLength: profile.keyEncoding === "utf16" ? Math.floor(maxBytes / 2) : maxBytes,
   };
   const segments: Segment[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (part.literal !== undefined) { segments.push({ literal: part.literal }); continue; }
-    if (part.width !== undefined) { segments.push({ width: part.width }); continue; }
+    if (part.literal !== undefined) {
+      segments.push({ literal: part.literal });
+      continue;
+    }
+    if (part.width !== undefined) {
+      segments.push({ width: part.width });
+      continue;
+    }
     const rest = parts.slice(i + 1);
     const tail = rest.every((p) => p.width !== undefined) ? rest.reduce((s, p) => s + p.width!, 0) : undefined;
     const next = parts[i + 1];
@@ -63,7 +84,11 @@ export function planKey(which: KeyPlan["which"], label: string, fn: string, expr
   if (!plan.unsplittable) {
     plan.segments = segments;
     const seen = new Set<string>();
-    for (const p of parts) if (p.read && !seen.has(p.read.prop)) { seen.add(p.read.prop); plan.recovered.push(p.read.prop); }
+    for (const p of parts)
+      if (p.read && !seen.has(p.read.prop)) {
+        seen.add(p.read.prop);
+        plan.recovered.push(p.read.prop);
+      }
   }
   return plan;
 }
@@ -76,7 +101,14 @@ function mergeLiterals(parts: PartPlan[]): PartPlan[] {
     const last = out[out.length - 1];
     if (p.literal !== undefined && last?.literal !== undefined) {
       const text = last.literal + p.literal;
-      out[out.length - 1] = { ...last, literal: text, width: text.length, ascii: last.ascii && p.ascii, desc: str(text), render: () => str(text) };
+      out[out.length - 1] = {
+        ...last,
+        literal: text,
+        width: text.length,
+        ascii: last.ascii && p.ascii,
+        desc: str(text),
+        render: () => str(text),
+      };
     } else {
       out.push(p);
     }
@@ -87,10 +119,12 @@ function mergeLiterals(parts: PartPlan[]): PartPlan[] {
 /** The key's builder expression: its parts, each part of variable length checked against the separator after it. */
 export function renderKey(key: KeyPlan, access: Access, ctx: PlanContext): string {
   if (!key.parts.length) return '""';
-  return key.parts.map((p, i) => {
-    const sep = key.untilChecked.get(i);
-    return sep === undefined ? p.render(access) : `${ctx.rt.use("keyUntil")}(${p.render(access)}, ${str(sep)}, ${str(p.desc)})`;
-  }).join(" + ");
+  return key.parts
+    .map((p, i) => {
+      const sep = key.untilChecked.get(i);
+      return sep === undefined ? p.render(access) : `${ctx.rt.use("keyUntil")}(${p.render(access)}, ${str(sep)}, ${str(p.desc)})`;
+    })
+    .join(" + ");
 }
 
 /** The `Pick<Entity, …>` of a list of properties. */
@@ -123,7 +157,11 @@ export function emitParser(src: Source, key: KeyPlan, entity: string, table: str
   const lost = key.props.filter((p) => !key.recovered.includes(p));
   src.doc([
     `Reads the ${commentText(key.label)} back${key.recovered.length ? `: ${key.recovered.join(", ")}` : ""}; throws KeyError when the text is not such a key.`,
-    ...(lost.length ? [`${lost.join(", ")} cannot be read back (${commentText(lostReason(key, lost))}): the parts built of them are checked where possible.`] : []),
+    ...(lost.length
+      ? [
+          `${lost.join(", ")} cannot be read back (${commentText(lostReason(key, lost))}): the parts built of them are checked where possible.`,
+        ]
+      : []),
   ]);
   const type = pick(entity, key.recovered);
   src.add(`export function ${name}(key: string): ${type} {`);
@@ -133,13 +171,17 @@ export function emitParser(src: Source, key: KeyPlan, entity: string, table: str
   key.parts.forEach((p, i) => {
     if (p.read && !reads.has(p.read.prop)) reads.set(p.read.prop, p.read.expr(`s[${i}]`));
   });
-  src.add(`const out: ${type} = {${[...reads].map(([prop, expr]) => ` ${objectKey(prop)}: ${expr}`).join(",")}${reads.size ? " " : ""}};`, 2);
+  src.add(
+    `const out: ${type} = {${[...reads].map(([prop, expr]) => ` ${objectKey(prop)}: ${expr}`).join(",")}${reads.size ? " " : ""}};`,
+    2,
+  );
   if (!lost.length) {
     src.add(`${rt.use("keyVerify")}(k, ${key.fn}(out), ${str(`the ${key.which}`)});`, 2);
   } else {
     key.parts.forEach((p, i) => {
       if (p.literal !== undefined || !p.props.length) return;
-      if (p.props.every((x) => key.recovered.includes(x))) src.add(`${rt.use("keyVerify")}(s[${i}], ${p.render((x) => `out.${x}`)}, ${str(p.desc)});`, 2);
+      if (p.props.every((x) => key.recovered.includes(x)))
+        src.add(`${rt.use("keyVerify")}(s[${i}], ${p.render((x) => `out.${x}`)}, ${str(p.desc)});`, 2);
       else if (p.shape) src.add(`${rt.use("keyShape")}(s[${i}], /${p.shape}/, ${str(p.desc)});`, 2);
     });
   }

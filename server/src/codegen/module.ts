@@ -31,10 +31,13 @@ export function tableModule({ tm, profile, source }: ModuleInput): string {
   const props = new Map<string, PropertyPlan>();
   for (const info of tm.props.values()) props.set(info.name, planProperty(info));
   const ctx: PlanContext = { props, rt };
-  if (!table.partitionKey || !table.rowKey) throw new CodegenError(`table '${name}' needs a partitionKey and a rowKey`, table.name.start, table.name.end);
+  if (!table.partitionKey || !table.rowKey)
+    throw new CodegenError(`table '${name}' needs a partitionKey and a rowKey`, table.name.start, table.name.end);
   const pk = planKey("PartitionKey", "PartitionKey", "partitionKey", table.partitionKey.expr, ctx, profile);
   const rk = planKey("RowKey", "RowKey", "rowKey", table.rowKey.expr, ctx, profile);
-  const indexes = table.indexes.map((ix) => planKey("RowKey", `RowKey of index ${ix.name.text}`, `rowKey${ix.name.text}`, ix.expr, ctx, profile));
+  const indexes = table.indexes.map((ix) =>
+    planKey("RowKey", `RowKey of index ${ix.name.text}`, `rowKey${ix.name.text}`, ix.expr, ctx, profile),
+  );
   const keys = [pk, rk, ...indexes];
 
   const api = new Source();
@@ -62,7 +65,10 @@ export function tableModule({ tm, profile, source }: ModuleInput): string {
   }
 
   const body = new Source();
-  body.add(`/** The table's name in the design. */`).add(`export const tableName = ${str(name)};`).blank();
+  body
+    .add(`/** The table's name in the design. */`)
+    .add(`export const tableName = ${str(name)};`)
+    .blank();
   body.doc([`A ${commentText(name)} entity: the properties the design declares.`]);
   body.add(`export interface ${entity} {`);
   for (const p of props.values()) {
@@ -78,7 +84,11 @@ export function tableModule({ tm, profile, source }: ModuleInput): string {
   out.blank();
   out.add(rt.imports());
   if (queries.some((q) => q.where)) out.add(`import { odata } from "@azure/data-tables";`);
-  const types = ["TableEntity", ...(/\bTableClient\b/.test(text) ? ["TableClient"] : []), ...(/\bTransactionAction\b/.test(text) ? ["TransactionAction"] : [])].sort();
+  const types = [
+    "TableEntity",
+    ...(/\bTableClient\b/.test(text) ? ["TableClient"] : []),
+    ...(/\bTransactionAction\b/.test(text) ? ["TransactionAction"] : []),
+  ].sort();
   out.add(`import type { ${types.join(", ")} } from "@azure/data-tables";`);
   out.blank();
   out.add(text);
@@ -97,7 +107,11 @@ function header(name: string, profile: ServiceProfile, source: string | undefine
   ];
   for (const key of keys) {
     const lost = key.props.filter((p) => !key.recovered.includes(p));
-    const back = !key.segments ? "cannot be read back" : lost.length ? `reads back ${key.recovered.join(", ") || "nothing"}; not ${lost.join(", ")}` : `reads back ${key.recovered.join(", ") || "nothing (a constant)"}`;
+    const back = !key.segments
+      ? "cannot be read back"
+      : lost.length
+        ? `reads back ${key.recovered.join(", ") || "nothing"}; not ${lost.join(", ")}`
+        : `reads back ${key.recovered.join(", ") || "nothing (a constant)"}`;
     lines.push(`// ${commentText(key.label)} = ${commentText(exprText(key), 160)}: ${back}.`);
   }
   return lines;

@@ -49,7 +49,7 @@ const DATE_TOKENS = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"];
 /** A date format as tokens and copied characters (the analyzer's `dateFormatParts`). */
 export function dateTokens(format: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
     out.push(tok ?? format[i]);
     i += tok ? tok.length : 1;
@@ -85,12 +85,24 @@ function sumWidths(parts: PartPlan[]): number | undefined {
 
 export function planPart(part: Part, ctx: PlanContext): PartPlan {
   if (part.kind === "string") {
-    return { part, literal: part.value, props: [], width: part.value.length, ascii: /^[\u0000-\u007f]*$/.test(part.value), desc: str(part.value), render: () => str(part.value) };
+    return {
+      part,
+      literal: part.value,
+      props: [],
+      width: part.value.length,
+      ascii: /^[\u0000-\u007f]*$/.test(part.value),
+      desc: str(part.value),
+      render: () => str(part.value),
+    };
   }
   if (part.kind === "ref") {
     const p = property(ctx, part.name.text, part);
     return {
-      part, props: [p.name], width: fixedWidth(p), ascii: rendersAscii(p), desc: p.name,
+      part,
+      props: [p.name],
+      width: fixedWidth(p),
+      ascii: rendersAscii(p),
+      desc: p.name,
       render: (access) => renderChecked(p, checkCall(p, access(p.name), ctx.rt), ctx.rt),
       read: { prop: p.name, expr: (t) => readValue(p, t, ctx.rt) },
       // Numbers render unpadded ("111" < "2") and bytes as hex of any length: neither keeps order.
@@ -98,7 +110,8 @@ export function planPart(part: Part, ctx: PlanContext): PartPlan {
     };
   }
   const inner = part.args[0];
-  if (!inner || !("kind" in inner) || inner.kind !== "expr") throw new CodegenError(`${part.fn.text}(…) needs a key expression`, part.start, part.end);
+  if (!inner || !("kind" in inner) || inner.kind !== "expr")
+    throw new CodegenError(`${part.fn.text}(…) needs a key expression`, part.start, part.end);
   const innerParts = planExpr(inner, ctx);
   const n = isNumberLit(part.args[1]) ? part.args[1].value : undefined;
   const innerText = (access: Access) => renderParts(innerParts, access);
@@ -113,18 +126,43 @@ export function planPart(part: Part, ctx: PlanContext): PartPlan {
       const read = sole && (sole.part.kind === "ref" || reversed) ? sole.read : undefined;
       const nonNegative = sole?.part.kind === "ref" && !(ctx.props.get(sole.part.name.text)?.min ?? "0").startsWith("-");
       const order = reversed ? "reversing" : nonNegative ? "preserving" : undefined;
-      return { ...base, desc, width: n, render: (a) => `${rt.use("keyPad")}(${innerText(a)}, ${n}, ${str(desc)})`, read, shape: `^-?[0-9]+$`, order };
+      return {
+        ...base,
+        desc,
+        width: n,
+        render: (a) => `${rt.use("keyPad")}(${innerText(a)}, ${n}, ${str(desc)})`,
+        read,
+        shape: `^-?[0-9]+$`,
+        order,
+      };
     }
     case "hash":
-      return { ...base, desc: `hash(${describeParts(innerParts)}, ${n})`, width: n, render: (a) => `${rt.use("keyHash")}(${innerText(a)}, ${n})`, shape: `^[0-9a-f]{${n}}$` };
+      return {
+        ...base,
+        desc: `hash(${describeParts(innerParts)}, ${n})`,
+        width: n,
+        render: (a) => `${rt.use("keyHash")}(${innerText(a)}, ${n})`,
+        shape: `^[0-9a-f]{${n}}$`,
+      };
     case "bucket": {
       const width = String(Math.max(0, (n ?? 1) - 1)).length;
-      return { ...base, desc: `bucket(${describeParts(innerParts)}, ${n})`, width, render: (a) => `${rt.use("keyBucket")}(${innerText(a)}, ${n})`, shape: `^[0-9]{${width}}$` };
+      return {
+        ...base,
+        desc: `bucket(${describeParts(innerParts)}, ${n})`,
+        width,
+        render: (a) => `${rt.use("keyBucket")}(${innerText(a)}, ${n})`,
+        shape: `^[0-9]{${width}}$`,
+      };
     }
-    case "reverse": return planReverse(part, sole, ctx);
-    case "date": return planDate(part, sole, ctx);
-    case "lower": case "upper": return planCase(part, part.fnName, innerParts, ctx);
-    default: throw new CodegenError(`unknown key function '${part.fn.text}'`, part.start, part.end);
+    case "reverse":
+      return planReverse(part, sole, ctx);
+    case "date":
+      return planDate(part, sole, ctx);
+    case "lower":
+    case "upper":
+      return planCase(part, part.fnName, innerParts, ctx);
+    default:
+      throw new CodegenError(`unknown key function '${part.fn.text}'`, part.start, part.end);
   }
 }
 
@@ -146,19 +184,28 @@ function planReverse(part: Extract<Part, { kind: "call" }>, sole: PartPlan | und
   const base = { part, props: [p.name], ascii: true, desc, order: "reversing" as const };
   const checked = (a: Access) => checkCall(p, a(p.name), rt);
   if (p.info.type === "datetime") {
-    return { ...base, width: 19, render: (a) => `${rt.use("keyReverseDate")}(${checked(a)})`, read: { prop: p.name, expr: (t) => `${rt.use("keyReadReverseDate")}(${t})` } };
+    return {
+      ...base,
+      width: 19,
+      render: (a) => `${rt.use("keyReverseDate")}(${checked(a)})`,
+      read: { prop: p.name, expr: (t) => `${rt.use("keyReadReverseDate")}(${t})` },
+    };
   }
   if (p.info.type === "int") {
     const width = p.max!.length;
     return {
-      ...base, width, render: (a) => `${rt.use("keyReverseInteger")}(${checked(a)}, ${p.max}, ${width}, ${str(desc)})`,
+      ...base,
+      width,
+      render: (a) => `${rt.use("keyReverseInteger")}(${checked(a)}, ${p.max}, ${width}, ${str(desc)})`,
       read: { prop: p.name, expr: (t) => `${p.max} - ${rt.use("keyReadInteger")}(${t})` },
     };
   }
   if (p.info.type === "int64") {
     const width = p.max!.length;
     return {
-      ...base, width, render: (a) => `${rt.use("keyReverseInteger64")}(${checked(a)}, range${p.name}[1], ${width}, ${str(desc)})`,
+      ...base,
+      width,
+      render: (a) => `${rt.use("keyReverseInteger64")}(${checked(a)}, range${p.name}[1], ${width}, ${str(desc)})`,
       read: { prop: p.name, expr: (t) => `${declared(p, `range${p.name}`, rt)}[1] - ${rt.use("keyReadInteger64")}(${t})` },
     };
   }
@@ -168,7 +215,8 @@ function planReverse(part: Extract<Part, { kind: "call" }>, sole: PartPlan | und
 function planDate(part: Extract<Part, { kind: "call" }>, sole: PartPlan | undefined, ctx: PlanContext): PartPlan {
   const p = soleProperty(part, sole, ctx);
   const fmtArg = part.args[1];
-  if (p.info.type !== "datetime" || !isStringLit(fmtArg)) throw new CodegenError("date() formats a datetime property with a format string", part.start, part.end);
+  if (p.info.type !== "datetime" || !isStringLit(fmtArg))
+    throw new CodegenError("date() formats a datetime property with a format string", part.start, part.end);
   const format = fmtArg.value;
   const tokens = dateTokens(format);
   const widthOf = (t: string) => (DATE_TOKENS.includes(t) ? t.length : 1);
@@ -177,9 +225,18 @@ function planDate(part: Extract<Part, { kind: "call" }>, sole: PartPlan | undefi
   const fields = tokens.filter((t) => DATE_TOKENS.includes(t));
   const ordered = fields.length > 0 && fields.every((t, i) => t === DATE_TOKENS[i]);
   const rt = ctx.rt;
-  const shape = "^" + tokens.map((t) => (DATE_TOKENS.includes(t) ? `[0-9]{${t.length}}` : `\\u${t.charCodeAt(0).toString(16).padStart(4, "0")}`)).join("") + "$";
+  const shape =
+    "^" +
+    tokens.map((t) => (DATE_TOKENS.includes(t) ? `[0-9]{${t.length}}` : `\\u${t.charCodeAt(0).toString(16).padStart(4, "0")}`)).join("") +
+    "$";
   return {
-    part, props: [p.name], width, ascii: true, desc: `date(${p.name}, ${str(format)})`, shape, order: ordered ? "preserving" : undefined,
+    part,
+    props: [p.name],
+    width,
+    ascii: true,
+    desc: `date(${p.name}, ${str(format)})`,
+    shape,
+    order: ordered ? "preserving" : undefined,
     render: (a) => `${rt.use("keyDateText")}(${checkCall(p, a(p.name), rt)}, ${str(format)})`,
     read: full ? { prop: p.name, expr: (t) => `${rt.use("keyReadDateText")}(${t}, ${str(format)})` } : undefined,
   };
@@ -191,7 +248,11 @@ function planCase(part: Extract<Part, { kind: "call" }>, fn: "lower" | "upper", 
   const width = ascii ? sumWidths(innerParts) : undefined;
   const sole = innerParts.length === 1 && innerParts[0].part.kind === "ref" ? ctx.props.get(innerParts[0].part.name.text) : undefined;
   return {
-    part, props: propsOf(innerParts), width, ascii, desc: `${fn}(${describeParts(innerParts)})`,
+    part,
+    props: propsOf(innerParts),
+    width,
+    ascii,
+    desc: `${fn}(${describeParts(innerParts)})`,
     render: (a) => `(${renderParts(innerParts, a)}).${method}()`,
     read: sole ? caseReader(sole, method, ctx.rt) : undefined,
   };
@@ -202,7 +263,10 @@ function caseReader(p: PropertyPlan, method: "toLowerCase" | "toUpperCase", rt: 
   if (p.info.type === "enum") {
     const values = p.info.enumValues ?? [];
     if (new Set(values.map((v) => v[method]())).size !== new Set(values).size) return undefined;
-    return { prop: p.name, expr: (t) => `${rt.use("keyMember")}(${t}, ${declared(p, `values${p.name}`, rt)}, ${str(p.name)}, (v) => v.${method}())` };
+    return {
+      prop: p.name,
+      expr: (t) => `${rt.use("keyMember")}(${t}, ${declared(p, `values${p.name}`, rt)}, ${str(p.name)}, (v) => v.${method}())`,
+    };
   }
   const cs = p.info.charset;
   if (!cs) return undefined;

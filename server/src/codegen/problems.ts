@@ -15,7 +15,11 @@ export interface CodegenProblem {
 
 /** Thrown while planning a table: the generator's own reason to refuse it. */
 export class CodegenError extends Error {
-  constructor(message: string, readonly start?: number, readonly end?: number) {
+  constructor(
+    message: string,
+    readonly start?: number,
+    readonly end?: number,
+  ) {
     super(message);
   }
 }

@@ -32,7 +32,12 @@ export const RESERVED_NAMES = new Set(["PartitionKey", "RowKey", "Timestamp", "p
 /** Plans a property; throws a CodegenError when the design holds something the generated code cannot represent. */
 export function planProperty(info: PropertyInfo): PropertyPlan {
   const name = info.name;
-  if (RESERVED_NAMES.has(name)) throw new CodegenError(`property '${name}' has the name of a system property of the table (or of its name in @azure/data-tables): rename it`, info.decl.name.start, info.decl.name.end);
+  if (RESERVED_NAMES.has(name))
+    throw new CodegenError(
+      `property '${name}' has the name of a system property of the table (or of its name in @azure/data-tables): rename it`,
+      info.decl.name.start,
+      info.decl.name.end,
+    );
   const plan: PropertyPlan = { name, info, tsType: tsTypeOf(info), declarations: new Map() };
   if (info.type === "int") {
     plan.min = String(info.min);
@@ -41,7 +46,8 @@ export function planProperty(info: PropertyInfo): PropertyPlan {
     plan.min = exactBound(info.decl.type.min?.raw, INT64_MIN);
     plan.max = exactBound(info.decl.type.max?.raw, INT64_MAX);
     for (const b of [plan.min, plan.max]) {
-      if (BigInt(b) < INT64_MIN || BigInt(b) > INT64_MAX) throw new CodegenError(`property '${name}': ${b} does not fit int64`, info.decl.type.start, info.decl.type.end);
+      if (BigInt(b) < INT64_MIN || BigInt(b) > INT64_MAX)
+        throw new CodegenError(`property '${name}': ${b} does not fit int64`, info.decl.type.start, info.decl.type.end);
     }
     plan.declarations.set(`range${name}`, `const range${name} = [BigInt(${str(plan.min)}), BigInt(${str(plan.max)})] as const;`);
   } else if (info.type === "enum") {
@@ -56,13 +62,22 @@ export function planProperty(info: PropertyInfo): PropertyPlan {
 
 function tsTypeOf(info: PropertyInfo): string {
   switch (info.type) {
-    case "string": case "guid": return "string";
-    case "int": case "double": return "number";
-    case "int64": return "bigint";
-    case "bool": return "boolean";
-    case "datetime": return "Date";
-    case "binary": return "Uint8Array";
-    case "enum": return (info.enumValues ?? []).map(str).join(" | ") || "never";
+    case "string":
+    case "guid":
+      return "string";
+    case "int":
+    case "double":
+      return "number";
+    case "int64":
+      return "bigint";
+    case "bool":
+      return "boolean";
+    case "datetime":
+      return "Date";
+    case "binary":
+      return "Uint8Array";
+    case "enum":
+      return (info.enumValues ?? []).map(str).join(" | ") || "never";
   }
 }
 
@@ -91,13 +106,20 @@ export function checkCall(p: PropertyPlan, value: string, rt: Runtime): string {
       const max = Number.isFinite(info.maxChars) ? info.maxChars : Infinity;
       return `${rt.use("keyString")}(${value}, ${n}, ${min}, ${max}${info.charset ? `, ${declared(p, `charset${p.name}`, rt)}` : ""})`;
     }
-    case "enum": return `${rt.use("keyEnum")}(${value}, ${n}, ${declared(p, `values${p.name}`, rt)})`;
-    case "int": return `${rt.use("keyInteger")}(${value}, ${n}, ${p.min}, ${p.max})`;
-    case "int64": return `${rt.use("keyInteger64")}(${value}, ${n}, ${declared(p, `range${p.name}`, rt)}[0], range${p.name}[1])`;
-    case "double": return `${rt.use("keyFinite")}(${value}, ${n})`;
-    case "bool": return `${rt.use("keyBoolean")}(${value}, ${n})`;
-    case "datetime": return `${rt.use("keyDateTime")}(${value}, ${n})`;
-    case "guid": return `${rt.use("keyGuid")}(${value}, ${n})`;
+    case "enum":
+      return `${rt.use("keyEnum")}(${value}, ${n}, ${declared(p, `values${p.name}`, rt)})`;
+    case "int":
+      return `${rt.use("keyInteger")}(${value}, ${n}, ${p.min}, ${p.max})`;
+    case "int64":
+      return `${rt.use("keyInteger64")}(${value}, ${n}, ${declared(p, `range${p.name}`, rt)}[0], range${p.name}[1])`;
+    case "double":
+      return `${rt.use("keyFinite")}(${value}, ${n})`;
+    case "bool":
+      return `${rt.use("keyBoolean")}(${value}, ${n})`;
+    case "datetime":
+      return `${rt.use("keyDateTime")}(${value}, ${n})`;
+    case "guid":
+      return `${rt.use("keyGuid")}(${value}, ${n})`;
     case "binary": {
       const size = info.decl.type.size?.value;
       return `${rt.use("keyBytes")}(${value}, ${n}, ${size !== undefined && Number.isFinite(size) ? size : Infinity})`;
@@ -108,25 +130,43 @@ export function checkCall(p: PropertyPlan, value: string, rt: Runtime): string {
 /** The text a key holds for a checked value, as the language renders it. */
 export function renderChecked(p: PropertyPlan, checked: string, rt: Runtime): string {
   switch (p.info.type) {
-    case "string": case "enum": return checked;
-    case "int": case "int64": case "double": case "bool": return `String(${checked})`;
-    case "datetime": return `${checked}.toISOString()`;
-    case "guid": return `${checked}.toLowerCase()`;
-    case "binary": return `${rt.use("keyHex")}(${checked})`;
+    case "string":
+    case "enum":
+      return checked;
+    case "int":
+    case "int64":
+    case "double":
+    case "bool":
+      return `String(${checked})`;
+    case "datetime":
+      return `${checked}.toISOString()`;
+    case "guid":
+      return `${checked}.toLowerCase()`;
+    case "binary":
+      return `${rt.use("keyHex")}(${checked})`;
   }
 }
 
 /** The expression recovering the value from the text of a plain reference (undefined: never recoverable). */
 export function readValue(p: PropertyPlan, text: string, rt: Runtime): string {
   switch (p.info.type) {
-    case "string": case "guid": return text;
-    case "enum": return `${rt.use("keyMember")}(${text}, ${declared(p, `values${p.name}`, rt)}, ${str(p.name)})`;
-    case "int": return `${rt.use("keyReadInteger")}(${text})`;
-    case "int64": return `${rt.use("keyReadInteger64")}(${text})`;
-    case "double": return `${rt.use("keyReadNumber")}(${text})`;
-    case "bool": return `${rt.use("keyReadBoolean")}(${text})`;
-    case "datetime": return `${rt.use("keyReadDateTime")}(${text})`;
-    case "binary": return `${rt.use("keyReadHex")}(${text})`;
+    case "string":
+    case "guid":
+      return text;
+    case "enum":
+      return `${rt.use("keyMember")}(${text}, ${declared(p, `values${p.name}`, rt)}, ${str(p.name)})`;
+    case "int":
+      return `${rt.use("keyReadInteger")}(${text})`;
+    case "int64":
+      return `${rt.use("keyReadInteger64")}(${text})`;
+    case "double":
+      return `${rt.use("keyReadNumber")}(${text})`;
+    case "bool":
+      return `${rt.use("keyReadBoolean")}(${text})`;
+    case "datetime":
+      return `${rt.use("keyReadDateTime")}(${text})`;
+    case "binary":
+      return `${rt.use("keyReadHex")}(${text})`;
   }
 }
 
@@ -134,8 +174,10 @@ export function readValue(p: PropertyPlan, text: string, rt: Runtime): string {
 export function fixedWidth(p: PropertyPlan): number | undefined {
   const info = p.info;
   switch (info.type) {
-    case "guid": return 36;
-    case "datetime": return 24;
+    case "guid":
+      return 36;
+    case "datetime":
+      return 24;
     case "string": {
       const min = info.decl.type.min?.value;
       return min !== undefined && min === info.decl.type.max?.value ? min : undefined;
@@ -144,8 +186,11 @@ export function fixedWidth(p: PropertyPlan): number | undefined {
       const lengths = new Set((info.enumValues ?? []).map((v) => v.length));
       return lengths.size === 1 ? [...lengths][0] : undefined;
     }
-    case "int": case "int64": return p.min === p.max ? p.min!.length : undefined;
-    default: return undefined;
+    case "int":
+    case "int64":
+      return p.min === p.max ? p.min!.length : undefined;
+    default:
+      return undefined;
   }
 }
 

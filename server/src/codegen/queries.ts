@@ -43,7 +43,10 @@ export function emitQuery(src: Source, query: Query, t: QueryTable): void {
   const head = `${commentText(queryText(t.tm, query))}${c ? ` — ${commentText(summary(c))}` : ""}`;
   if (!query.where) {
     src.doc([`The filter of \`${head}\`, as declared.`]);
-    src.add(`export function ${name}(): string {`).add(`return ${str(query.filter?.value ?? "")};`, 1).add("}");
+    src
+      .add(`export function ${name}(): string {`)
+      .add(`return ${str(query.filter?.value ?? "")};`, 1)
+      .add("}");
     return;
   }
   const conds = planConditions(query, t.ctx.props);
@@ -65,13 +68,22 @@ export function emitQuery(src: Source, query: Query, t: QueryTable): void {
   const familyName = via ? c!.via! : "rowKey";
   src.doc([
     `The filter of \`${head}\`${via ? `, served by the '${commentText(family.label)}' rows` : ""}.`,
-    ...(familyNarrowed(family, t, rkClauses) ? [] : [
-      `An entity's other rows (it has ${1 + t.indexes.size}) may match too, as no key prefix sets its row families apart: keep the rows with \`rowFamily(row) === ${str(familyName)}\`.`,
-    ]),
+    ...(familyNarrowed(family, t, rkClauses)
+      ? []
+      : [
+          `An entity's other rows (it has ${1 + t.indexes.size}) may match too, as no key prefix sets its row families apart: keep the rows with \`rowFamily(row) === ${str(familyName)}\`.`,
+        ]),
     "Throws KeyError when a value lies outside the property's domain in the design (no entity can hold it).",
   ]);
   src.add(`export function ${name}(${params ? `p: ${params}` : ""}): string {`);
-  src.add(body.text().trimEnd().split("\n").filter((l) => l), 1);
+  src.add(
+    body
+      .text()
+      .trimEnd()
+      .split("\n")
+      .filter((l) => l),
+    1,
+  );
   src.add(`return odata\`${clauses.join(" and ")}\`;`, 1);
   src.add("}");
 }
@@ -100,7 +112,11 @@ function keyUse(which: KeyUse["which"], plan: KeyPlan, t: QueryTable, literalNar
 class Prefix {
   private bound = false;
 
-  constructor(private readonly parts: string[], private readonly name: string, private readonly body: Source) {}
+  constructor(
+    private readonly parts: string[],
+    private readonly name: string,
+    private readonly body: Source,
+  ) {}
 
   get empty(): boolean {
     return !this.parts.length;
@@ -154,7 +170,11 @@ function keyClauses(key: KeyUse, conds: Map<string, CondPlan>, body: Source, cap
     return pinnedProps || (pinnedLiteral && key.literalNarrows) ? familyClauses(key, prefix, ctx) : [];
   }
   // Every part pinned: the exact key. What a full parse gives back, the key decides.
-  if (key.plan.segments) for (const p of key.plan.recovered) { const cp = pinnedValues.get(p); if (cp) captured.add(cp); }
+  if (key.plan.segments)
+    for (const p of key.plan.recovered) {
+      const cp = pinnedValues.get(p);
+      if (cp) captured.add(cp);
+    }
   return [`${key.which} eq \${${prefix.empty ? '""' : prefix.ref()}}`];
 }
 
@@ -171,7 +191,14 @@ type Bound = { op: "ge" | "gt" | "le" | "lt"; expr: string };
  * needs no repeating on the property) where its width, its place at the end
  * or a separator below its alphabet make them so.
  */
-function rangeClauses(key: KeyUse, i: number, cp: CondPlan, prefix: Prefix, body: Source, ctx: PlanContext): { clauses: string[]; exact: boolean } {
+function rangeClauses(
+  key: KeyUse,
+  i: number,
+  cp: CondPlan,
+  prefix: Prefix,
+  body: Source,
+  ctx: PlanContext,
+): { clauses: string[]; exact: boolean } {
   const part = key.parts[i];
   const info = key.infos[i];
   const rt = ctx.rt;
@@ -203,7 +230,8 @@ function rangeClauses(key: KeyUse, i: number, cp: CondPlan, prefix: Prefix, body
   const op = cp.cond.op;
   const render = (bound?: "from" | "to") => part.render(() => cp.value(bound));
   if (op === "prefix") {
-    if (part.part.kind !== "ref" || !["string", "enum"].includes(cp.prop.info.type)) return { clauses: familyClauses(key, prefix, ctx), exact: false };
+    if (part.part.kind !== "ref" || !["string", "enum"].includes(cp.prop.info.type))
+      return { clauses: familyClauses(key, prefix, ctx), exact: false };
     const from = prefix.then(cp.value());
     lower = { op: "ge", expr: from };
     upper = { op: "lt", expr: succ(from) };
@@ -213,17 +241,26 @@ function rangeClauses(key: KeyUse, i: number, cp: CondPlan, prefix: Prefix, body
     const high = (v: string, strict: boolean) => (monotone === "preserving" ? atMost(v, strict) : atLeast(v, strict));
     if (op === ">=" || op === ">") low(render(), op === ">");
     if (op === "<=" || op === "<") high(render(), op === "<");
-    if (op === "between") { low(render("from"), false); high(render("to"), false); }
+    if (op === "between") {
+      low(render("from"), false);
+      high(render("to"), false);
+    }
   }
   const name = key.which === "PartitionKey" ? "pk" : "rk";
   const out: string[] = [];
   const lo = lower as Bound | undefined;
   const hi = upper as Bound | undefined;
   // Bounds go to consts after the prefix they use; the family's bounds stand in for a missing end.
-  if (lo) { const e = lo.expr; body.add(`const ${name}From = ${e};`); out.push(`${key.which} ${lo.op} \${${name}From}`); }
-  else if (!prefix.empty) out.push(`${key.which} ge \${${prefix.ref()}}`);
-  if (hi) { const e = hi.expr; body.add(`const ${name}To = ${e};`); out.push(`${key.which} ${hi.op} \${${name}To}`); }
-  else if (!prefix.empty) out.push(`${key.which} lt \${${succ(prefix.ref())}}`);
+  if (lo) {
+    const e = lo.expr;
+    body.add(`const ${name}From = ${e};`);
+    out.push(`${key.which} ${lo.op} \${${name}From}`);
+  } else if (!prefix.empty) out.push(`${key.which} ge \${${prefix.ref()}}`);
+  if (hi) {
+    const e = hi.expr;
+    body.add(`const ${name}To = ${e};`);
+    out.push(`${key.which} ${hi.op} \${${name}To}`);
+  } else if (!prefix.empty) out.push(`${key.which} lt \${${succ(prefix.ref())}}`);
   // Exact: every text in the bounds is a value in the range (its width, its place at the end or its separator say where it ends).
   return { clauses: out, exact: injective && (fixed || last || (tight && op !== "prefix")) };
 }

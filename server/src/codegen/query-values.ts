@@ -42,24 +42,31 @@ export function planConditions(query: Query, props: ReadonlyMap<string, Property
 
 /** The parameter object's type, or undefined when the query takes none. */
 export function paramsType(conds: CondPlan[]): string | undefined {
-  const fields = conds.filter((c) => c.param !== undefined).map((c) => {
-    const t = c.cond.op === "prefix" ? "string" : c.cond.op === "between" ? `{ from: ${c.prop.tsType}; to: ${c.prop.tsType} }` : c.prop.tsType;
-    return `${c.param}: ${t}`;
-  });
+  const fields = conds
+    .filter((c) => c.param !== undefined)
+    .map((c) => {
+      const t =
+        c.cond.op === "prefix" ? "string" : c.cond.op === "between" ? `{ from: ${c.prop.tsType}; to: ${c.prop.tsType} }` : c.prop.tsType;
+      return `${c.param}: ${t}`;
+    });
   return fields.length ? `{ ${fields.join("; ")} }` : undefined;
 }
 
 /** A literal of the design as a constant of the property's type; a value the type cannot hold is the design's mistake, named. */
 function literalOf(p: PropertyPlan, text: string, start: number, end: number): string {
-  const fail = (what: string) => new CodegenError(`the value ${str(text)} is not ${what} (property '${p.name}' is ${p.info.type})`, start, end);
+  const fail = (what: string) =>
+    new CodegenError(`the value ${str(text)} is not ${what} (property '${p.name}' is ${p.info.type})`, start, end);
   switch (p.info.type) {
-    case "string": return str(text);
+    case "string":
+      return str(text);
     case "enum":
       if (!(p.info.enumValues ?? []).includes(text)) throw fail(`one of ${(p.info.enumValues ?? []).join(", ")}`);
       return str(text);
-    case "int": case "double": {
+    case "int":
+    case "double": {
       const n = Number(text);
-      if (text.trim() === "" || !Number.isFinite(n) || (p.info.type === "int" && !Number.isInteger(n))) throw fail(p.info.type === "int" ? "an integer" : "a number");
+      if (text.trim() === "" || !Number.isFinite(n) || (p.info.type === "int" && !Number.isInteger(n)))
+        throw fail(p.info.type === "int" ? "an integer" : "a number");
       return String(n);
     }
     case "int64":
@@ -98,9 +105,13 @@ export function propertyClauses(c: CondPlan, rt: Runtime): string[] {
 function literal(c: CondPlan, bound: "from" | "to" | undefined, rt: Runtime): string {
   const v = c.value(bound);
   switch (c.prop.info.type) {
-    case "int64": return `\${${v}}L`;
-    case "guid": return `guid\${${v}}`;
-    case "binary": return `X\${${rt.use("keyHex")}(${v})}`;
-    default: return `\${${v}}`;
+    case "int64":
+      return `\${${v}}L`;
+    case "guid":
+      return `guid\${${v}}`;
+    case "binary":
+      return `X\${${rt.use("keyHex")}(${v})}`;
+    default:
+      return `\${${v}}`;
   }
 }

@@ -15,13 +15,22 @@ function readProp(p: PropertyPlan, t: WriteTable): string {
   const v = `${rt.use("rowField")}(row, ${str(p.name)})`;
   const n = str(p.name);
   switch (p.info.type) {
-    case "string": case "guid": return `${rt.use("rowString")}(${v}, ${n})`;
-    case "enum": return `${rt.use("keyEnum")}(${rt.use("rowString")}(${v}, ${n}) as ${t.entity}[${n}], ${n}, ${declared(p, `values${p.name}`, rt)})`;
-    case "int": case "double": return `${rt.use("rowNumber")}(${v}, ${n})`;
-    case "int64": return `${rt.use("rowBigInt")}(${v}, ${n})`;
-    case "bool": return `${rt.use("rowBoolean")}(${v}, ${n})`;
-    case "datetime": return `${rt.use("rowDate")}(${v}, ${n})`;
-    case "binary": return `${rt.use("rowBytes")}(${v}, ${n})`;
+    case "string":
+    case "guid":
+      return `${rt.use("rowString")}(${v}, ${n})`;
+    case "enum":
+      return `${rt.use("keyEnum")}(${rt.use("rowString")}(${v}, ${n}) as ${t.entity}[${n}], ${n}, ${declared(p, `values${p.name}`, rt)})`;
+    case "int":
+    case "double":
+      return `${rt.use("rowNumber")}(${v}, ${n})`;
+    case "int64":
+      return `${rt.use("rowBigInt")}(${v}, ${n})`;
+    case "bool":
+      return `${rt.use("rowBoolean")}(${v}, ${n})`;
+    case "datetime":
+      return `${rt.use("rowDate")}(${v}, ${n})`;
+    case "binary":
+      return `${rt.use("rowBytes")}(${v}, ${n})`;
   }
 }
 
@@ -45,10 +54,19 @@ export function emitReads(src: Source, t: WriteTable): void {
   src.add(`export function rowFamily(row: Readonly<Record<string, unknown>>): ${type} | undefined {`);
   src.add("let e: " + t.entity + ";", 1);
   src.add("try {", 1).add("e = readEntity(row);", 2).add("} catch (err) {", 1);
-  src.add(`if (err instanceof ${t.rt.use("KeyError")}) return undefined;`, 2).add("throw err;", 2).add("}", 1);
+  src
+    .add(`if (err instanceof ${t.rt.use("KeyError")}) return undefined;`, 2)
+    .add("throw err;", 2)
+    .add("}", 1);
   src.add(`const key = row["rowKey"];`, 1);
   src.add("const builds = (build: (x: " + t.entity + ") => string): boolean => {", 1);
-  src.add("try {", 2).add("return build(e) === key;", 3).add("} catch (err) {", 2).add("if (err instanceof KeyError) return false;", 3).add("throw err;", 3).add("}", 2);
+  src
+    .add("try {", 2)
+    .add("return build(e) === key;", 3)
+    .add("} catch (err) {", 2)
+    .add("if (err instanceof KeyError) return false;", 3)
+    .add("throw err;", 3)
+    .add("}", 2);
   src.add("};", 1);
   families.forEach((k, i) => src.add(`if (builds(${k.fn})) return ${str(names[i])};`, 1));
   src.add("return undefined;", 1);

@@ -109,11 +109,15 @@ function keyDateText(d: Date, format: string): string {
         lines.push(`const keyForbidden = /${charClass(rangesOf(forbidden))}/;`);
         lines.push("");
       }
-      lines.push(`/** A whole key: no forbidden character, and within ${profile.label}'s size limit (${profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8 bytes"}). */`);
+      lines.push(
+        `/** A whole key: no forbidden character, and within ${profile.label}'s size limit (${profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8 bytes"}). */`,
+      );
       lines.push("function keyChecked(which: string, key: string, maxBytes: number): string {");
       if (forbidden) {
         lines.push("  const at = key.search(keyForbidden);");
-        lines.push(`  if (at >= 0) throw new KeyError(\`\${which} \${keyShow(key)}: the character U+\${key.charCodeAt(at).toString(16).padStart(4, "0")} at \${at} may not appear in ${profile.label} keys\`);`);
+        lines.push(
+          `  if (at >= 0) throw new KeyError(\`\${which} \${keyShow(key)}: the character U+\${key.charCodeAt(at).toString(16).padStart(4, "0")} at \${at} may not appear in ${profile.label} keys\`);`,
+        );
       }
       if (profile.keyEncoding === "utf16") {
         lines.push("  const bytes = key.length * 2;");
@@ -127,7 +131,9 @@ function keyDateText(d: Date, format: string): string {
         lines.push("    else bytes += 3;");
         lines.push("  }");
       }
-      lines.push(`  if (bytes > maxBytes) throw new KeyError(\`\${which} \${keyShow(key)} takes \${bytes} bytes; ${profile.label} allows \${maxBytes}\`);`);
+      lines.push(
+        `  if (bytes > maxBytes) throw new KeyError(\`\${which} \${keyShow(key)} takes \${bytes} bytes; ${profile.label} allows \${maxBytes}\`);`,
+      );
       lines.push("  return key;");
       lines.push("}");
       return lines.join("\n");

@@ -10,7 +10,9 @@
  * since ES2019, are escaped too, as older tools end a line there.
  */
 export function str(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(s)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /**

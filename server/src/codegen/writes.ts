@@ -29,9 +29,12 @@ function sdkValue(p: PropertyPlan): string {
   const v = `e.${p.name}`;
   switch (p.info.type) {
     // A whole number would go out untyped and come back as Int32.
-    case "double": return `{ value: ${v}, type: "Double" }`;
-    case "guid": return `{ value: ${v}, type: "Guid" }`;
-    default: return v;
+    case "double":
+      return `{ value: ${v}, type: "Double" }`;
+    case "guid":
+      return `{ value: ${v}, type: "Guid" }`;
+    default:
+      return v;
   }
 }
 
@@ -56,12 +59,19 @@ export function emitRows(src: Source, t: WriteTable): void {
     return;
   }
   src.doc([
-    rows > 1 ? `Writes an entity: its ${rows} rows in one entity group transaction, so they commit together or not at all.` : "Writes an entity's row.",
+    rows > 1
+      ? `Writes an entity: its ${rows} rows in one entity group transaction, so they commit together or not at all.`
+      : "Writes an entity's row.",
     `\`create\` fails when a row exists; \`upsert\` replaces it.`,
   ]);
-  src.add(`export async function writeEntity(client: TableClient, e: ${t.entity}, operation: "create" | "upsert" = "upsert"): Promise<void> {`);
+  src.add(
+    `export async function writeEntity(client: TableClient, e: ${t.entity}, operation: "create" | "upsert" = "upsert"): Promise<void> {`,
+  );
   if (rows > 1) {
-    src.add(`await client.submitTransaction(entityRows(e).map((row): TransactionAction => (operation === "create" ? ["create", row] : ["upsert", row, "Replace"])));`, 1);
+    src.add(
+      `await client.submitTransaction(entityRows(e).map((row): TransactionAction => (operation === "create" ? ["create", row] : ["upsert", row, "Replace"])));`,
+      1,
+    );
   } else {
     src.add(`const row = tableRow(e, partitionKey(e), ${t.rk.fn}(e));`, 1);
     src.add(`if (operation === "create") await client.createEntity(row);`, 1);
@@ -83,14 +93,28 @@ export function emitTransaction(src: Source, tx: Transaction, t: WriteTable): vo
     `transaction ${commentText(name)}: ${declared ?? "its"} entities${sharing.length ? ` sharing ${sharing.join(", ")}` : ""}, with ${rowsPerEntity > 1 ? "all their rows" : "their rows"}, in one entity group transaction.`,
     `Throws KeyError before anything is sent when the entities break the design: ${sharing.length ? "different shared values, " : ""}different partitions or more than ${max} entities.`,
   ]);
-  src.add(`export async function transaction${name}(client: TableClient, entities: readonly ${t.entity}[], operation: "create" | "upsert" = "upsert"): Promise<void> {`);
+  src.add(
+    `export async function transaction${name}(client: TableClient, entities: readonly ${t.entity}[], operation: "create" | "upsert" = "upsert"): Promise<void> {`,
+  );
   src.add("const [first] = entities;", 1);
-  src.add(`if (!first || entities.length > ${max}) throw new ${rt.use("KeyError")}(\`transaction ${name} takes 1 to ${max} entities, not \${entities.length}\`);`, 1);
+  src.add(
+    `if (!first || entities.length > ${max}) throw new ${rt.use("KeyError")}(\`transaction ${name} takes 1 to ${max} entities, not \${entities.length}\`);`,
+    1,
+  );
   for (const s of sharing) {
-    src.add(`if (!entities.every((e) => ${rt.use("keySame")}(e.${s}, first.${s}))) throw new KeyError(${str(`transaction ${name}: the entities must share ${s}`)});`, 1);
+    src.add(
+      `if (!entities.every((e) => ${rt.use("keySame")}(e.${s}, first.${s}))) throw new KeyError(${str(`transaction ${name}: the entities must share ${s}`)});`,
+      1,
+    );
   }
   src.add("const rows = entities.flatMap((e) => entityRows(e));", 1);
-  src.add(`if (!rows.every((row) => row.partitionKey === rows[0]?.partitionKey)) throw new KeyError(${str(`transaction ${name}: the entities' partition keys differ, so no entity group transaction can hold them`)});`, 1);
-  src.add(`await client.submitTransaction(rows.map((row): TransactionAction => (operation === "create" ? ["create", row] : ["upsert", row, "Replace"])));`, 1);
+  src.add(
+    `if (!rows.every((row) => row.partitionKey === rows[0]?.partitionKey)) throw new KeyError(${str(`transaction ${name}: the entities' partition keys differ, so no entity group transaction can hold them`)});`,
+    1,
+  );
+  src.add(
+    `await client.submitTransaction(rows.map((row): TransactionAction => (operation === "create" ? ["create", row] : ["upsert", row, "Replace"])));`,
+    1,
+  );
   src.add("}");
 }

@@ -55,7 +55,11 @@ const TABLE = {
     propertyMaxBytes: 64 * KiB, // string / binary property ≤ 64 KiB
     batchMaxOperations: 100, // entity group transaction: ≤ 100 operations, < 4 MiB
     batchMaxBytes: 4 * MiB,
-    partitionTarget: { value: 2000, unit: "entities/s", source: "the performance checklist's 'Scalability targets': 2,000 entities/s per partition" },
+    partitionTarget: {
+      value: 2000,
+      unit: "entities/s",
+      source: "the performance checklist's 'Scalability targets': 2,000 entities/s per partition",
+    },
     accountTargetEntitiesPerSecond: 20000, // the performance checklist: 20,000 entities/s per account (1 KiB entities)
     queryPageMax: 1000, // ≤ 1,000 entities or 5 s per response
     integerKeysSortNumerically: false,
@@ -90,11 +94,19 @@ const TABLE = {
     propertyMaxBytes: 2 * 1000 * 1000,
     batchMaxOperations: 200, // BatchWriteRow ≤ 200 rows / 4 MB
     batchMaxBytes: 4 * 1000 * 1000,
-    partitionSize: { bytes: 10 * GB, hard: false, source: "Tablestore: ≤ 10 GB per partition-key value advised (Tablestore's best practices: 1 GB)" },
+    partitionSize: {
+      bytes: 10 * GB,
+      hard: false,
+      source: "Tablestore: ≤ 10 GB per partition-key value advised (Tablestore's best practices: 1 GB)",
+    },
     queryPageMax: 5000, // GetRange ≤ 5,000 rows / 4 MB per call
     integerKeysSortNumerically: true, // integer primary-key columns sort numerically
     sorted: true,
-    tableName: { pattern: /^[A-Za-z_][A-Za-z0-9_]{0,254}$/, rule: "1–255 letters, digits and underscores, not starting with a digit", reserved: [] },
+    tableName: {
+      pattern: /^[A-Za-z_][A-Za-z0-9_]{0,254}$/,
+      rule: "1–255 letters, digits and underscores, not starting with a digit",
+      reserved: [],
+    },
   },
 } satisfies Record<string, ServiceLimits>;
 
@@ -108,7 +120,9 @@ export type ServiceProfile = ServiceLimits & { name: ServiceName };
 export const SERVICE_NAMES = Object.keys(TABLE) as ServiceName[];
 
 /** Every service profile, by name. */
-export const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, { name, ...TABLE[name] }])) as Readonly<Record<ServiceName, ServiceProfile>>;
+export const SERVICES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, { name, ...TABLE[name] }])) as Readonly<
+  Record<ServiceName, ServiceProfile>
+>;
 
 /** Whether a string (a setting, a flag, a line of a design) names a service. */
 export function isServiceName(value: unknown): value is ServiceName {

@@ -18,18 +18,39 @@ export interface Completion {
 }
 
 const TYPE_SNIPPETS: Record<string, string> = {
-  string: "string(${1:60})", int: "int(${1:0}..${2:100})", int64: "int64(${1:0}..${2:1000000})", double: "double",
-  bool: "bool", datetime: "datetime", guid: "guid", binary: "binary(${1:1KiB})", enum: "enum(${1:A}, ${2:B})",
+  string: "string(${1:60})",
+  int: "int(${1:0}..${2:100})",
+  int64: "int64(${1:0}..${2:1000000})",
+  double: "double",
+  bool: "bool",
+  datetime: "datetime",
+  guid: "guid",
+  binary: "binary(${1:1KiB})",
+  enum: "enum(${1:A}, ${2:B})",
 };
 const FUNCTION_SNIPPETS: Record<string, string> = {
-  pad: "pad(${1:P}, ${2:5})", hash: "hash(${1:P}, ${2:4})", bucket: "bucket(${1:P}, ${2:16})", reverse: "reverse(${1:P})",
-  date: "date(${1:P}, \"${2:yyyyMMdd}\")", lower: "lower(${1:P})", upper: "upper(${1:P})",
+  pad: "pad(${1:P}, ${2:5})",
+  hash: "hash(${1:P}, ${2:4})",
+  bucket: "bucket(${1:P}, ${2:16})",
+  reverse: "reverse(${1:P})",
+  date: 'date(${1:P}, "${2:yyyyMMdd}")',
+  lower: "lower(${1:P})",
+  upper: "upper(${1:P})",
 };
 const MEMBER_SNIPPETS: Record<string, string> = {
-  partitionKey: "partitionKey = ", rowKey: "rowKey = ", index: "index ${1:Name} rowKey = ", rows: "rows ${1:1M}",
-  entitySize: "entitySize ${1:1KB}", retention: "retention ${1:90d}", query: "query ${1:Name} ${2:100}/s where ", transaction: "transaction ${1:Name} entities ${2:2} sharing ",
-  insert: "insert ${1:Name} ${2:100}/s", upsert: "upsert ${1:Name} ${2:100}/s", update: "update ${1:Name} ${2:100}/s",
-  merge: "merge ${1:Name} ${2:100}/s", delete: "delete ${1:Name} ${2:100}/s",
+  partitionKey: "partitionKey = ",
+  rowKey: "rowKey = ",
+  index: "index ${1:Name} rowKey = ",
+  rows: "rows ${1:1M}",
+  entitySize: "entitySize ${1:1KB}",
+  retention: "retention ${1:90d}",
+  query: "query ${1:Name} ${2:100}/s where ",
+  transaction: "transaction ${1:Name} entities ${2:2} sharing ",
+  insert: "insert ${1:Name} ${2:100}/s",
+  upsert: "upsert ${1:Name} ${2:100}/s",
+  update: "update ${1:Name} ${2:100}/s",
+  merge: "merge ${1:Name} ${2:100}/s",
+  delete: "delete ${1:Name} ${2:100}/s",
 };
 
 const kw = (labels: readonly string[], detail?: string): Completion[] => labels.map((label) => ({ label, kind: "keyword", detail }));
@@ -81,7 +102,8 @@ export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
     if (member.some((t) => t.value === "entities")) return prev.kind === T.Number ? kw(["sharing"]) : [];
     return member.length >= 2 ? kw(["entities"]) : [];
   }
-  if (["insert", "upsert", "update", "merge", "delete"].includes(word)) return member.length >= 2 && prev.kind !== T.Slash ? kw(["batch"]) : [];
+  if (["insert", "upsert", "update", "merge", "delete"].includes(word))
+    return member.length >= 2 && prev.kind !== T.Slash ? kw(["batch"]) : [];
   return [];
 }
 
@@ -90,11 +112,16 @@ function memberStarts(): Completion[] {
 }
 
 function functionItems(): Completion[] {
-  return KEY_FUNCTIONS.map((label) => ({ label, kind: "function" as const, snippet: FUNCTION_SNIPPETS[label], documentation: FUNCTION_DOCS[label] }));
+  return KEY_FUNCTIONS.map((label) => ({
+    label,
+    kind: "function" as const,
+    snippet: FUNCTION_SNIPPETS[label],
+    documentation: FUNCTION_DOCS[label],
+  }));
 }
 
 function modifierSnippet(m: (typeof MODIFIERS)[number]): string | undefined {
-  return { distinct: "distinct ${1:100}", hot: "hot ${1:30}%", charset: "charset \"${1:a-z0-9}\"" }[m as string];
+  return { distinct: "distinct ${1:100}", hot: "hot ${1:30}%", charset: 'charset "${1:a-z0-9}"' }[m as string];
 }
 
 /** `(` right after a key-function name opens its argument list. */
@@ -110,7 +137,8 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
   const beforePrev = member[member.length - 2];
   const isWord = (t: Token | undefined, ...w: string[]) => !!t && t.kind === T.Ident && w.includes(t.value);
   if (isWord(prev, "where", "and", "select") || (prev.kind === T.Comma && words.has("select"))) return propertyItems();
-  if (prev.kind === T.Ident && isWord(beforePrev, "where", "and")) return COMPARISONS.map((label) => ({ label, kind: "operator" as const }));
+  if (prev.kind === T.Ident && isWord(beforePrev, "where", "and"))
+    return COMPARISONS.map((label) => ({ label, kind: "operator" as const }));
   const afterNameOrRate = member.length === 2 || (prev.kind === T.Ident && beforePrev?.kind === T.Slash);
   if (afterNameOrRate && !words.has("where") && !words.has("filter")) return kw(["where", "filter"]);
   const valueEnd = prev.kind === T.Question || prev.kind === T.String || prev.kind === T.Number;
@@ -131,6 +159,9 @@ function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] 
   return [
     ...names.map((label) => ({ label, kind: "property" as const })),
     ...["eq", "ne", "gt", "ge", "lt", "le", "and", "or", "not"].map((label) => ({ label, kind: "operator" as const })),
-    ...["datetime'2026-01-01T00:00:00Z'", "guid'00000000-0000-0000-0000-000000000000'", "X'0a1b'", "true", "false"].map((label) => ({ label, kind: "value" as const })),
+    ...["datetime'2026-01-01T00:00:00Z'", "guid'00000000-0000-0000-0000-000000000000'", "X'0a1b'", "true", "false"].map((label) => ({
+      label,
+      kind: "value" as const,
+    })),
   ];
 }

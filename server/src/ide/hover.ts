@@ -3,7 +3,24 @@
  * order, partitions (with how time buckets are counted), temporal load,
  * longest length and size against the service's limit; key functions' docs.
  */
-import { Expr, forEachPart, KeyFunction, PropertyInfo, maxKeyChars, renderKey, sampleValues, formatCount, keyBytes, TdlAnalysis, tableAt, TableModel, refAt, analyzeKey, tableFacts, queryMarkdown } from "../core";
+import {
+  Expr,
+  forEachPart,
+  KeyFunction,
+  PropertyInfo,
+  maxKeyChars,
+  renderKey,
+  sampleValues,
+  formatCount,
+  keyBytes,
+  TdlAnalysis,
+  tableAt,
+  TableModel,
+  refAt,
+  analyzeKey,
+  tableFacts,
+  queryMarkdown,
+} from "../core";
 import { orderLine, padUse, partitionLines } from "./key-facts";
 
 export interface HoverResult {
@@ -17,7 +34,7 @@ export const FUNCTION_DOCS: Record<KeyFunction, string> = {
   hash: "`hash(P, n)` — the first `n` lowercase hex characters of MD5(P as UTF-8): spreads sequential keys, at the cost of range reads.",
   bucket: "`bucket(P, n)` — (first 8 hex of MD5(P) as uint32) mod `n`, padded to the width of n−1: one of `n` buckets.",
   reverse: "`reverse(P)` — (maximum of P's range) − value, padded to that maximum's width: newest first.",
-  date: "`date(P, \"yyyyMMdd\")` — a datetime in fixed-width tokens yyyy MM dd HH mm ss fff.",
+  date: '`date(P, "yyyyMMdd")` — a datetime in fixed-width tokens yyyy MM dd HH mm ss fff.',
   lower: "`lower(P)` — the text in lowercase.",
   upper: "`upper(P)` — the text in uppercase.",
 };
@@ -38,9 +55,10 @@ function tableHover(analysis: TdlAnalysis, tm: TableModel, offset: number): Hove
     if (qa && c) {
       // Figures left unknown by time buckets of an unknown number: say which estimate would give them.
       const u = facts.est.pk?.unknownBuckets;
-      const note = u && (c.partitions === null || c.scanned === null)
-        ? `\n- the number of ${u.adjective} buckets of \`${u.prop}\` is unknown: declare \`retention\` (such as \`retention 90d\`), or \`rows\` and an insert rate`
-        : "";
+      const note =
+        u && (c.partitions === null || c.scanned === null)
+          ? `\n- the number of ${u.adjective} buckets of \`${u.prop}\` is unknown: declare \`retention\` (such as \`retention 90d\`), or \`rows\` and an insert rate`
+          : "";
       return { markdown: queryMarkdown(qa.query.name.text, c) + note, start: qa.query.name.start, end: qa.query.name.end };
     }
   }
@@ -83,9 +101,10 @@ function propertyHover(info: PropertyInfo, tm: TableModel): string {
   const text = tm.text;
   const decl = info.decl;
   const lines = [`**${info.name}**: \`${text.slice(decl.type.start, decl.end)}\``, ""];
-  const distinct = info.distinct !== undefined
-    ? `${formatCount(info.distinct)}${info.unique ? " (unique: one per entity)" : ""}`
-    : "unknown — treated as high; declare `distinct N` to estimate partitions";
+  const distinct =
+    info.distinct !== undefined
+      ? `${formatCount(info.distinct)}${info.unique ? " (unique: one per entity)" : ""}`
+      : "unknown — treated as high; declare `distinct N` to estimate partitions";
   lines.push(`- distinct values: ${distinct}`);
   if (info.hot !== undefined) lines.push(`- hottest value: ${Math.round(info.hot * 100)}% of rows and traffic`);
   if (info.increasing) lines.push("- increasing: each new entity gets a larger value than all before");
@@ -94,12 +113,14 @@ function propertyHover(info: PropertyInfo, tm: TableModel): string {
   if (info.type === "int" || info.type === "int64") {
     const use = padUse(tm.table, info.name);
     const pad = `\`pad(${info.name}, ${Math.max(String(info.max).length, String(info.min).length)})\``;
-    lines.push(use === "padded"
-      ? `- range ${info.min}..${info.max}: every key pads it, so key order is numeric order`
-      : `- range ${info.min}..${info.max}: numbers sort lexically in keys ("111" < "2"); ${use === "bare" ? `wrap it in ${pad} where a key uses it as it is` : `in a key, wrap it in ${pad}`}`);
+    lines.push(
+      use === "padded"
+        ? `- range ${info.min}..${info.max}: every key pads it, so key order is numeric order`
+        : `- range ${info.min}..${info.max}: numbers sort lexically in keys ("111" < "2"); ${use === "bare" ? `wrap it in ${pad} where a key uses it as it is` : `in a key, wrap it in ${pad}`}`,
+    );
   }
   if (info.type === "string" && !decl.modifiers.some((m) => m.kind === "charset")) {
-    lines.push("- alphabet unknown: declare a `charset` (such as `charset \"a-z0-9\"`) so separator and character rules can check it");
+    lines.push('- alphabet unknown: declare a `charset` (such as `charset "a-z0-9"`) so separator and character rules can check it');
   }
   return lines.join("\n");
 }
@@ -117,8 +138,10 @@ function keyHover(title: string, expr: Expr, tm: TableModel, analysis: TdlAnalys
   const info = (est && [est.pk, est.rk, ...est.indexKeys].find((k) => k?.expr === expr)) || analyzeKey(expr, tm.props);
   lines.push(...orderLine(info, tm.text));
   if (est && info === est.pk) lines.push(...partitionLines(est, tableFacts(tm.table, tm.props).load, profile));
-  lines.push(Number.isFinite(chars)
-    ? `- at most ${chars} characters (${formatCount(bytes)} bytes of the ${formatCount(limit)} ${profile.label} allows)`
-    : `- unbounded length: a part has no maximum (declare \`string(N)\`); ${profile.label} allows ${formatCount(limit)} bytes`);
+  lines.push(
+    Number.isFinite(chars)
+      ? `- at most ${chars} characters (${formatCount(bytes)} bytes of the ${formatCount(limit)} ${profile.label} allows)`
+      : `- unbounded length: a part has no maximum (declare \`string(N)\`); ${profile.label} allows ${formatCount(limit)} bytes`,
+  );
   return lines.join("\n");
 }

@@ -51,7 +51,8 @@ export function rename(analysis: TdlAnalysis, offset: number, newName: string): 
   const t = target(analysis, offset);
   if (!t?.decl) return undefined;
   if (!IDENT.test(newName)) throw new Error(`'${newName}' is not a property name: use letters, digits and _, not starting with a digit`);
-  if (newName !== t.ref.name && t.tm.props.has(newName)) throw new Error(`table '${t.tm.table.name.text}' already has a property '${newName}'`);
+  if (newName !== t.ref.name && t.tm.props.has(newName))
+    throw new Error(`table '${t.tm.table.name.text}' already has a property '${newName}'`);
   const base = t.tm.base;
   return t.tm.refs.filter((r) => r.name === t.ref.name).map((r) => ({ start: base + r.start, end: base + r.end, newText: newName }));
 }

@@ -27,7 +27,10 @@ interface OnDisk {
 export class WorkspaceDesigns {
   private fromDisk: Map<string, OnDisk> | undefined;
 
-  constructor(private readonly folders: () => string[], private readonly open: () => OpenDesign[]) {}
+  constructor(
+    private readonly folders: () => string[],
+    private readonly open: () => OpenDesign[],
+  ) {}
 
   table(name: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined {
     return this.find(name)?.tm.props;
@@ -61,7 +64,11 @@ export class WorkspaceDesigns {
     let budget = MAX_FILES;
     const walk = (dir: string) => {
       let entries: fs.Dirent[];
-      try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
       for (const e of entries) {
         if (budget <= 0 || e.name === "node_modules" || e.name.startsWith(".")) continue;
         const full = path.join(dir, e.name);
@@ -72,7 +79,9 @@ export class WorkspaceDesigns {
             const analysis = analyzeTdl(fs.readFileSync(full, "utf8"));
             const uri = pathToFileURL(full).toString();
             for (const tm of analysis.tables) if (!out.has(tm.table.name.text)) out.set(tm.table.name.text, { tm, analysis, uri });
-          } catch { /* unreadable design: skip */ }
+          } catch {
+            /* unreadable design: skip */
+          }
         }
       }
     };

@@ -31,7 +31,10 @@ export class AnalysisCache {
    * @param log receives each failure with its stack (the server's console)
    * @param newAnalyzer makes the analyzer of a document (tests inject rules that throw)
    */
-  constructor(private readonly log: (message: string) => void = () => undefined, private readonly newAnalyzer: () => TdlAnalyzer = () => new TdlAnalyzer()) {}
+  constructor(
+    private readonly log: (message: string) => void = () => undefined,
+    private readonly newAnalyzer: () => TdlAnalyzer = () => new TdlAnalyzer(),
+  ) {}
 
   get(doc: TextDocument): Entry {
     const hit = this.entries.get(doc.uri);

@@ -26,7 +26,10 @@ export interface GuardLog {
 export function internalFinding(what: string, e: unknown, text: string): Finding {
   const firstLine = text.search(/[\r\n]/);
   return {
-    code: "internal", severity: "error", start: 0, end: firstLine < 0 ? Math.min(text.length, 200) : Math.min(firstLine, 200),
+    code: "internal",
+    severity: "error",
+    start: 0,
+    end: firstLine < 0 ? Math.min(text.length, 200) : Math.min(firstLine, 200),
     message: `${what} failed: ${describeError(e)}; no other diagnostics are shown for this document until it changes (the stack is in the server's log)`,
   };
 }

@@ -39,18 +39,27 @@ export class DiagnosticsScheduler {
     if (isTypeScript(doc)) {
       this.pendingTs.add(doc.uri);
       clearTimeout(this.tsTimer);
-      this.tsTimer = setTimeout(this.guard.run("TypeScript diagnostics", () => {
-        const uris = [...this.pendingTs];
-        this.pendingTs.clear();
-        for (const uri of uris) this.publishUri(uri);
-      }), TS_DEBOUNCE_MS);
+      this.tsTimer = setTimeout(
+        this.guard.run("TypeScript diagnostics", () => {
+          const uris = [...this.pendingTs];
+          this.pendingTs.clear();
+          for (const uri of uris) this.publishUri(uri);
+        }),
+        TS_DEBOUNCE_MS,
+      );
       return;
     }
     clearTimeout(this.pending.get(doc.uri));
-    this.pending.set(doc.uri, setTimeout(this.guard.run(`diagnostics of ${doc.uri}`, () => {
-      this.pending.delete(doc.uri);
-      this.publishUri(doc.uri);
-    }), DEBOUNCE_MS));
+    this.pending.set(
+      doc.uri,
+      setTimeout(
+        this.guard.run(`diagnostics of ${doc.uri}`, () => {
+          this.pending.delete(doc.uri);
+          this.publishUri(doc.uri);
+        }),
+        DEBOUNCE_MS,
+      ),
+    );
   }
 
   /** A closed document: nothing pending, and its diagnostics cleared. */
@@ -86,7 +95,8 @@ export class DiagnosticsScheduler {
       const text = doc.getText();
       diagnostics = [toDiagnostic(new LineIndex(text), internalFinding("analysis", e, text))];
     }
-    void this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics })
+    void this.connection
+      .sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics })
       .catch((e: unknown) => this.guard.failed(`publishing the diagnostics of ${doc.uri}`, e));
   }
 }

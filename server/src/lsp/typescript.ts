@@ -43,13 +43,21 @@ export class TypeScriptDocuments {
    * @param warn says something the user should see once (a log line and a notification the client shows);
    *   defaults to the log.
    */
-  constructor(private readonly designs: WorkspaceDesigns, private readonly log: (message: string) => void, private readonly warn: (message: string) => void = log) {}
+  constructor(
+    private readonly designs: WorkspaceDesigns,
+    private readonly log: (message: string) => void,
+    private readonly warn: (message: string) => void = log,
+  ) {}
 
   private get ts(): TsAnalyzer {
     if (!this.analyzer) {
       // Loaded lazily: the compiler is large, and most design sessions never need it.
       const { TsAnalyzer: Analyzer } = loadTsAnalysis();
-      this.analyzer = new Analyzer({ design: (t) => this.designs.table(t), designTable: (t) => this.designs.designTable(t), analysis: this.options });
+      this.analyzer = new Analyzer({
+        design: (t) => this.designs.table(t),
+        designTable: (t) => this.designs.designTable(t),
+        analysis: this.options,
+      });
     }
     return this.analyzer;
   }

@@ -27,7 +27,11 @@ export class ActionFinder {
   /** Arrays whose pushes are being counted: a loop over the array itself (`for (const a of actions) actions.push(…)`) is unknown, not endless. */
   private readonly counting = new Set<ts.Symbol>();
 
-  constructor(private readonly checker: ts.TypeChecker, private readonly decomposer: KeyDecomposer, private readonly sf: ts.SourceFile) {}
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly decomposer: KeyDecomposer,
+    private readonly sf: ts.SourceFile,
+  ) {}
 
   /** The actions an expression passed to `submitTransaction` holds. */
   of(arg: ts.Expression, depth = 0): FoundActions {
@@ -124,7 +128,12 @@ export class ActionFinder {
     return { actions, count: count !== undefined && Number.isNaN(count) ? undefined : count };
   }
 
-  private collectPushes(sym: ts.Symbol, depth: number, actions: FoundAction[], add: (f: (count: number) => number | undefined) => void): void {
+  private collectPushes(
+    sym: ts.Symbol,
+    depth: number,
+    actions: FoundAction[],
+    add: (f: (count: number) => number | undefined) => void,
+  ): void {
     this.eachCall(sym, (call, times) => {
       if (call.expression.name.text !== "push") return;
       for (const a of call.arguments) {
@@ -152,7 +161,10 @@ export class ActionFinder {
   }
 
   /** Every method call on `sym` in the file, with how many times it runs (NaN inside a loop of unknown bound). */
-  private eachCall(sym: ts.Symbol, fn: (call: ts.CallExpression & { expression: ts.PropertyAccessExpression }, times: number) => void): void {
+  private eachCall(
+    sym: ts.Symbol,
+    fn: (call: ts.CallExpression & { expression: ts.PropertyAccessExpression }, times: number) => void,
+  ): void {
     const visit = (n: ts.Node, times: number): void => {
       if (ts.isForStatement(n)) {
         const bound = this.forBound(n);
@@ -168,7 +180,11 @@ export class ActionFinder {
         ts.forEachChild(n, (c) => visit(c, NaN));
         return;
       }
-      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && this.checker.getSymbolAtLocation(skipOuter(n.expression.expression)) === sym) {
+      if (
+        ts.isCallExpression(n) &&
+        ts.isPropertyAccessExpression(n.expression) &&
+        this.checker.getSymbolAtLocation(skipOuter(n.expression.expression)) === sym
+      ) {
         fn(n as ts.CallExpression & { expression: ts.PropertyAccessExpression }, times);
       }
       ts.forEachChild(n, (c) => visit(c, times));

@@ -87,14 +87,21 @@ export class TsAnalyzer {
     const analysis = this.options.analysis;
     const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
-      sf, checker, usage, usageFinder: finder, profile: profileFor(undefined, analysis?.defaultService), design: (t) => this.options.design?.(t),
+      sf,
+      checker,
+      usage,
+      usageFinder: finder,
+      profile: profileFor(undefined, analysis?.defaultService),
+      design: (t) => this.options.design?.(t),
       designTable: (t) => this.options.designTable?.(t),
       tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
     return {
-      findings: applyUserSettings(kept, sf.text, analysis?.rules), usesSdk: true, ...(sdkUnresolved ? { sdkUnresolved } : {}),
+      findings: applyUserSettings(kept, sf.text, analysis?.rules),
+      usesSdk: true,
+      ...(sdkUnresolved ? { sdkUnresolved } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
   }
@@ -123,13 +130,15 @@ export class TsAnalyzer {
     if (this.configs.has(dir)) return this.configs.get(dir);
     const ts1 = ts.findConfigFile(dir, ts.sys.fileExists, "tsconfig.json");
     const js1 = ts.findConfigFile(dir, ts.sys.fileExists, "jsconfig.json");
-    const found = ts1 && js1 ? (path.dirname(js1).length > path.dirname(ts1).length ? js1 : ts1) : ts1 ?? js1;
+    const found = ts1 && js1 ? (path.dirname(js1).length > path.dirname(ts1).length ? js1 : ts1) : (ts1 ?? js1);
     this.configs.set(dir, found);
     return found;
   }
 }
 
 function unresolvedMessage(fileName: string): string {
-  return `${SDK}'s types do not resolve from ${path.dirname(fileName)} (no node_modules yet? run npm install): ` +
-    "SDK calls are recognised only where the client is made in the same file, so most findings are missing";
+  return (
+    `${SDK}'s types do not resolve from ${path.dirname(fileName)} (no node_modules yet? run npm install): ` +
+    "SDK calls are recognised only where the client is made in the same file, so most findings are missing"
+  );
 }

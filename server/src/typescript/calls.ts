@@ -76,7 +76,11 @@ export class UsageFinder {
   private readonly origins: ClientOrigins;
   private readonly actions: ActionFinder;
 
-  constructor(private readonly checker: ts.TypeChecker, private readonly sf: ts.SourceFile, decomposer?: KeyDecomposer) {
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly sf: ts.SourceFile,
+    decomposer?: KeyDecomposer,
+  ) {
     this.decomposer = decomposer ?? new KeyDecomposer(checker);
     this.origins = new ClientOrigins(checker, this.decomposer);
     this.actions = new ActionFinder(checker, this.decomposer, sf);
@@ -99,7 +103,12 @@ export class UsageFinder {
     return usage;
   }
 
-  private onCall(call: ts.CallExpression, callee: ts.PropertyAccessExpression, usage: FileUsage, txWrites: Map<ts.Symbol, EntityWrite[]>): void {
+  private onCall(
+    call: ts.CallExpression,
+    callee: ts.PropertyAccessExpression,
+    usage: FileUsage,
+    txWrites: Map<ts.Symbol, EntityWrite[]>,
+  ): void {
     const method = callee.name.text;
     const kind = this.kindOf(callee);
     if (!kind) return;
@@ -216,7 +225,12 @@ export class UsageFinder {
     return filter.value ? { filter: filter.value } : filter.unknown ? { unknown: true } : {};
   }
 
-  private transaction(call: ts.CallExpression, arg: ts.Expression, txWrites: Map<ts.Symbol, EntityWrite[]>, table?: string): TransactionCall {
+  private transaction(
+    call: ts.CallExpression,
+    arg: ts.Expression,
+    txWrites: Map<ts.Symbol, EntityWrite[]>,
+    table?: string,
+  ): TransactionCall {
     const x = skipOuter(arg);
     // `tx.actions` of a TableTransaction.
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {

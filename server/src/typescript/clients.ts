@@ -11,7 +11,10 @@ import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
 const MAX_DEPTH = 5;
 
 export class ClientOrigins {
-  constructor(private readonly checker: ts.TypeChecker, private readonly decomposer: KeyDecomposer) {}
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly decomposer: KeyDecomposer,
+  ) {}
 
   /** The table name of the client a receiver holds, when it is a literal somewhere on the way. */
   tableName(receiver: ts.Expression): string | undefined {
@@ -24,7 +27,13 @@ export class ClientOrigins {
     if (!made) return undefined;
     // `new TableClient(url, "Name", credential)`, `TableClient.fromConnectionString(cs, "Name")`.
     // `TableServiceClient#getTableClient("Name")` names it first.
-    const arg = ts.isNewExpression(made) ? made.arguments?.[1] : isFactory(made) ? made.arguments[1] : isServiceGetter(made) ? made.arguments[0] : undefined;
+    const arg = ts.isNewExpression(made)
+      ? made.arguments?.[1]
+      : isFactory(made)
+        ? made.arguments[1]
+        : isServiceGetter(made)
+          ? made.arguments[0]
+          : undefined;
     if (arg) return this.literal(arg, params);
     if (!ts.isCallExpression(made)) return undefined;
     // A helper that makes the client: follow its returned expression, its parameters bound to this call's arguments.
@@ -50,11 +59,18 @@ export class ClientOrigins {
     if (!decl) return undefined;
     let init: ts.Expression | undefined;
     // A local name: its one value (a `let` assigned once too); a name reached through an import: a `const`'s initializer.
-    if (ts.isVariableDeclaration(decl)) init = ts.isIdentifier(x) && symbolOf(this.checker, x)?.valueDeclaration === decl ? this.decomposer.constInitializer(x) : constInit(decl);
+    if (ts.isVariableDeclaration(decl))
+      init =
+        ts.isIdentifier(x) && symbolOf(this.checker, x)?.valueDeclaration === decl ? this.decomposer.constInitializer(x) : constInit(decl);
     else if (ts.isPropertyDeclaration(decl)) init = decl.initializer ?? constructorAssignment(decl);
     // JavaScript's `exports.client = …` / `module.exports.client = …`, and object literal members.
     else if (ts.isBinaryExpression(decl) && decl.operatorToken.kind === ts.SyntaxKind.EqualsToken) init = decl.right;
-    else if ((ts.isPropertyAccessExpression(decl) || ts.isElementAccessExpression(decl)) && ts.isBinaryExpression(decl.parent) && decl.parent.left === decl) init = decl.parent.right;
+    else if (
+      (ts.isPropertyAccessExpression(decl) || ts.isElementAccessExpression(decl)) &&
+      ts.isBinaryExpression(decl.parent) &&
+      decl.parent.left === decl
+    )
+      init = decl.parent.right;
     else if (ts.isPropertyAssignment(decl)) init = decl.initializer;
     if (!init) return undefined;
     init = skipOuter(init);
@@ -70,7 +86,13 @@ export class ClientOrigins {
     let sym = symbolOf(this.checker, x as ts.Identifier);
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
     let decl = sym?.valueDeclaration;
-    if (decl && ts.isBindingElement(decl) && ts.isObjectBindingPattern(decl.parent) && ts.isVariableDeclaration(decl.parent.parent) && decl.parent.parent.initializer) {
+    if (
+      decl &&
+      ts.isBindingElement(decl) &&
+      ts.isObjectBindingPattern(decl.parent) &&
+      ts.isVariableDeclaration(decl.parent.parent) &&
+      decl.parent.parent.initializer
+    ) {
       const name = (decl.propertyName ?? decl.name).getText();
       const source = this.checker.getTypeAtLocation(decl.parent.parent.initializer).getProperty(name);
       decl = source?.valueDeclaration;
@@ -96,12 +118,21 @@ export class ClientOrigins {
     const sym = ts.isIdentifier(x) || ts.isPropertyAccessExpression(x) ? this.checker.getSymbolAtLocation(x) : undefined;
     const decl = sym?.valueDeclaration;
     if (!decl) return undefined;
-    if ((ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isParameter(decl)) && decl.type && ts.isTypeReferenceNode(decl.type)) {
+    if (
+      (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isParameter(decl)) &&
+      decl.type &&
+      ts.isTypeReferenceNode(decl.type)
+    ) {
       return decl.type.typeName.getText();
     }
     const made = this.madeBy(x);
     if (made && ts.isNewExpression(made) && ts.isIdentifier(made.expression)) return made.expression.text;
-    if (made && ts.isCallExpression(made) && ts.isPropertyAccessExpression(made.expression) && ts.isIdentifier(made.expression.expression)) {
+    if (
+      made &&
+      ts.isCallExpression(made) &&
+      ts.isPropertyAccessExpression(made.expression) &&
+      ts.isIdentifier(made.expression.expression)
+    ) {
       return made.expression.expression.text;
     }
     return undefined;
@@ -130,8 +161,14 @@ function constructorAssignment(field: ts.PropertyDeclaration): ts.Expression | u
   const ctor = cls.members.find(ts.isConstructorDeclaration);
   let found: ts.Expression | undefined;
   const visit = (n: ts.Node): void => {
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(n.left) &&
-      n.left.expression.kind === ts.SyntaxKind.ThisKeyword && n.left.name.text === name) found ??= n.right;
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(n.left) &&
+      n.left.expression.kind === ts.SyntaxKind.ThisKeyword &&
+      n.left.name.text === name
+    )
+      found ??= n.right;
     else if (!ts.isFunctionLike(n) || n === ctor) ts.forEachChild(n, visit);
   };
   if (ctor) visit(ctor);

@@ -27,7 +27,11 @@ export function createHashImport(sf: ts.SourceFile): TextEdit | undefined {
 /** The statement (in a block or the file) that contains `node`. */
 export function enclosingStatement(node: ts.Node): ts.Statement | undefined {
   let n: ts.Node | undefined = node;
-  while (n && !(n.parent && (ts.isBlock(n.parent) || ts.isSourceFile(n.parent) || ts.isCaseClause(n.parent)) && ts.isStatement(n as ts.Statement))) n = n.parent;
+  while (
+    n &&
+    !(n.parent && (ts.isBlock(n.parent) || ts.isSourceFile(n.parent) || ts.isCaseClause(n.parent)) && ts.isStatement(n as ts.Statement))
+  )
+    n = n.parent;
   return n as ts.Statement | undefined;
 }
 

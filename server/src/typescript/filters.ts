@@ -40,7 +40,11 @@ export class FilterResolver {
   /** Placeholder literals by the text of the run-time expression: the same expression gets the same value, different ones differ. */
   private readonly placeholders = new Map<string, number>();
 
-  constructor(private readonly checker: ts.TypeChecker, private readonly decomposer: KeyDecomposer, private readonly sf: ts.SourceFile) {}
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly decomposer: KeyDecomposer,
+    private readonly sf: ts.SourceFile,
+  ) {}
 
   resolve(expr: ts.Expression): FilterResolution {
     const alts = this.alts(expr, new Map(), 0);
@@ -122,7 +126,8 @@ export class FilterResolver {
       if (method === "join") return this.join(target, e.arguments[0], params, depth);
       if ((method === "trim" || method === "toString") && !e.arguments.length) return this.alts(target, params, depth + 1);
     }
-    if (ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1) return this.alts(e.arguments[0], params, depth + 1);
+    if (ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1)
+      return this.alts(e.arguments[0], params, depth + 1);
     // A helper of the program: every return is an alternative, its parameters bound to this call's arguments.
     const decl = this.checker.getResolvedSignature(e)?.declaration;
     if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return undefined;
@@ -157,7 +162,10 @@ export class FilterResolver {
     let acc: Alts = [[]];
     arr.elements.forEach((el, i) => {
       if (!acc) return;
-      if (ts.isSpreadElement(el)) { acc = undefined; return; }
+      if (ts.isSpreadElement(el)) {
+        acc = undefined;
+        return;
+      }
       if (i > 0) acc = product(acc, sep);
       acc = acc && product(acc, this.alts(el, params, depth + 1) ?? [[this.value(el)]]);
     });
@@ -185,8 +193,16 @@ export class FilterResolver {
   /** A run-time value: its type and a placeholder number (the same expression text gets the same number). */
   private value(e: ts.Expression): Piece {
     const t = this.checker.getTypeAtLocation(e);
-    const type: ValueType = t.flags & ts.TypeFlags.NumberLike ? "number" : t.flags & ts.TypeFlags.BigIntLike ? "bigint"
-      : t.flags & ts.TypeFlags.BooleanLike ? "boolean" : t.getSymbol()?.getName() === "Date" ? "date" : "string";
+    const type: ValueType =
+      t.flags & ts.TypeFlags.NumberLike
+        ? "number"
+        : t.flags & ts.TypeFlags.BigIntLike
+          ? "bigint"
+          : t.flags & ts.TypeFlags.BooleanLike
+            ? "boolean"
+            : t.getSymbol()?.getName() === "Date"
+              ? "date"
+              : "string";
     const key = e.getText(this.sf);
     let n = this.placeholders.get(key);
     if (n === undefined) this.placeholders.set(key, (n = this.placeholders.size + 1));
@@ -217,10 +233,21 @@ function isMutated(checker: ts.TypeChecker, id: ts.Identifier, sf: ts.SourceFile
   let mutated = false;
   const visit = (n: ts.Node): void => {
     if (mutated) return;
-    if (ts.isPropertyAccessExpression(n) && ["push", "unshift", "splice", "pop", "shift", "reverse", "sort", "fill"].includes(n.name.text) &&
-      ts.isIdentifier(n.expression) && checker.getSymbolAtLocation(n.expression) === sym) mutated = true;
-    else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isElementAccessExpression(n.left) &&
-      ts.isIdentifier(n.left.expression) && checker.getSymbolAtLocation(n.left.expression) === sym) mutated = true;
+    if (
+      ts.isPropertyAccessExpression(n) &&
+      ["push", "unshift", "splice", "pop", "shift", "reverse", "sort", "fill"].includes(n.name.text) &&
+      ts.isIdentifier(n.expression) &&
+      checker.getSymbolAtLocation(n.expression) === sym
+    )
+      mutated = true;
+    else if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isElementAccessExpression(n.left) &&
+      ts.isIdentifier(n.left.expression) &&
+      checker.getSymbolAtLocation(n.left.expression) === sym
+    )
+      mutated = true;
     else ts.forEachChild(n, visit);
   };
   visit(sf);

@@ -24,14 +24,58 @@ export interface TsKeyPart {
   name?: string;
 }
 
-const CLOCK_CALLS = new Set(["Date.now", "performance.now", "process.hrtime.bigint", "DateTime.now", "DateTime.utc", "DateTime.local", "Temporal.Now.instant", "Temporal.Now.plainDateISO"]);
+const CLOCK_CALLS = new Set([
+  "Date.now",
+  "performance.now",
+  "process.hrtime.bigint",
+  "DateTime.now",
+  "DateTime.utc",
+  "DateTime.local",
+  "Temporal.Now.instant",
+  "Temporal.Now.plainDateISO",
+]);
 /** Date libraries' "now" when called without arguments: `dayjs()`, `moment()`, `moment.utc()`. */
 const NOW_FACTORIES = new Set(["dayjs", "moment", "dayjs.utc", "moment.utc", "DateTime.now"]);
 /** Methods whose result is still a reading of the same clock: a time bucket of it (a prefix, a field, a format). */
 const CLOCK_VIEWS = new Set([
-  "toISOString", "toJSON", "getTime", "valueOf", "toUTCString", "toDateString", "toLocaleDateString", "toLocaleString", "toLocaleTimeString", "toTimeString",
-  "getFullYear", "getUTCFullYear", "getMonth", "getUTCMonth", "getDate", "getUTCDate", "getDay", "getUTCDay", "getHours", "getUTCHours", "getMinutes", "getUTCMinutes",
-  "format", "toFormat", "toISO", "toISODate", "toMillis", "unix", "startOf", "utc", "toDate", "slice", "substring", "substr", "split", "padStart", "toString", "toFixed",
+  "toISOString",
+  "toJSON",
+  "getTime",
+  "valueOf",
+  "toUTCString",
+  "toDateString",
+  "toLocaleDateString",
+  "toLocaleString",
+  "toLocaleTimeString",
+  "toTimeString",
+  "getFullYear",
+  "getUTCFullYear",
+  "getMonth",
+  "getUTCMonth",
+  "getDate",
+  "getUTCDate",
+  "getDay",
+  "getUTCDay",
+  "getHours",
+  "getUTCHours",
+  "getMinutes",
+  "getUTCMinutes",
+  "format",
+  "toFormat",
+  "toISO",
+  "toISODate",
+  "toMillis",
+  "unix",
+  "startOf",
+  "utc",
+  "toDate",
+  "slice",
+  "substring",
+  "substr",
+  "split",
+  "padStart",
+  "toString",
+  "toFixed",
 ]);
 /** Date libraries' formatting functions taking the date first: `format(new Date(), "yyyy-MM-dd")` (date-fns), `formatISO(…)`. */
 const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
@@ -48,7 +92,8 @@ export class KeyDecomposer {
   parts(expr: ts.Expression, depth = 0): TsKeyPart[] {
     const e = skipOuter(expr);
     if (depth > MAX_DEPTH) return [this.value(e)];
-    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e))
+      return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
     if (ts.isNumericLiteral(e)) return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
     if (ts.isTemplateExpression(e)) {
       const out: TsKeyPart[] = [];
@@ -64,7 +109,8 @@ export class KeyDecomposer {
     }
     if (ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) {
       const op = e.operator;
-      if (op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken) return [{ kind: "counter", node: e, name: nameOf(e.operand) }];
+      if (op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken)
+        return [{ kind: "counter", node: e, name: nameOf(e.operand) }];
     }
     if (ts.isIdentifier(e)) {
       const init = this.constInitializer(e);
@@ -85,8 +131,18 @@ export class KeyDecomposer {
       // Fixed width for millennia: 8640000000000000 − now and 9999999999999 − now keep their digit count.
       return [{ kind: "reversed-clock", node: e, width: skipOuter(e.left).getText().replace(/_/g, "").length }];
     }
-    const arithmetic = [ts.SyntaxKind.MinusToken, ts.SyntaxKind.SlashToken, ts.SyntaxKind.AsteriskToken, ts.SyntaxKind.PlusToken, ts.SyntaxKind.PercentToken];
-    if (arithmetic.includes(op) && op !== ts.SyntaxKind.PercentToken && (this.isClock(e.left, depth) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth)))) {
+    const arithmetic = [
+      ts.SyntaxKind.MinusToken,
+      ts.SyntaxKind.SlashToken,
+      ts.SyntaxKind.AsteriskToken,
+      ts.SyntaxKind.PlusToken,
+      ts.SyntaxKind.PercentToken,
+    ];
+    if (
+      arithmetic.includes(op) &&
+      op !== ts.SyntaxKind.PercentToken &&
+      (this.isClock(e.left, depth) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth)))
+    ) {
       return [{ kind: "clock", node: e }];
     }
     return [this.value(e)];
@@ -101,19 +157,31 @@ export class KeyDecomposer {
 
   private callParts(e: ts.CallExpression | ts.NewExpression, depth: number): TsKeyPart[] {
     const callee = ts.isCallExpression(e) ? calleeName(e.expression) : "";
-    if (ts.isNewExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "Date" && (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth)))) {
+    if (
+      ts.isNewExpression(e) &&
+      ts.isIdentifier(e.expression) &&
+      e.expression.text === "Date" &&
+      (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth)))
+    ) {
       return [{ kind: "clock", node: e }];
     }
     if (!ts.isCallExpression(e)) return [this.value(e)];
     if (CLOCK_CALLS.has(callee) || (NOW_FACTORIES.has(callee) && !e.arguments.length)) return [{ kind: "clock", node: e }];
     if (FORMAT_FUNCTIONS.has(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
-    if (["Math.floor", "Math.round", "Math.trunc", "Math.ceil", "Number", "BigInt"].includes(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
+    if (
+      ["Math.floor", "Math.round", "Math.trunc", "Math.ceil", "Number", "BigInt"].includes(callee) &&
+      e.arguments[0] &&
+      this.isClock(e.arguments[0], depth)
+    )
+      return [{ kind: "clock", node: e }];
     if (TIME_ID_CALLS.has(callee.split(".").pop() ?? "")) return [{ kind: "time-id", node: e }];
-    if (callee === "String" && e.arguments.length === 1) return this.parts(e.arguments[0], depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+    if (callee === "String" && e.arguments.length === 1)
+      return this.parts(e.arguments[0], depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
     if (ts.isPropertyAccessExpression(e.expression)) {
       const method = e.expression.name.text;
       const target = e.expression.expression;
-      if (method === "toString" && !e.arguments.length) return this.parts(target, depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+      if (method === "toString" && !e.arguments.length)
+        return this.parts(target, depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
       if (method === "padStart" || method === "padEnd") {
         const width = e.arguments[0] && ts.isNumericLiteral(e.arguments[0]) ? Number(e.arguments[0].text) : undefined;
         const inner = this.parts(target, depth + 1);
@@ -131,7 +199,8 @@ export class KeyDecomposer {
         const inner = this.parts(target, depth + 1);
         if (inner.length === 1 && inner[0].kind === "clock") return [{ kind: "clock", node: e }];
         if (inner.length === 1 && inner[0].kind === "reversed-clock") return [{ ...inner[0], node: e }];
-        if (method === "toISOString" || method === "toJSON") return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
+        if (method === "toISOString" || method === "toJSON")
+          return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
       }
       if (["toLowerCase", "toUpperCase", "trim"].includes(method)) return this.parts(target, depth + 1);
     }
@@ -150,8 +219,11 @@ export class KeyDecomposer {
 
   private isStringy(e: ts.BinaryExpression): boolean {
     const t = this.checker.getTypeAtLocation(e);
-    return (t.flags & ts.TypeFlags.StringLike) !== 0 || (t.flags & ts.TypeFlags.Any) !== 0 ||
-      [e.left, e.right].some((s) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s)));
+    return (
+      (t.flags & ts.TypeFlags.StringLike) !== 0 ||
+      (t.flags & ts.TypeFlags.Any) !== 0 ||
+      [e.left, e.right].some((s) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s)))
+    );
   }
 
   /**
@@ -192,12 +264,20 @@ export class KeyDecomposer {
 
 /** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
 export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
-  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id ? checker.getShorthandAssignmentValueSymbol(id.parent) : checker.getSymbolAtLocation(id);
+  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
+    ? checker.getShorthandAssignmentValueSymbol(id.parent)
+    : checker.getSymbolAtLocation(id);
 }
 
 export function skipOuter(e: ts.Expression): ts.Expression {
   let x = e;
-  while (ts.isParenthesizedExpression(x) || ts.isAsExpression(x) || ts.isNonNullExpression(x) || ts.isSatisfiesExpression(x) || ts.isTypeAssertionExpression(x)) {
+  while (
+    ts.isParenthesizedExpression(x) ||
+    ts.isAsExpression(x) ||
+    ts.isNonNullExpression(x) ||
+    ts.isSatisfiesExpression(x) ||
+    ts.isTypeAssertionExpression(x)
+  ) {
     x = x.expression;
   }
   return x;
@@ -214,14 +294,29 @@ function singleAssignment(checker: ts.TypeChecker, sym: ts.Symbol, decl: ts.Vari
   let other = false;
   const visit = (n: ts.Node): void => {
     if (other) return;
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
-      ts.isIdentifier(skipOuter(n.left)) && (skipOuter(n.left) as ts.Identifier).text === name && checker.getSymbolAtLocation(skipOuter(n.left)) === sym) {
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
+      ts.isIdentifier(skipOuter(n.left)) &&
+      (skipOuter(n.left) as ts.Identifier).text === name &&
+      checker.getSymbolAtLocation(skipOuter(n.left)) === sym
+    ) {
       if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) writes.push(n.right);
       else other = true;
-    } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && ts.isIdentifier(n.operand) && n.operand.text === name &&
-      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) && checker.getSymbolAtLocation(n.operand) === sym) {
+    } else if (
+      (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
+      ts.isIdentifier(n.operand) &&
+      n.operand.text === name &&
+      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) &&
+      checker.getSymbolAtLocation(n.operand) === sym
+    ) {
       other = true;
-    } else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && ts.isVariableDeclarationList(n.initializer) && n.initializer.declarations.includes(decl)) {
+    } else if (
+      (ts.isForOfStatement(n) || ts.isForInStatement(n)) &&
+      ts.isVariableDeclarationList(n.initializer) &&
+      n.initializer.declarations.includes(decl)
+    ) {
       other = true;
     }
     ts.forEachChild(n, visit);
@@ -266,7 +361,8 @@ function typeKind(t: ts.Type): TsKeyPart["type"] {
   if (t.flags & ts.TypeFlags.StringLike) return "string";
   if (t.flags & ts.TypeFlags.BooleanLike) return "boolean";
   if (t.isUnion() && t.types.every((u) => u.flags & ts.TypeFlags.StringLike)) return "string";
-  if (t.isUnion() && t.types.every((u) => u.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.Undefined | ts.TypeFlags.Null))) return "number";
+  if (t.isUnion() && t.types.every((u) => u.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.Undefined | ts.TypeFlags.Null)))
+    return "number";
   return "other";
 }
 

@@ -16,8 +16,15 @@ import ts from "typescript";
 import { mayCallSdk } from "./sdk";
 
 export const DEFAULT_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16,
-  strict: true, esModuleInterop: true, skipLibCheck: true, noEmit: true, allowJs: true, checkJs: false,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.Node16,
+  moduleResolution: ts.ModuleResolutionKind.Node16,
+  strict: true,
+  esModuleInterop: true,
+  skipLibCheck: true,
+  noEmit: true,
+  allowJs: true,
+  checkJs: false,
 };
 
 /** TypeScript and JavaScript sources the analysis takes (declaration files excluded). */
@@ -54,7 +61,12 @@ export class Project {
   readonly service: ts.LanguageService;
 
   /** @param dir the project's folder: its config's, or the folder of its files when there is none. */
-  constructor(readonly dir: string, readonly options: ts.CompilerOptions, configFiles: readonly string[], lib: string) {
+  constructor(
+    readonly dir: string,
+    readonly options: ts.CompilerOptions,
+    configFiles: readonly string[],
+    lib: string,
+  ) {
     this.configFiles = new Set(configFiles);
     for (const f of configFiles) this.roots.add(f);
     const cwd = process.cwd();
@@ -76,8 +88,17 @@ export class Project {
       getDirectories: ts.sys.getDirectories,
       getModuleResolutionCache: () => this.resolution,
       resolveModuleNameLiterals: (literals, containingFile, redirected, compilerOptions, containingSourceFile) =>
-        literals.map((literal) => ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, this.resolution, redirected,
-          ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions))),
+        literals.map((literal) =>
+          ts.resolveModuleName(
+            literal.text,
+            containingFile,
+            compilerOptions,
+            host,
+            this.resolution,
+            redirected,
+            ts.getModeForUsageLocation(containingSourceFile, literal, compilerOptions),
+          ),
+        ),
     };
     this.service = ts.createLanguageService(host, SHARED_REGISTRY);
   }

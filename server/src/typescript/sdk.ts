@@ -15,7 +15,13 @@ import ts from "typescript";
 
 export const SDK = "@azure/data-tables";
 export const WRITE_METHODS: ReadonlySet<string> = new Set(["createEntity", "upsertEntity", "updateEntity"]);
-export const CLIENT_METHODS: ReadonlySet<string> = new Set([...WRITE_METHODS, "deleteEntity", "getEntity", "listEntities", "submitTransaction"]);
+export const CLIENT_METHODS: ReadonlySet<string> = new Set([
+  ...WRITE_METHODS,
+  "deleteEntity",
+  "getEntity",
+  "listEntities",
+  "submitTransaction",
+]);
 
 export type SdkKind = "client" | "transaction";
 

@@ -79,7 +79,10 @@ function fileSites(checker: ts.TypeChecker, sf: ts.SourceFile): Known {
     const constant = parts ? constantText(parts) : w.declaredPartitionKey;
     const line = sf.getLineAndCharacterOfPosition(w.call.getStart(sf)).line + 1;
     const unknown = constant === undefined && (!parts || copiesStoredKey(w.partitionKey!));
-    out.push({ table: w.table, site: { file: sf.fileName, line, ...(constant !== undefined ? { constant } : {}), ...(unknown ? { unknown } : {}) } });
+    out.push({
+      table: w.table,
+      site: { file: sf.fileName, line, ...(constant !== undefined ? { constant } : {}), ...(unknown ? { unknown } : {}) },
+    });
   }
   return out;
 }

@@ -95,7 +95,17 @@ test("parsers read back what builders wrote and refuse every other text", () => 
   const back = m.parseRowKey!(rk) as { Bib: number; At: Date };
   assert.equal(back.Bib, 42);
   assert.equal(back.At.toISOString(), AT.toISOString());
-  for (const bad of ["", "Berlin", "Berlin__", "Berlin__Marathon", "__Full", "Berlin_Full", "Berlin__Full ", `Berlin\u0000__Full`, "Berlin__Full\r"]) {
+  for (const bad of [
+    "",
+    "Berlin",
+    "Berlin__",
+    "Berlin__Marathon",
+    "__Full",
+    "Berlin_Full",
+    "Berlin__Full ",
+    `Berlin\u0000__Full`,
+    "Berlin__Full\r",
+  ]) {
     refuses(() => m.parsePartitionKey!(bad), /is not a PartitionKey of Runs/);
   }
   // Not canonical: "BIB:" + a Bib over 5 digits, or a reverse() count of the wrong width.
@@ -114,7 +124,10 @@ test("a megabyte of text is refused before it is read", () => {
 });
 
 test("query helpers return the filter of the declared query, values escaped by the odata tag", () => {
-  assert.equal(m.queryByBib!({ Event: "O'Hare", Kind: "Full", Bib: 7 }), "PartitionKey eq 'O''Hare__Full' and RowKey ge 'BIB:00007__' and RowKey lt 'BIB:00007_`'");
+  assert.equal(
+    m.queryByBib!({ Event: "O'Hare", Kind: "Full", Bib: 7 }),
+    "PartitionKey eq 'O''Hare__Full' and RowKey ge 'BIB:00007__' and RowKey lt 'BIB:00007_`'",
+  );
   refuses(() => m.queryByBib!({ Event: "x", Kind: "Full", Bib: -1 }), /Bib/);
   // A newer time has a smaller reverse(): At > t is RowKey below the key of t.
   const recent = m.queryRecent!({ Event: "E", Kind: "Half", At: AT }) as string;
@@ -135,7 +148,7 @@ test("a transaction refuses entities the design does not put in one batch, befor
 });
 
 test("a design with an error gets no module, and the error is returned at its place", () => {
-  const text = DESIGN.replace("rowKey       = \"BIB:\"", "rowKey       = \"BIB/\"");
+  const text = DESIGN.replace('rowKey       = "BIB:"', 'rowKey       = "BIB/"');
   const result = generateKeyBuilders(analyzeTdl(text));
   assert.equal(result.modules.length, 0);
   assert.ok(result.problems.length > 0);
@@ -153,7 +166,10 @@ test("a property named like a system property is refused by the generator", () =
 
 test("readEntity reads a row back as the SDK returns it, and rowFamily tells the main row from the index rows", () => {
   const rows = m.entityRows!(entity) as Array<Record<string, unknown>>;
-  assert.deepEqual(rows.map((r) => m.rowFamily!(r)), ["rowKey", "ByAge", "ByBig"]);
+  assert.deepEqual(
+    rows.map((r) => m.rowFamily!(r)),
+    ["rowKey", "ByAge", "ByBig"],
+  );
   // @azure/data-tables returns a Guid as { value, type }; the rest converted (Int64 as bigint, DateTime as Date).
   const returned = { ...rows[1], Id: { value: ID, type: "Guid" } };
   assert.deepEqual(m.readEntity!(returned), entity);
@@ -164,11 +180,17 @@ test("readEntity reads a row back as the SDK returns it, and rowFamily tells the
 });
 
 test("a key over the profile's size is refused, counted as the profile counts it (UTF-8 bytes on Cosmos DB)", async () => {
-  const result = generateKeyBuilders(analyzeTdl("service cosmos-table\n\ntable Notes {\n  Owner: string\n  partitionKey = Owner\n  rowKey = \"n\"\n}\n"));
+  const result = generateKeyBuilders(
+    analyzeTdl('service cosmos-table\n\ntable Notes {\n  Owner: string\n  partitionKey = Owner\n  rowKey = "n"\n}\n'),
+  );
   const file = path.join(dir, "cosmos-" + result.modules[0]!.fileName);
   writeFileSync(file, result.modules[0]!.text);
   const notes = (await import(pathToFileURL(file).href)) as Record<string, Fn> & { KeyError: new (s: string) => Error };
-  const refused = (owner: string) => assert.throws(() => notes.partitionKey!({ Owner: owner }), (e: unknown) => e instanceof notes.KeyError && /takes \d+ bytes; Azure Cosmos DB for Table allows 1024/.test((e as Error).message));
+  const refused = (owner: string) =>
+    assert.throws(
+      () => notes.partitionKey!({ Owner: owner }),
+      (e: unknown) => e instanceof notes.KeyError && /takes \d+ bytes; Azure Cosmos DB for Table allows 1024/.test((e as Error).message),
+    );
   assert.equal(notes.partitionKey!({ Owner: "é".repeat(512) }), "é".repeat(512)); // 1,024 bytes
   refused("é".repeat(512) + "a");
   refused("\u{1F600}".repeat(256) + "a"); // 4 bytes a pair

@@ -51,7 +51,10 @@ test("every table of every example design gets a module, or the design's error s
 });
 
 test("the generated modules compile under strict with no diagnostic", () => {
-  const program = ts.createProgram(tables.map((t) => t.file), STRICT);
+  const program = ts.createProgram(
+    tables.map((t) => t.file),
+    STRICT,
+  );
   const diags = ts.getPreEmitDiagnostics(program).map((d) => {
     const where = d.file ? `${d.file.fileName.split("/").pop()}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
@@ -66,7 +69,10 @@ test("the project's TypeScript rules find nothing in the generated code", () => 
     const result = analyzer.analyze(t.file);
     // The rules only look at code that uses the SDK: the module must be such code.
     assert.ok(result.usesSdk, `${t.table}: not seen as SDK code`);
-    assert.deepEqual(result.findings.map((f) => `${t.table} ${f.code}: ${f.message}`), []);
+    assert.deepEqual(
+      result.findings.map((f) => `${t.table} ${f.code}: ${f.message}`),
+      [],
+    );
   }
 });
 

@@ -15,13 +15,17 @@ import { fuzz } from "../../helpers/fuzz";
 import { hostileDesign } from "../../helpers/hostile-designs";
 
 function syntaxErrors(text: string): string[] {
-  const out = ts.transpileModule(text, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+  const out = ts.transpileModule(text, {
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
 function check(text: string): void {
   const result = generateKeyBuilders(analyzeTdl(text));
-  for (const p of result.problems) assert.ok(p.start >= 0 && p.end >= p.start && p.end <= text.length, `problem out of the text: ${p.start}..${p.end}`);
+  for (const p of result.problems)
+    assert.ok(p.start >= 0 && p.end >= p.start && p.end <= text.length, `problem out of the text: ${p.start}..${p.end}`);
   for (const m of result.modules) {
     assert.deepEqual(syntaxErrors(m.text), [], m.table);
     // One line per comment: a design's text never opens or closes a comment of its own.

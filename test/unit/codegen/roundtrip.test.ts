@@ -75,9 +75,16 @@ const modules = new Map<string, Record<string, unknown>>();
 before(async () => {
   dir = tempDir();
   tables = generateExamples(dir).tables;
-  for (const [name, text] of [["everything", EVERYTHING], ["messages", MESSAGES]]) {
+  for (const [name, text] of [
+    ["everything", EVERYTHING],
+    ["messages", MESSAGES],
+  ]) {
     const analysis = analyzeTdl(text);
-    assert.deepEqual(analysis.findings.filter((f) => f.severity === "error").map((f) => f.message), [], `${name} has errors`);
+    assert.deepEqual(
+      analysis.findings.filter((f) => f.severity === "error").map((f) => f.message),
+      [],
+      `${name} has errors`,
+    );
     const result = generateKeyBuilders(analysis);
     assert.deepEqual(result.problems, []);
     for (const m of result.modules) {
@@ -130,24 +137,29 @@ function roundTrip(key: Key): { built: number; refused: number } {
   const props = key.table.tm.props;
   let built = 0;
   let refused = 0;
-  fuzz(`codegen-${key.table.design.replace(/\W+/g, "-")}-${key.table.table}-${key.fn}`, entityArb(props), (x) => {
-    const values = new Map(Object.entries(x).map(([k, v]) => [k, scalar(v)]));
-    const rendered = renderKey(key.expr, { props, values });
-    let text: string;
-    try {
-      text = build(x) as string;
-    } catch (e) {
-      if (!(e instanceof KeyError)) throw e;
-      assert.ok(refusalShown(key, x, rendered, e.message), `refused without cause: ${e.message}`);
-      refused++;
-      return;
-    }
-    built++;
-    assert.equal(text, rendered);
-    const back = parse!(text) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(back).sort(), expected);
-    for (const p of expected) assert.ok(same(back[p], x[p]), `${p}: ${String(back[p])} read back, ${String(x[p])} built`);
-  }, RUNS);
+  fuzz(
+    `codegen-${key.table.design.replace(/\W+/g, "-")}-${key.table.table}-${key.fn}`,
+    entityArb(props),
+    (x) => {
+      const values = new Map(Object.entries(x).map(([k, v]) => [k, scalar(v)]));
+      const rendered = renderKey(key.expr, { props, values });
+      let text: string;
+      try {
+        text = build(x) as string;
+      } catch (e) {
+        if (!(e instanceof KeyError)) throw e;
+        assert.ok(refusalShown(key, x, rendered, e.message), `refused without cause: ${e.message}`);
+        refused++;
+        return;
+      }
+      built++;
+      assert.equal(text, rendered);
+      const back = parse!(text) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(back).sort(), expected);
+      for (const p of expected) assert.ok(same(back[p], x[p]), `${p}: ${String(back[p])} read back, ${String(x[p])} built`);
+    },
+    RUNS,
+  );
   return { built, refused };
 }
 
@@ -169,6 +181,8 @@ test("hash and bucket digests are the only parts that give nothing back", () => 
   const pk = keysOf(everything)[0]!;
   assert.deepEqual([...invertibleProps(pk.expr)], ["Code"]);
   const mod = modules.get(everything.file)!;
-  const back = (mod.parsePartitionKey as Fn)((mod.partitionKey as Fn)({ Name: "x", Id: "0f8fad5b-d9cb-469f-a165-70867728950e", Code: "ABC" }));
+  const back = (mod.parsePartitionKey as Fn)(
+    (mod.partitionKey as Fn)({ Name: "x", Id: "0f8fad5b-d9cb-469f-a165-70867728950e", Code: "ABC" }),
+  );
   assert.deepEqual(back, { Code: "ABC" });
 });

@@ -18,8 +18,13 @@ function exactBound(raw: string | undefined, fallback: bigint): bigint {
 
 /** Characters: the charset's when declared, else printable ASCII or any UTF-16 code unit (lone surrogates, NUL, forbidden ones). */
 function charArb(info: PropertyInfo): fc.Arbitrary<string> {
-  const ranges = info.charset && info.type === "string" && info.decl.modifiers.some((m) => m.kind === "charset") ? info.charset.ranges : undefined;
-  if (ranges) return fc.constantFrom(...ranges).chain(([lo, hi]) => fc.integer({ min: lo, max: hi })).map((c) => String.fromCharCode(c));
+  const ranges =
+    info.charset && info.type === "string" && info.decl.modifiers.some((m) => m.kind === "charset") ? info.charset.ranges : undefined;
+  if (ranges)
+    return fc
+      .constantFrom(...ranges)
+      .chain(([lo, hi]) => fc.integer({ min: lo, max: hi }))
+      .map((c) => String.fromCharCode(c));
   return fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0, max: 0xffff })).map((c) => String.fromCharCode(c));
 }
 
@@ -32,16 +37,24 @@ export function valueArb(info: PropertyInfo): fc.Arbitrary<Value> {
       const max = Math.min(Number.isFinite(info.maxChars) ? info.maxChars : 40, 40);
       return fc.array(charArb(info), { minLength: Math.min(min, max), maxLength: max }).map((cs) => cs.join(""));
     }
-    case "enum": return fc.constantFrom(...(info.enumValues ?? []));
-    case "int": return fc.integer({ min: info.min ?? -(2 ** 31), max: info.max ?? 2 ** 31 - 1 });
-    case "int64": return fc.bigInt({ min: exactBound(t.min?.raw, -(2n ** 63n)), max: exactBound(t.max?.raw, 2n ** 63n - 1n) });
+    case "enum":
+      return fc.constantFrom(...(info.enumValues ?? []));
+    case "int":
+      return fc.integer({ min: info.min ?? -(2 ** 31), max: info.max ?? 2 ** 31 - 1 });
+    case "int64":
+      return fc.bigInt({ min: exactBound(t.min?.raw, -(2n ** 63n)), max: exactBound(t.max?.raw, 2n ** 63n - 1n) });
     // -0 renders as "0" and reads back as 0: the one double a key cannot tell apart (compared with Object.is below, so it is left out).
-    case "double": return fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d));
-    case "bool": return fc.boolean();
-    case "datetime": return fc.date({ min: new Date(MIN_DATE), max: new Date(MAX_DATE), noInvalidDate: true });
+    case "double":
+      return fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d));
+    case "bool":
+      return fc.boolean();
+    case "datetime":
+      return fc.date({ min: new Date(MIN_DATE), max: new Date(MAX_DATE), noInvalidDate: true });
     // The language renders a guid lowercase; the builder lowercases, so a lowercase one reads back as itself.
-    case "guid": return fc.uuid();
-    case "binary": return fc.uint8Array({ maxLength: Math.min(Number.isFinite(t.size?.value ?? Infinity) ? t.size!.value : 64, 64) });
+    case "guid":
+      return fc.uuid();
+    case "binary":
+      return fc.uint8Array({ maxLength: Math.min(Number.isFinite(t.size?.value ?? Infinity) ? t.size!.value : 64, 64) });
   }
 }
 

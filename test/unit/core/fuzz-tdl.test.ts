@@ -21,16 +21,73 @@ import { fuzz } from "../../helpers/fuzz";
 /** One call's time bound: generous for a loaded CI machine, far below a hang. */
 const BOUND_MS = 1500;
 
-const SOURCES = ["marathon", "ledger", "telemetry", "student-cards/composite-colon", "student-cards/by-seller", "student-cards/by-order-number"]
-  .map((f) => readFileSync(`examples/${f}.tdl`, "utf8"));
+const SOURCES = [
+  "marathon",
+  "ledger",
+  "telemetry",
+  "student-cards/composite-colon",
+  "student-cards/by-seller",
+  "student-cards/by-order-number",
+].map((f) => readFileSync(`examples/${f}.tdl`, "utf8"));
 
 /** Pieces a hostile or half-finished edit leaves behind. */
 const PIECES = [
-  "{", "}", "(", ")", "+", ":", "=", "..", "\"", "/*", "*/", "//", "\n", "\r", "\r\n", " ", "\t", "pad(", "hash(", "bucket(", "date(",
-  "table ", "query Q ", "where ", "filter \"", "'", "1_000", "2.5M", "-3", "-.", "%", "?", "rowKey = ", "partitionKey = ",
-  "index I rowKey = ", "between", "prefix", "\\u12", "é", "\u0000", "𝄞", "\ud800", "service ", "service tablestore\n",
-  "retention 90d", "rows 1B", "entitySize 4MiB", "insert W 6000/s batch 100", "transaction T 5/s entities 3 sharing ",
-  "PartitionKey eq 'a' and (", "not not not ", "99999999999999999999", "int(0..", "enum(", "string(", "charset \"a-\"",
+  "{",
+  "}",
+  "(",
+  ")",
+  "+",
+  ":",
+  "=",
+  "..",
+  '"',
+  "/*",
+  "*/",
+  "//",
+  "\n",
+  "\r",
+  "\r\n",
+  " ",
+  "\t",
+  "pad(",
+  "hash(",
+  "bucket(",
+  "date(",
+  "table ",
+  "query Q ",
+  "where ",
+  'filter "',
+  "'",
+  "1_000",
+  "2.5M",
+  "-3",
+  "-.",
+  "%",
+  "?",
+  "rowKey = ",
+  "partitionKey = ",
+  "index I rowKey = ",
+  "between",
+  "prefix",
+  "\\u12",
+  "é",
+  "\u0000",
+  "𝄞",
+  "\ud800",
+  "service ",
+  "service tablestore\n",
+  "retention 90d",
+  "rows 1B",
+  "entitySize 4MiB",
+  "insert W 6000/s batch 100",
+  "transaction T 5/s entities 3 sharing ",
+  "PartitionKey eq 'a' and (",
+  "not not not ",
+  "99999999999999999999",
+  "int(0..",
+  "enum(",
+  "string(",
+  'charset "a-"',
 ];
 
 const hostilePiece = fc.oneof(
@@ -43,7 +100,10 @@ const hostilePiece = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
 );
 
-type Mutation = { at: number; op: "insert"; piece: string } | { at: number; op: "delete"; length: number } | { at: number; op: "copy"; from: number; length: number };
+type Mutation =
+  | { at: number; op: "insert"; piece: string }
+  | { at: number; op: "delete"; length: number }
+  | { at: number; op: "copy"; from: number; length: number };
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ at: fc.nat(), op: fc.constant("insert" as const), piece: hostilePiece }),
@@ -60,7 +120,8 @@ function apply(text: string, m: Mutation): string {
 }
 
 /** A design: one example with a few mutations. */
-const design = fc.record({ source: fc.nat(SOURCES.length - 1), mutations: fc.array(mutation, { minLength: 1, maxLength: 5 }) })
+const design = fc
+  .record({ source: fc.nat(SOURCES.length - 1), mutations: fc.array(mutation, { minLength: 1, maxLength: 5 }) })
   .map(({ source, mutations }) => mutations.reduce(apply, SOURCES[source]));
 
 function timed<T>(what: string, fn: () => T): T {
@@ -75,46 +136,67 @@ const shape = (a: TdlAnalysis) => a.findings.map((f) => `${f.code}@${f.start}-${
 const nonWhitespace = (s: string) => s.replace(/\s+/g, "");
 
 test("mutated designs: the analyzer and every IDE feature answer, in time, inside the text", () => {
-  fuzz("tdl-analysis", fc.tuple(design, fc.nat()), ([text, where]) => {
-    const a = timed("analysis", () => analyzeTdl(text));
-    for (const f of a.findings) assert.ok(f.start >= 0 && f.start <= f.end && f.end <= text.length, `${f.code} at ${f.start}-${f.end} of ${text.length}`);
-    const at = where % (text.length + 1);
-    timed("IDE features", () => {
-      outline(a);
-      hover(a, at);
-      complete(a, at);
-      definition(a, at);
-      references(a, at, true);
-      prepareRename(a, at);
-    });
-  }, 250);
+  fuzz(
+    "tdl-analysis",
+    fc.tuple(design, fc.nat()),
+    ([text, where]) => {
+      const a = timed("analysis", () => analyzeTdl(text));
+      for (const f of a.findings)
+        assert.ok(f.start >= 0 && f.start <= f.end && f.end <= text.length, `${f.code} at ${f.start}-${f.end} of ${text.length}`);
+      const at = where % (text.length + 1);
+      timed("IDE features", () => {
+        outline(a);
+        hover(a, at);
+        complete(a, at);
+        definition(a, at);
+        references(a, at, true);
+        prepareRename(a, at);
+      });
+    },
+    250,
+  );
 });
 
 test("formatting is idempotent and keeps every non-whitespace character, in time", () => {
-  fuzz("tdl-format", design, (text) => {
-    const once = timed("format", () => formatTdl(text));
-    assert.equal(nonWhitespace(once), nonWhitespace(text), "formatting changed more than whitespace");
-    assert.equal(formatTdl(once), once, "format(format(x)) differs from format(x)");
-  }, 250);
+  fuzz(
+    "tdl-format",
+    design,
+    (text) => {
+      const once = timed("format", () => formatTdl(text));
+      assert.equal(nonWhitespace(once), nonWhitespace(text), "formatting changed more than whitespace");
+      assert.equal(formatTdl(once), once, "format(format(x)) differs from format(x)");
+    },
+    250,
+  );
 });
 
 test("an analyzer reused across an edit finds what a fresh one finds", () => {
-  fuzz("tdl-incremental", fc.tuple(design, mutation), ([before, edit]) => {
-    const after = apply(before, edit);
-    const reused = new TdlAnalyzer();
-    reused.analyze(before);
-    assert.deepEqual(shape(timed("incremental analysis", () => reused.analyze(after))), shape(analyzeTdl(after)));
-  }, 250);
+  fuzz(
+    "tdl-incremental",
+    fc.tuple(design, mutation),
+    ([before, edit]) => {
+      const after = apply(before, edit);
+      const reused = new TdlAnalyzer();
+      reused.analyze(before);
+      assert.deepEqual(shape(timed("incremental analysis", () => reused.analyze(after))), shape(analyzeTdl(after)));
+    },
+    250,
+  );
 });
 
 test("\\n, \\r\\n and \\r line ends give the same findings at the same LSP positions", () => {
-  fuzz("tdl-line-ends", design.filter((t) => !t.includes("\r")), (text) => {
-    const positions = (t: string) => {
-      const lines = new LineIndex(t);
-      return analyzeTdl(t).findings.map((f) => `${f.code}@${JSON.stringify(lines.range(f.start, f.end))}`);
-    };
-    const lf = positions(text);
-    assert.deepEqual(positions(text.replace(/\n/g, "\r\n")), lf, "CRLF");
-    assert.deepEqual(positions(text.replace(/\n/g, "\r")), lf, "CR");
-  }, 150);
+  fuzz(
+    "tdl-line-ends",
+    design.filter((t) => !t.includes("\r")),
+    (text) => {
+      const positions = (t: string) => {
+        const lines = new LineIndex(t);
+        return analyzeTdl(t).findings.map((f) => `${f.code}@${JSON.stringify(lines.range(f.start, f.end))}`);
+      };
+      const lf = positions(text);
+      assert.deepEqual(positions(text.replace(/\n/g, "\r\n")), lf, "CRLF");
+      assert.deepEqual(positions(text.replace(/\n/g, "\r")), lf, "CR");
+    },
+    150,
+  );
 });

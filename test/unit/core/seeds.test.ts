@@ -5,7 +5,9 @@ import { analyzeTdl } from "../../../server/src/core";
 import { codes } from "../../helpers/analysis";
 
 const above = (file: string) =>
-  analyzeTdl(readFileSync(`examples/${file}`, "utf8")).findings.filter((f) => f.severity !== "info" && f.severity !== "hint").map((f) => f.code);
+  analyzeTdl(readFileSync(`examples/${file}`, "utf8"))
+    .findings.filter((f) => f.severity !== "info" && f.severity !== "hint")
+    .map((f) => f.code);
 
 test("Tablestore's best practices: SellerID and OrderNumber are flagged, CardID and DeviceID are clean", () => {
   assert.deepEqual(above("student-cards/by-seller.tdl"), ["partition/hot"]);
@@ -22,8 +24,13 @@ test("Tablestore's best practices: ':' after SellerID is flagged, ',' is accepte
 });
 
 test("the partitioning guide: the ledger keyed by account cannot commit a transfer; keyed by transfer it can", () => {
-  const findings = analyzeTdl(readFileSync("examples/ledger.tdl", "utf8")).findings.filter((f) => f.severity !== "info" && f.severity !== "hint");
-  assert.deepEqual(findings.map((f) => f.code), ["transaction/cross-partition"]);
+  const findings = analyzeTdl(readFileSync("examples/ledger.tdl", "utf8")).findings.filter(
+    (f) => f.severity !== "info" && f.severity !== "hint",
+  );
+  assert.deepEqual(
+    findings.map((f) => f.code),
+    ["transaction/cross-partition"],
+  );
   const text = readFileSync("examples/ledger.tdl", "utf8");
   assert.ok(findings[0].start > text.indexOf("table LedgerByAccount") && findings[0].start < text.indexOf("table Ledger {"));
 });
@@ -31,12 +38,18 @@ test("the partitioning guide: the ledger keyed by account cannot commit a transf
 test("seeds 001/002: hour partitions of telemetry under 6,000 inserts/s are append-only and hot; device partitions are sound", () => {
   const text = readFileSync("examples/telemetry.tdl", "utf8");
   const findings = analyzeTdl(text).findings.filter((f) => f.severity !== "info" && f.severity !== "hint");
-  assert.deepEqual(findings.map((f) => [f.code, text.slice(f.start, f.end)]), [
-    ["partition/append-only", 'date(At, "yyyyMMddHH")'],
-    ["partition/hot", 'date(At, "yyyyMMddHH")'],
-  ]);
+  assert.deepEqual(
+    findings.map((f) => [f.code, text.slice(f.start, f.end)]),
+    [
+      ["partition/append-only", 'date(At, "yyyyMMddHH")'],
+      ["partition/hot", 'date(At, "yyyyMMddHH")'],
+    ],
+  );
   const hot = findings[1];
-  assert.match(hot.message, /^≈ 6,000 entities\/s on the current partition \(such as '2026010203'\): the partition key is an hourly time bucket of 'At'/);
+  assert.match(
+    hot.message,
+    /^≈ 6,000 entities\/s on the current partition \(such as '2026010203'\): the partition key is an hourly time bucket of 'At'/,
+  );
   assert.match(hot.message, /the target is 2,000 entities\/s per partition/);
 });
 
@@ -47,6 +60,10 @@ test("a sound design reports nothing above info", () => {
 test("every example design parses", () => {
   for (const f of ["marathon", "ledger", "telemetry", "student-cards/by-card", "student-cards/composite-colon"]) {
     const text = readFileSync(`examples/${f}.tdl`, "utf8");
-    assert.deepEqual(codes(text).filter((c) => c === "syntax" || c === "unknown-property" || c === "invalid-argument"), [], f);
+    assert.deepEqual(
+      codes(text).filter((c) => c === "syntax" || c === "unknown-property" || c === "invalid-argument"),
+      [],
+      f,
+    );
   }
 });

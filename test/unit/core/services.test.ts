@@ -19,13 +19,20 @@ test("the grammar colours exactly the services table's names after 'service'", (
 test("every profile carries its own name, and names are recognised from the table alone", () => {
   for (const name of SERVICE_NAMES) assert.equal(SERVICES[name].name, name);
   assert.ok(isServiceName("tablestore"));
-  for (const other of ["constructor", "toString", "Azure-Table", "", undefined, 3]) assert.equal(isServiceName(other), false, String(other));
+  for (const other of ["constructor", "toString", "Azure-Table", "", undefined, 3])
+    assert.equal(isServiceName(other), false, String(other));
 });
 
 test("resolveOptions keeps what can be used and names what cannot, without echoing long values", () => {
-  assert.deepEqual(resolveOptions({ service: "tablestore", partitionTargetEntitiesPerSecond: 500 }), { options: { defaultService: "tablestore", partitionTargetEntitiesPerSecond: 500 }, problems: [] });
+  assert.deepEqual(resolveOptions({ service: "tablestore", partitionTargetEntitiesPerSecond: 500 }), {
+    options: { defaultService: "tablestore", partitionTargetEntitiesPerSecond: 500 },
+    problems: [],
+  });
   assert.deepEqual(resolveOptions({ partitionTargetEntitiesPerSecond: "250" }).options, { partitionTargetEntitiesPerSecond: 250 });
-  const bad = resolveOptions({ service: "dynamo", partitionTargetEntitiesPerSecond: -1 }, { service: "--service", target: "--partition-target" });
+  const bad = resolveOptions(
+    { service: "dynamo", partitionTargetEntitiesPerSecond: -1 },
+    { service: "--service", target: "--partition-target" },
+  );
   assert.deepEqual(bad.options, {});
   assert.deepEqual(bad.problems, [
     "--service must be one of azure-table, cosmos-table, tablestore, not 'dynamo'",

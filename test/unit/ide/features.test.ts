@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { analyzeTdl } from "../../../server/src/core";
-import { complete,definition,hover,outline,references,rename } from "../../../server/src/ide";
-import { applyEdits,marked } from "../../helpers/markers";
+import { complete, definition, hover, outline, references, rename } from "../../../server/src/ide";
+import { applyEdits, marked } from "../../helpers/markers";
 
 const DESIGN = `table Orders {
   Cust‸omer: string(20) charset "a-z0-9"
@@ -41,11 +41,26 @@ test("definition and references of a property", () => {
 test("the outline lists tables and their members", () => {
   const a = analyzeTdl(readFileSync("examples/ledger.tdl", "utf8"));
   const symbols = outline(a);
-  assert.deepEqual(symbols.map((s) => s.name), ["LedgerByAccount", "Ledger"]);
-  assert.deepEqual(symbols[1].children.map((c) => `${c.kind}:${c.name}`), [
-    "property:TransferId", "property:AccountNumber", "property:Entry", "property:Amount", "property:BookedAt",
-    "key:partitionKey", "key:rowKey", "estimate:rows", "estimate:entitySize", "transaction:Transfer", "query:ByTransfer",
-  ]);
+  assert.deepEqual(
+    symbols.map((s) => s.name),
+    ["LedgerByAccount", "Ledger"],
+  );
+  assert.deepEqual(
+    symbols[1].children.map((c) => `${c.kind}:${c.name}`),
+    [
+      "property:TransferId",
+      "property:AccountNumber",
+      "property:Entry",
+      "property:Amount",
+      "property:BookedAt",
+      "key:partitionKey",
+      "key:rowKey",
+      "estimate:rows",
+      "estimate:entitySize",
+      "transaction:Transfer",
+      "query:ByTransfer",
+    ],
+  );
 });
 
 test("hover on a property shows its type and distinct values", () => {
@@ -66,15 +81,23 @@ test("hover on a key shows an example value and its maximum length", () => {
   assert.match(h.markdown, /at most 59 characters \(118 bytes of the 1,024 Azure Table Storage allows\)/);
   // Name has no charset and "__" follows it: the order depends on its characters, it is not claimed.
   assert.doesNotMatch(h.markdown, /order-preserving: key order follows/);
-  assert.match(h.markdown, /order depends on the characters of `Name`: no `charset` is declared, and composite order holds only if none of its characters sorts below "_"/);
-  const declared = analyzeTdl(text.replace("Name:     string(40)", "Name:     string(40) charset \"a-z\""));
+  assert.match(
+    h.markdown,
+    /order depends on the characters of `Name`: no `charset` is declared, and composite order holds only if none of its characters sorts below "_"/,
+  );
+  const declared = analyzeTdl(text.replace("Name:     string(40)", 'Name:     string(40) charset "a-z"'));
   const hd = hover(declared, declared.text.indexOf("rowKey       =") + 2)!;
   assert.match(hd.markdown, /- order-preserving: key order follows the values' order/);
   const pk = hover(a, text.indexOf("partitionKey =") + 2)!;
   assert.match(pk.markdown, /example: `event__Full`/);
-  const unordered = analyzeTdl("table Orders {\n  A: int(0..999)\n  S: string(8) charset \"a-z0-9\"\n  partitionKey = S + \":\" + A\n  rowKey = hash(A, 4)\n}\n");
+  const unordered = analyzeTdl(
+    'table Orders {\n  A: int(0..999)\n  S: string(8) charset "a-z0-9"\n  partitionKey = S + ":" + A\n  rowKey = hash(A, 4)\n}\n',
+  );
   const up = hover(unordered, unordered.text.indexOf("partitionKey") + 1)!;
-  assert.match(up.markdown, /not order-preserving: `S` \(the separator after it sorts above its characters\); `A` \(an unpadded number sorts as text/);
+  assert.match(
+    up.markdown,
+    /not order-preserving: `S` \(the separator after it sorts above its characters\); `A` \(an unpadded number sorts as text/,
+  );
   const fn = hover(a, text.indexOf("pad(Bib") + 1)!;
   assert.match(fn.markdown, /left-padded with 0/);
 });
@@ -103,7 +126,7 @@ test("completion offers what fits where the caret is", () => {
   assert.deepEqual(labels("table Abc {\n  A: int\n  query Q ‸\n}"), ["where", "filter"]);
   assert.deepEqual(labels("table Abc {\n  A: int\n  query Q where A = ? ‸\n}"), ["and", "select", "returns"]);
   assert.deepEqual(labels("table Abc {\n  A: int\n  transaction T entities 2 sharing ‸\n}"), ["A"]);
-  const filter = labels("table Abc {\n  A: int\n  query Q filter \"Part‸\"\n}");
+  const filter = labels('table Abc {\n  A: int\n  query Q filter "Part‸"\n}');
   assert.ok(filter.includes("PartitionKey") && filter.includes("A") && filter.includes("eq"));
 });
 
@@ -119,19 +142,37 @@ const keyHover = (text: string, at = "partitionKey") => hover(analyzeTdl(text), 
 
 test("hover on a time-bucket partition key shows how its partitions are counted, and its temporal load", () => {
   const fromRows = keyHover(READINGS("  rows 500M\n  insert Reading 6K/s"));
-  assert.match(fromRows, /- partitions: ≈ 24 hourly buckets of `At`: 24 = ≈ 23.1 hours kept \(rows 500,000,000 ÷ 6,000 inserts\/s at peak\) ÷ 1 hour a bucket, rounded up\n/);
-  assert.match(fromRows, /- load is temporal: every write of the current moment lands in the current partition — ≈ 6,000 entities\/s at peak; the target is 2,000 entities\/s\n/);
+  assert.match(
+    fromRows,
+    /- partitions: ≈ 24 hourly buckets of `At`: 24 = ≈ 23.1 hours kept \(rows 500,000,000 ÷ 6,000 inserts\/s at peak\) ÷ 1 hour a bucket, rounded up\n/,
+  );
+  assert.match(
+    fromRows,
+    /- load is temporal: every write of the current moment lands in the current partition — ≈ 6,000 entities\/s at peak; the target is 2,000 entities\/s\n/,
+  );
   const fromRetention = keyHover(READINGS("  rows 500M\n  retention 90d\n  insert Reading 6K/s"));
   assert.match(fromRetention, /- partitions: ≈ 2,160 hourly buckets of `At`: 2,160 = the retention of 90 days ÷ 1 hour a bucket\n/);
   const unknown = keyHover(READINGS("  rows 5B"));
-  assert.match(unknown, /- partitions: unknown — the number of hourly buckets of `At` is the time the table keeps divided by one bucket's width; declare `retention` \(such as `retention 90d`\), or `rows` and an insert rate/);
+  assert.match(
+    unknown,
+    /- partitions: unknown — the number of hourly buckets of `At` is the time the table keeps divided by one bucket's width; declare `retention` \(such as `retention 90d`\), or `rows` and an insert rate/,
+  );
   assert.doesNotMatch(unknown, /5,000,000,000/);
   // Other parts multiply the buckets and share the moment's writes.
   const daily = keyHover(READINGS("  rows 1B\n  retention 30d\n  insert Reading 6K/s", 'DeviceId + "_" + date(At, "yyyyMMdd")'));
-  assert.match(daily, /- partitions: ≈ 150,000 = 30 daily buckets of `At` × ≈ 5,000 values of the other parts; 30 = the retention of 30 days ÷ 1 day a bucket\n/);
-  assert.match(daily, /- load is temporal: every write of the current moment lands in the current partition of each value of the other parts \(the hottest takes 0.02%\) — ≈ 1.2 entities\/s at peak/);
+  assert.match(
+    daily,
+    /- partitions: ≈ 150,000 = 30 daily buckets of `At` × ≈ 5,000 values of the other parts; 30 = the retention of 30 days ÷ 1 day a bucket\n/,
+  );
+  assert.match(
+    daily,
+    /- load is temporal: every write of the current moment lands in the current partition of each value of the other parts \(the hottest takes 0.02%\) — ≈ 1.2 entities\/s at peak/,
+  );
   // An hour of the day cycles: 24, whatever the time kept.
-  assert.match(keyHover(READINGS("  rows 1B", 'date(At, "HH") + "_" + DeviceId')), /- partitions: ≈ 120,000 = 24 hourly buckets of `At` × ≈ 5,000 values of the other parts; "HH" cycles through 24 values, however long the table keeps entities/);
+  assert.match(
+    keyHover(READINGS("  rows 1B", 'date(At, "HH") + "_" + DeviceId')),
+    /- partitions: ≈ 120,000 = 24 hourly buckets of `At` × ≈ 5,000 values of the other parts; "HH" cycles through 24 values, however long the table keeps entities/,
+  );
   // A key that does not move with time: its count, and no temporal line.
   const device = keyHover(READINGS("  rows 1B\n  insert Reading 6K/s", "DeviceId"));
   assert.match(device, /- partitions: ≈ 5,000\n/);
@@ -147,14 +188,26 @@ test("the key hover never calls a key order-preserving when a string without cha
 }
 `;
   const open = keyHover(design("string(40)"), "rowKey");
-  assert.match(open, /- order depends on the characters of `Name`: no `charset` is declared, and composite order holds only if none of its characters sorts below "_" \(the separator after it\); declare a `charset` to know/);
+  assert.match(
+    open,
+    /- order depends on the characters of `Name`: no `charset` is declared, and composite order holds only if none of its characters sorts below "_" \(the separator after it\); declare a `charset` to know/,
+  );
   assert.doesNotMatch(open, /order-preserving/);
-  assert.match(keyHover(design('string(40) charset "a-z"'), "rowKey"), /- order-preserving: key order follows the values' order, part by part/);
-  assert.match(keyHover(design('string(40) charset "A-Za-z"'), "rowKey"), /- not order-preserving: `Name` \(the separator after it sorts above its characters\)/);
+  assert.match(
+    keyHover(design('string(40) charset "a-z"'), "rowKey"),
+    /- order-preserving: key order follows the values' order, part by part/,
+  );
+  assert.match(
+    keyHover(design('string(40) charset "A-Za-z"'), "rowKey"),
+    /- not order-preserving: `Name` \(the separator after it sorts above its characters\)/,
+  );
   // Every value has the same length: none is a prefix of another, so the separator cannot break the order.
   assert.match(keyHover(design("string(8..8)"), "rowKey"), /- order-preserving/);
   // Lower-casing keeps the unknown alphabet unknown.
-  assert.match(keyHover(design("string(40)").replace("rowKey       = Name", "rowKey       = lower(Name)"), "rowKey"), /- order depends on the characters of `lower\(Name\)`/);
+  assert.match(
+    keyHover(design("string(40)").replace("rowKey       = Name", "rowKey       = lower(Name)"), "rowKey"),
+    /- order depends on the characters of `lower\(Name\)`/,
+  );
 });
 
 test("the property hover recommends pad() only where a key uses the number as it is", () => {
@@ -168,7 +221,10 @@ test("the property hover recommends pad() only where a key uses the number as it
   const at = (text: string) => hover(analyzeTdl(text), text.indexOf("OrderId:") + 1)!.markdown;
   assert.match(at(design("pad(OrderId, 5)")), /- range 0\.\.99999: every key pads it, so key order is numeric order/);
   assert.doesNotMatch(at(design("pad(OrderId, 5)")), /wrap/);
-  assert.match(at(design("\"o\" + OrderId")), /- range 0\.\.99999: numbers sort lexically in keys \("111" < "2"\); wrap it in `pad\(OrderId, 5\)` where a key uses it as it is/);
+  assert.match(
+    at(design('"o" + OrderId')),
+    /- range 0\.\.99999: numbers sort lexically in keys \("111" < "2"\); wrap it in `pad\(OrderId, 5\)` where a key uses it as it is/,
+  );
   assert.match(at(design("Customer")), /in a key, wrap it in `pad\(OrderId, 5\)`/);
   // The marathon pads Bib in both its row key and its index.
   const text = readFileSync("examples/marathon.tdl", "utf8");
@@ -179,7 +235,10 @@ test("a query hover says which estimate its unknown figures need when time bucke
   const text = READINGS("  rows 5B\n  query Since where At >= ?");
   const md = hover(analyzeTdl(text), text.indexOf("Since") + 1)!.markdown;
   assert.match(md, /- partitions touched: unknown/);
-  assert.match(md, /- the number of hourly buckets of `At` is unknown: declare `retention` \(such as `retention 90d`\), or `rows` and an insert rate/);
+  assert.match(
+    md,
+    /- the number of hourly buckets of `At` is unknown: declare `retention` \(such as `retention 90d`\), or `rows` and an insert rate/,
+  );
   const counted = READINGS("  rows 5B\n  retention 90d\n  query Since where At >= ?");
   const known = hover(analyzeTdl(counted), counted.indexOf("Since") + 1)!.markdown;
   assert.match(known, /- partitions touched: ≈ 216/);

@@ -14,8 +14,18 @@ import { analyzeTdl } from "../../../server/src/core";
 
 const throttle = { throttles: true, setThrottle: () => undefined };
 const base = {
-  target: { connection: { id: "emulator", name: "Emulator", kind: "emulator" as const, endpoint: "http://127.0.0.1:1/devstoreaccount1" }, secret: {}, emulator: true, throttle },
-  design: { text: "", file: "a.tdl", table: "T" }, mode: "spread" as const, seconds: 10, maxSeconds: 120, analysis: {}, cleanupHint: "run the command",
+  target: {
+    connection: { id: "emulator", name: "Emulator", kind: "emulator" as const, endpoint: "http://127.0.0.1:1/devstoreaccount1" },
+    secret: {},
+    emulator: true,
+    throttle,
+  },
+  design: { text: "", file: "a.tdl", table: "T" },
+  mode: "spread" as const,
+  seconds: 10,
+  maxSeconds: 120,
+  analysis: {},
+  cleanupHint: "run the command",
 };
 
 test("the command runs with the CLI's defaults and hands the emulator's throttle to the run", () => {
@@ -36,7 +46,14 @@ test("a real account gets no throttle hook and counts as confirmed (the command 
 });
 
 test("a compared design is judged at the first run's calibration", () => {
-  const calibration = { scale: 0.12, capacityEntitiesPerSecond: 4800, partitionTargetEntitiesPerSecond: 240, accountTargetEntitiesPerSecond: 2400, azure: { partitionTargetEntitiesPerSecond: 2000, accountTargetEntitiesPerSecond: 20_000 }, throttled: true };
+  const calibration = {
+    scale: 0.12,
+    capacityEntitiesPerSecond: 4800,
+    partitionTargetEntitiesPerSecond: 240,
+    accountTargetEntitiesPerSecond: 2400,
+    azure: { partitionTargetEntitiesPerSecond: 2000, accountTargetEntitiesPerSecond: 20_000 },
+    throttled: true,
+  };
   assert.equal(commandStressOptions({ ...base, calibration }).calibration, calibration);
 });
 
@@ -45,7 +62,10 @@ test("two reports get different tab titles: table, mode and time", () => {
   assert.equal(a, "Stress test: Orders · spread · 14:03:07");
   assert.notEqual(reportTitle("Orders", "design", new Date(2026, 0, 2, 14, 3, 7), false), a);
   assert.notEqual(reportTitle("Orders", "spread", new Date(2026, 0, 2, 14, 3, 8), false), a);
-  assert.equal(reportTitle("Orders", "design", new Date(2026, 0, 2, 9, 0, 0), true), "Stress test: Orders (compared with its fix) · design · 09:00:00");
+  assert.equal(
+    reportTitle("Orders", "design", new Date(2026, 0, 2, 9, 0, 0), true),
+    "Stress test: Orders (compared with its fix) · design · 09:00:00",
+  );
 });
 
 function designs(dir: string): string[] {
@@ -57,14 +77,24 @@ function designs(dir: string): string[] {
 
 test("the picker offers every table of every design, not only those of open editors", () => {
   const files = designs("examples").map((p) => ({ path: path.resolve(p), label: p, text: readFileSync(p, "utf8") }));
-  const tablesOf = (text: string) => analyzeTdl(text).tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text).map((t) => t.table.name.text);
+  const tablesOf = (text: string) =>
+    analyzeTdl(text)
+      .tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
+      .map((t) => t.table.name.text);
   const items = designTables(files, tablesOf);
   const expected = files.reduce((n, f) => n + tablesOf(f.text).length, 0);
   assert.equal(items.length, expected);
   assert.ok(items.length >= 11, String(items.length));
-  for (const name of ["PurchasesBySeller", "PurchasesByOrderNumber", "TelemetryByHour"]) assert.ok(items.some((i) => i.table === name), name);
+  for (const name of ["PurchasesBySeller", "PurchasesByOrderNumber", "TelemetryByHour"])
+    assert.ok(
+      items.some((i) => i.table === name),
+      name,
+    );
   // Sorted by file, then table; each item carries its own file's text.
-  assert.deepEqual(items.map((i) => i.label), [...items.map((i) => i.label)].sort((a, b) => a.localeCompare(b)));
+  assert.deepEqual(
+    items.map((i) => i.label),
+    [...items.map((i) => i.label)].sort((a, b) => a.localeCompare(b)),
+  );
   for (const i of items) assert.ok(tablesOf(i.text).includes(i.table));
   // A file that does not parse as a design, or has no table, adds nothing; a table with a syntax error is left out.
   assert.deepEqual(designTables([{ path: "/x.tdl", label: "x.tdl", text: "\0\r table {" }], tablesOf), []);

@@ -47,7 +47,17 @@ test("the handshake sends the view's state; events wait for it", () => {
 });
 
 test("unknown methods and inherited names are refused, never called", async () => {
-  for (const method of ["nope", "constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__", "heatmap.open"]) {
+  for (const method of [
+    "nope",
+    "constructor",
+    "__proto__",
+    "toString",
+    "hasOwnProperty",
+    "valueOf",
+    "isPrototypeOf",
+    "__defineGetter__",
+    "heatmap.open",
+  ]) {
     const e = explorer();
     assert.deepEqual(await e.ask(method, {}), refusal(`unknown request '${method}' for the explorer page`), method);
     assert.deepEqual(e.calls, []);
@@ -57,21 +67,39 @@ test("unknown methods and inherited names are refused, never called", async () =
 
 test("messages without a valid id are logged and not answered", async () => {
   const e = explorer();
-  for (const bad of [null, 42, "ready", [], { type: "request", method: "tables.list", params: {} }, { type: "request", id: "1", method: "tables.list", params: {} },
-    { type: "request", id: -1, method: "tables.list", params: {} }, { type: "request", id: 1.5, method: "tables.list", params: {} }, { type: "hello" }, {}]) {
+  for (const bad of [
+    null,
+    42,
+    "ready",
+    [],
+    { type: "request", method: "tables.list", params: {} },
+    { type: "request", id: "1", method: "tables.list", params: {} },
+    { type: "request", id: -1, method: "tables.list", params: {} },
+    { type: "request", id: 1.5, method: "tables.list", params: {} },
+    { type: "hello" },
+    {},
+  ]) {
     e.channel.send(bad);
   }
   await e.host.settled();
-  assert.deepEqual(e.channel.posts.filter((p) => p.type === "response"), []);
+  assert.deepEqual(
+    e.channel.posts.filter((p) => p.type === "response"),
+    [],
+  );
   assert.deepEqual(e.calls, []);
   assert.equal(e.logs.length, 10);
-  assert.ok(e.logs.every((l) => l.startsWith("[explorer] refused a message: ")), e.logs.join("\n"));
+  assert.ok(
+    e.logs.every((l) => l.startsWith("[explorer] refused a message: ")),
+    e.logs.join("\n"),
+  );
 });
 
 test("oversized and deeply nested requests are refused before they are read", async () => {
   const e = explorer();
-  assert.deepEqual(await e.ask("query.run", { table: "Orders", filter: "x".repeat(LIMITS.requestChars + 1) }),
-    refusal("params are larger than 4,194,304 characters"));
+  assert.deepEqual(
+    await e.ask("query.run", { table: "Orders", filter: "x".repeat(LIMITS.requestChars + 1) }),
+    refusal("params are larger than 4,194,304 characters"),
+  );
   let deep: unknown = "x";
   for (let i = 0; i < 100_000; i++) deep = { a: deep };
   const [nested] = await e.ask("query.run", deep);
@@ -83,7 +111,10 @@ test("oversized and deeply nested requests are refused before they are read", as
   const properties = Object.fromEntries(Array.from({ length: 253 }, (_, i) => [`P${i}`, { type: "String", value: "" }]));
   const [many] = await e.ask("entity.insert", { table: "Orders", row: { ...row, properties } });
   assert.equal((many as { error: string }).error, "refused: params.row.properties: has more than 252 entries");
-  const [rows] = await e.ask("entities.delete", { table: "Orders", entities: Array(LIMITS.entitiesPerRequest + 1).fill({ partitionKey: "p", rowKey: "r", etag: ETAG }) });
+  const [rows] = await e.ask("entities.delete", {
+    table: "Orders",
+    entities: Array(LIMITS.entitiesPerRequest + 1).fill({ partitionKey: "p", rowKey: "r", etag: ETAG }),
+  });
   assert.equal((rows as { error: string }).error, "refused: params.entities: has more than 10,000 items");
   assert.deepEqual(e.calls, []);
 });
@@ -111,7 +142,12 @@ test("updates and deletes need the ETag they read: never '*', never missing", as
   // The ETag as the service sends it reaches the handler (which fails here only for want of a connection).
   const e = explorer();
   const [answer] = await e.ask("entity.update", { table: "Orders", row: { ...row, etag: ETAG }, etag: ETAG });
-  assert.deepEqual(answer, { type: "response", id: 1, ok: false, error: "no connection: connect to an account or start the emulator first" });
+  assert.deepEqual(answer, {
+    type: "response",
+    id: 1,
+    ok: false,
+    error: "no connection: connect to an account or start the emulator first",
+  });
   assert.deepEqual(e.calls, [{ method: "entity.update", params: { table: "Orders", row: { ...row, etag: ETAG }, etag: ETAG } }]);
 });
 
@@ -121,17 +157,37 @@ test("wrong types, unknown fields and odd names are refused with where and why",
     ["tables.list", [], "params: must be an object"],
     ["tables.list", undefined, "params: must be an object"],
     ["query.run", { table: 42, filter: "" }, "params.table: must be a string"],
-    ["query.run", { table: "../Orders", filter: "" }, "params.table: is not a table name (letters, digits and underscores, not starting with a digit)"],
+    [
+      "query.run",
+      { table: "../Orders", filter: "" },
+      "params.table: is not a table name (letters, digits and underscores, not starting with a digit)",
+    ],
     ["query.run", { table: "Orders", filter: "", limit: "10" }, "params.limit: must be an integer"],
     ["query.run", { table: "Orders", filter: "", limit: 1.5 }, "params.limit: must be an integer"],
     ["query.run", { table: "Orders", filter: "", limit: LIMITS.queryRows + 1 }, "params.limit: must be from 1 to 100,000"],
     ["query.run", { table: "Orders", filter: "", select: "Age" }, "params.select: must be a list"],
     ["query.run", { table: "Orders" }, "params.filter: is required"],
     ["data.export", { table: "Orders", format: "xml" }, "params.format: must be one of json, csv"],
-    ["entity.insert", { table: "Orders", row: { ...row, properties: { Age: { type: "Int128", value: "1" } } } }, "params.row.properties.Age.type: must be one of String, Int32, Int64, Double, Boolean, DateTime, Guid, Binary"],
-    ["entity.insert", { table: "Orders", row: { ...row, properties: { RowKey: { type: "String", value: "x" } } } }, "params.row.properties name 'RowKey': is reserved: PartitionKey, RowKey, Timestamp and ETag are not properties"],
-    ["entity.insert", JSON.parse(`{"table":"Orders","row":{"partitionKey":"p","rowKey":"r","properties":{"__proto__":{"type":"String","value":"x"}}}}`), "params.row.properties name '__proto__': is reserved: PartitionKey, RowKey, Timestamp and ETag are not properties"],
-    ["entity.insert", { table: "Orders", row: { ...row, partitionKey: "k".repeat(LIMITS.key + 1) } }, "params.row.partitionKey: is longer than 1,024 characters"],
+    [
+      "entity.insert",
+      { table: "Orders", row: { ...row, properties: { Age: { type: "Int128", value: "1" } } } },
+      "params.row.properties.Age.type: must be one of String, Int32, Int64, Double, Boolean, DateTime, Guid, Binary",
+    ],
+    [
+      "entity.insert",
+      { table: "Orders", row: { ...row, properties: { RowKey: { type: "String", value: "x" } } } },
+      "params.row.properties name 'RowKey': is reserved: PartitionKey, RowKey, Timestamp and ETag are not properties",
+    ],
+    [
+      "entity.insert",
+      JSON.parse(`{"table":"Orders","row":{"partitionKey":"p","rowKey":"r","properties":{"__proto__":{"type":"String","value":"x"}}}}`),
+      "params.row.properties name '__proto__': is reserved: PartitionKey, RowKey, Timestamp and ETag are not properties",
+    ],
+    [
+      "entity.insert",
+      { table: "Orders", row: { ...row, partitionKey: "k".repeat(LIMITS.key + 1) } },
+      "params.row.partitionKey: is longer than 1,024 characters",
+    ],
   ];
   for (const [method, params, error] of cases) {
     const e = explorer();
@@ -178,7 +234,9 @@ test("requests before the handshake, after dispose, or beyond the in-flight boun
 test("a failing handler answers with its message, a bug is logged with its stack, and a closed panel gets nothing", async () => {
   let release: () => void = () => undefined;
   const spec = reportView([], async () => {
-    await new Promise<void>((r) => { release = r; });
+    await new Promise<void>((r) => {
+      release = r;
+    });
     throw new TypeError("cannot read properties of undefined");
   });
   const { host, channel, logs } = hostOn(spec);

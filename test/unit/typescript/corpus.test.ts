@@ -13,7 +13,11 @@ test("the labelled corpus: recall ≥ 90 %, false alarms ≤ 2 %, every query ca
   const { corpusFigures, scoreCorpus } = await import("../../../scripts/corpus-score.mjs");
   const score = scoreCorpus(() => new TsAnalyzer(), "test/corpus");
   const f = corpusFigures(score);
-  const detail = JSON.stringify({ missed: score.missed, falseAlarms: score.falseAlarms, wrong: score.queries.wrong, unlabelled: score.queries.unlabelled }, null, 1);
+  const detail = JSON.stringify(
+    { missed: score.missed, falseAlarms: score.falseAlarms, wrong: score.queries.wrong, unlabelled: score.queries.unlabelled },
+    null,
+    1,
+  );
   assert.ok(score.expected >= 25 && score.queries.labelled >= 25, "the corpus holds enough labelled cases to measure");
   assert.ok(f.recall >= 0.9, `recall ${(f.recall * 100).toFixed(1)} %: ${detail}`);
   assert.ok(f.falseAlarmShare <= 0.02, `false alarms ${(f.falseAlarmShare * 100).toFixed(1)} %: ${detail}`);

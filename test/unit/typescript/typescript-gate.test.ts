@@ -37,13 +37,19 @@ test("a file that calls the SDK through a helper reaches the server only in a pr
   const projects = new SdkProjects();
   const gate = typescriptGate(() => true, projects);
   const sent: string[] = [];
-  const next = async (d: { uri: { fsPath: string } }) => { sent.push(path.relative(root, d.uri.fsPath)); };
+  const next = async (d: { uri: { fsPath: string } }) => {
+    sent.push(path.relative(root, d.uri.fsPath));
+  };
   await gate.didOpen!(doc(path.join(app, "visits.ts"), "await getTableClient('v').upsertEntity(e);"), next as never);
   await gate.didOpen!(doc(path.join(app, "handler.js"), "module.exports = (t) => t.listEntities();", "javascript"), next as never);
   await gate.didOpen!(doc(path.join(app, "math.ts"), "export const one = 1;"), next as never);
   await gate.didOpen!(doc(path.join(other, "orm.ts"), "repo.createEntity(x);"), next as never);
   await gate.didOpen!(doc(path.join(other, "direct.ts"), `import { TableClient } from "@azure/data-tables";`), next as never);
-  assert.deepEqual(sent, [path.join("app", "src", "visits.ts"), path.join("app", "src", "handler.js"), path.join("other", "src", "direct.ts")]);
+  assert.deepEqual(sent, [
+    path.join("app", "src", "visits.ts"),
+    path.join("app", "src", "handler.js"),
+    path.join("other", "src", "direct.ts"),
+  ]);
 });
 
 test("a deferred document is sent once an SDK call is typed into it; the setting turns everything off", async () => {
@@ -51,11 +57,16 @@ test("a deferred document is sent once an SDK call is typed into it; the setting
   let on = true;
   const gate = typescriptGate(() => on, new SdkProjects());
   const sent: string[] = [];
-  const next = async (d: { uri: { fsPath: string } }) => { sent.push(path.basename(d.uri.fsPath)); };
+  const next = async (d: { uri: { fsPath: string } }) => {
+    sent.push(path.basename(d.uri.fsPath));
+  };
   const file = path.join(app, "later.ts");
   await gate.didOpen!(doc(file, "export {}"), next as never);
   assert.deepEqual(sent, []);
-  await gate.didChange!({ document: doc(file, "client.getEntity(a, b)"), contentChanges: [], reason: undefined } as never, (async () => undefined) as never);
+  await gate.didChange!(
+    { document: doc(file, "client.getEntity(a, b)"), contentChanges: [], reason: undefined } as never,
+    (async () => undefined) as never,
+  );
   assert.deepEqual(sent, ["later.ts"]);
   on = false;
   await gate.didOpen!(doc(path.join(app, "off.ts"), `import { TableClient } from "@azure/data-tables";`), next as never);

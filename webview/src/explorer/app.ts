@@ -38,20 +38,37 @@ export class ExplorerApp {
   private readonly badgeEl = h("span", { class: "badge", "aria-live": "polite" });
   private readonly titleEl = h("h1", { class: "title" }, "No table open");
   private readonly selectInput = h("input", { class: "select", placeholder: "$select: Name, Age", "aria-label": "Properties to select" });
-  private readonly limitInput = h("input", { class: "limit", type: "number", min: "1", max: String(LIMITS.queryRows), value: "1000", "aria-label": "Row limit" });
+  private readonly limitInput = h("input", {
+    class: "limit",
+    type: "number",
+    min: "1",
+    max: String(LIMITS.queryRows),
+    value: "1000",
+    "aria-label": "Row limit",
+  });
   private readonly grid: EntityGrid;
   private readonly detail: EntityDetail;
   private readonly filter: FilterEditor;
   private readonly ops: LongOperations;
   private readonly toolbar: Toolbar;
 
-  constructor(private readonly host: ViewClient<"explorer">, root: HTMLElement, start: StateOf<"explorer">) {
+  constructor(
+    private readonly host: ViewClient<"explorer">,
+    root: HTMLElement,
+    start: StateOf<"explorer">,
+  ) {
     const saved = host.state as { filter?: string; select?: string; limit?: string; table?: string };
     this.ops = new LongOperations(host, this.status, () => this.updateButtons());
-    this.grid = new EntityGrid((row) => this.detail.show(row), () => this.updateButtons());
+    this.grid = new EntityGrid(
+      (row) => this.detail.show(row),
+      () => this.updateButtons(),
+    );
     this.detail = new EntityDetail({
       save: async (row, etag) => {
-        if (!etag) throw new Error("this entity was read without its ETag, so a save could overwrite someone else's change: run the query again, then edit");
+        if (!etag)
+          throw new Error(
+            "this entity was read without its ETag, so a save could overwrite someone else's change: run the query again, then edit",
+          );
         const stored = await host.request("entity.update", { table: this.need(), row, etag });
         this.grid.replace(stored);
         return stored;
@@ -59,26 +76,35 @@ export class ExplorerApp {
       insert: (row) => this.inserted(row),
       describe: (e) => problemOf(e),
     });
-    this.filter = new FilterEditor(saved.filter ?? "", (text, state) => this.onFilter(text, state), () => void this.run());
+    this.filter = new FilterEditor(
+      saved.filter ?? "",
+      (text, state) => this.onFilter(text, state),
+      () => void this.run(),
+    );
     this.selectInput.value = saved.select ?? "";
     this.limitInput.value = saved.limit ?? "1000";
     this.sidebar = new Sidebar({
       emulator: () => void this.connect("emulator", () => host.request("connect.emulator", {})),
       prompt: () => void this.connect(undefined, () => host.request("connect.prompt", {})),
       select: (id) => void this.connect(id, () => host.request("connection.select", { id })),
-      forget: (id) => void this.safely(async () => { await host.request("connection.remove", { id }); }),
-      create: (name) => void this.safely(async () => {
-        this.setTables(await host.request("table.create", { name }));
-        this.sidebar.created();
-        await this.open(name);
-      }),
+      forget: (id) =>
+        void this.safely(async () => {
+          await host.request("connection.remove", { id });
+        }),
+      create: (name) =>
+        void this.safely(async () => {
+          this.setTables(await host.request("table.create", { name }));
+          this.sidebar.created();
+          await this.open(name);
+        }),
       open: (t) => void this.safely(() => this.open(t)),
-      remove: (t) => void this.safely(async () => {
-        const left = await host.request("table.delete", { name: t });
-        if (!left) return;
-        if (this.table === t) this.closeTable(`Deleted the table ${t}.`);
-        this.setTables(left);
-      }),
+      remove: (t) =>
+        void this.safely(async () => {
+          const left = await host.request("table.delete", { name: t });
+          if (!left) return;
+          if (this.table === t) this.closeTable(`Deleted the table ${t}.`);
+          this.setTables(left);
+        }),
     });
     this.toolbar = new Toolbar({
       insert: () => this.detail.show(undefined),
@@ -87,15 +113,32 @@ export class ExplorerApp {
       import: (f) => void this.transfer(() => this.ops.import(this.need(), f), true),
       export: (scope, f) => void this.exportAs(scope, f),
     });
-    root.append(h("div", { class: "explorer" }, this.sidebar.element,
-      h("main", {},
-        this.titleEl,
-        h("div", { class: "querybar" }, this.filter.element, this.badgeEl),
-        h("div", { class: "row query-options" }, this.selectInput, this.limitInput,
-          h("button", { class: "run", title: "Run (Ctrl+Enter)", onclick: () => void this.run() }, "Run query")),
-        this.toolbar.element,
-        this.status.progress, this.status.cost, this.status.error, this.grid.element),
-      this.detail.element));
+    root.append(
+      h(
+        "div",
+        { class: "explorer" },
+        this.sidebar.element,
+        h(
+          "main",
+          {},
+          this.titleEl,
+          h("div", { class: "querybar" }, this.filter.element, this.badgeEl),
+          h(
+            "div",
+            { class: "row query-options" },
+            this.selectInput,
+            this.limitInput,
+            h("button", { class: "run", title: "Run (Ctrl+Enter)", onclick: () => void this.run() }, "Run query"),
+          ),
+          this.toolbar.element,
+          this.status.progress,
+          this.status.cost,
+          this.status.error,
+          this.grid.element,
+        ),
+        this.detail.element,
+      ),
+    );
     host.onEvent((e) => {
       if (e.type === "connections") this.onConnections(e);
       else if (e.type === "progress") this.ops.progress(e);
@@ -134,7 +177,9 @@ export class ExplorerApp {
   /** Connects (`id`: the connection being tried); the host's `connections` event switches the page once it answered. */
   private async connect(id: string | undefined, request: () => Promise<unknown>): Promise<void> {
     this.sidebar.connectingTo(id);
-    await this.safely(async () => { await request(); });
+    await this.safely(async () => {
+      await request();
+    });
     this.sidebar.connectingTo(undefined);
   }
 
@@ -160,8 +205,13 @@ export class ExplorerApp {
   }
 
   private emptyWithoutTable(): EmptyState {
-    if (this.tables.kind === "disconnected") return { message: "Not connected — start the emulator or connect to an account.", action: { label: "Start the emulator", run: () => void this.connect("emulator", () => this.host.request("connect.emulator", {})) } };
-    if (this.tables.kind === "tables" && !this.tables.tables.length) return { message: "No tables yet — create one.", action: { label: "Create a table", run: () => this.sidebar.focusNewTable() } };
+    if (this.tables.kind === "disconnected")
+      return {
+        message: "Not connected — start the emulator or connect to an account.",
+        action: { label: "Start the emulator", run: () => void this.connect("emulator", () => this.host.request("connect.emulator", {})) },
+      };
+    if (this.tables.kind === "tables" && !this.tables.tables.length)
+      return { message: "No tables yet — create one.", action: { label: "Create a table", run: () => this.sidebar.focusNewTable() } };
     if (this.tables.kind === "failed") return { message: "The tables could not be listed — see the error above." };
     return OPEN_A_TABLE;
   }
@@ -220,7 +270,10 @@ export class ExplorerApp {
     const table = this.table;
     const seq = ++this.querySeq;
     const filter = this.filter.text.trim();
-    const select = this.selectInput.value.split(",").map((s) => s.trim()).filter(Boolean);
+    const select = this.selectInput.value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const limit = Math.min(LIMITS.queryRows, Math.max(1, Math.floor(Number(this.limitInput.value)) || 1000));
     this.host.saveState({ select: this.selectInput.value, limit: this.limitInput.value });
     this.continuation = undefined;
@@ -230,7 +283,9 @@ export class ExplorerApp {
       // The service would refuse it; the previous rows are not this filter's result.
       this.grid.setRows([], { message: "No result: the filter does not parse." });
       this.status.setCost("");
-      this.status.showError({ message: `the filter does not parse at character ${state.at}: ${state.error}. Fix the part underlined in red, then run again` });
+      this.status.showError({
+        message: `the filter does not parse at character ${state.at}: ${state.error}. Fix the part underlined in red, then run again`,
+      });
       this.updateCount();
       return;
     }
@@ -242,7 +297,9 @@ export class ExplorerApp {
       // No filter is a table scan: the host classifies only filters, the page says the same as its badge.
       this.lastQuery = { cost: { ...result.cost }, classification: result.classification ?? state.classification, filter, select };
       this.edits = { inserted: 0, deleted: 0 };
-      this.grid.setRows(result.entities, { message: filter ? "No entities match this filter." : "This table is empty — Insert… an entity or Import… a file." });
+      this.grid.setRows(result.entities, {
+        message: filter ? "No entities match this filter." : "This table is empty — Insert… an entity or Import… a file.",
+      });
     } catch (e) {
       if (seq !== this.querySeq) return;
       this.grid.setRows([], { message: "No result: the query failed (see the error above)." });
@@ -256,12 +313,26 @@ export class ExplorerApp {
   private async more(): Promise<void> {
     await this.safely(async () => {
       const q = this.lastQuery;
-      if (!this.continuation || !q) { this.status.setCost("No more entities."); return; }
+      if (!this.continuation || !q) {
+        this.status.setCost("No more entities.");
+        return;
+      }
       const seq = this.querySeq;
-      const page = await this.host.request("entities.page", { table: this.need(), continuationToken: this.continuation, filter: q.filter, select: q.select });
+      const page = await this.host.request("entities.page", {
+        table: this.need(),
+        continuationToken: this.continuation,
+        filter: q.filter,
+        select: q.select,
+      });
       if (seq !== this.querySeq) return;
       this.continuation = page.continuationToken;
-      q.cost = { ...q.cost, requests: q.cost.requests + 1, pages: q.cost.pages + 1, continuationTokens: q.cost.continuationTokens + 1, entities: q.cost.entities + page.entities.length };
+      q.cost = {
+        ...q.cost,
+        requests: q.cost.requests + 1,
+        pages: q.cost.pages + 1,
+        continuationTokens: q.cost.continuationTokens + 1,
+        entities: q.cost.entities + page.entities.length,
+      };
       const top = this.grid.element.scrollTop;
       this.grid.setRows([...this.grid.all(), ...page.entities]);
       this.grid.element.scrollTop = top;
@@ -276,7 +347,10 @@ export class ExplorerApp {
     const stored = await this.host.request("entity.insert", { table, row });
     const q = this.lastQuery;
     if (!q || table !== this.table) return { row: stored };
-    if (q.filter && !(await this.host.request("entity.matches", { table, filter: q.filter, partitionKey: stored.partitionKey, rowKey: stored.rowKey }))) {
+    if (
+      q.filter &&
+      !(await this.host.request("entity.matches", { table, filter: q.filter, partitionKey: stored.partitionKey, rowKey: stored.rowKey }))
+    ) {
       return { row: stored, note: "It does not match the current filter, so the grid does not show it." };
     }
     const place = placeRow(this.grid.all(), stored, !!this.continuation);
@@ -289,7 +363,10 @@ export class ExplorerApp {
   }
 
   private renderCost(): void {
-    if (this.lastQuery) this.status.setCost(costLine(this.lastQuery.cost, this.lastQuery.classification ? badge(this.lastQuery.classification) : undefined, this.edits));
+    if (this.lastQuery)
+      this.status.setCost(
+        costLine(this.lastQuery.cost, this.lastQuery.classification ? badge(this.lastQuery.classification) : undefined, this.edits),
+      );
   }
 
   private updateCount(): void {
@@ -300,14 +377,21 @@ export class ExplorerApp {
   private updateButtons(): void {
     // The grid and the operations call back while the constructor is still building the page.
     if (!this.toolbar) return;
-    this.toolbar.update({ open: !!this.table, rows: this.grid.count, more: !!this.continuation, selected: this.grid.selected().length, busy: this.ops.busy });
+    this.toolbar.update({
+      open: !!this.table,
+      rows: this.grid.count,
+      more: !!this.continuation,
+      selected: this.grid.selected().length,
+      busy: this.ops.busy,
+    });
   }
 
   /** Deletes the selected rows, each only if it is still the version shown (its ETag). */
   private async deleteSelected(): Promise<void> {
     await this.safely(async () => {
       const rows = this.grid.selected();
-      if (rows.length > LIMITS.entitiesPerRequest) throw new Error(`select at most ${LIMITS.entitiesPerRequest.toLocaleString("en-US")} entities to delete at a time`);
+      if (rows.length > LIMITS.entitiesPerRequest)
+        throw new Error(`select at most ${LIMITS.entitiesPerRequest.toLocaleString("en-US")} entities to delete at a time`);
       if (rows.some((r) => !r.etag)) throw new Error("some selected rows were read without their ETag: run the query again, then delete");
       const entities: EntityVersion[] = rows.map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey, etag: r.etag! }));
       let result;
@@ -319,12 +403,15 @@ export class ExplorerApp {
         throw e;
       }
       if (!result) return;
-      const summary = `Deleted ${result.deleted} entit${result.deleted === 1 ? "y" : "ies"}.` +
+      const summary =
+        `Deleted ${result.deleted} entit${result.deleted === 1 ? "y" : "ies"}.` +
         (result.missing ? ` ${result.missing} ${result.missing === 1 ? "was" : "were"} already gone.` : "");
       if (result.kept) {
         // What stayed is no longer what the grid shows: read it again.
         await this.run();
-        this.status.setCost(`${summary} Kept ${result.kept}: changed since ${result.kept === 1 ? "it was" : "they were"} loaded; select again to delete the current version${result.kept === 1 ? "" : "s"}.`);
+        this.status.setCost(
+          `${summary} Kept ${result.kept}: changed since ${result.kept === 1 ? "it was" : "they were"} loaded; select again to delete the current version${result.kept === 1 ? "" : "s"}.`,
+        );
         return;
       }
       this.grid.remove(new Set(entities.map(key)));
@@ -337,7 +424,10 @@ export class ExplorerApp {
 
   private async exportAs(scope: "result" | "table", format: TransferFormat): Promise<void> {
     const q = this.lastQuery;
-    await this.transfer(() => this.ops.export(this.need(), format, scope, { filter: q?.filter ?? this.filter.text.trim(), select: q?.select }), false);
+    await this.transfer(
+      () => this.ops.export(this.need(), format, scope, { filter: q?.filter ?? this.filter.text.trim(), select: q?.select }),
+      false,
+    );
   }
 
   /** Runs an import or export; its sentence goes to the cost line; an import reads the table again. */

@@ -22,7 +22,10 @@ function count(n: number, one: string, many: string): string {
  * with the elapsed time apart (it differs from run to run).
  */
 export function costLine(c: QueryCost, badge: string | undefined, edits: Edits): { before: string; elapsed: string; after: string } {
-  const since = [edits.inserted ? `${edits.inserted.toLocaleString("en-US")} inserted` : "", edits.deleted ? `${edits.deleted.toLocaleString("en-US")} deleted` : ""].filter(Boolean);
+  const since = [
+    edits.inserted ? `${edits.inserted.toLocaleString("en-US")} inserted` : "",
+    edits.deleted ? `${edits.deleted.toLocaleString("en-US")} deleted` : "",
+  ].filter(Boolean);
   return {
     before: `${count(c.requests, "request", "requests")} · ${count(c.pages, "page", "pages")} · ${count(c.continuationTokens, "continuation token", "continuation tokens")} followed · ${count(c.entities, "entity", "entities")}`,
     elapsed: ` · ${c.elapsedMs.toLocaleString("en-US")} ms`,

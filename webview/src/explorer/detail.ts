@@ -25,7 +25,9 @@ export class EntityDetail {
 
   constructor(private readonly actions: DetailActions) {
     this.element.hidden = true;
-    this.element.addEventListener("keydown", (e) => { if (e.key === "Escape") this.close(); });
+    this.element.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.close();
+    });
   }
 
   close(): void {
@@ -48,9 +50,20 @@ export class EntityDetail {
     const props = h("div", { class: "props" });
     const addProp = (name = "", type: EdmType = "String", value = "") => {
       const n = h("input", { value: name, placeholder: "Name", class: "prop-name", "aria-label": "Property name" });
-      const t = h("select", { class: "prop-type", "aria-label": "Type" }, ...TYPES.map((x) => h("option", { value: x, selected: x === type }, x)));
+      const t = h(
+        "select",
+        { class: "prop-type", "aria-label": "Type" },
+        ...TYPES.map((x) => h("option", { value: x, selected: x === type }, x)),
+      );
       const v = h("input", { value, placeholder: "Value", class: "prop-value", "aria-label": `${name || "new"} value` });
-      const line = h("div", { class: "prop" }, n, t, v, h("button", { class: "icon", title: "Remove property", onclick: () => line.remove() }, "✕"));
+      const line = h(
+        "div",
+        { class: "prop" },
+        n,
+        t,
+        v,
+        h("button", { class: "icon", title: "Remove property", onclick: () => line.remove() }, "✕"),
+      );
       props.append(line);
     };
     for (const [name, v] of Object.entries(row.properties)) addProp(name, v.type, v.value);
@@ -59,7 +72,10 @@ export class EntityDetail {
       for (const line of props.querySelectorAll<HTMLElement>(".prop")) {
         const name = (line.querySelector(".prop-name") as HTMLInputElement).value.trim();
         if (!name) continue;
-        properties[name] = { type: (line.querySelector(".prop-type") as HTMLSelectElement).value as EdmType, value: (line.querySelector(".prop-value") as HTMLInputElement).value };
+        properties[name] = {
+          type: (line.querySelector(".prop-type") as HTMLSelectElement).value as EdmType,
+          value: (line.querySelector(".prop-value") as HTMLInputElement).value,
+        };
       }
       return { partitionKey: pk.value, rowKey: rk.value, properties };
     };
@@ -71,7 +87,8 @@ export class EntityDetail {
         this.row = done.row;
         this.isNew = false;
         this.render();
-        this.element.querySelector(".status")!.textContent = `${what === "save" ? "Saved." : "Inserted."}${"note" in done && done.note ? ` ${done.note}` : ""}`;
+        this.element.querySelector(".status")!.textContent =
+          `${what === "save" ? "Saved." : "Inserted."}${"note" in done && done.note ? ` ${done.note}` : ""}`;
       } catch (e) {
         clear(status);
         status.append(...problemNodes(this.actions.describe(e)));
@@ -80,13 +97,20 @@ export class EntityDetail {
     };
     this.element.append(
       h("h2", {}, this.isNew ? "New entity" : "Entity"),
-      h("label", {}, "PartitionKey", pk), h("label", {}, "RowKey", rk),
+      h("label", {}, "PartitionKey", pk),
+      h("label", {}, "RowKey", rk),
       ...(row.etag ? [h("div", { class: "etag", title: "The version this edit is based on" }, `ETag ${row.etag}`)] : []),
       props,
-      h("div", { class: "actions" },
+      h(
+        "div",
+        { class: "actions" },
         h("button", { class: "secondary", onclick: () => addProp() }, "Add property"),
-        this.isNew ? h("button", { class: "insert", onclick: () => act("insert") }, "Insert") : h("button", { class: "save", onclick: () => act("save") }, "Save"),
-        h("button", { class: "secondary close", onclick: () => this.close() }, "Close")),
-      status);
+        this.isNew
+          ? h("button", { class: "insert", onclick: () => act("insert") }, "Insert")
+          : h("button", { class: "save", onclick: () => act("save") }, "Save"),
+        h("button", { class: "secondary close", onclick: () => this.close() }, "Close"),
+      ),
+      status,
+    );
   }
 }

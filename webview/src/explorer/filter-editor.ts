@@ -46,14 +46,26 @@ function registerLanguage(): void {
       ],
     },
   });
-  monaco.languages.setLanguageConfiguration(LANGUAGE, { brackets: [["(", ")"]], autoClosingPairs: [{ open: "(", close: ")" }, { open: "'", close: "'" }] });
+  monaco.languages.setLanguageConfiguration(LANGUAGE, {
+    brackets: [["(", ")"]],
+    autoClosingPairs: [
+      { open: "(", close: ")" },
+      { open: "'", close: "'" },
+    ],
+  });
   monaco.languages.registerCompletionItemProvider(LANGUAGE, {
     triggerCharacters: [" ", "("],
     provideCompletionItems: (model, position) => {
       const word = model.getWordUntilPosition(position);
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
       const K = monaco.languages.CompletionItemKind;
-      const props = [...new Set([...SYSTEM, ...columns])].map((label) => ({ label, kind: K.Field, insertText: label, range, detail: SYSTEM.includes(label) ? "key" : "property" }));
+      const props = [...new Set([...SYSTEM, ...columns])].map((label) => ({
+        label,
+        kind: K.Field,
+        insertText: label,
+        range,
+        detail: SYSTEM.includes(label) ? "key" : "property",
+      }));
       const ops = OPERATORS.map((label) => ({ label, kind: K.Operator, insertText: label, range }));
       const literals = [
         { label: "'text'", insertText: "'${1:text}'", detail: "string (double '' to escape ')" },
@@ -81,15 +93,29 @@ export class FilterEditor {
   private readonly editor: monaco.editor.IStandaloneCodeEditor;
   private current: FilterState = { classification: null, error: null };
 
-  constructor(initial: string, private readonly onChange: (text: string, state: FilterState) => void, onRun: () => void) {
+  constructor(
+    initial: string,
+    private readonly onChange: (text: string, state: FilterState) => void,
+    onRun: () => void,
+  ) {
     registerLanguage();
     this.element = document.createElement("div");
     this.element.className = "filter-editor";
     followTheme();
     this.editor = monaco.editor.create(this.element, {
-      value: initial, language: LANGUAGE, minimap: { enabled: false }, lineNumbers: "off",
-      scrollBeyondLastLine: false, wordWrap: "on", fontSize: 13, automaticLayout: true, glyphMargin: false, folding: false,
-      renderLineHighlight: "none", overviewRulerLanes: 0, fixedOverflowWidgets: true,
+      value: initial,
+      language: LANGUAGE,
+      minimap: { enabled: false },
+      lineNumbers: "off",
+      scrollBeyondLastLine: false,
+      wordWrap: "on",
+      fontSize: 13,
+      automaticLayout: true,
+      glyphMargin: false,
+      folding: false,
+      renderLineHighlight: "none",
+      overviewRulerLanes: 0,
+      fixedOverflowWidgets: true,
       ariaLabel: "OData filter",
     });
     this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, onRun);
@@ -130,11 +156,28 @@ export class FilterEditor {
       else {
         const start = model.getPositionAt(parsed.error.start);
         const end = model.getPositionAt(Math.max(parsed.error.end, parsed.error.start + 1));
-        markers.push({ severity: monaco.MarkerSeverity.Error, message: parsed.error.message, startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column });
+        markers.push({
+          severity: monaco.MarkerSeverity.Error,
+          message: parsed.error.message,
+          startLineNumber: start.lineNumber,
+          startColumn: start.column,
+          endLineNumber: end.lineNumber,
+          endColumn: end.column,
+        });
         state = { classification: null, error: parsed.error.message, at: parsed.error.start + 1 };
       }
     } else {
-      state = { classification: { class: "table-scan", partitions: null, scanned: null, returned: null, selectivity: null, reasons: ["no filter: every entity"] }, error: null };
+      state = {
+        classification: {
+          class: "table-scan",
+          partitions: null,
+          scanned: null,
+          returned: null,
+          selectivity: null,
+          reasons: ["no filter: every entity"],
+        },
+        error: null,
+      };
     }
     monaco.editor.setModelMarkers(model, "odata", markers);
     this.current = state;

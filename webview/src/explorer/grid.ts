@@ -36,7 +36,12 @@ export interface EmptyState {
   action?: { label: string; run: () => void };
 }
 
-const TIMESTAMP: Column = { name: "Timestamp", label: "system", wide: true, value: (r) => (r.timestamp ? { text: r.timestamp, type: "DateTime" } : undefined) };
+const TIMESTAMP: Column = {
+  name: "Timestamp",
+  label: "system",
+  wide: true,
+  value: (r) => (r.timestamp ? { text: r.timestamp, type: "DateTime" } : undefined),
+};
 
 export class EntityGrid {
   readonly element: HTMLElement;
@@ -50,9 +55,17 @@ export class EntityGrid {
   private drawn = { first: -1, last: -1 };
   private emptyState: EmptyState = { message: "No entities." };
 
-  constructor(private readonly onOpen: (row: EntityRow) => void, private readonly onSelectionChange: () => void) {
-    this.element = h("div", { class: "grid", role: "grid", tabindex: "0", "aria-label": "Entities", "aria-multiselectable": "true" },
-      this.header, this.canvas, this.empty);
+  constructor(
+    private readonly onOpen: (row: EntityRow) => void,
+    private readonly onSelectionChange: () => void,
+  ) {
+    this.element = h(
+      "div",
+      { class: "grid", role: "grid", tabindex: "0", "aria-label": "Entities", "aria-multiselectable": "true" },
+      this.header,
+      this.canvas,
+      this.empty,
+    );
     this.element.addEventListener("scroll", () => this.render());
     this.element.addEventListener("keydown", (e) => this.key(e));
     new ResizeObserver(() => this.render(true)).observe(this.element);
@@ -128,8 +141,18 @@ export class EntityGrid {
       if (r.timestamp) timestamps = true;
       for (const [k, v] of Object.entries(r.properties)) if (!seen.has(k)) seen.set(k, v.type);
     }
-    this.columns = [...SYSTEM, ...(timestamps ? [TIMESTAMP] : []),
-      ...[...seen].map(([name, type]): Column => ({ name, label: type, value: (r) => { const v = r.properties[name]; return v ? { text: v.value, type: v.type } : undefined; } }))];
+    this.columns = [
+      ...SYSTEM,
+      ...(timestamps ? [TIMESTAMP] : []),
+      ...[...seen].map(([name, type]): Column => ({
+        name,
+        label: type,
+        value: (r) => {
+          const v = r.properties[name];
+          return v ? { text: v.value, type: v.type } : undefined;
+        },
+      })),
+    ];
     const width = CHECK_WIDTH + this.columns.reduce((sum, c) => sum + (c.wide ? WIDE_WIDTH : COLUMN_WIDTH), 0);
     this.header.style.width = this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${this.rows.length * ROW_HEIGHT}px`;
@@ -150,15 +173,35 @@ export class EntityGrid {
 
   private renderHeader(): void {
     clear(this.header);
-    const all = h("input", { type: "checkbox", title: "Select all", "aria-label": "Select all entities", checked: !!this.rows.length && this.selection.size === this.rows.length, onchange: (e: Event) => {
-      const on = (e.target as HTMLInputElement).checked;
-      this.selection.clear();
-      if (on) for (const r of this.rows) this.selection.add(key(r));
-      this.render(true);
-      this.onSelectionChange();
-    } });
-    this.header.append(h("div", { class: "cell check", role: "columnheader" }, all),
-      ...this.columns.map((c) => h("div", { class: `cell${c.wide ? " wide" : ""}`, role: "columnheader", title: `${c.name} (${c.label})`, "aria-label": `${c.name}, ${c.label}` }, c.name, h("span", { class: "type" }, c.label))));
+    const all = h("input", {
+      type: "checkbox",
+      title: "Select all",
+      "aria-label": "Select all entities",
+      checked: !!this.rows.length && this.selection.size === this.rows.length,
+      onchange: (e: Event) => {
+        const on = (e.target as HTMLInputElement).checked;
+        this.selection.clear();
+        if (on) for (const r of this.rows) this.selection.add(key(r));
+        this.render(true);
+        this.onSelectionChange();
+      },
+    });
+    this.header.append(
+      h("div", { class: "cell check", role: "columnheader" }, all),
+      ...this.columns.map((c) =>
+        h(
+          "div",
+          {
+            class: `cell${c.wide ? " wide" : ""}`,
+            role: "columnheader",
+            title: `${c.name} (${c.label})`,
+            "aria-label": `${c.name}, ${c.label}`,
+          },
+          c.name,
+          h("span", { class: "type" }, c.label),
+        ),
+      ),
+    );
   }
 
   /** Draws the rows in view (plus a margin); `force` redraws even when the same rows are in view. */
@@ -180,19 +223,47 @@ export class EntityGrid {
   private renderRow(row: EntityRow, index: number): HTMLElement {
     const k = key(row);
     const selected = this.selection.has(k);
-    const check = h("input", { type: "checkbox", tabindex: "-1", "aria-label": "Select", checked: selected, onclick: (e: Event) => e.stopPropagation(), onchange: (e: Event) => {
-      this.toggle(index, (e.target as HTMLInputElement).checked);
-    } });
-    const el = h("div", {
-      class: `grid-row${selected ? " selected" : ""}${index === this.active ? " active" : ""}`, role: "row", id: `grid-row-${index}`,
-      "aria-rowindex": String(index + 2), "aria-selected": String(selected), dataset: { key: k },
-      onclick: () => { this.active = index; this.element.focus({ preventScroll: true }); this.render(true); this.onOpen(row); },
-    }, h("div", { class: "cell check", role: "gridcell" }, check),
-    ...this.columns.map((c) => {
-      const v = c.value(row);
-      const system = c.label === "key" || c.label === "system";
-      return h("div", { class: `cell${system ? " system" : ""}${c.wide ? " wide" : ""} ${v?.type ? `t-${v.type.toLowerCase()}` : v ? "" : "missing"}`, role: "gridcell", title: v ? `${v.text}${v.type ? ` (Edm.${v.type})` : ""}` : "no value" }, v ? v.text : "");
-    }));
+    const check = h("input", {
+      type: "checkbox",
+      tabindex: "-1",
+      "aria-label": "Select",
+      checked: selected,
+      onclick: (e: Event) => e.stopPropagation(),
+      onchange: (e: Event) => {
+        this.toggle(index, (e.target as HTMLInputElement).checked);
+      },
+    });
+    const el = h(
+      "div",
+      {
+        class: `grid-row${selected ? " selected" : ""}${index === this.active ? " active" : ""}`,
+        role: "row",
+        id: `grid-row-${index}`,
+        "aria-rowindex": String(index + 2),
+        "aria-selected": String(selected),
+        dataset: { key: k },
+        onclick: () => {
+          this.active = index;
+          this.element.focus({ preventScroll: true });
+          this.render(true);
+          this.onOpen(row);
+        },
+      },
+      h("div", { class: "cell check", role: "gridcell" }, check),
+      ...this.columns.map((c) => {
+        const v = c.value(row);
+        const system = c.label === "key" || c.label === "system";
+        return h(
+          "div",
+          {
+            class: `cell${system ? " system" : ""}${c.wide ? " wide" : ""} ${v?.type ? `t-${v.type.toLowerCase()}` : v ? "" : "missing"}`,
+            role: "gridcell",
+            title: v ? `${v.text}${v.type ? ` (Edm.${v.type})` : ""}` : "no value",
+          },
+          v ? v.text : "",
+        );
+      }),
+    );
     el.style.top = `${index * ROW_HEIGHT}px`;
     el.style.width = this.canvas.style.width;
     return el;
@@ -213,9 +284,12 @@ export class EntityGrid {
     if (e.target !== this.element || !this.rows.length) return;
     const page = Math.max(1, Math.floor((this.element.clientHeight - this.header.offsetHeight) / ROW_HEIGHT) - 1);
     const moves: Record<string, () => number> = {
-      ArrowDown: () => this.active + 1, ArrowUp: () => this.active - 1,
-      PageDown: () => this.active + page, PageUp: () => this.active - page,
-      Home: () => 0, End: () => this.rows.length - 1,
+      ArrowDown: () => this.active + 1,
+      ArrowUp: () => this.active - 1,
+      PageDown: () => this.active + page,
+      PageUp: () => this.active - page,
+      Home: () => 0,
+      End: () => this.rows.length - 1,
     };
     if (Object.hasOwn(moves, e.key)) {
       this.active = Math.max(0, Math.min(this.rows.length - 1, moves[e.key]()));

@@ -16,7 +16,11 @@ let counter = 0;
 export class LongOperations {
   private running: string | undefined;
 
-  constructor(private readonly host: ViewClient<"explorer">, private readonly status: StatusArea, private readonly onBusy: (busy: boolean) => void) {}
+  constructor(
+    private readonly host: ViewClient<"explorer">,
+    private readonly status: StatusArea,
+    private readonly onBusy: (busy: boolean) => void,
+  ) {}
 
   get busy(): boolean {
     return this.running !== undefined;
@@ -26,7 +30,12 @@ export class LongOperations {
   progress(e: ProgressEvent): void {
     if (!this.running || e.id !== this.running) return;
     const id = this.running;
-    this.status.showProgress(LABELS[e.operation] ?? e.operation, e.done, e.total, () => void this.host.request("operation.cancel", { operation: id }));
+    this.status.showProgress(
+      LABELS[e.operation] ?? e.operation,
+      e.done,
+      e.total,
+      () => void this.host.request("operation.cancel", { operation: id }),
+    );
   }
 
   /** Deletes entities (each only in the version read); says what happened. Returns the outcome, or null when declined. */
@@ -44,11 +53,19 @@ export class LongOperations {
   }
 
   /** Exports this result (the filter's entities) or the whole table; returns the sentence to show. */
-  async export(table: string, format: TransferFormat, scope: ExportScope, query: { filter?: string; select?: string[] }): Promise<string | undefined> {
-    const r = await this.run((operation) => this.host.request("data.export", { table, format, scope, ...(scope === "result" ? query : {}), operation }));
+  async export(
+    table: string,
+    format: TransferFormat,
+    scope: ExportScope,
+    query: { filter?: string; select?: string[] },
+  ): Promise<string | undefined> {
+    const r = await this.run((operation) =>
+      this.host.request("data.export", { table, format, scope, ...(scope === "result" ? query : {}), operation }),
+    );
     const what = scope === "result" ? "of this result" : "of the whole table";
     if (r.outcome === "declined") return undefined;
-    if (r.outcome === "cancelled") return `Export cancelled after reading ${plural(r.read, "entity", "entities")} ${what}: nothing was written.`;
+    if (r.outcome === "cancelled")
+      return `Export cancelled after reading ${plural(r.read, "entity", "entities")} ${what}: nothing was written.`;
     return `Exported ${plural(r.exported, "entity", "entities")} ${what} to ${r.file}.`;
   }
 

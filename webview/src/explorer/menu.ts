@@ -22,13 +22,39 @@ export class MenuButton {
     this.list = h("div", { class: "menu", role: "menu", "aria-label": label });
     this.list.hidden = true;
     for (const item of items) {
-      this.list.append(h("button", { class: `menu-item ${item.name}`, role: "menuitem", tabindex: "-1", onclick: () => { this.close(); item.run(); } }, item.label));
+      this.list.append(
+        h(
+          "button",
+          {
+            class: `menu-item ${item.name}`,
+            role: "menuitem",
+            tabindex: "-1",
+            onclick: () => {
+              this.close();
+              item.run();
+            },
+          },
+          item.label,
+        ),
+      );
     }
-    this.button = h("button", { class: `secondary menu-button ${name}`, "aria-haspopup": "menu", "aria-expanded": "false", onclick: () => (this.list.hidden ? this.open() : this.close()) }, label);
+    this.button = h(
+      "button",
+      {
+        class: `secondary menu-button ${name}`,
+        "aria-haspopup": "menu",
+        "aria-expanded": "false",
+        onclick: () => (this.list.hidden ? this.open() : this.close()),
+      },
+      label,
+    );
     this.element = h("span", { class: "menu-anchor" }, this.button, this.list);
     this.list.addEventListener("keydown", (e) => this.key(e));
     this.button.addEventListener("keydown", (e) => {
-      if (e.key === "ArrowDown") { e.preventDefault(); this.open(); }
+      if (e.key === "ArrowDown") {
+        e.preventDefault();
+        this.open();
+      }
     });
     document.addEventListener("pointerdown", (e) => {
       if (!this.list.hidden && !this.element.contains(e.target as Node)) this.close(false);

@@ -33,9 +33,9 @@ const COLOURS: Record<string, string> = {
   "editorHoverWidget.background": "--vscode-editorHoverWidget-background",
   "editorHoverWidget.foreground": "--vscode-editorHoverWidget-foreground",
   "editorHoverWidget.border": "--vscode-editorHoverWidget-border",
-  "focusBorder": "--vscode-focusBorder",
-  "contrastBorder": "--vscode-contrastBorder",
-  "contrastActiveBorder": "--vscode-contrastActiveBorder",
+  focusBorder: "--vscode-focusBorder",
+  contrastBorder: "--vscode-contrastBorder",
+  contrastActiveBorder: "--vscode-contrastActiveBorder",
 };
 
 /** The built-in theme whose token colours fit the body's theme kind. */
@@ -94,7 +94,10 @@ export function followTheme(): void {
   const again = () => {
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; applyTheme(); });
+    requestAnimationFrame(() => {
+      queued = false;
+      applyTheme();
+    });
   };
   const observer = new MutationObserver(again);
   observer.observe(document.body, { attributes: true, attributeFilter: ["class"] });

@@ -18,10 +18,7 @@ export interface SidebarActions {
 
 /** What the tables list shows: no connection, the tables, or why there are none to show. */
 export type TablesView =
-  | { kind: "disconnected" }
-  | { kind: "loading" }
-  | { kind: "failed" }
-  | { kind: "tables"; tables: string[]; open?: string };
+  { kind: "disconnected" } | { kind: "loading" } | { kind: "failed" } | { kind: "tables"; tables: string[]; open?: string };
 
 export class Sidebar {
   readonly element: HTMLElement;
@@ -33,18 +30,44 @@ export class Sidebar {
 
   constructor(private readonly actions: SidebarActions) {
     this.createButton = h("button", { class: "create", onclick: () => this.create() }, "Create");
-    this.newTable.addEventListener("keydown", (e) => { if (e.key === "Enter") this.create(); });
-    this.element = h("aside", { class: "sidebar" },
-      h("section", { class: "side-section" },
+    this.newTable.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") this.create();
+    });
+    this.element = h(
+      "aside",
+      { class: "sidebar" },
+      h(
+        "section",
+        { class: "side-section" },
         h("h2", {}, "Connections"),
-        h("div", { class: "row" },
-          h("button", { class: "emulator", title: "Start the embedded emulator (Azurite) and connect to it", onclick: () => actions.emulator() }, "Emulator"),
-          h("button", { class: "secondary connect", title: "Connect with a connection string, a SAS token or Microsoft Entra ID", onclick: () => actions.prompt() }, "Connect…")),
-        this.connList),
-      h("section", { class: "side-section" },
+        h(
+          "div",
+          { class: "row" },
+          h(
+            "button",
+            { class: "emulator", title: "Start the embedded emulator (Azurite) and connect to it", onclick: () => actions.emulator() },
+            "Emulator",
+          ),
+          h(
+            "button",
+            {
+              class: "secondary connect",
+              title: "Connect with a connection string, a SAS token or Microsoft Entra ID",
+              onclick: () => actions.prompt(),
+            },
+            "Connect…",
+          ),
+        ),
+        this.connList,
+      ),
+      h(
+        "section",
+        { class: "side-section" },
         h("h2", {}, "Tables"),
         h("div", { class: "row" }, this.newTable, this.createButton),
-        this.tableList));
+        this.tableList,
+      ),
+    );
   }
 
   /** Marks a connection as being connected to (until the next `setConnections`). */
@@ -61,10 +84,28 @@ export class Sidebar {
     }
     for (const c of connections) {
       const isActive = c.id === active;
-      this.connList.append(h("li", { class: `${isActive ? "active" : ""}${c.id === this.connecting ? " connecting" : ""}`, title: c.endpoint, dataset: { id: c.id } },
-        h("button", { class: "link", "aria-current": isActive ? "true" : undefined, onclick: () => this.actions.select(c.id) }, c.name),
-        h("span", { class: "kind" }, c.kind),
-        h("button", { class: "icon", title: `Forget the connection ${c.name}`, "aria-label": `Forget the connection ${c.name}`, onclick: () => this.actions.forget(c.id) }, "✕")));
+      this.connList.append(
+        h(
+          "li",
+          {
+            class: `${isActive ? "active" : ""}${c.id === this.connecting ? " connecting" : ""}`,
+            title: c.endpoint,
+            dataset: { id: c.id },
+          },
+          h("button", { class: "link", "aria-current": isActive ? "true" : undefined, onclick: () => this.actions.select(c.id) }, c.name),
+          h("span", { class: "kind" }, c.kind),
+          h(
+            "button",
+            {
+              class: "icon",
+              title: `Forget the connection ${c.name}`,
+              "aria-label": `Forget the connection ${c.name}`,
+              onclick: () => this.actions.forget(c.id),
+            },
+            "✕",
+          ),
+        ),
+      );
     }
   }
 
@@ -79,9 +120,18 @@ export class Sidebar {
     if (!view.tables.length) return say("No tables yet — create one: type a name above and press Create.");
     for (const t of view.tables) {
       const open = t === view.open;
-      this.tableList.append(h("li", { class: open ? "active" : "" },
-        h("button", { class: "link", "aria-current": open ? "true" : undefined, onclick: () => this.actions.open(t) }, t),
-        h("button", { class: "icon", title: `Delete table ${t}`, "aria-label": `Delete table ${t}`, onclick: () => this.actions.remove(t) }, "✕")));
+      this.tableList.append(
+        h(
+          "li",
+          { class: open ? "active" : "" },
+          h("button", { class: "link", "aria-current": open ? "true" : undefined, onclick: () => this.actions.open(t) }, t),
+          h(
+            "button",
+            { class: "icon", title: `Delete table ${t}`, "aria-label": `Delete table ${t}`, onclick: () => this.actions.remove(t) },
+            "✕",
+          ),
+        ),
+      );
     }
   }
 

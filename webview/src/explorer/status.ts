@@ -29,7 +29,10 @@ export function problemOf(e: unknown): Problem {
 
 /** What an error shows: its sentence, and the service's answer behind a "Details" toggle. */
 export function problemNodes(problem: Problem): HTMLElement[] {
-  const nodes = [h("span", { class: "error-icon", "aria-hidden": "true" }, "⚠"), h("span", { class: "error-message" }, sentence(problem.message))];
+  const nodes = [
+    h("span", { class: "error-icon", "aria-hidden": "true" }, "⚠"),
+    h("span", { class: "error-message" }, sentence(problem.message)),
+  ];
   if (problem.details) nodes.push(h("details", { class: "error-details" }, h("summary", {}, "Details"), h("pre", {}, problem.details)));
   return nodes;
 }
@@ -40,7 +43,13 @@ export class StatusArea {
   private readonly progressBar = h("progress", { class: "progress-bar", max: "1" });
   private readonly progressText = h("span", { class: "progress-text" });
   private readonly cancelButton = h("button", { class: "secondary cancel" }, "Cancel");
-  readonly progress = h("div", { class: "progress", role: "status", "aria-live": "polite" }, this.progressBar, this.progressText, this.cancelButton);
+  readonly progress = h(
+    "div",
+    { class: "progress", role: "status", "aria-live": "polite" },
+    this.progressBar,
+    this.progressText,
+    this.cancelButton,
+  );
   private onCancel: (() => void) | undefined;
 
   constructor() {

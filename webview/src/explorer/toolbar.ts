@@ -44,12 +44,33 @@ export class Toolbar {
     this.insert = h("button", { class: "secondary insert-new", onclick: () => actions.insert() }, "Insert…");
     this.remove = h("button", { class: "secondary delete", onclick: () => actions.deleteSelected() }, "Delete selected");
     this.more = h("button", { class: "secondary more", onclick: () => actions.more() }, "Load more");
-    this.importMenu = new MenuButton("Import…", "import", FORMATS.map((f) => ({ label: `From a ${f.toUpperCase()} file…`, name: `import-${f}`, run: () => actions.import(f) })));
+    this.importMenu = new MenuButton(
+      "Import…",
+      "import",
+      FORMATS.map((f) => ({ label: `From a ${f.toUpperCase()} file…`, name: `import-${f}`, run: () => actions.import(f) })),
+    );
     this.exportMenu = new MenuButton("Export…", "export", [
-      ...FORMATS.map((f) => ({ label: `This result as ${f.toUpperCase()}…`, name: `export-result-${f}`, run: () => actions.export("result", f) })),
-      ...FORMATS.map((f) => ({ label: `The whole table as ${f.toUpperCase()}…`, name: `export-table-${f}`, run: () => actions.export("table", f) })),
+      ...FORMATS.map((f) => ({
+        label: `This result as ${f.toUpperCase()}…`,
+        name: `export-result-${f}`,
+        run: () => actions.export("result", f),
+      })),
+      ...FORMATS.map((f) => ({
+        label: `The whole table as ${f.toUpperCase()}…`,
+        name: `export-table-${f}`,
+        run: () => actions.export("table", f),
+      })),
     ]);
-    this.element = h("div", { class: "toolbar" }, this.insert, this.remove, this.more, this.importMenu.element, this.exportMenu.element, this.count);
+    this.element = h(
+      "div",
+      { class: "toolbar" },
+      this.insert,
+      this.remove,
+      this.more,
+      this.importMenu.element,
+      this.exportMenu.element,
+      this.count,
+    );
   }
 
   update(s: ToolbarState): void {

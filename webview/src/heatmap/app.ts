@@ -39,23 +39,34 @@ export class Heatmap {
     this.plot.append(this.canvas, this.band, this.tip);
     this.tip.hidden = this.band.hidden = true;
     const gradient = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map(scaleColour).join(", ")})`;
-    root.append(h("section", { class: "heatmap" },
-      h("header", { class: "heatmap-head" },
-        h("h1", {}, "Key-space heatmap"),
-        this.summaryEl),
-      h("div", { class: "heatmap-legend", "aria-label": "Colour legend" },
-        h("span", { class: "legend-scale" },
-          h("span", { class: "legend-bar", style: `background: ${gradient}` }),
-          h("span", { class: "legend-labels" }, h("span", {}, "0"), this.legendMid, this.legendMax)),
-        h("span", { class: "legend-unit" }, "entities/s per key range and second (log scale)"),
-        h("span", { class: "legend-throttled" }, h("span", { class: "swatch", "aria-hidden": "true" }), "outlined: throttled requests")),
-      h("div", { class: "heatmap-zoom" }, this.zoomOut, this.reset, this.zoomText),
-      this.plot));
+    root.append(
+      h(
+        "section",
+        { class: "heatmap" },
+        h("header", { class: "heatmap-head" }, h("h1", {}, "Key-space heatmap"), this.summaryEl),
+        h(
+          "div",
+          { class: "heatmap-legend", "aria-label": "Colour legend" },
+          h(
+            "span",
+            { class: "legend-scale" },
+            h("span", { class: "legend-bar", style: `background: ${gradient}` }),
+            h("span", { class: "legend-labels" }, h("span", {}, "0"), this.legendMid, this.legendMax),
+          ),
+          h("span", { class: "legend-unit" }, "entities/s per key range and second (log scale)"),
+          h("span", { class: "legend-throttled" }, h("span", { class: "swatch", "aria-hidden": "true" }), "outlined: throttled requests"),
+        ),
+        h("div", { class: "heatmap-zoom" }, this.zoomOut, this.reset, this.zoomText),
+        this.plot,
+      ),
+    );
     for (const s of initial) this.log.add(s);
     // The host's clock at the handshake: seconds since the last traffic have passed without any.
     if (now !== undefined) this.log.add({ t: now - (now % 1000) - 2000, partitions: {} });
     this.plot.addEventListener("pointermove", (e) => this.pointerMove(e));
-    this.plot.addEventListener("pointerleave", () => { this.tip.hidden = true; });
+    this.plot.addEventListener("pointerleave", () => {
+      this.tip.hidden = true;
+    });
     this.plot.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.plot.addEventListener("pointerup", (e) => this.pointerUp(e));
     new ResizeObserver(() => this.schedule()).observe(this.plot);
@@ -85,7 +96,10 @@ export class Heatmap {
   private schedule(): void {
     if (this.queued) return;
     this.queued = true;
-    requestAnimationFrame(() => { this.queued = false; this.render(); });
+    requestAnimationFrame(() => {
+      this.queued = false;
+      this.render();
+    });
   }
 
   private render(): void {
@@ -104,8 +118,17 @@ export class Heatmap {
     const said = summary(this.log, layout.keys);
     this.summaryEl.textContent = said.text;
     this.summaryEl.classList.toggle("idle", said.idle);
-    this.canvas.setAttribute("aria-label", `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} seconds. ${said.text}`);
-    Object.assign(this.plot.dataset, { rows: String(layout.rows.length), keys: String(layout.keys), seconds: String(layout.times.length), first: layout.rows[0]?.[0] ?? "", newest: String(layout.times.at(-1) ?? "") });
+    this.canvas.setAttribute(
+      "aria-label",
+      `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} seconds. ${said.text}`,
+    );
+    Object.assign(this.plot.dataset, {
+      rows: String(layout.rows.length),
+      keys: String(layout.keys),
+      seconds: String(layout.times.length),
+      first: layout.rows[0]?.[0] ?? "",
+      newest: String(layout.times.at(-1) ?? ""),
+    });
   }
 
   private colours(): Colours {
@@ -143,13 +166,17 @@ export class Heatmap {
       return;
     }
     const at = this.cellAt(e.offsetX, e.offsetY);
-    if (!at || !this.view) { this.tip.hidden = true; return; }
+    if (!at || !this.view) {
+      this.tip.hidden = true;
+      return;
+    }
     const keys = this.view.layout.rows[at.row];
     const cell = this.view.layout.cells[at.col][at.row];
     const range = keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${n(keys.length)} keys)`;
     const rate = cell ? cell.reads + cell.writes : 0;
     const share = cell && rate + cell.throttled ? Math.round((100 * cell.throttled) / (rate + cell.throttled)) : 0;
-    this.tip.textContent = `${range}\n${clock(this.view.layout.times[at.col])} · ${n(rate)} entities/s` +
+    this.tip.textContent =
+      `${range}\n${clock(this.view.layout.times[at.col])} · ${n(rate)} entities/s` +
       (cell ? ` (${n(cell.reads)} read, ${n(cell.writes)} written) · ${share}% throttled` : "");
     const left = Math.min(e.offsetX + 12, this.view.g.width - 220);
     Object.assign(this.tip.style, { left: `${Math.max(0, left)}px`, top: `${e.offsetY + 14}px` });

@@ -9,7 +9,13 @@
 import { clock, Layout, tickStep } from "./model";
 
 /** Viridis at five stops: even steps in lightness, readable by people with colour-vision deficiencies. */
-const STOPS: Array<[number, number, number]> = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+const STOPS: Array<[number, number, number]> = [
+  [68, 1, 84],
+  [59, 82, 139],
+  [33, 145, 140],
+  [94, 201, 98],
+  [253, 231, 37],
+];
 
 /** The colour of `v` in 0..1. */
 export function scaleColour(v: number): string {
@@ -92,19 +98,21 @@ export function draw(canvas: HTMLCanvasElement, layout: Layout, g: Geometry, col
   ctx.strokeStyle = colours.grid;
   ctx.lineWidth = 1;
   ctx.strokeRect(plot.x - 0.5, plot.y + 0.5, plot.w + 1, plot.h);
-  layout.cells.forEach((column, x) => column.forEach((cell, y) => {
-    if (!cell) return;
-    const rate = cell.reads + cell.writes;
-    const cx = plot.x + x * colW;
-    const cy = plot.y + y * rowH;
-    ctx.fillStyle = scaleColour(scalePosition(rate, layout.max));
-    ctx.fillRect(cx, cy, Math.max(1, colW - (colW > 3 ? 1 : 0)), Math.max(1, rowH - 1));
-    if (cell.throttled) {
-      ctx.strokeStyle = colours.throttled;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(cx + 1, cy + 1, Math.max(1, colW - 3), Math.max(1, rowH - 3));
-    }
-  }));
+  layout.cells.forEach((column, x) =>
+    column.forEach((cell, y) => {
+      if (!cell) return;
+      const rate = cell.reads + cell.writes;
+      const cx = plot.x + x * colW;
+      const cy = plot.y + y * rowH;
+      ctx.fillStyle = scaleColour(scalePosition(rate, layout.max));
+      ctx.fillRect(cx, cy, Math.max(1, colW - (colW > 3 ? 1 : 0)), Math.max(1, rowH - 1));
+      if (cell.throttled) {
+        ctx.strokeStyle = colours.throttled;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(cx + 1, cy + 1, Math.max(1, colW - 3), Math.max(1, rowH - 3));
+      }
+    }),
+  );
   ctx.font = colours.font;
   ctx.fillStyle = colours.foreground;
   ctx.textBaseline = "middle";

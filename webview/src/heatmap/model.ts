@@ -133,7 +133,10 @@ export function summary(log: TrafficLog, keys: number): { idle: boolean; text: s
   const second = log.second(t);
   if (!second?.size) {
     const ago = Math.round((t - log.lastActive) / 1000);
-    return { idle: true, text: `Idle: no traffic since ${clock(log.lastActive)} (${plural(ago, "second", "seconds")} before ${clock(t)}) · ${plural(keys, "partition key", "partition keys")} in view.` };
+    return {
+      idle: true,
+      text: `Idle: no traffic since ${clock(log.lastActive)} (${plural(ago, "second", "seconds")} before ${clock(t)}) · ${plural(keys, "partition key", "partition keys")} in view.`,
+    };
   }
   let reads = 0;
   let writes = 0;
@@ -145,7 +148,8 @@ export function summary(log: TrafficLog, keys: number): { idle: boolean; text: s
   }
   return {
     idle: false,
-    text: `${plural(keys, "partition key", "partition keys")} in view · last second: ${n(reads + writes)} entities/s at ${clock(t)} ` +
+    text:
+      `${plural(keys, "partition key", "partition keys")} in view · last second: ${n(reads + writes)} entities/s at ${clock(t)} ` +
       `(${n(reads)} read, ${n(writes)} written, over ${plural(second.size, "partition", "partitions")})${throttled ? ` · ${n(throttled)} throttled` : ""}`,
   };
 }

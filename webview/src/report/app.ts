@@ -13,8 +13,13 @@ import { drawCharts, hottestScale, shownOps } from "./charts";
 
 /** Operation names as a user reads them: the call each one is. */
 const OP_WORDS: Record<OpType, string> = {
-  insert: "insert", update: "update", delete: "delete", pointRead: "point read (getEntity)", query: "range query (listEntities)",
-  scan: "table scan", transaction: "transaction (submitTransaction)",
+  insert: "insert",
+  update: "update",
+  delete: "delete",
+  pointRead: "point read (getEntity)",
+  query: "range query (listEntities)",
+  scan: "table scan",
+  transaction: "transaction (submitTransaction)",
 };
 
 export function renderReports(root: HTMLElement, state: ReportState): void {
@@ -27,20 +32,39 @@ function renderRun(label: string, r: StressReport): HTMLElement {
   const ops = shownOps(r);
   const scale = hottestScale(r);
   const shown = Math.min(20, r.partitions.length);
-  const el = h("section", { class: "run" },
+  const el = h(
+    "section",
+    { class: "run" },
     h("h1", {}, label),
-    h("p", { class: "meta" }, [r.mode, r.target, `${(r.durationMs / 1000).toFixed(1)} s`, `concurrency ${r.concurrency}`, `table ${r.table}`].join(" · ") + (r.stopped ? ` · stopped: ${r.stopped}` : "")),
-    h("p", { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
+    h(
+      "p",
+      { class: "meta" },
+      [r.mode, r.target, `${(r.durationMs / 1000).toFixed(1)} s`, `concurrency ${r.concurrency}`, `table ${r.table}`].join(" · ") +
+        (r.stopped ? ` · stopped: ${r.stopped}` : ""),
+    ),
+    h(
+      "p",
+      { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
       h("strong", {}, `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
-      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`),
+      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
+    ),
     operationsTable(r, ops),
     errorsLine(r, ops),
     patternsTable(r),
-    h("h2", {}, "Throughput over time"), canvases.timeline,
-    h("h2", {}, "Latency percentiles"), canvases.latency,
-    h("h2", {}, shown < r.partitionCount ? `Hottest partitions (${formatCount(shown)} of ${formatCount(r.partitionCount)})` : `Hottest partitions (${plural(r.partitionCount, "partition")})`),
+    h("h2", {}, "Throughput over time"),
+    canvases.timeline,
+    h("h2", {}, "Latency percentiles"),
+    canvases.latency,
+    h(
+      "h2",
+      {},
+      shown < r.partitionCount
+        ? `Hottest partitions (${formatCount(shown)} of ${formatCount(r.partitionCount)})`
+        : `Hottest partitions (${plural(r.partitionCount, "partition")})`,
+    ),
     h("p", { class: "partitions-note" }, scale.caption),
-    canvases.partitions);
+    canvases.partitions,
+  );
   queueMicrotask(() => drawCharts(canvases, r, ops, scale));
   return el;
 }
@@ -48,16 +72,48 @@ function renderRun(label: string, r: StressReport): HTMLElement {
 /** One row per operation that ran or failed: calls, entities and their rate, latency, errors in words, retries. */
 function operationsTable(r: StressReport, ops: OpType[]): HTMLElement {
   if (!ops.length) return h("p", { class: "ops empty" }, "No operation ran.");
-  return h("div", { class: "table-scroll" }, h("table", { class: "ops" },
-    h("thead", {}, h("tr", {}, ...["operation", "calls", "entities", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) => h("th", {}, c)))),
-    h("tbody", {}, ...ops.map((op) => {
-      const o = r.operations[op];
-      // Calls answered and failed alike, as the CLI's summary counts them.
-      const calls = o.count + Object.values(o.errors).reduce((n, k) => n + k, 0);
-      return h("tr", { dataset: { op } }, h("td", {}, OP_WORDS[op]), h("td", {}, formatCount(calls)), h("td", {}, formatCount(o.entities)), h("td", {}, formatCount(o.entitiesPerSecond)),
-        h("td", {}, formatCount(o.latencyMs.p50)), h("td", {}, formatCount(o.latencyMs.p95)), h("td", {}, formatCount(o.latencyMs.p99)), h("td", {}, formatCount(o.latencyMs.max)),
-        h("td", { class: "errors" }, errorsInWords(o.errorCodes ?? {}, o.errors)), h("td", {}, formatCount(o.retries)));
-    }))));
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "ops" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["operation", "calls", "entities", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) =>
+            h("th", {}, c),
+          ),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...ops.map((op) => {
+          const o = r.operations[op];
+          // Calls answered and failed alike, as the CLI's summary counts them.
+          const calls = o.count + Object.values(o.errors).reduce((n, k) => n + k, 0);
+          return h(
+            "tr",
+            { dataset: { op } },
+            h("td", {}, OP_WORDS[op]),
+            h("td", {}, formatCount(calls)),
+            h("td", {}, formatCount(o.entities)),
+            h("td", {}, formatCount(o.entitiesPerSecond)),
+            h("td", {}, formatCount(o.latencyMs.p50)),
+            h("td", {}, formatCount(o.latencyMs.p95)),
+            h("td", {}, formatCount(o.latencyMs.p99)),
+            h("td", {}, formatCount(o.latencyMs.max)),
+            h("td", { class: "errors" }, errorsInWords(o.errorCodes ?? {}, o.errors)),
+            h("td", {}, formatCount(o.retries)),
+          );
+        }),
+      ),
+    ),
+  );
 }
 
 /** "No errors." or the run's errors by code, summed over its operations. */
@@ -65,7 +121,8 @@ function errorsLine(r: StressReport, ops: OpType[]): HTMLElement {
   const codes: Record<string, number> = {};
   for (const op of ops) {
     const o = r.operations[op];
-    for (const [code, n] of Object.entries(Object.keys(o.errorCodes ?? {}).length ? o.errorCodes : o.errors)) codes[code] = (codes[code] ?? 0) + n;
+    for (const [code, n] of Object.entries(Object.keys(o.errorCodes ?? {}).length ? o.errorCodes : o.errors))
+      codes[code] = (codes[code] ?? 0) + n;
   }
   const words = errorsInWords(codes);
   return h("p", { class: `errors-line ${words === "none" ? "ok" : "failed"}` }, words === "none" ? "No errors." : `Errors: ${words}.`);
@@ -76,11 +133,36 @@ function patternsTable(r: StressReport): HTMLElement | undefined {
   const patterns = r.patterns ?? [];
   const skipped = r.skipped ?? [];
   if (!patterns.length && !skipped.length) return undefined;
-  return h("div", { class: "patterns" },
+  return h(
+    "div",
+    { class: "patterns" },
     h("h2", {}, "Access patterns"),
-    patterns.length ? h("div", { class: "table-scroll" }, h("table", { class: "ops patterns-table" },
-      h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
-      h("tbody", {}, ...patterns.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
-        h("td", {}, formatCount(p.callsPerSecond)), h("td", {}, formatCount(p.calls)), h("td", {}, formatCount(p.failed))))))) : undefined,
-    ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)));
+    patterns.length
+      ? h(
+          "div",
+          { class: "table-scroll" },
+          h(
+            "table",
+            { class: "ops patterns-table" },
+            h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
+            h(
+              "tbody",
+              {},
+              ...patterns.map((p) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", {}, p.name),
+                  h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
+                  h("td", {}, formatCount(p.callsPerSecond)),
+                  h("td", {}, formatCount(p.calls)),
+                  h("td", {}, formatCount(p.failed)),
+                ),
+              ),
+            ),
+          ),
+        )
+      : undefined,
+    ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)),
+  );
 }

@@ -7,18 +7,46 @@
  * that chart switches to a logarithmic axis that still shows the target.
  */
 import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, Tooltip,
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PointElement,
+  Tooltip,
 } from "chart.js";
 import type { StressReport } from "../protocol";
 import type { OpType } from "../../../client/src/runtime/shapes";
 import { entityRate, formatCount } from "../../../client/src/runtime/shapes";
 
-Chart.register(BarController, BarElement, CategoryScale, Legend, LinearScale, LogarithmicScale, LineController, LineElement, PointElement, Tooltip);
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  Legend,
+  LinearScale,
+  LogarithmicScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+);
 
 export const OPS: OpType[] = ["insert", "update", "delete", "pointRead", "query", "scan", "transaction"];
 const COLORS: Record<OpType | "total" | "target", string> = {
-  insert: "#3794ff", update: "#4ec9b0", delete: "#d16969", pointRead: "#89d185", query: "#cca700", scan: "#ce9178", transaction: "#b180d7",
-  total: "#c586c0", target: "#f14c4c",
+  insert: "#3794ff",
+  update: "#4ec9b0",
+  delete: "#d16969",
+  pointRead: "#89d185",
+  query: "#cca700",
+  scan: "#ce9178",
+  transaction: "#b180d7",
+  total: "#c586c0",
+  target: "#f14c4c",
 };
 
 /** The operations worth a row and a line: those that ran or failed. */
@@ -41,7 +69,10 @@ export interface PartitionScale {
  */
 export function hottestScale(r: StressReport): PartitionScale {
   const target = r.verdict.partitionTargetEntitiesPerSecond;
-  const rates = r.partitions.slice(0, 20).map((p) => p.entitiesPerSecond).filter((v) => v > 0);
+  const rates = r.partitions
+    .slice(0, 20)
+    .map((p) => p.entitiesPerSecond)
+    .filter((v) => v > 0);
   const hottest = rates.length ? Math.max(...rates) : 0;
   const share = target > 0 ? (hottest / target) * 100 : 0;
   const of = `The hottest partition took ${entityRate(hottest)}, ${formatCount(share)} % of the ${entityRate(target)} partition target (dashed line)`;
@@ -53,7 +84,12 @@ export function hottestScale(r: StressReport): PartitionScale {
   return { type: "logarithmic", min, max, caption: `${of}; the axis is logarithmic so that partitions far below the target stay visible.` };
 }
 
-export function drawCharts(c: { timeline: HTMLCanvasElement; latency: HTMLCanvasElement; partitions: HTMLCanvasElement }, r: StressReport, ops: OpType[], scale: PartitionScale): void {
+export function drawCharts(
+  c: { timeline: HTMLCanvasElement; latency: HTMLCanvasElement; partitions: HTMLCanvasElement },
+  r: StressReport,
+  ops: OpType[],
+  scale: PartitionScale,
+): void {
   Chart.defaults.color = getComputedStyle(document.body).getPropertyValue("--vscode-foreground").trim() || "#333";
   Chart.defaults.animation = false;
   new Chart(c.timeline, {
@@ -61,7 +97,12 @@ export function drawCharts(c: { timeline: HTMLCanvasElement; latency: HTMLCanvas
     data: {
       labels: r.timeline.map((t) => `${(t.tMs / 1000).toFixed(1)} s`),
       datasets: [
-        ...ops.map((op) => ({ label: op, data: r.timeline.map((t) => t.byOperation?.[op] ?? 0), borderColor: COLORS[op], backgroundColor: COLORS[op] })),
+        ...ops.map((op) => ({
+          label: op,
+          data: r.timeline.map((t) => t.byOperation?.[op] ?? 0),
+          borderColor: COLORS[op],
+          backgroundColor: COLORS[op],
+        })),
         { label: "total", data: r.timeline.map((t) => t.entitiesPerSecond), borderColor: COLORS.total, backgroundColor: COLORS.total },
       ],
     },
@@ -89,15 +130,28 @@ export function drawCharts(c: { timeline: HTMLCanvasElement; latency: HTMLCanvas
       labels: top.map((p) => (p.partitionKey.length > 18 ? p.partitionKey.slice(0, 17) + "…" : p.partitionKey)),
       datasets: [
         // A zero rate has no place on a logarithmic axis: it is left out rather than drawn at the axis floor.
-        { type: "bar" as const, label: "entities/s", data: top.map((p) => (scale.type === "logarithmic" && p.entitiesPerSecond <= 0 ? null : p.entitiesPerSecond)),
-          backgroundColor: top.map((p) => (p.entitiesPerSecond > target || p.throttled > 0 ? COLORS.target : COLORS.insert)) },
-        { type: "line" as const, label: `target ${entityRate(target)}`, data: top.map(() => target), borderColor: COLORS.target, borderDash: [6, 4], pointRadius: 0 },
+        {
+          type: "bar" as const,
+          label: "entities/s",
+          data: top.map((p) => (scale.type === "logarithmic" && p.entitiesPerSecond <= 0 ? null : p.entitiesPerSecond)),
+          backgroundColor: top.map((p) => (p.entitiesPerSecond > target || p.throttled > 0 ? COLORS.target : COLORS.insert)),
+        },
+        {
+          type: "line" as const,
+          label: `target ${entityRate(target)}`,
+          data: top.map(() => target),
+          borderColor: COLORS.target,
+          borderDash: [6, 4],
+          pointRadius: 0,
+        },
       ],
     },
     options: {
       scales: {
         y: {
-          type: scale.type, min: scale.min, max: scale.max,
+          type: scale.type,
+          min: scale.min,
+          max: scale.max,
           title: { display: true, text: scale.type === "logarithmic" ? "entities/s (log scale)" : "entities/s" },
         },
       },

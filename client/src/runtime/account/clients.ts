@@ -3,7 +3,13 @@
  * emulator or a connection string (shared key or SAS), an account URL with
  * a SAS token, or an account URL with Microsoft Entra ID.
  */
-import { AzureNamedKeyCredential, AzureSASCredential, TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
+import {
+  AzureNamedKeyCredential,
+  AzureSASCredential,
+  TableClient,
+  TableServiceClient,
+  TableServiceClientOptions,
+} from "@azure/data-tables";
 import { ConnectionInfo } from "./model";
 import { parseConnectionString } from "./connection-string";
 import { cleanConnection } from "./connection-input";

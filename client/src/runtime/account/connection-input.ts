@@ -46,7 +46,10 @@ export function interpretConnectionInput(text: string, urlKind: "sas" | "entra-i
  */
 export function readSasToken(text: string, now = new Date()): string {
   const token = sasToken(text);
-  if (!token) throw new ConnectionStringError("this is not a SAS token (it has no sig parameter): copy the whole token, from sv= to the end of its signature");
+  if (!token)
+    throw new ConnectionStringError(
+      "this is not a SAS token (it has no sig parameter): copy the whole token, from sv= to the end of its signature",
+    );
   const problem = sasTimeProblem(parseSas(token)!, now);
   if (problem) throw new ConnectionStringError(problem.message);
   return token;

@@ -8,8 +8,19 @@ import { ConnectionStringError } from "./errors";
 import { hasSignature } from "./sas";
 
 /** The settings a table connection string may hold (names match case-insensitively). */
-export const SETTINGS = ["DefaultEndpointsProtocol", "AccountName", "AccountKey", "TableEndpoint", "EndpointSuffix", "SharedAccessSignature",
-  "UseDevelopmentStorage", "DevelopmentStorageProxyUri", "BlobEndpoint", "QueueEndpoint", "FileEndpoint"] as const;
+export const SETTINGS = [
+  "DefaultEndpointsProtocol",
+  "AccountName",
+  "AccountKey",
+  "TableEndpoint",
+  "EndpointSuffix",
+  "SharedAccessSignature",
+  "UseDevelopmentStorage",
+  "DevelopmentStorageProxyUri",
+  "BlobEndpoint",
+  "QueueEndpoint",
+  "FileEndpoint",
+] as const;
 export type Setting = (typeof SETTINGS)[number];
 
 const CANONICAL = new Map<string, Setting>(SETTINGS.map((s) => [s.toLowerCase(), s]));
@@ -35,7 +46,10 @@ export interface Field {
 /** The settings of `text` (split at `;` and line breaks), by canonical name; throws on the first segment that is not one. */
 export function readSegments(text: string): Map<Setting, Field> {
   const fields = new Map<Setting, Field>();
-  const segments = text.split(/[;\r\n]/).map((s) => s.trim()).filter(Boolean);
+  const segments = text
+    .split(/[;\r\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   segments.forEach((segment, i) => {
     const position = i + 1;
     const eq = segment.indexOf("=");
@@ -58,8 +72,10 @@ function notASetting(segment: string, eq: number, position: number): string {
   const head = /^[A-Za-z]+/.exec(segment)?.[0] ?? "";
   const known = CANONICAL.get(head.toLowerCase());
   if (known && head.length === segment.length) return `${known} (${at}) has no value: write ${known}=…`;
-  if (known && /^[\s:]/.test(segment.slice(head.length))) return `${known} (${at}) needs '=' between the name and the value: write ${known}=…, not a space or a colon`;
-  if (hasSignature(segment) || /^\??sv=/i.test(segment)) return `${at} looks like a SAS token without its name: put SharedAccessSignature= before it`;
+  if (known && /^[\s:]/.test(segment.slice(head.length)))
+    return `${known} (${at}) needs '=' between the name and the value: write ${known}=…, not a space or a colon`;
+  if (hasSignature(segment) || /^\??sv=/i.test(segment))
+    return `${at} looks like a SAS token without its name: put SharedAccessSignature= before it`;
   if (/^[A-Za-z0-9+/]{20,}={0,2}$/.test(segment)) return `${at} looks like an account key without its name: write AccountKey=…`;
   if (/^https?:\/\//i.test(segment)) return `${at} is a URL without a setting name: write TableEndpoint=https://…`;
   const name = eq > 0 ? segment.slice(0, eq).trim() : "";

@@ -33,7 +33,9 @@ export function parseConnectionString(input: string): ParsedConnectionString {
   const text = unquote(input.trim());
   if (!text) throw new ConnectionStringError("the connection string is empty");
   if (/^https?:\/\//i.test(text)) {
-    throw new ConnectionStringError("this is a URL, not a connection string: connect with 'Account URL and SAS token' (or put the URL in TableEndpoint=…)");
+    throw new ConnectionStringError(
+      "this is a URL, not a connection string: connect with 'Account URL and SAS token' (or put the URL in TableEndpoint=…)",
+    );
   }
   const fields = readSegments(text);
   if (!fields.size) throw new ConnectionStringError("the connection string is empty (it holds only separators)");
@@ -58,25 +60,38 @@ export function parseConnectionString(input: string): ParsedConnectionString {
   let sas: string | undefined;
   if (fields.has("SharedAccessSignature")) {
     sas = sasToken(value("SharedAccessSignature")!);
-    if (!sas) throw new ConnectionStringError(`${label("SharedAccessSignature")} has no signature (its sig parameter): copy the whole SAS token again`);
+    if (!sas)
+      throw new ConnectionStringError(
+        `${label("SharedAccessSignature")} has no signature (its sig parameter): copy the whole SAS token again`,
+      );
   }
 
   let endpointText = value("TableEndpoint");
   if (endpointText === undefined) {
-    if (!accountName) throw new ConnectionStringError("the connection string has neither TableEndpoint nor AccountName: add AccountName=… (and EndpointSuffix), or TableEndpoint=https://…");
+    if (!accountName)
+      throw new ConnectionStringError(
+        "the connection string has neither TableEndpoint nor AccountName: add AccountName=… (and EndpointSuffix), or TableEndpoint=https://…",
+      );
     const protocol = (value("DefaultEndpointsProtocol") ?? "https").toLowerCase();
-    if (protocol !== "https" && protocol !== "http") throw new ConnectionStringError(`${label("DefaultEndpointsProtocol")} must be https or http`);
+    if (protocol !== "https" && protocol !== "http")
+      throw new ConnectionStringError(`${label("DefaultEndpointsProtocol")} must be https or http`);
     const suffix = (value("EndpointSuffix") ?? "core.windows.net").toLowerCase();
     if (!validHost(suffix)) throw new ConnectionStringError(`${label("EndpointSuffix")} is not a domain such as core.windows.net`);
     endpointText = `${protocol}://${accountName.toLowerCase()}.table.${suffix}`;
   }
-  const endpoint = readEndpoint(endpointText, fields.has("TableEndpoint") ? label("TableEndpoint") : "the table endpoint built from AccountName and EndpointSuffix");
-  if (endpoint.table) throw new ConnectionStringError(`${label("TableEndpoint")} names a table: TableEndpoint is the account's address, without a table`);
+  const endpoint = readEndpoint(
+    endpointText,
+    fields.has("TableEndpoint") ? label("TableEndpoint") : "the table endpoint built from AccountName and EndpointSuffix",
+  );
+  if (endpoint.table)
+    throw new ConnectionStringError(`${label("TableEndpoint")} names a table: TableEndpoint is the account's address, without a table`);
   if (endpoint.sas) {
-    if (sas && sas !== endpoint.sas) throw new ConnectionStringError(`both ${label("TableEndpoint")} and ${label("SharedAccessSignature")} carry a SAS token: keep one`);
+    if (sas && sas !== endpoint.sas)
+      throw new ConnectionStringError(`both ${label("TableEndpoint")} and ${label("SharedAccessSignature")} carry a SAS token: keep one`);
     sas = endpoint.sas;
   }
-  if (!accountKey && !sas) throw new ConnectionStringError("the connection string has no AccountKey and no SharedAccessSignature: add one of them");
+  if (!accountKey && !sas)
+    throw new ConnectionStringError("the connection string has no AccountKey and no SharedAccessSignature: add one of them");
   const name = accountName ?? (endpoint.endpoint.split("/")[3] || endpoint.hostname.split(".")[0]);
   if (accountKey && !name) throw new ConnectionStringError("AccountName is missing: a key needs the account's name");
   return { endpoint: endpoint.endpoint, accountName: name, accountKey, sas, emulator: isLoopbackHost(endpoint.hostname) };
@@ -87,10 +102,14 @@ function checkKey(key: string, label: string): void {
   const bad = key.search(/[^A-Za-z0-9+/=]/);
   if (bad >= 0) {
     const what = /\s/.test(key[bad]) ? "a space or line break" : "not a base64 character";
-    throw new ConnectionStringError(`${label} is not base64: its character ${bad + 1} is ${what}; copy the key again from the portal (Access keys)`);
+    throw new ConnectionStringError(
+      `${label} is not base64: its character ${bad + 1} is ${what}; copy the key again from the portal (Access keys)`,
+    );
   }
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key) || key.length % 4 !== 0) {
-    throw new ConnectionStringError(`${label} is not complete base64 (${key.length} characters, padding misplaced or missing): copy the whole key again from the portal (Access keys)`);
+    throw new ConnectionStringError(
+      `${label} is not complete base64 (${key.length} characters, padding misplaced or missing): copy the whole key again from the portal (Access keys)`,
+    );
   }
 }
 

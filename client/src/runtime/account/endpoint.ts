@@ -30,8 +30,12 @@ export function readEndpoint(text: string, label: string): Endpoint {
   } catch {
     throw new ConnectionStringError(`${label} is not a URL such as ${EXAMPLE}`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConnectionStringError(`${label} must use https (or http for an emulator), like ${EXAMPLE}`);
-  if (url.username || url.password) throw new ConnectionStringError(`${label} must not hold a user name or password: credentials go in AccountKey or SharedAccessSignature`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ConnectionStringError(`${label} must use https (or http for an emulator), like ${EXAMPLE}`);
+  if (url.username || url.password)
+    throw new ConnectionStringError(
+      `${label} must not hold a user name or password: credentials go in AccountKey or SharedAccessSignature`,
+    );
   if (url.hash) throw new ConnectionStringError(`${label} must not have a #fragment`);
   if (!validHost(url.hostname)) throw new ConnectionStringError(`${label} does not have a valid host name, like ${EXAMPLE}`);
   // Path-style addresses (an emulator on an IP or localhost) name the account first; Azure's own hosts carry it in the name.
@@ -39,17 +43,30 @@ export function readEndpoint(text: string, label: string): Endpoint {
   const segments = url.pathname.split("/").filter(Boolean);
   const account = pathStyle ? segments[0] : undefined;
   const table = segments[pathStyle ? 1 : 0];
-  if (segments.length > (pathStyle ? 2 : 1) || (account !== undefined && !/^[A-Za-z0-9-]{1,63}$/.test(account)) || (table !== undefined && !/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(table))) {
+  if (
+    segments.length > (pathStyle ? 2 : 1) ||
+    (account !== undefined && !/^[A-Za-z0-9-]{1,63}$/.test(account)) ||
+    (table !== undefined && !/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(table))
+  ) {
     throw new ConnectionStringError(`${label} must be the table service's address only, like ${EXAMPLE}`);
   }
   const query = url.search.replace(/^\?/, "");
-  if (query && !hasSignature(query)) throw new ConnectionStringError(`${label} has a query string that is not a SAS token: remove the part from '?' on`);
-  return { endpoint: `${url.protocol}//${url.host}${account ? `/${account}` : ""}`, hostname: url.hostname, sas: query || undefined, table };
+  if (query && !hasSignature(query))
+    throw new ConnectionStringError(`${label} has a query string that is not a SAS token: remove the part from '?' on`);
+  return {
+    endpoint: `${url.protocol}//${url.host}${account ? `/${account}` : ""}`,
+    hostname: url.hostname,
+    sas: query || undefined,
+    table,
+  };
 }
 
 /** A DNS name (labels of letters, digits, '-' or '_'), an IPv4 literal or a bracketed IPv6 literal, as the URL parser leaves them. */
 export function validHost(hostname: string): boolean {
   if (hostname.startsWith("[")) return hostname.endsWith("]");
   if (!hostname || hostname.length > 253) return false;
-  return hostname.replace(/\.$/, "").split(".").every((label) => /^[a-z0-9_-]{1,63}$/.test(label));
+  return hostname
+    .replace(/\.$/, "")
+    .split(".")
+    .every((label) => /^[a-z0-9_-]{1,63}$/.test(label));
 }

@@ -29,7 +29,11 @@ export class AccountSession {
   private readonly sharedKey: boolean;
   private readonly sas: SasInfo | undefined;
 
-  constructor(readonly connection: ConnectionInfo, secret: Secret, options: SessionOptions = {}) {
+  constructor(
+    readonly connection: ConnectionInfo,
+    secret: Secret,
+    options: SessionOptions = {},
+  ) {
     this.clients = makeClients(connection, secret);
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
@@ -64,7 +68,8 @@ export class AccountSession {
 
   async createTable(name: string): Promise<void> {
     const rule = SERVICES["azure-table"].tableName;
-    if (!rule.pattern.test(name)) throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
+    if (!rule.pattern.test(name))
+      throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
     await this.call((abortSignal) => this.clients.service.createTable(name, { abortSignal, onResponse: failOnConflict }));
   }
 
@@ -73,11 +78,19 @@ export class AccountSession {
   }
 
   /** One page of entities (1,000 by default), continuing from `continuationToken`; `signal` cancels it. */
-  async page(table: string, opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number; signal?: AbortSignal } = {}): Promise<PageResult> {
+  async page(
+    table: string,
+    opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<PageResult> {
     return this.call(async (abortSignal) => {
-      const it = this.clients.table(table).listEntities<Record<string, unknown>>({
-        abortSignal, disableTypeConversion: true, queryOptions: { filter: opts.filter || undefined, select: opts.select?.length ? opts.select : undefined },
-      }).byPage({ maxPageSize: opts.pageSize ?? PAGE_SIZE, continuationToken: opts.continuationToken });
+      const it = this.clients
+        .table(table)
+        .listEntities<Record<string, unknown>>({
+          abortSignal,
+          disableTypeConversion: true,
+          queryOptions: { filter: opts.filter || undefined, select: opts.select?.length ? opts.select : undefined },
+        })
+        .byPage({ maxPageSize: opts.pageSize ?? PAGE_SIZE, continuationToken: opts.continuationToken });
       const { value } = await it.next();
       const page = (value ?? []) as Array<Record<string, unknown>> & { continuationToken?: string };
       return { entities: page.map((e) => toRow(e as never)), continuationToken: page.continuationToken };
@@ -85,7 +98,13 @@ export class AccountSession {
   }
 
   async getEntity(table: string, partitionKey: string, rowKey: string): Promise<EntityRow> {
-    return this.call(async (abortSignal) => toRow(await this.clients.table(table).getEntity<Record<string, unknown>>(partitionKey, rowKey, { abortSignal, disableTypeConversion: true }) as never));
+    return this.call(async (abortSignal) =>
+      toRow(
+        (await this.clients
+          .table(table)
+          .getEntity<Record<string, unknown>>(partitionKey, rowKey, { abortSignal, disableTypeConversion: true })) as never,
+      ),
+    );
   }
 
   /** Inserts a new entity; fails if one with the same keys exists. Returns it as stored. */
@@ -106,7 +125,12 @@ export class AccountSession {
   }
 
   /** Deletes entities in entity group transactions: one partition per batch, at most 100 each. */
-  async deleteEntities(table: string, keys: Array<{ partitionKey: string; rowKey: string }>, onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<{ deleted: number; batches: number }> {
+  async deleteEntities(
+    table: string,
+    keys: Array<{ partitionKey: string; rowKey: string }>,
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<{ deleted: number; batches: number }> {
     const batches = batchesByPartition(keys);
     let deleted = 0;
     for (const batch of batches) {
@@ -121,7 +145,12 @@ export class AccountSession {
   }
 
   /** Upserts rows in batches per partition (import), with progress and cancellation. */
-  async upsertRows(table: string, rows: EntityRow[], onProgress?: (done: number, total: number) => void, signal?: AbortSignal): Promise<number> {
+  async upsertRows(
+    table: string,
+    rows: EntityRow[],
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<number> {
     rows.forEach(validate);
     let done = 0;
     for (const batch of batchesByPartition(rows)) {
@@ -145,7 +174,12 @@ export class AccountSession {
     const entities: EntityRow[] = [];
     let token: string | undefined;
     do {
-      const page = await this.page(table, { filter, select: opts.select, continuationToken: token, pageSize: Math.min(PAGE_SIZE, limit - entities.length) });
+      const page = await this.page(table, {
+        filter,
+        select: opts.select,
+        continuationToken: token,
+        pageSize: Math.min(PAGE_SIZE, limit - entities.length),
+      });
       cost.requests++;
       cost.pages++;
       entities.push(...page.entities);

@@ -5,7 +5,18 @@
  * longer than the design allows, partitions far larger than estimated.
  * Pure: design text and sampled rows in, findings (design offsets) out.
  */
-import { AnalysisOptions, analyzeTdl, TableModel, Finding, Expr, isNumberLit, isStringLit, Part, maxKeyChars, tableFacts } from "../../../../server/src/core";
+import {
+  AnalysisOptions,
+  analyzeTdl,
+  TableModel,
+  Finding,
+  Expr,
+  isNumberLit,
+  isStringLit,
+  Part,
+  maxKeyChars,
+  tableFacts,
+} from "../../../../server/src/core";
 import { EntityRow } from "./model";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -25,17 +36,29 @@ function keyPattern(expr: Expr): Pattern {
 
 function partPattern(p: Part, pads: Pattern["pads"]): string {
   if (p.kind === "string") return escape(p.value);
-  if (p.kind === "ref") { pads.push(undefined); return "(.*?)"; }
+  if (p.kind === "ref") {
+    pads.push(undefined);
+    return "(.*?)";
+  }
   const inner = p.args[0] && "kind" in p.args[0] && p.args[0].kind === "expr" ? p.args[0] : undefined;
-  const innerName = inner?.parts[0]?.kind === "ref" ? inner.parts[0].name.text : p.fnName ?? "part";
+  const innerName = inner?.parts[0]?.kind === "ref" ? inner.parts[0].name.text : (p.fnName ?? "part");
   switch (p.fnName) {
     case "pad":
       pads.push(isNumberLit(p.args[1]) ? { width: p.args[1].value, name: innerName } : undefined);
       return "(-?\\d+)";
-    case "hash": pads.push(undefined); return `([0-9a-f]{${isNumberLit(p.args[1]) ? p.args[1].value : 1},})`;
-    case "bucket": case "reverse": pads.push(undefined); return "(\\d+)";
-    case "date": pads.push(undefined); return `(.{${isStringLit(p.args[1]) ? p.args[1].value.replace(/yyyy/g, "0000").length : 1}})`;
-    default: pads.push(undefined); return "(.*?)";
+    case "hash":
+      pads.push(undefined);
+      return `([0-9a-f]{${isNumberLit(p.args[1]) ? p.args[1].value : 1},})`;
+    case "bucket":
+    case "reverse":
+      pads.push(undefined);
+      return "(\\d+)";
+    case "date":
+      pads.push(undefined);
+      return `(.{${isStringLit(p.args[1]) ? p.args[1].value.replace(/yyyy/g, "0000").length : 1}})`;
+    default:
+      pads.push(undefined);
+      return "(.*?)";
   }
 }
 
@@ -86,21 +109,34 @@ function checkKey(tm: TableModel, label: string, expr: Expr, values: string[], f
   // Live keys hold unpadded values for a matched pad only when a lexical order check would break: report per property.
   for (const [name, examples] of badPads) {
     out.push({
-      code: "live/unpadded-number", severity: "warning", ...at,
-      message: `${examples.length} of ${values.length} sampled live ${label}s hold '${name}' with another number of digits than the design's pad (e.g. '${examples[0]}'): ` +
+      code: "live/unpadded-number",
+      severity: "warning",
+      ...at,
+      message:
+        `${examples.length} of ${values.length} sampled live ${label}s hold '${name}' with another number of digits than the design's pad (e.g. '${examples[0]}'): ` +
         `data written without the padding sorts out of order. Rewrite those entities with the padded key.`,
     });
   }
   if (forbidden) {
     const bad = values.filter((v) => [...v].some((ch) => forbidden(ch.charCodeAt(0))));
     if (bad.length) {
-      out.push({ code: "live/invalid-character", severity: "error", ...at, message: `${bad.length} sampled live ${label}s contain a character keys may not hold (/ \\ # ? or a control character), e.g. '${bad[0]}'.` });
+      out.push({
+        code: "live/invalid-character",
+        severity: "error",
+        ...at,
+        message: `${bad.length} sampled live ${label}s contain a character keys may not hold (/ \\ # ? or a control character), e.g. '${bad[0]}'.`,
+      });
     }
   }
   const max = maxKeyChars(expr, tm.props);
   const long = values.filter((v) => v.length > max);
   if (Number.isFinite(max) && long.length) {
-    out.push({ code: "live/too-long", severity: "warning", ...at, message: `${long.length} sampled live ${label}s are longer than the design allows (${max} characters), e.g. ${long[0].length} characters: '${long[0].slice(0, 60)}…'.` });
+    out.push({
+      code: "live/too-long",
+      severity: "warning",
+      ...at,
+      message: `${long.length} sampled live ${label}s are longer than the design allows (${max} characters), e.g. ${long[0].length} characters: '${long[0].slice(0, 60)}…'.`,
+    });
   }
   return out;
 }
@@ -117,8 +153,12 @@ function partitionSkew(tm: TableModel, rows: EntityRow[]): Finding | undefined {
   if (!expected || observed < 0.1 || observed < 10 * expected) return undefined;
   const expr = tm.table.partitionKey.expr;
   return {
-    code: "live/partition-too-large", severity: "warning", start: tm.base + expr.start, end: tm.base + expr.end,
-    message: `partition '${hotKey}' holds ${hotCount} of ${rows.length} sampled entities (${Math.round(observed * 100)}%); the design expects its largest partition to hold ≈ ${(expected * 100).toPrecision(2)}%. ` +
+    code: "live/partition-too-large",
+    severity: "warning",
+    start: tm.base + expr.start,
+    end: tm.base + expr.end,
+    message:
+      `partition '${hotKey}' holds ${hotCount} of ${rows.length} sampled entities (${Math.round(observed * 100)}%); the design expects its largest partition to hold ≈ ${(expected * 100).toPrecision(2)}%. ` +
       `Check the design's distinct and hot estimates, or split the partition key.`,
   };
 }

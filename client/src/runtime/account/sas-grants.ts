@@ -8,9 +8,18 @@ import { SasInfo } from "./sas";
 
 /** The Table operations a SAS may be refused for. */
 export type TableOperation =
-  | "listTables" | "createTable" | "deleteTable"
-  | "queryEntities" | "getEntity" | "insertEntity" | "updateEntity" | "upsertEntity" | "deleteEntity"
-  | "batchDelete" | "batchUpsert" | "batch";
+  | "listTables"
+  | "createTable"
+  | "deleteTable"
+  | "queryEntities"
+  | "getEntity"
+  | "insertEntity"
+  | "updateEntity"
+  | "upsertEntity"
+  | "deleteEntity"
+  | "batchDelete"
+  | "batchUpsert"
+  | "batch";
 
 interface Need {
   /** What the user was doing, for the message. */
@@ -36,7 +45,16 @@ const NEEDS: Record<TableOperation, Need> = {
   batch: { doing: "run an entity group transaction", resourceType: "o", permissions: [] },
 };
 
-const PERMISSION_NAMES: Record<string, string> = { r: "read", w: "write", d: "delete", l: "list", a: "add", c: "create", u: "update", p: "process" };
+const PERMISSION_NAMES: Record<string, string> = {
+  r: "read",
+  w: "write",
+  d: "delete",
+  l: "list",
+  a: "add",
+  c: "create",
+  u: "update",
+  p: "process",
+};
 const RESOURCE_NAMES: Record<string, string> = { s: "service", c: "container, i.e. tables", o: "object, i.e. entities" };
 
 /**

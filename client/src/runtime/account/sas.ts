@@ -80,12 +80,22 @@ export function sasTime(d: Date): string {
  * The reason a token cannot work at `now`, or undefined. `skewMs` widens the
  * window for checks made before a call (the service's clock, not ours, decides).
  */
-export function sasTimeProblem(sas: SasInfo, now: Date, skewMs = 0): { code: "SasExpired" | "SasNotYetValid"; message: string } | undefined {
+export function sasTimeProblem(
+  sas: SasInfo,
+  now: Date,
+  skewMs = 0,
+): { code: "SasExpired" | "SasNotYetValid"; message: string } | undefined {
   if (sas.expiresOn && sas.expiresOn.getTime() <= now.getTime() - skewMs) {
-    return { code: "SasExpired", message: `the SAS token expired on ${sasTime(sas.expiresOn)}: create a new one (in the portal under Shared access signature, or with az storage account generate-sas)` };
+    return {
+      code: "SasExpired",
+      message: `the SAS token expired on ${sasTime(sas.expiresOn)}: create a new one (in the portal under Shared access signature, or with az storage account generate-sas)`,
+    };
   }
   if (sas.startsOn && sas.startsOn.getTime() > now.getTime() + skewMs) {
-    return { code: "SasNotYetValid", message: `the SAS token is not valid before ${sasTime(sas.startsOn)}: wait until then, or create a token whose start time (st) is in the past` };
+    return {
+      code: "SasNotYetValid",
+      message: `the SAS token is not valid before ${sasTime(sas.startsOn)}: wait until then, or create a token whose start time (st) is in the past`,
+    };
   }
   return undefined;
 }

@@ -39,10 +39,22 @@ export function fromJson(text: string): EntityRow[] {
     if (typeof pk !== "string" || typeof rk !== "string") throw new TransferError(`entity ${i + 1} has no string PartitionKey and RowKey`);
     const properties: Record<string, TypedValue> = {};
     for (const [k, v] of Object.entries(rec)) {
-      if (["PartitionKey", "RowKey", "partitionKey", "rowKey", "Timestamp", "timestamp", "odata.etag", "etag"].includes(k) || k.includes("@odata.")) continue;
+      if (
+        ["PartitionKey", "RowKey", "partitionKey", "rowKey", "Timestamp", "timestamp", "odata.etag", "etag"].includes(k) ||
+        k.includes("@odata.")
+      )
+        continue;
       const annotated = rec[`${k}@odata.type`];
-      const type = typeof annotated === "string" ? edm(annotated.replace(/^Edm\./, ""), i) : typeof v === "boolean" ? "Boolean"
-        : typeof v === "number" ? (Number.isInteger(v) ? "Int32" : "Double") : "String";
+      const type =
+        typeof annotated === "string"
+          ? edm(annotated.replace(/^Edm\./, ""), i)
+          : typeof v === "boolean"
+            ? "Boolean"
+            : typeof v === "number"
+              ? Number.isInteger(v)
+                ? "Int32"
+                : "Double"
+              : "String";
       properties[k] = { type, value: String(v) };
     }
     return { partitionKey: pk, rowKey: rk, properties };
@@ -66,10 +78,14 @@ export function toCsv(rows: EntityRow[]): string {
   const header = ["PartitionKey", "RowKey", ...names.flatMap((n) => [n, `${n}@type`])];
   const lines = [header.map(csvField).join(",")];
   for (const r of rows) {
-    const cells = [r.partitionKey, r.rowKey, ...names.flatMap((n) => {
-      const v = r.properties[n];
-      return v ? [v.value, v.type] : ["", ""];
-    })];
+    const cells = [
+      r.partitionKey,
+      r.rowKey,
+      ...names.flatMap((n) => {
+        const v = r.properties[n];
+        return v ? [v.value, v.type] : ["", ""];
+      }),
+    ];
     lines.push(cells.map(csvField).join(","));
   }
   return lines.join("\r\n") + "\r\n";
@@ -84,12 +100,16 @@ export function parseCsvRecords(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === "") quoted = true;
-    else if (c === ",") { record.push(field); field = ""; }
-    else if (c === "\n" || c === "\r") {
+    else if (c === ",") {
+      record.push(field);
+      field = "";
+    } else if (c === "\n" || c === "\r") {
       if (c === "\r" && text[i + 1] === "\n") i++;
       record.push(field);
       records.push(record);
@@ -98,7 +118,10 @@ export function parseCsvRecords(text: string): string[][] {
     } else field += c;
   }
   if (quoted) throw new TransferError("the CSV ends inside a quoted field");
-  if (field !== "" || record.length) { record.push(field); records.push(record); }
+  if (field !== "" || record.length) {
+    record.push(field);
+    records.push(record);
+  }
   return records.filter((r) => !(r.length === 1 && r[0] === ""));
 }
 

@@ -34,7 +34,9 @@ export function azuriteEntry(): string {
   try {
     return path.join(path.dirname(require.resolve("azurite/package.json")), "dist", "src", "table", "main.js");
   } catch {
-    throw new Error(`the embedded emulator is missing: neither ${bundled} nor the azurite package was found (build with \`node esbuild.mjs\`)`);
+    throw new Error(
+      `the embedded emulator is missing: neither ${bundled} nor the azurite package was found (build with \`node esbuild.mjs\`)`,
+    );
   }
 }
 
@@ -43,12 +45,16 @@ export function azuriteEntry(): string {
  * started it is gone: an emulator never outlives the VS Code or test run
  * that started it, even when that one is killed.
  */
-const WATCHDOG = "const p=process.ppid;setInterval(()=>{try{process.kill(p,0)}catch{process.exit(0)}},500).unref();require(process.argv[1]);";
+const WATCHDOG =
+  "const p=process.ppid;setInterval(()=>{try{process.kill(p,0)}catch{process.exit(0)}},500).unref();require(process.argv[1]);";
 
 export class EmbeddedEmulator {
   private exit: Promise<void>;
 
-  private constructor(private readonly child: ChildProcess, readonly port: number) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
     this.exit = new Promise((resolve) => child.once("exit", () => resolve()));
   }
 
@@ -76,13 +82,30 @@ export class EmbeddedEmulator {
   static async start(options: EmulatorOptions = {}): Promise<EmbeddedEmulator> {
     const port = options.port || (await freePort());
     const main = options.entry ?? azuriteEntry();
-    const child = spawn(process.execPath, [
-      "-e", WATCHDOG, main, "--tableHost", "127.0.0.1", "--tablePort", String(port), "--inMemoryPersistence", "--disableTelemetry", "--skipApiVersionCheck", "--silent",
-    ], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", AZURITE_DB: "" } });
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        WATCHDOG,
+        main,
+        "--tableHost",
+        "127.0.0.1",
+        "--tablePort",
+        String(port),
+        "--inMemoryPersistence",
+        "--disableTelemetry",
+        "--skipApiVersionCheck",
+        "--silent",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ELECTRON_RUN_AS_NODE: "1", AZURITE_DB: "" } },
+    );
     const emulator = new EmbeddedEmulator(child, port);
     const output: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`Azurite did not start within ${(options.startTimeoutMs ?? 20000) / 1000} s`)), options.startTimeoutMs ?? 20000);
+      const timer = setTimeout(
+        () => fail(new Error(`Azurite did not start within ${(options.startTimeoutMs ?? 20000) / 1000} s`)),
+        options.startTimeoutMs ?? 20000,
+      );
       const onLine = (chunk: Buffer) => {
         for (const line of chunk.toString().split("\n").filter(Boolean)) {
           output.push(line);
@@ -92,10 +115,17 @@ export class EmbeddedEmulator {
           } catch {
             // A logger that throws must not end the process from a stream event.
           }
-          if (line.includes("successfully started")) { clearTimeout(timer); resolve(); }
+          if (line.includes("successfully started")) {
+            clearTimeout(timer);
+            resolve();
+          }
         }
       };
-      const fail = (e: Error) => { clearTimeout(timer); child.kill(); reject(new Error(`${e.message}${output.length ? `: ${output.slice(-3).join(" / ")}` : ""}`)); };
+      const fail = (e: Error) => {
+        clearTimeout(timer);
+        child.kill();
+        reject(new Error(`${e.message}${output.length ? `: ${output.slice(-3).join(" / ")}` : ""}`));
+      };
       child.stdout!.on("data", onLine);
       child.stderr!.on("data", onLine);
       child.once("exit", (code) => fail(new Error(`Azurite exited with code ${code}`)));

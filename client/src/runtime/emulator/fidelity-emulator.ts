@@ -40,8 +40,13 @@ export interface ThrottleControl {
 export class FidelityEmulator implements ThrottleControl {
   private readonly initial: ThrottleSettings;
 
-  private constructor(readonly azurite: EmbeddedEmulator, private readonly proxy: FidelityProxy, readonly port: number, readonly recorder: TrafficRecorder,
-    readonly throttles: boolean) {
+  private constructor(
+    readonly azurite: EmbeddedEmulator,
+    private readonly proxy: FidelityProxy,
+    readonly port: number,
+    readonly recorder: TrafficRecorder,
+    readonly throttles: boolean,
+  ) {
     this.initial = { ...proxy.throttle.settings };
   }
 
@@ -59,8 +64,16 @@ export class FidelityEmulator implements ThrottleControl {
     const recorder = new TrafficRecorder(o.record, warn);
     const azure = SERVICES["azure-table"];
     const proxy = new FidelityProxy({
-      upstreamPort: azurite.port, account: DEV_ACCOUNT, fidelity: o.fidelity ?? true, recorder, log: warn,
-      throttle: { partitionTarget: azure.partitionTarget!.value, accountTarget: azure.accountTargetEntitiesPerSecond!, scale: o.scale ?? 1 },
+      upstreamPort: azurite.port,
+      account: DEV_ACCOUNT,
+      fidelity: o.fidelity ?? true,
+      recorder,
+      log: warn,
+      throttle: {
+        partitionTarget: azure.partitionTarget!.value,
+        accountTarget: azure.accountTargetEntitiesPerSecond!,
+        scale: o.scale ?? 1,
+      },
     });
     try {
       const port = await proxy.listen(o.port || (await freePort()));

@@ -18,7 +18,10 @@ export class CharsetCollector {
     if (this.nonAscii) return;
     for (let i = 0; i < value.length; i++) {
       const c = value.charCodeAt(i);
-      if (c >= 128) { this.nonAscii = true; return; }
+      if (c >= 128) {
+        this.nonAscii = true;
+        return;
+      }
       this.ascii[c] = 1;
     }
   }
@@ -26,7 +29,10 @@ export class CharsetCollector {
   /** The charset's body (`"0-9a-z_"`), or undefined for free text or no characters. */
   charset(): string | undefined {
     if (this.nonAscii) return undefined;
-    const has = (lo: string, hi: string) => { for (let c = lo.charCodeAt(0); c <= hi.charCodeAt(0); c++) if (this.ascii[c]) return true; return false; };
+    const has = (lo: string, hi: string) => {
+      for (let c = lo.charCodeAt(0); c <= hi.charCodeAt(0); c++) if (this.ascii[c]) return true;
+      return false;
+    };
     const digits = has("0", "9");
     const lowerHex = has("a", "f") && !has("g", "z");
     const upperHex = has("A", "F") && !has("G", "Z");

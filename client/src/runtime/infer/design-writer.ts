@@ -54,22 +54,41 @@ export function writeDesign(p: DesignParts): string {
   const shown = p.properties.filter((f) => IDENTIFIER.test(f.name));
   const width = Math.max(0, ...shown.map((f) => f.name.length)) + 1;
   for (const f of shown) {
-    const decl = `  ${(f.name + ":").padEnd(width + 1)} ${tdlType(f, uses.pads.get(f.name), g.maxima.get(f.name))}${modifiers(f).map((m) => " " + m).join("")}`;
+    const decl = `  ${(f.name + ":").padEnd(width + 1)} ${tdlType(f, uses.pads.get(f.name), g.maxima.get(f.name))}${modifiers(f)
+      .map((m) => " " + m)
+      .join("")}`;
     lines.push(withNote(decl, propertyNote(f, s, p.keyOnly.get(f.name))));
   }
   const skipped = p.properties.filter((f) => !IDENTIFIER.test(f.name)).map((f) => f.name);
   if (skipped.length) lines.push(`  // left out: ${skipped.map((n) => tdlString(n)).join(", ")} (not names the language accepts)`);
   lines.push("");
-  if (g.partitionKey) lines.push(withNote(`  partitionKey = ${tdlExpr(g.partitionKey.template)}`, coverage(g.partitionKey, s.entities, "keys")));
-  if (g.rowKey) lines.push(withNote(`  rowKey       = ${tdlExpr(g.rowKey.template)}`, coverage(g.rowKey, s.entities, "rows") + (g.indexes.length ? " (main rows)" : "")));
+  if (g.partitionKey)
+    lines.push(withNote(`  partitionKey = ${tdlExpr(g.partitionKey.template)}`, coverage(g.partitionKey, s.entities, "keys")));
+  if (g.rowKey)
+    lines.push(
+      withNote(
+        `  rowKey       = ${tdlExpr(g.rowKey.template)}`,
+        coverage(g.rowKey, s.entities, "rows") + (g.indexes.length ? " (main rows)" : ""),
+      ),
+    );
   for (const ix of g.indexes) lines.push(withNote(`  index ${ix.name} rowKey = ${tdlExpr(ix.template)}`, indexNote(ix, s.entities)));
   if (g.unexplained.partitionKey) lines.push(`  // ${nf(g.unexplained.partitionKey)} sampled PartitionKeys follow no inferred expression`);
   if (g.unexplained.rowKey) lines.push(`  // ${nf(g.unexplained.rowKey)} sampled RowKeys follow no inferred shape`);
   lines.push("");
   // A table holds its main rows; index rows are extra rows of the same entities.
   const mainRows = g.indexes.length && g.rowKey ? Math.round((s.tableRows * g.rowKey.rows.length) / Math.max(1, s.entities)) : s.tableRows;
-  lines.push(withNote(`  rows ${s.wholeTable ? String(mainRows) : tdlCount(mainRows)}`, s.rowsBasis + (g.indexes.length ? "; main rows only, index rows come on top" : "")));
-  lines.push(withNote(`  entitySize ${tdlSize(p.stats.averageEntityBytes)}`, `average of the sample by Azure's formula: ${nf(Math.round(p.stats.averageEntityBytes))} bytes`));
+  lines.push(
+    withNote(
+      `  rows ${s.wholeTable ? String(mainRows) : tdlCount(mainRows)}`,
+      s.rowsBasis + (g.indexes.length ? "; main rows only, index rows come on top" : ""),
+    ),
+  );
+  lines.push(
+    withNote(
+      `  entitySize ${tdlSize(p.stats.averageEntityBytes)}`,
+      `average of the sample by Azure's formula: ${nf(Math.round(p.stats.averageEntityBytes))} bytes`,
+    ),
+  );
   lines.push("}");
   return lines.join("\n") + "\n";
 }
@@ -126,10 +145,16 @@ function propertyNote(f: PropertyFacts, s: SampleSummary, keyOnly: string | unde
   if (f.present < s.mainRows && !keyOnly) notes.push(`in ${pct(f.present, s.mainRows)} of entities`);
   if (f.otherTypes.size) notes.push(`also ${[...f.otherTypes].map(([t, n]) => `${t} ×${nf(n)}`).join(", ")}`);
   if (f.fromPartitionCounts) notes.push(`distinct${f.hot !== undefined ? " and hot" : ""} from counting every partition (exact)`);
-  else if (!f.enumValues && f.edm !== "Boolean" && !f.unique) notes.push(`${nf(f.distinct.distinct)} values seen${f.distinct.capped ? " (counting stopped at the cap)" : ""}, ${distinctConfidence(f, s)}`);
+  else if (!f.enumValues && f.edm !== "Boolean" && !f.unique)
+    notes.push(
+      `${nf(f.distinct.distinct)} values seen${f.distinct.capped ? " (counting stopped at the cap)" : ""}, ${distinctConfidence(f, s)}`,
+    );
   if (f.unique) notes.push(`all ${nf(f.present)} sampled values differ`);
   if (f.monotonic) notes.push(`ρ ${f.monotonic.rho.toFixed(2)} with Timestamp`);
-  if (f.hot !== undefined && !f.fromPartitionCounts) { const top = f.distinct.top(); if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`); }
+  if (f.hot !== undefined && !f.fromPartitionCounts) {
+    const top = f.distinct.top();
+    if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`);
+  }
   return notes.join("; ");
 }
 

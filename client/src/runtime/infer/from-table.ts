@@ -15,16 +15,35 @@ export interface TableInference extends InferResult {
 }
 
 /** Reads a sample of `table` through `session` and infers its design. */
-export async function inferFromTable(session: AccountSession, table: string, o: SampleOptions & InferOptions = {}): Promise<TableInference> {
+export async function inferFromTable(
+  session: AccountSession,
+  table: string,
+  o: SampleOptions & InferOptions = {},
+): Promise<TableInference> {
   const sample = await sampleTable(sessionReader(session, table), o);
   if (!sample.entities.length) {
-    throw new InferError(sample.cancelled ? `cancelled before any entity of ${table} was read` : `the table ${table} holds no entities: there is nothing to infer a design from`);
+    throw new InferError(
+      sample.cancelled
+        ? `cancelled before any entity of ${table} was read`
+        : `the table ${table} holds no entities: there is nothing to infer a design from`,
+    );
   }
-  const result = inferDesign(sample.entities, {
-    table, source: session.connection.endpoint, requests: sample.requests, elapsedMs: sample.elapsedMs, wholeTable: sample.wholeTable,
-    tableRows: sample.tableRows, rowsBasis: sample.cancelled ? `${sample.rowsBasis}; reading was cancelled` : sample.rowsBasis,
-    leftOut: sample.leftOut, partitionCounts: sample.partitionCounts, countComplete: sample.countComplete,
-  }, { service: o.service });
+  const result = inferDesign(
+    sample.entities,
+    {
+      table,
+      source: session.connection.endpoint,
+      requests: sample.requests,
+      elapsedMs: sample.elapsedMs,
+      wholeTable: sample.wholeTable,
+      tableRows: sample.tableRows,
+      rowsBasis: sample.cancelled ? `${sample.rowsBasis}; reading was cancelled` : sample.rowsBasis,
+      leftOut: sample.leftOut,
+      partitionCounts: sample.partitionCounts,
+      countComplete: sample.countComplete,
+    },
+    { service: o.service },
+  );
   const { entities: _read, ...rest } = sample;
   void _read;
   return { ...result, sample: rest };

@@ -61,7 +61,10 @@ export interface InferOptions {
 export function inferDesign(entities: readonly EntityRow[], meta: SampleMeta, options: InferOptions = {}): InferResult {
   const started = performance.now();
   const rows = entities.map(rowOf);
-  const grammar = inferKeyGrammar(rows, rows.map((r) => new RowView(r)));
+  const grammar = inferKeyGrammar(
+    rows,
+    rows.map((r) => new RowView(r)),
+  );
   const withKeyOnly = addKeyOnly(rows, grammar);
   // Facts are about entities: with index rows, each entity's main row speaks for it.
   const mainIdx = grammar.indexes.length && grammar.rowKey ? mainRows(rows.length, grammar) : undefined;
@@ -75,8 +78,17 @@ export function inferDesign(entities: readonly EntityRow[], meta: SampleMeta, op
   const extra = (meta.leftOut ?? []).reduce((s, p) => s + p.averageBytes, 0);
   const stats = partitionStats(rows, propertyBytes, extra, meta.partitionCounts, meta.countComplete);
   const summary: SampleSummary = {
-    table: meta.table, source: meta.source, readAt: meta.readAt ?? new Date(), entities: rows.length, mainRows: factRows.length, requests: meta.requests ?? 0, elapsedMs: meta.elapsedMs ?? 0,
-    wholeTable, tableRows, rowsBasis: wholeTable ? "counted: the whole table was read" : meta.rowsBasis ?? "estimated", leftOut: meta.leftOut?.map((p) => p.name),
+    table: meta.table,
+    source: meta.source,
+    readAt: meta.readAt ?? new Date(),
+    entities: rows.length,
+    mainRows: factRows.length,
+    requests: meta.requests ?? 0,
+    elapsedMs: meta.elapsedMs ?? 0,
+    wholeTable,
+    tableRows,
+    rowsBasis: wholeTable ? "counted: the whole table was read" : (meta.rowsBasis ?? "estimated"),
+    leftOut: meta.leftOut?.map((p) => p.name),
   };
   const keyOnly = new Map(grammar.derived.map((d) => [d.name, d.note]));
   const draft = { summary, service: options.service, properties, keyOnly, grammar, stats };
@@ -123,14 +135,23 @@ function mainRows(n: number, g: KeyGrammar): number[] {
 export function checkDesign(text: string, table: string, rows: readonly Row[], service?: ServiceName): DesignCheck {
   const analysis = analyzeTdl(text, { defaultService: service });
   const tm = analysis.tables.find((t) => t.table.name.text === table);
-  const out: DesignCheck = { parsed: !!tm && !analysis.errors.length && !tm.table.hasSyntaxError, partitionKey: 0, rowKey: 0, anyRowKey: 0, total: rows.length };
+  const out: DesignCheck = {
+    parsed: !!tm && !analysis.errors.length && !tm.table.hasSyntaxError,
+    partitionKey: 0,
+    rowKey: 0,
+    anyRowKey: 0,
+    total: rows.length,
+  };
   if (!tm || !out.parsed) return out;
   const pk = tm.table.partitionKey?.expr;
   const rk = tm.table.rowKey?.expr;
   const ix = tm.table.indexes.map((i) => i.expr);
   for (const r of rows) {
     const values = new Map<string, Scalar>();
-    for (const [k, v] of r.props) { const s = scalarOf(v); if (s !== undefined) values.set(k, s); }
+    for (const [k, v] of r.props) {
+      const s = scalarOf(v);
+      if (s !== undefined) values.set(k, s);
+    }
     const ctx = { props: tm.props, values };
     if (pk && renderKey(pk, ctx) === r.pk) out.partitionKey++;
     const main = rk !== undefined && renderKey(rk, ctx) === r.rk;

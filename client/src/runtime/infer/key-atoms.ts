@@ -5,7 +5,19 @@
  * column (hash, bucket, reverse) and `free` segments not yet explained.
  * Each atom renders for a row exactly as the core's `renderKey` would.
  */
-import { bucketWidth, DATE_TOKENS, dateTokens, formatDate, hash32, invertedTicks, keyText, md5hex, millisOf, paddable, Row } from "./values";
+import {
+  bucketWidth,
+  DATE_TOKENS,
+  dateTokens,
+  formatDate,
+  hash32,
+  invertedTicks,
+  keyText,
+  md5hex,
+  millisOf,
+  paddable,
+  Row,
+} from "./values";
 
 export type Atom =
   | { kind: "lit"; text: string }
@@ -29,12 +41,19 @@ export const FREE_CHAR_COST = 0.5;
 /** What one atom costs in a template (a free segment's characters are counted by the caller): literals by the character, explained parts little, free segments much. */
 export function atomCost(a: Atom): number {
   switch (a.kind) {
-    case "lit": return a.text.length;
-    case "free": return FREE_COST;
-    case "ref": case "revTicks": return 0.3;
-    case "pad": return 0.32;
-    case "date": return 0.35;
-    default: return 0.4;
+    case "lit":
+      return a.text.length;
+    case "free":
+      return FREE_COST;
+    case "ref":
+    case "revTicks":
+      return 0.3;
+    case "pad":
+      return 0.32;
+    case "date":
+      return 0.35;
+    default:
+      return 0.4;
   }
 }
 
@@ -74,16 +93,22 @@ export class RowView {
 /** What an atom renders to for a row; undefined when the row lacks the value (a `free` atom renders nothing fixed). */
 export function renderAtom(a: Atom, view: RowView): string | undefined {
   switch (a.kind) {
-    case "lit": return a.text;
-    case "free": return undefined;
-    case "ref": return view.text(a.prop);
-    case "lower": return view.text(a.prop)?.toLowerCase();
-    case "upper": return view.text(a.prop)?.toUpperCase();
+    case "lit":
+      return a.text;
+    case "free":
+      return undefined;
+    case "ref":
+      return view.text(a.prop);
+    case "lower":
+      return view.text(a.prop)?.toLowerCase();
+    case "upper":
+      return view.text(a.prop)?.toUpperCase();
     case "pad": {
       const v = view.row.props.get(a.prop);
       return v && paddable(v) ? v.value.padStart(a.width, "0") : undefined;
     }
-    case "date": case "revTicks": {
+    case "date":
+    case "revTicks": {
       const v = view.row.props.get(a.prop);
       const ms = v && millisOf(v);
       if (ms === undefined) return undefined;
@@ -95,7 +120,8 @@ export function renderAtom(a: Atom, view: RowView): string | undefined {
       const r = a.max - Number(v.value);
       return r < 0 ? undefined : String(r).padStart(String(a.max).length, "0");
     }
-    case "hash": return view.md5(a.prop)?.slice(0, a.n);
+    case "hash":
+      return view.md5(a.prop)?.slice(0, a.n);
     case "bucket": {
       const t = view.text(a.prop);
       return t === undefined ? undefined : String(hash32(t) % a.n).padStart(bucketWidth(a.n), "0");
@@ -166,18 +192,22 @@ export function exactSteps(key: string, at: number, view: RowView): Step[] {
       // A full-width number may be padded too: only other rows (with shorter values) can tell.
       if (paddable(v) && v.value.length > 1) out.push({ atom: { kind: "pad", prop, width: v.value.length }, to: end });
     } else if (v.type === "String" || v.type === "Guid") {
-      if (text.toLowerCase() !== text && key.startsWith(text.toLowerCase(), at)) out.push({ atom: { kind: "lower", prop }, to: at + text.length });
-      if (text.toUpperCase() !== text && key.startsWith(text.toUpperCase(), at)) out.push({ atom: { kind: "upper", prop }, to: at + text.length });
+      if (text.toLowerCase() !== text && key.startsWith(text.toLowerCase(), at))
+        out.push({ atom: { kind: "lower", prop }, to: at + text.length });
+      if (text.toUpperCase() !== text && key.startsWith(text.toUpperCase(), at))
+        out.push({ atom: { kind: "upper", prop }, to: at + text.length });
     }
     if (paddable(v)) {
       for (let k = 1; key[at + k - 1] === "0" && k <= 20; k++) {
-        if (key.startsWith(v.value, at + k)) out.push({ atom: { kind: "pad", prop, width: k + v.value.length }, to: at + k + v.value.length });
+        if (key.startsWith(v.value, at + k))
+          out.push({ atom: { kind: "pad", prop, width: k + v.value.length }, to: at + k + v.value.length });
       }
     }
     const ms = millisOf(v);
     if (ms !== undefined) {
       if (key.startsWith(invertedTicks(ms), at)) out.push({ atom: { kind: "revTicks", prop }, to: at + 19 });
-      for (const format of dateFormatsAt(key, at, ms)) out.push({ atom: { kind: "date", prop, format }, to: at + formatDate(ms, format).length });
+      for (const format of dateFormatsAt(key, at, ms))
+        out.push({ atom: { kind: "date", prop, format }, to: at + formatDate(ms, format).length });
     }
   }
   return out;
@@ -211,7 +241,11 @@ export function dateFormatsAt(key: string, at: number, ms: number): string[] {
 /** Where a free segment starting at `at` may end: runs of digits, hex, letters and digits, a GUID, the next punctuation, the key's end. */
 export function freeEnds(key: string, at: number): number[] {
   const ends = new Set<number>();
-  const run = (ok: (c: string | undefined) => boolean) => { let j = at; while (ok(key[j])) j++; if (j > at) ends.add(j); };
+  const run = (ok: (c: string | undefined) => boolean) => {
+    let j = at;
+    while (ok(key[j])) j++;
+    if (j > at) ends.add(j);
+  };
   run(isDigit);
   run(isHex);
   run(isAlnum);
@@ -219,7 +253,10 @@ export function freeEnds(key: string, at: number): number[] {
   const seen = new Set<string>();
   for (let j = at + 1; j < key.length && seen.size < 4; j++) {
     const c = key[j];
-    if (!isAlnum(c) && !seen.has(c)) { seen.add(c); ends.add(j); }
+    if (!isAlnum(c) && !seen.has(c)) {
+      seen.add(c);
+      ends.add(j);
+    }
   }
   ends.add(key.length);
   return [...ends].filter((e) => e > at);

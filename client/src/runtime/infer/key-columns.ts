@@ -39,17 +39,30 @@ const MAX_BUCKET_DIGITS = 5;
  * `rows` are the matched rows' indices, `views` all rows' views, `frees`
  * each matched row's free segments; `prefix` names key-only properties.
  */
-export function solveColumns(template: Atom[], rows: readonly number[], views: readonly RowView[], frees: readonly string[][], prefix: string): SolvedKey {
+export function solveColumns(
+  template: Atom[],
+  rows: readonly number[],
+  views: readonly RowView[],
+  frees: readonly string[][],
+  prefix: string,
+): SolvedKey {
   const out: Atom[] = [];
   const derived: DerivedProperty[] = [];
   const maxima = new Map<string, number>();
   let column = 0;
   for (const atom of template) {
-    if (atom.kind !== "free") { push(out, atom); continue; }
+    if (atom.kind !== "free") {
+      push(out, atom);
+      continue;
+    }
     const segs = frees.map((f) => f[column]);
     column++;
-    const solved = constant(segs) ?? reverseOf(segs, rows, views, maxima, derived) ?? hashOf(segs, rows, views) ?? bucketOf(segs, rows, views);
-    if (solved) { push(out, solved); continue; }
+    const solved =
+      constant(segs) ?? reverseOf(segs, rows, views, maxima, derived) ?? hashOf(segs, rows, views) ?? bucketOf(segs, rows, views);
+    if (solved) {
+      push(out, solved);
+      continue;
+    }
     const d = keyOnly(`${prefix}Part${derived.length + 1}`, segs, rows);
     derived.push(d.property);
     push(out, d.atom);
@@ -91,7 +104,13 @@ function columnsOf(rows: readonly number[], views: readonly RowView[]): Map<stri
 }
 
 /** `C - v` for an integer property, or `C - ms` for a date (then a key-only milliseconds property carries it). */
-function reverseOf(segs: readonly string[], rows: readonly number[], views: readonly RowView[], maxima: Map<string, number>, derived: DerivedProperty[]): Atom | undefined {
+function reverseOf(
+  segs: readonly string[],
+  rows: readonly number[],
+  views: readonly RowView[],
+  maxima: Map<string, number>,
+  derived: DerivedProperty[],
+): Atom | undefined {
   const w = fixedWidth(segs);
   if (!w || w > 16 || !segs.every((s) => DIGITS.test(s))) return undefined;
   for (const [name, values] of columnsOf(rows, views)) {
@@ -102,7 +121,12 @@ function reverseOf(segs: readonly string[], rows: readonly number[], views: read
     if (!segs.every((s, i) => Number(s) + numbers[i]! === c)) continue;
     if (values[0].type === "DateTime") {
       const ms = `${name}Ms`;
-      derived.push({ name: ms, type: "Int64", values: new Map(rows.map((r, i) => [r, { type: "Int64", value: String(numbers[i]) }])), note: `${name} in milliseconds since 1970 (the key counts down from ${c})` });
+      derived.push({
+        name: ms,
+        type: "Int64",
+        values: new Map(rows.map((r, i) => [r, { type: "Int64", value: String(numbers[i]) }])),
+        note: `${name} in milliseconds since 1970 (the key counts down from ${c})`,
+      });
       maxima.set(ms, c);
       return { kind: "reverse", prop: ms, max: c };
     }
@@ -129,7 +153,10 @@ function bucketOf(segs: readonly string[], rows: readonly number[], views: reado
   const buckets = segs.map(Number);
   const least = Math.max(Math.max(...buckets) + 1, w === 1 ? 1 : 10 ** (w - 1) + 1);
   for (const name of columnsOf(rows, views).keys()) {
-    const hashes = rows.map((r) => { const t = views[r].text(name); return t === undefined ? undefined : hash32(t); });
+    const hashes = rows.map((r) => {
+      const t = views[r].text(name);
+      return t === undefined ? undefined : hash32(t);
+    });
     if (hashes.some((h) => h === undefined)) continue;
     for (let n = least; n <= 10 ** w; n++) {
       if (bucketWidth(n) !== w || hashes[0]! % n !== buckets[0]) continue;
@@ -145,13 +172,35 @@ function keyOnly(name: string, segs: readonly string[], rows: readonly number[])
   const digits = segs.every((s) => DIGITS.test(s) && s.length <= 15);
   const values = (type: EdmType, f: (s: string) => string = (s) => s) => new Map(rows.map((r, i) => [r, { type, value: f(segs[i]) }]));
   if (digits && w && segs.some((s) => s.length > 1 && s.startsWith("0"))) {
-    return { property: { name, type: "Int64", values: values("Int64", (s) => String(Number(s))), note: `a ${w}-digit zero-padded number no property of the entity explains` }, atom: { kind: "pad", prop: name, width: w } };
+    return {
+      property: {
+        name,
+        type: "Int64",
+        values: values("Int64", (s) => String(Number(s))),
+        note: `a ${w}-digit zero-padded number no property of the entity explains`,
+      },
+      atom: { kind: "pad", prop: name, width: w },
+    };
   }
   if (digits && segs.every((s) => s === "0" || !s.startsWith("0"))) {
-    return { property: { name, type: "Int64", values: values("Int64"), note: "a number no property of the entity explains" }, atom: { kind: "ref", prop: name } };
+    return {
+      property: { name, type: "Int64", values: values("Int64"), note: "a number no property of the entity explains" },
+      atom: { kind: "ref", prop: name },
+    };
   }
   if (segs.every((s) => GUID.test(s) && s === s.toLowerCase())) {
-    return { property: { name, type: "Guid", values: values("Guid"), note: "a GUID no property of the entity explains" }, atom: { kind: "ref", prop: name } };
+    return {
+      property: { name, type: "Guid", values: values("Guid"), note: "a GUID no property of the entity explains" },
+      atom: { kind: "ref", prop: name },
+    };
   }
-  return { property: { name, type: "String", values: values("String"), note: "unexplained: no property of the entity matches this part, kept as a string" }, atom: { kind: "ref", prop: name } };
+  return {
+    property: {
+      name,
+      type: "String",
+      values: values("String"),
+      note: "unexplained: no property of the entity matches this part, kept as a string",
+    },
+    atom: { kind: "ref", prop: name },
+  };
 }

@@ -44,7 +44,10 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   const reserved = new Set<string>();
   for (const r of rows.slice(0, 100)) for (const k of r.props.keys()) reserved.add(k);
   const solve = (keys: string[], idx: number[], prefix: string): KeyShape | undefined => {
-    const found = inferTemplate(keys, idx.map((i) => views[i]));
+    const found = inferTemplate(
+      keys,
+      idx.map((i) => views[i]),
+    );
     if (!found) return undefined;
     const matched = found.matched.map((m) => idx[m]);
     const solved = solveColumns(found.template, matched, views, found.frees, uniqueName(prefix, reserved));
@@ -54,12 +57,20 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   };
 
   const all = rows.map((_, i) => i);
-  const partitionKey = solve(rows.map((r) => r.pk), all, "PartitionKey");
+  const partitionKey = solve(
+    rows.map((r) => r.pk),
+    all,
+    "PartitionKey",
+  );
   const shapes: KeyShape[] = [];
   let remaining = all;
   const least = Math.max(3, Math.ceil(rows.length * MIN_SHAPE_SHARE));
   while (remaining.length >= least && shapes.length < MAX_SHAPES) {
-    const shape = solve(remaining.map((i) => rows[i].rk), remaining, shapes.length ? `Index${shapes.length}RowKey` : "RowKey");
+    const shape = solve(
+      remaining.map((i) => rows[i].rk),
+      remaining,
+      shapes.length ? `Index${shapes.length}RowKey` : "RowKey",
+    );
     if (!shape || shape.rows.length < least) break;
     shapes.push(shape);
     const taken = new Set(shape.rows);
@@ -69,7 +80,11 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   const names = new Set<string>();
   const indexes = others.map((s) => ({ ...s, name: indexName(s, names) }));
   return {
-    partitionKey, rowKey, indexes, derived, maxima,
+    partitionKey,
+    rowKey,
+    indexes,
+    derived,
+    maxima,
     unexplained: { partitionKey: rows.length - (partitionKey?.rows.length ?? 0), rowKey: remaining.length },
   };
 }
@@ -123,7 +138,10 @@ function uniqueName(base: string, taken: Set<string>, reserve = false): string {
 /** Adds a key-only property; the same one seen from two keys (a date's milliseconds) merges its values. */
 function addDerived(list: DerivedProperty[], d: DerivedProperty, reserved: Set<string>): void {
   const same = list.find((x) => x.name === d.name && x.type === d.type);
-  if (same) { for (const [r, v] of d.values) same.values.set(r, v); return; }
+  if (same) {
+    for (const [r, v] of d.values) same.values.set(r, v);
+    return;
+  }
   reserved.add(d.name);
   list.push(d);
 }

@@ -34,7 +34,8 @@ interface Partial {
 function extend(p: Partial, atom: Atom, chars: number): Partial {
   const last = p.atoms[p.atoms.length - 1];
   const cost = p.cost + atomCost(atom) + (atom.kind === "free" ? chars * FREE_CHAR_COST : 0);
-  if (atom.kind === "lit" && last?.kind === "lit") return { cost, atoms: [...p.atoms.slice(0, -1), { kind: "lit", text: last.text + atom.text }] };
+  if (atom.kind === "lit" && last?.kind === "lit")
+    return { cost, atoms: [...p.atoms.slice(0, -1), { kind: "lit", text: last.text + atom.text }] };
   return { cost, atoms: [...p.atoms, atom] };
 }
 
@@ -117,7 +118,10 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
     const frees: string[][] = [];
     for (let r = 0; r < keys.length; r++) {
       const f = matchTemplate(t, keys[r], views[r]);
-      if (f) { matched.push(r); frees.push(f); }
+      if (f) {
+        matched.push(r);
+        frees.push(f);
+      }
     }
     if (!winner || matched.length > winner.matched.length || (matched.length === winner.matched.length && cost < winnerCost)) {
       winner = { template: t, matched, frees };

@@ -33,7 +33,13 @@ const HOTTEST = 5;
  * `complete` when that is every partition of the table (the histogram and
  * the hottest partitions then describe the table, not the sample).
  */
-export function partitionStats(rows: readonly Row[], propertyBytes: (r: Row) => number, extraBytes = 0, exactCounts: ReadonlyMap<string, number> = new Map(), complete = false): PartitionStats {
+export function partitionStats(
+  rows: readonly Row[],
+  propertyBytes: (r: Row) => number,
+  extraBytes = 0,
+  exactCounts: ReadonlyMap<string, number> = new Map(),
+  complete = false,
+): PartitionStats {
   const sampled = new Map<string, number>();
   let bytes = 0;
   for (const r of rows) {
@@ -51,9 +57,22 @@ export function partitionStats(rows: readonly Row[], propertyBytes: (r: Row) => 
     bin.entities += n;
   }
   bins.sort((a, b) => a.from - b.from);
-  const hottest = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, HOTTEST)
-    .map(([partitionKey, entities]) => ({ partitionKey, entities, share: total ? entities / total : 0, exact: exactCounts.get(partitionKey) }));
-  return { partitions: counts.size, counted: counts !== sampled, histogram: bins, hottest, averageEntityBytes: rows.length ? bytes / rows.length + extraBytes : 0 };
+  const hottest = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, HOTTEST)
+    .map(([partitionKey, entities]) => ({
+      partitionKey,
+      entities,
+      share: total ? entities / total : 0,
+      exact: exactCounts.get(partitionKey),
+    }));
+  return {
+    partitions: counts.size,
+    counted: counts !== sampled,
+    histogram: bins,
+    hottest,
+    averageEntityBytes: rows.length ? bytes / rows.length + extraBytes : 0,
+  };
 }
 
 /** A histogram as text lines, bars scaled to the largest bin. */
@@ -61,5 +80,8 @@ export function histogramLines(bins: readonly HistogramBin[], width = 30): strin
   const most = Math.max(1, ...bins.map((b) => b.partitions));
   const label = (b: HistogramBin) => (b.from === 1 ? "1–9" : `${b.from.toLocaleString("en-US")}–${b.to.toLocaleString("en-US")}`);
   const pad = Math.max(0, ...bins.map((b) => label(b).length));
-  return bins.map((b) => `${label(b).padEnd(pad)} entities  ${"█".repeat(Math.max(1, Math.round((b.partitions / most) * width)))} ${b.partitions.toLocaleString("en-US")} partitions`);
+  return bins.map(
+    (b) =>
+      `${label(b).padEnd(pad)} entities  ${"█".repeat(Math.max(1, Math.round((b.partitions / most) * width)))} ${b.partitions.toLocaleString("en-US")} partitions`,
+  );
 }

@@ -34,13 +34,23 @@ export function ranks(values: readonly number[]): Float64Array {
 
 function pearson(x: Float64Array, y: Float64Array): number | undefined {
   const n = x.length;
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
-  mx /= n; my /= n;
-  let sxy = 0, sxx = 0, syy = 0;
+  let mx = 0,
+    my = 0;
   for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx, dy = y[i] - my;
-    sxy += dx * dy; sxx += dx * dx; syy += dy * dy;
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i] - mx,
+      dy = y[i] - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
   }
   return sxx && syy ? sxy / Math.sqrt(sxx * syy) : undefined;
 }

@@ -48,12 +48,18 @@ const MONOTONIC_RHO = 0.9;
 /** Bytes of a value by Azure's entity-size formula (service-facts.md). */
 export function valueBytes(v: TypedValue): number {
   switch (v.type) {
-    case "String": return 4 + 2 * v.value.length;
-    case "Binary": return 4 + Math.floor((v.value.length * 3) / 4);
-    case "Boolean": return 1;
-    case "Int32": return 4;
-    case "Guid": return 16;
-    default: return 8;
+    case "String":
+      return 4 + 2 * v.value.length;
+    case "Binary":
+      return 4 + Math.floor((v.value.length * 3) / 4);
+    case "Boolean":
+      return 1;
+    case "Int32":
+      return 4;
+    case "Guid":
+      return 16;
+    default:
+      return 8;
   }
 }
 
@@ -61,7 +67,12 @@ export function valueBytes(v: TypedValue): number {
 export function inferProperties(rows: readonly Row[], tableRows: number): PropertyFacts[] {
   const names: string[] = [];
   const seen = new Set<string>();
-  for (const r of rows) for (const k of r.props.keys()) if (!seen.has(k)) { seen.add(k); names.push(k); }
+  for (const r of rows)
+    for (const k of r.props.keys())
+      if (!seen.has(k)) {
+        seen.add(k);
+        names.push(k);
+      }
   return names.map((name) => factsOf(name, rows, tableRows));
 }
 
@@ -87,7 +98,16 @@ function factsOf(name: string, rows: readonly Row[], tableRows: number): Propert
     types.set(v.type, (types.get(v.type) ?? 0) + 1);
   }
   const edm = dominantType(types);
-  const f: PropertyFacts = { name, edm, present: values.length, distinct, distinctEstimate: 0, unique: false, averageBytes: 0, otherTypes: new Map([...types].filter(([t]) => t !== edm)) };
+  const f: PropertyFacts = {
+    name,
+    edm,
+    present: values.length,
+    distinct,
+    distinctEstimate: 0,
+    unique: false,
+    averageBytes: 0,
+    otherTypes: new Map([...types].filter(([t]) => t !== edm)),
+  };
   for (const r of rows) {
     const v = r.props.get(name);
     if (!v) continue;
@@ -111,7 +131,15 @@ function factsOf(name: string, rows: readonly Row[], tableRows: number): Propert
   const n = values.length;
   f.unique = n >= 50 && !distinct.capped && distinct.distinct === n;
   const singles = distinct.singletons();
-  if (edm === "String" && !distinct.capped && distinct.distinct >= 2 && distinct.distinct <= MAX_ENUM_VALUES && singles === 0 && n >= 4 * distinct.distinct && distinct.values().every((v) => ENUM_VALUE.test(v) && v.length <= MAX_ENUM_LENGTH)) {
+  if (
+    edm === "String" &&
+    !distinct.capped &&
+    distinct.distinct >= 2 &&
+    distinct.distinct <= MAX_ENUM_VALUES &&
+    singles === 0 &&
+    n >= 4 * distinct.distinct &&
+    distinct.values().every((v) => ENUM_VALUE.test(v) && v.length <= MAX_ENUM_LENGTH)
+  ) {
     f.enumValues = distinct.values().sort();
   }
   const top = distinct.top();
@@ -140,7 +168,10 @@ export function applyPartitionCounts(facts: PropertyFacts[], prop: string, count
   if (!f || f.enumValues || !counts.size) return;
   let total = 0;
   let top = 0;
-  for (const n of counts.values()) { total += n; top = Math.max(top, n); }
+  for (const n of counts.values()) {
+    total += n;
+    top = Math.max(top, n);
+  }
   f.distinctEstimate = counts.size;
   f.unique = counts.size === total && total >= 50;
   f.hot = hotShare(top, total, counts.size);

@@ -13,7 +13,10 @@ import { END, logWidth, midpoint } from "./key-space";
 
 /** One page of a query: what `AccountSession` reads (sample-reader.ts) or a test supplies. */
 export interface PageReader {
-  page(q: { filter?: string; select?: string[]; continuationToken?: string; pageSize: number }, signal?: AbortSignal): Promise<{ entities: EntityRow[]; continuationToken?: string }>;
+  page(
+    q: { filter?: string; select?: string[]; continuationToken?: string; pageSize: number },
+    signal?: AbortSignal,
+  ): Promise<{ entities: EntityRow[]; continuationToken?: string }>;
 }
 
 export interface SampleOptions {
@@ -108,19 +111,33 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
     return { page, fresh, first, last };
   };
 
-  const firstRead = await read({}).catch((e: unknown) => { throw o.signal?.aborted ? new DOMException("cancelled", "AbortError") : e; });
-  const intervals: Interval[] = [{ start: "", end: firstRead.page.continuationToken ? firstRead.last ?? "" : END, next: token(undefined, firstRead.page.continuationToken) }];
+  const firstRead = await read({}).catch((e: unknown) => {
+    throw o.signal?.aborted ? new DOMException("cancelled", "AbortError") : e;
+  });
+  const intervals: Interval[] = [
+    {
+      start: "",
+      end: firstRead.page.continuationToken ? (firstRead.last ?? "") : END,
+      next: token(undefined, firstRead.page.continuationToken),
+    },
+  ];
   select = chooseSelect(entities, leftOut);
   let cancelled = false;
   while (entities.length < target && requests - emptyProbes < maxRequests) {
-    if (o.signal?.aborted) { cancelled = true; break; }
+    if (o.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
     const gap = widestGap(intervals);
     if (!gap) break;
     try {
       await step(gap);
     } catch (e) {
       // Cancelled mid-request: what was read so far is still a sample.
-      if (o.signal?.aborted) { cancelled = true; break; }
+      if (o.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
       throw e;
     }
     merge(intervals);
@@ -129,17 +146,27 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
     const left = intervals[gap.index];
     const typical = pageWidths.length ? pageWidths.reduce((s, w) => s + w, 0) / pageWidths.length : -Infinity;
     const probing = gap.width > typical && (intervals[gap.index + 1]?.dry ?? 0) < 2 && emptyProbes < MAX_EMPTY_PROBES;
-    const mid = probing ? midpoint(left.end, gap.to, [...chars].sort((x, y) => x - y)) : undefined;
+    const mid = probing
+      ? midpoint(
+          left.end,
+          gap.to,
+          [...chars].sort((x, y) => x - y),
+        )
+      : undefined;
     if (mid === undefined) {
       // Continue where the left read stopped: exact adjacency, nothing read twice.
       const r = await read({ filter: left.next!.filter, continuationToken: left.next!.token });
       // Without a token the read reached the table's end (its filter only bounds it from below).
-      left.end = r.page.continuationToken ? r.last ?? left.end : END;
+      left.end = r.page.continuationToken ? (r.last ?? left.end) : END;
       left.next = token(left.next!.filter, r.page.continuationToken);
     } else {
       const filter = `PartitionKey ge ${quote(mid)}`;
       const r = await read({ filter });
-      const probe: Interval = { start: mid, end: r.page.continuationToken ? r.last ?? mid : END, next: token(filter, r.page.continuationToken) };
+      const probe: Interval = {
+        start: mid,
+        end: r.page.continuationToken ? (r.last ?? mid) : END,
+        next: token(filter, r.page.continuationToken),
+      };
       // Nothing at or after `mid`: the table ends before it, and the gap narrows for free.
       if (!r.page.entities.length && !r.page.continuationToken) emptyProbes++;
       else if (!r.fresh) probe.dry = (intervals[gap.index + 1]?.dry ?? 0) + 1;
@@ -157,13 +184,26 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
       throw e;
     });
   }
-  const basis = wholeTable ? "counted: the whole table was read"
-    : counts?.complete ? `counted (PartitionKey only, ${requests - before} requests)`
-    : counts ? `at least ${counts.counted!.toLocaleString("en-US")} counted in ${requests - before} requests; the rest extrapolated over the key space (low confidence)`
-    : `at least ${entities.length.toLocaleString("en-US")}: reading was cancelled`;
+  const basis = wholeTable
+    ? "counted: the whole table was read"
+    : counts?.complete
+      ? `counted (PartitionKey only, ${requests - before} requests)`
+      : counts
+        ? `at least ${counts.counted!.toLocaleString("en-US")} counted in ${requests - before} requests; the rest extrapolated over the key space (low confidence)`
+        : `at least ${entities.length.toLocaleString("en-US")}: reading was cancelled`;
   return {
-    entities, requests, elapsedMs: performance.now() - started, wholeTable, tableRows: counts?.rows ?? entities.length, rowsBasis: basis, leftOut,
-    partitionCounts: counts?.partitions ?? new Map(), countComplete: counts?.complete ?? false, countRequests: requests - before, emptyProbes, cancelled,
+    entities,
+    requests,
+    elapsedMs: performance.now() - started,
+    wholeTable,
+    tableRows: counts?.rows ?? entities.length,
+    rowsBasis: basis,
+    leftOut,
+    partitionCounts: counts?.partitions ?? new Map(),
+    countComplete: counts?.complete ?? false,
+    countRequests: requests - before,
+    emptyProbes,
+    cancelled,
   };
 }
 
@@ -174,7 +214,8 @@ function token(filter: string | undefined, t: string | undefined): Interval["nex
 /** `$select` for later reads: every property seen but those large on average (their size is kept for the entity size). */
 function chooseSelect(entities: readonly EntityRow[], leftOut: Array<{ name: string; averageBytes: number }>): string[] | undefined {
   const bytes = new Map<string, number>();
-  for (const e of entities) for (const [k, v] of Object.entries(e.properties)) bytes.set(k, (bytes.get(k) ?? 0) + 8 + 2 * k.length + 2 * v.value.length);
+  for (const e of entities)
+    for (const [k, v] of Object.entries(e.properties)) bytes.set(k, (bytes.get(k) ?? 0) + 8 + 2 * k.length + 2 * v.value.length);
   const large = [...bytes].filter(([, b]) => b / Math.max(1, entities.length) > LARGE_PROPERTY_BYTES);
   if (!large.length) return undefined;
   for (const [name, b] of large) leftOut.push({ name, averageBytes: b / entities.length });
@@ -201,7 +242,10 @@ function merge(intervals: Interval[]): void {
     const b = intervals[i + 1];
     // a's read went past b's start, or a is exhausted up to b (nothing lies between them).
     if (a.end > b.start || (!a.next && a.end >= b.start) || (a.next === undefined && a.end === END)) {
-      if (b.end > a.end || (b.end === a.end && !b.next)) { a.end = b.end; a.next = b.next; }
+      if (b.end > a.end || (b.end === a.end && !b.next)) {
+        a.end = b.end;
+        a.next = b.next;
+      }
       a.dry = Math.max(a.dry ?? 0, b.dry ?? 0) || undefined;
       intervals.splice(i + 1, 1);
     } else i++;
@@ -219,7 +263,13 @@ function partitionsOf(entities: readonly EntityRow[]): Map<string, number> {
  * at most `budget` pages: exact when it finishes; otherwise a lower bound,
  * extrapolated over the key space up to the largest sampled key.
  */
-async function countRows(reader: PageReader, budget: number, highest: string, signal: AbortSignal | undefined, spent: () => void): Promise<Counts> {
+async function countRows(
+  reader: PageReader,
+  budget: number,
+  highest: string,
+  signal: AbortSignal | undefined,
+  spent: () => void,
+): Promise<Counts> {
   const partitions = new Map<string, number>();
   let rows = 0;
   let token: string | undefined;

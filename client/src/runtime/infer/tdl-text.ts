@@ -24,7 +24,11 @@ export function tdlString(s: string): string {
 export function tdlCount(n: number): string {
   const v = Math.max(0, Math.round(n));
   if (v < 10_000) return String(v);
-  for (const [suffix, unit] of [["B", 1e9], ["M", 1e6], ["K", 1e3]] as const) {
+  for (const [suffix, unit] of [
+    ["B", 1e9],
+    ["M", 1e6],
+    ["K", 1e3],
+  ] as const) {
     if (v >= unit) {
       const digits = Math.floor(Math.log10(v / unit)) + 1;
       const scale = 10 ** Math.max(0, 2 - digits);
@@ -44,19 +48,34 @@ export function tdlSize(bytes: number): string {
 
 /** A key expression of atoms (no free atom is left by then). */
 export function tdlExpr(t: readonly Atom[]): string {
-  return t.map((a) => {
-    switch (a.kind) {
-      case "lit": return tdlString(a.text);
-      case "ref": return a.prop;
-      case "lower": case "upper": return `${a.kind}(${a.prop})`;
-      case "pad": return `pad(${a.prop}, ${a.width})`;
-      case "date": return `date(${a.prop}, ${tdlString(a.format)})`;
-      case "revTicks": case "reverse": return `reverse(${a.prop})`;
-      case "hash": return `hash(${a.prop}, ${a.n})`;
-      case "bucket": return `bucket(${a.prop}, ${a.n})`;
-      case "free": return '"?"';
-    }
-  }).join(" + ") || '""';
+  return (
+    t
+      .map((a) => {
+        switch (a.kind) {
+          case "lit":
+            return tdlString(a.text);
+          case "ref":
+            return a.prop;
+          case "lower":
+          case "upper":
+            return `${a.kind}(${a.prop})`;
+          case "pad":
+            return `pad(${a.prop}, ${a.width})`;
+          case "date":
+            return `date(${a.prop}, ${tdlString(a.format)})`;
+          case "revTicks":
+          case "reverse":
+            return `reverse(${a.prop})`;
+          case "hash":
+            return `hash(${a.prop}, ${a.n})`;
+          case "bucket":
+            return `bucket(${a.prop}, ${a.n})`;
+          case "free":
+            return '"?"';
+        }
+      })
+      .join(" + ") || '""'
+  );
 }
 
 /** Names the language accepts as identifiers. */
@@ -71,7 +90,8 @@ const INT32_MAX = 2 ** 31 - 1;
  */
 export function tdlType(f: PropertyFacts, pad: number | undefined, max: number | undefined): string {
   switch (f.edm) {
-    case "Int32": case "Int64": {
+    case "Int32":
+    case "Int64": {
       const lo = f.min !== undefined && f.min >= 0 ? 0 : Math.floor(f.min ?? 0);
       const hi = max ?? (pad !== undefined && (f.max ?? 0) < 10 ** pad ? 10 ** pad - 1 : Math.ceil(f.max ?? 0));
       const wide = f.edm === "Int64" || hi > INT32_MAX || lo < -INT32_MAX - 1;
@@ -79,11 +99,16 @@ export function tdlType(f: PropertyFacts, pad: number | undefined, max: number |
       if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) return wide ? "int64" : "int";
       return `${wide ? "int64" : "int"}(${lo}..${hi})`;
     }
-    case "Double": return "double";
-    case "Boolean": return "bool";
-    case "DateTime": return "datetime";
-    case "Guid": return "guid";
-    case "Binary": return "binary";
+    case "Double":
+      return "double";
+    case "Boolean":
+      return "bool";
+    case "DateTime":
+      return "datetime";
+    case "Guid":
+      return "guid";
+    case "Binary":
+      return "binary";
     default: {
       if (f.enumValues) return `enum(${f.enumValues.join(", ")})`;
       if (!f.maxLength) return "string";

@@ -31,23 +31,47 @@ export function rowOf(e: EntityRow): Row {
 /** The text a value renders to in a key; undefined for values a key cannot hold (binary, an unreadable date). */
 export function keyText(v: TypedValue): string | undefined {
   switch (v.type) {
-    case "String": case "Int32": case "Int64": case "Boolean": return v.value;
-    case "Double": { const n = Number(v.value); return Number.isFinite(n) ? String(n) : undefined; }
-    case "Guid": return v.value.toLowerCase();
-    case "DateTime": { const ms = Date.parse(v.value); return Number.isNaN(ms) ? undefined : new Date(ms).toISOString(); }
-    default: return undefined;
+    case "String":
+    case "Int32":
+    case "Int64":
+    case "Boolean":
+      return v.value;
+    case "Double": {
+      const n = Number(v.value);
+      return Number.isFinite(n) ? String(n) : undefined;
+    }
+    case "Guid":
+      return v.value.toLowerCase();
+    case "DateTime": {
+      const ms = Date.parse(v.value);
+      return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+    }
+    default:
+      return undefined;
   }
 }
 
 /** The value as the core's key evaluator takes it (`renderKey`). */
 export function scalarOf(v: TypedValue): Scalar | undefined {
   switch (v.type) {
-    case "Int32": case "Int64": case "Double": { const n = Number(v.value); return Number.isFinite(n) ? n : undefined; }
-    case "Boolean": return v.value === "true";
-    case "DateTime": { const ms = Date.parse(v.value); return Number.isNaN(ms) ? undefined : new Date(ms); }
-    case "Guid": return v.value.toLowerCase();
-    case "Binary": return undefined;
-    default: return v.value;
+    case "Int32":
+    case "Int64":
+    case "Double": {
+      const n = Number(v.value);
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case "Boolean":
+      return v.value === "true";
+    case "DateTime": {
+      const ms = Date.parse(v.value);
+      return Number.isNaN(ms) ? undefined : new Date(ms);
+    }
+    case "Guid":
+      return v.value.toLowerCase();
+    case "Binary":
+      return undefined;
+    default:
+      return v.value;
   }
 }
 
@@ -93,8 +117,13 @@ export function dateTokens(ms: number): Record<DateToken, string> {
   const d = new Date(ms);
   const p2 = (n: number) => String(n).padStart(2, "0");
   return {
-    yyyy: String(d.getUTCFullYear()).padStart(4, "0"), MM: p2(d.getUTCMonth() + 1), dd: p2(d.getUTCDate()),
-    HH: p2(d.getUTCHours()), mm: p2(d.getUTCMinutes()), ss: p2(d.getUTCSeconds()), fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
+    yyyy: String(d.getUTCFullYear()).padStart(4, "0"),
+    MM: p2(d.getUTCMonth() + 1),
+    dd: p2(d.getUTCDate()),
+    HH: p2(d.getUTCHours()),
+    mm: p2(d.getUTCMinutes()),
+    ss: p2(d.getUTCSeconds()),
+    fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
   };
 }
 
@@ -104,7 +133,13 @@ export function formatDate(ms: number, format: string): string {
   let out = "";
   for (let i = 0; i < format.length;) {
     const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
-    if (tok) { out += tokens[tok]; i += tok.length; } else { out += format[i]; i++; }
+    if (tok) {
+      out += tokens[tok];
+      i += tok.length;
+    } else {
+      out += format[i];
+      i++;
+    }
   }
   return out;
 }

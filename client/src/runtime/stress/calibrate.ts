@@ -23,7 +23,6 @@ const PROBE_PARTITIONS = 64;
 /** The probe's first moments (connections opening, code warming up) are not measured. */
 const WARM_UP_MS = 250;
 
-
 /** K from a measured capacity; the targets it gives. */
 export function calibrationFor(capacity: number | undefined, scale: number, azure: Calibration["azure"], throttled: boolean): Calibration {
   return {
@@ -31,7 +30,8 @@ export function calibrationFor(capacity: number | undefined, scale: number, azur
     scale,
     partitionTargetEntitiesPerSecond: round(azure.partitionTargetEntitiesPerSecond * scale),
     accountTargetEntitiesPerSecond: round(azure.accountTargetEntitiesPerSecond * scale),
-    azure, throttled,
+    azure,
+    throttled,
   };
 }
 
@@ -46,7 +46,11 @@ export function scaleFor(capacity: number, accountTarget: number): number {
  * the warm-up, then deletes what it wrote (one batch per partition, so the
  * table holds no trace of it). Returns entities/s.
  */
-export async function probeCapacity(client: TableClient, gen: EntityGenerator, o: { concurrency: number; ms: number; signal?: AbortSignal; requestTimeoutMs: number }): Promise<number> {
+export async function probeCapacity(
+  client: TableClient,
+  gen: EntityGenerator,
+  o: { concurrency: number; ms: number; signal?: AbortSignal; requestTimeoutMs: number },
+): Promise<number> {
   // One listener on the caller's signal, however many requests are in flight.
   const run = linked(o.signal);
   try {
@@ -56,7 +60,12 @@ export async function probeCapacity(client: TableClient, gen: EntityGenerator, o
   }
 }
 
-async function probe(client: TableClient, gen: EntityGenerator, o: { concurrency: number; ms: number; signal: AbortSignal; requestTimeoutMs: number }, caller: AbortSignal | undefined): Promise<number> {
+async function probe(
+  client: TableClient,
+  gen: EntityGenerator,
+  o: { concurrency: number; ms: number; signal: AbortSignal; requestTimeoutMs: number },
+  caller: AbortSignal | undefined,
+): Promise<number> {
   const written = new Map<string, string[]>();
   const started = performance.now();
   const from = started + WARM_UP_MS;
@@ -67,7 +76,11 @@ async function probe(client: TableClient, gen: EntityGenerator, o: { concurrency
   const worker = async () => {
     while (performance.now() < until && !o.signal?.aborted) {
       const i = n++;
-      const entity = { ...gen.next(undefined, false).entity, partitionKey: `~probe-${(i % PROBE_PARTITIONS).toString().padStart(2, "0")}`, rowKey: String(i).padStart(10, "0") };
+      const entity = {
+        ...gen.next(undefined, false).entity,
+        partitionKey: `~probe-${(i % PROBE_PARTITIONS).toString().padStart(2, "0")}`,
+        rowKey: String(i).padStart(10, "0"),
+      };
       try {
         await withDeadline(o.signal, o.requestTimeoutMs, (abortSignal) => client.createEntity(entity, { abortSignal }));
         const rows = written.get(entity.partitionKey) ?? [];
@@ -87,13 +100,24 @@ async function probe(client: TableClient, gen: EntityGenerator, o: { concurrency
   return counted / (o.ms / 1000);
 }
 
-async function removeProbe(client: TableClient, written: Map<string, string[]>, o: { signal?: AbortSignal; requestTimeoutMs: number }): Promise<void> {
+async function removeProbe(
+  client: TableClient,
+  written: Map<string, string[]>,
+  o: { signal?: AbortSignal; requestTimeoutMs: number },
+): Promise<void> {
   const batches: Array<Array<["delete", { partitionKey: string; rowKey: string }]>> = [];
   for (const [pk, rows] of written) {
-    for (let i = 0; i < rows.length; i += 100) batches.push(rows.slice(i, i + 100).map((rk) => ["delete", { partitionKey: pk, rowKey: rk }]));
+    for (let i = 0; i < rows.length; i += 100)
+      batches.push(rows.slice(i, i + 100).map((rk) => ["delete", { partitionKey: pk, rowKey: rk }]));
   }
   // The table is deleted at the end of the run in any case: a batch that fails here costs nothing but a few rows in it.
-  await Promise.all(batches.map((actions) => withDeadline(o.signal, o.requestTimeoutMs, (abortSignal) => client.submitTransaction(actions, { abortSignal })).catch(() => undefined)));
+  await Promise.all(
+    batches.map((actions) =>
+      withDeadline(o.signal, o.requestTimeoutMs, (abortSignal) => client.submitTransaction(actions, { abortSignal })).catch(
+        () => undefined,
+      ),
+    ),
+  );
 }
 
 function round(n: number): number {

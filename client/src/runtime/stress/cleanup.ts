@@ -35,14 +35,17 @@ export async function findLeftovers(clients: ClientPair, endpoint: string, o: Cl
     const out: string[] = [];
     // The prefix as a key range ('strest' is the first name after every 'stress…'): the service lists only those, however many tables the account has.
     const filter = `TableName ge '${STRESS_PREFIX}' and TableName lt 'strest'`;
-    for await (const t of clients.service.listTables({ abortSignal, queryOptions: { filter } })) if (t.name?.startsWith(STRESS_PREFIX)) out.push(t.name);
+    for await (const t of clients.service.listTables({ abortSignal, queryOptions: { filter } }))
+      if (t.name?.startsWith(STRESS_PREFIX)) out.push(t.name);
     return out.sort();
   });
   const found: LeftoverTable[] = [];
   for (const table of names) {
     let entity: Record<string, unknown> | undefined;
     try {
-      entity = await call(endpoint, timeoutMs, o.signal, (abortSignal) => clients.table(table).getEntity<Record<string, unknown>>(MARKER_PARTITION, MARKER_ROW, { abortSignal }));
+      entity = await call(endpoint, timeoutMs, o.signal, (abortSignal) =>
+        clients.table(table).getEntity<Record<string, unknown>>(MARKER_PARTITION, MARKER_ROW, { abortSignal }),
+      );
     } catch (e) {
       const code = errorCode(e as ErrorLike);
       if (code === "TableNotFound") continue;
@@ -56,11 +59,22 @@ export async function findLeftovers(clients: ClientPair, endpoint: string, o: Cl
 }
 
 /** Deletes each table of `tables` that is not kept; a table whose deletion fails is reported with the reason in words. */
-export async function removeLeftovers(clients: ClientPair, endpoint: string, tables: LeftoverTable[], o: CleanupOptions = {}): Promise<Array<{ table: string; removed: boolean; reason?: string }>> {
+export async function removeLeftovers(
+  clients: ClientPair,
+  endpoint: string,
+  tables: LeftoverTable[],
+  o: CleanupOptions = {},
+): Promise<Array<{ table: string; removed: boolean; reason?: string }>> {
   const out: Array<{ table: string; removed: boolean; reason?: string }> = [];
   for (const t of tables) {
     if (t.keep || o.signal?.aborted) continue;
-    const outcome = await deleteWithBackoff(clients.service, t.table, endpoint, { until: performance.now() + (o.timeoutMs ?? 15_000) }, o.timeoutMs ?? 15_000);
+    const outcome = await deleteWithBackoff(
+      clients.service,
+      t.table,
+      endpoint,
+      { until: performance.now() + (o.timeoutMs ?? 15_000) },
+      o.timeoutMs ?? 15_000,
+    );
     out.push({ table: t.table, removed: outcome.deleted, reason: outcome.reason });
   }
   return out;
@@ -88,7 +102,8 @@ function keepReason(table: string, marker: MarkerInfo | undefined, olderThanMs: 
   if (ageMs < olderThanMs) return `created ${age(ageMs)} ago, younger than asked`;
   if (marker.host === hostname()) {
     if (marker.pid === process.pid && activeTables.has(table)) return "its stress test is still running here";
-    if (marker.pid !== process.pid && alive(marker.pid)) return `its stress test may still be running (process ${marker.pid} on this host is alive)`;
+    if (marker.pid !== process.pid && alive(marker.pid))
+      return `its stress test may still be running (process ${marker.pid} on this host is alive)`;
   }
   return undefined;
 }
@@ -105,7 +120,12 @@ function alive(pid: number): boolean {
 }
 
 /** One bounded request; failures other than "not found" become messages a user can act on. */
-async function call<T>(endpoint: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+async function call<T>(
+  endpoint: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  fn: (s: AbortSignal) => Promise<T>,
+): Promise<T> {
   try {
     return await withDeadline(signal, timeoutMs, fn);
   } catch (e) {

@@ -60,11 +60,20 @@ export function withDeadline<T>(parent: AbortSignal | undefined, ms: number, fn:
       return true;
     };
     const onParentAbort = () => {
-      if (settle()) { controller.abort(); reject(abortError()); }
+      if (settle()) {
+        controller.abort();
+        reject(abortError());
+      }
     };
-    const timer = setTimeout(() => {
-      if (settle()) { controller.abort(); reject(new RequestTimeout(ms)); }
-    }, Math.max(1, ms));
+    const timer = setTimeout(
+      () => {
+        if (settle()) {
+          controller.abort();
+          reject(new RequestTimeout(ms));
+        }
+      },
+      Math.max(1, ms),
+    );
     if (parent?.aborted) return onParentAbort();
     parent?.addEventListener("abort", onParentAbort, { once: true });
     let work: Promise<T>;
@@ -75,7 +84,14 @@ export function withDeadline<T>(parent: AbortSignal | undefined, ms: number, fn:
       return;
     }
     // Not aborted on success: the SDK would tear down a socket the agent may reuse.
-    work.then((v) => { if (settle()) resolve(v); }, (e: unknown) => { if (settle()) reject(e); });
+    work.then(
+      (v) => {
+        if (settle()) resolve(v);
+      },
+      (e: unknown) => {
+        if (settle()) reject(e);
+      },
+    );
   });
 }
 
@@ -87,7 +103,11 @@ function abortError(): Error {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted || ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = () => { clearTimeout(t); signal?.removeEventListener("abort", done); resolve(); };
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
     const t = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });

@@ -27,7 +27,12 @@ export function directHttpClient(maxSockets = 256): HttpClient {
       const body = request.body;
       const plain = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
       if (!plain || !request.url.startsWith("http:")) {
-        return Promise.reject(new RestError(`the stress test's loopback client sends text bodies over http only (${request.method} ${new URL(request.url).protocol})`, { code: RestError.REQUEST_SEND_ERROR, request }));
+        return Promise.reject(
+          new RestError(
+            `the stress test's loopback client sends text bodies over http only (${request.method} ${new URL(request.url).protocol})`,
+            { code: RestError.REQUEST_SEND_ERROR, request },
+          ),
+        );
       }
       return send(request, agent, body);
     },
@@ -41,30 +46,55 @@ function send(request: PipelineRequest, agent: Agent, body: string | Uint8Array 
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers) headers[name] = value;
-    const payload = typeof body === "string" ? Buffer.from(body, "utf8") : body ?? undefined;
+    const payload = typeof body === "string" ? Buffer.from(body, "utf8") : (body ?? undefined);
     if (payload) headers["content-length"] = String(payload.byteLength);
     let req: ClientRequest;
     const onAbort = () => req.destroy(abortError());
     const done = () => signal?.removeEventListener("abort", onAbort);
     try {
-      req = new ClientRequest({ protocol: "http:", hostname: url.hostname, port: url.port, path: url.pathname + url.search, method: request.method, headers, agent });
+      req = new ClientRequest({
+        protocol: "http:",
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: request.method,
+        headers,
+        agent,
+      });
     } catch (e) {
       return reject(new RestError((e as Error).message, { code: RestError.REQUEST_SEND_ERROR, request }));
     }
     signal?.addEventListener("abort", onAbort, { once: true });
-    if (request.timeout > 0) req.setTimeout(request.timeout, () => req.destroy(new RestError(`no answer within ${request.timeout} ms`, { code: RestError.REQUEST_SEND_ERROR, request })));
+    if (request.timeout > 0)
+      req.setTimeout(request.timeout, () =>
+        req.destroy(new RestError(`no answer within ${request.timeout} ms`, { code: RestError.REQUEST_SEND_ERROR, request })),
+      );
     req.on("error", (e: NodeJS.ErrnoException) => {
       done();
-      reject(e instanceof RestError || e.name === "AbortError" ? e : new RestError(e.message, { code: e.code ?? RestError.REQUEST_SEND_ERROR, request }));
+      reject(
+        e instanceof RestError || e.name === "AbortError"
+          ? e
+          : new RestError(e.message, { code: e.code ?? RestError.REQUEST_SEND_ERROR, request }),
+      );
     });
     req.on("response", (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", (e) => { done(); reject(signal?.aborted || e.name === "AbortError" ? abortError() : new RestError(e.message, { code: RestError.PARSE_ERROR, request })); });
+      res.on("error", (e) => {
+        done();
+        reject(
+          signal?.aborted || e.name === "AbortError" ? abortError() : new RestError(e.message, { code: RestError.PARSE_ERROR, request }),
+        );
+      });
       res.on("end", () => {
         done();
         try {
-          resolve({ request, status: res.statusCode ?? 0, headers: headersOf(res), bodyAsText: decode(Buffer.concat(chunks), res.headers["content-encoding"]) });
+          resolve({
+            request,
+            status: res.statusCode ?? 0,
+            headers: headersOf(res),
+            bodyAsText: decode(Buffer.concat(chunks), res.headers["content-encoding"]),
+          });
         } catch (e) {
           reject(new RestError(`Error reading response as text: ${(e as Error).message}`, { code: RestError.PARSE_ERROR, request }));
         }
@@ -77,7 +107,8 @@ function send(request: PipelineRequest, agent: Agent, body: string | Uint8Array 
 /** The response's headers as the SDK reads them: names in lower case, repeated values joined. */
 function headersOf(res: IncomingMessage): HttpHeaders {
   const map = new Map<string, string>();
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) map.set(name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) map.set(name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
   const headers: HttpHeaders = {
     get: (name) => map.get(name.toLowerCase()),
     has: (name) => map.has(name.toLowerCase()),

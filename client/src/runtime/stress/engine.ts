@@ -22,7 +22,16 @@ import { preload } from "./load";
 import type { CallContext } from "./operations";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";
-import { DEFAULT_CLEANUP_HINT, endpointHost, Leftover, leftoverMessage, PHASE_WORDS, StressFailure, StressInputError, StressPhase } from "./phases";
+import {
+  DEFAULT_CLEANUP_HINT,
+  endpointHost,
+  Leftover,
+  leftoverMessage,
+  PHASE_WORDS,
+  StressFailure,
+  StressInputError,
+  StressPhase,
+} from "./phases";
 import { buildReport, StressMode, StressReport } from "./report";
 import { EndpointSilent, RunClock, runPhase } from "./run-phase";
 import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
@@ -100,14 +109,19 @@ export class StressRefused extends Error {}
 export async function runStress(o: StressOptions): Promise<StressReport> {
   const emulator = o.emulator ?? isLoopback(hostname(o.connection.endpoint));
   if (!emulator && !o.confirmedRealAccount) {
-    throw new StressRefused(`${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`);
+    throw new StressRefused(
+      `${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`,
+    );
   }
   const { analysis, tm, work: planned, skipped } = checkDesign(o);
   // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
   const work = o.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (o.scale ?? 1) })) : planned;
   const profile = profileFor(analysis.service?.value);
   const azure = {
-    partitionTargetEntitiesPerSecond: o.partitionTarget ?? o.analysis?.partitionTargetEntitiesPerSecond ?? (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
+    partitionTargetEntitiesPerSecond:
+      o.partitionTarget ??
+      o.analysis?.partitionTargetEntitiesPerSecond ??
+      (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
     accountTargetEntitiesPerSecond: profile.accountTargetEntitiesPerSecond ?? 20_000,
   };
   const throttle = emulator ? o.throttle : undefined;
@@ -126,7 +140,10 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   let loaded = 0;
   let failure: { phase: StressPhase; error: unknown } | undefined;
   const created = { mayExist: false };
-  const enter = (p: StressPhase) => { phase = p; o.onPhase?.(p, table); };
+  const enter = (p: StressPhase) => {
+    phase = p;
+    o.onPhase?.(p, table);
+  };
   activeTables.add(table);
   try {
     enter("create");
@@ -148,46 +165,89 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     if (!o.signal?.aborted) {
       if (calibration) throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
       enter("run");
-      await runPhase({
-        client, gen, pool: context.pool, seq: context.seq, work, mode: o.mode, metrics, concurrency, durationMs: askedMs, drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
-        requestTimeoutMs, outageMs: o.outageMs ?? 5000, signal: o.signal, onProgress: o.onProgress, onDrain: () => enter("drain"),
-        pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : undefined,
-      }, clock);
+      await runPhase(
+        {
+          client,
+          gen,
+          pool: context.pool,
+          seq: context.seq,
+          work,
+          mode: o.mode,
+          metrics,
+          concurrency,
+          durationMs: askedMs,
+          drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
+          requestTimeoutMs,
+          outageMs: o.outageMs ?? 5000,
+          signal: o.signal,
+          onProgress: o.onProgress,
+          onDrain: () => enter("drain"),
+          pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : undefined,
+        },
+        clock,
+      );
     }
   } catch (e) {
     if (!(o.signal?.aborted && isAbort(e))) failure = { phase, error: e };
   }
   throttle?.setThrottle("default");
   const cancelledIn = o.signal?.aborted && !failure ? phase : undefined;
-  const deletion = created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
+  const deletion =
+    created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
   activeTables.delete(table);
   const leftover = deletion?.leftover;
 
   const runMs = clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
-  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02)) notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
+  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02))
+    notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
   const pacer = clock.pacer;
   if (pacer && pacer.counts.dropped > Math.max(5, 0.1 * (pacer.counts.sent + pacer.counts.dropped))) {
-    notes.push(`This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`);
+    notes.push(
+      `This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
+    );
   }
   const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
   const left = leftover ? `; ${leftoverMessage(leftover, hint)}` : "";
-  const why = failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
-  const stopped = why ?? (cancelledIn === "create" ? "cancelled while creating the table"
-    : cancelledIn === "calibrate" ? "cancelled while calibrating the emulator"
-    : cancelledIn === "preload" ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
-    : cancelledIn ? "cancelled" : undefined);
+  const why =
+    failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
+  const stopped =
+    why ??
+    (cancelledIn === "create"
+      ? "cancelled while creating the table"
+      : cancelledIn === "calibrate"
+        ? "cancelled while calibrating the emulator"
+        : cancelledIn === "preload"
+          ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
+          : cancelledIn
+            ? "cancelled"
+            : undefined);
   const report = buildReport({
-    metrics, durationMs: runMs, target: emulator ? "emulator" : "account", table, design: { file: o.design.file, table: o.design.table }, mode: o.mode, concurrency,
-    partitionTarget: calibration?.partitionTargetEntitiesPerSecond ?? azure.partitionTargetEntitiesPerSecond, notes,
+    metrics,
+    durationMs: runMs,
+    target: emulator ? "emulator" : "account",
+    table,
+    design: { file: o.design.file, table: o.design.table },
+    mode: o.mode,
+    concurrency,
+    partitionTarget: calibration?.partitionTargetEntitiesPerSecond ?? azure.partitionTargetEntitiesPerSecond,
+    notes,
     stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
-    leftover, calibration, work, skipped,
+    leftover,
+    calibration,
+    work,
+    skipped,
     pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : undefined,
   });
   if (failure) {
     // What became of the table, so the user knows whether anything is left to clean up.
-    const fate = deletion?.afterMs !== undefined ? `; the table ${table} was deleted once ${host} answered again (after ${(deletion.afterMs / 1000).toFixed(1)} s)`
-      : deletion && !leftover ? `; the table ${table} was deleted`
-      : !created.mayExist && !(failure.error instanceof TableTaken) ? "; no table was created" : "";
+    const fate =
+      deletion?.afterMs !== undefined
+        ? `; the table ${table} was deleted once ${host} answered again (after ${(deletion.afterMs / 1000).toFixed(1)} s)`
+        : deletion && !leftover
+          ? `; the table ${table} was deleted`
+          : !created.mayExist && !(failure.error instanceof TableTaken)
+            ? "; no table was created"
+            : "";
     throw new StressFailure(`the stress test ${why}${fate}${left}`, report, failure.phase, leftover);
   }
   if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
@@ -203,19 +263,34 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
 export function checkDesign(o: Pick<StressOptions, "design" | "mode" | "mix" | "batch" | "analysis">) {
   const analysis = analyzeTdl(o.design.text, o.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
-  if (!tm) throw new StressInputError(`${o.design.file} has no table '${o.design.table.slice(0, 100)}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`);
-  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey) throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
+  if (!tm)
+    throw new StressInputError(
+      `${o.design.file} has no table '${o.design.table.slice(0, 100)}' (it has ${analysis.tables.map((t) => t.table.name.text).join(", ") || "none"})`,
+    );
+  if (tm.table.hasSyntaxError || !tm.table.partitionKey || !tm.table.rowKey)
+    throw new StressInputError(`table '${o.design.table}' does not parse or has no keys: fix the design first`);
   return { analysis, tm, ...plan(o, tm) };
 }
 
 /** The preload, bounded by `preloadMs` (default 60 s): the run then reads what was loaded, and the report says so. */
-async function boundedPreload(client: TableClient, context: CallContext, metrics: Metrics, wanted: number, o: StressOptions, requestTimeoutMs: number, notes: string[]): Promise<number> {
+async function boundedPreload(
+  client: TableClient,
+  context: CallContext,
+  metrics: Metrics,
+  wanted: number,
+  o: StressOptions,
+  requestTimeoutMs: number,
+  notes: string[],
+): Promise<number> {
   const bounded = linked(o.signal);
   const preloadMs = o.preloadMs ?? 60_000;
   const timer = setTimeout(() => bounded.abort(), preloadMs);
   try {
     const loaded = await preload(client, context, metrics, wanted, bounded.signal, requestTimeoutMs);
-    if (loaded < wanted && !o.signal?.aborted) notes.push(`The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`);
+    if (loaded < wanted && !o.signal?.aborted)
+      notes.push(
+        `The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`,
+      );
     return loaded;
   } finally {
     clearTimeout(timer);
@@ -229,16 +304,25 @@ async function boundedPreload(client: TableClient, context: CallContext, metrics
  * the budget to `hurryDeleteMs` from then. `afterMs` is set when it took
  * more than one attempt (the endpoint came back).
  */
-async function deletePhase(service: TableServiceClient, table: string, o: StressOptions, requestTimeoutMs: number, enter: () => void): Promise<{ leftover?: Leftover; afterMs?: number }> {
+async function deletePhase(
+  service: TableServiceClient,
+  table: string,
+  o: StressOptions,
+  requestTimeoutMs: number,
+  enter: () => void,
+): Promise<{ leftover?: Leftover; afterMs?: number }> {
   enter();
   const t0 = performance.now();
   const budget = { until: t0 + (o.deleteWithinMs ?? 30_000) };
-  const hurry = () => { budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000)); };
+  const hurry = () => {
+    budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000));
+  };
   if (o.hurry?.aborted) hurry();
   else o.hurry?.addEventListener("abort", hurry, { once: true });
   try {
     const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs);
-    if (!outcome.deleted) return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
+    if (!outcome.deleted)
+      return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
     return outcome.attempts > 1 ? { afterMs: performance.now() - t0 } : {};
   } finally {
     o.hurry?.removeEventListener("abort", hurry);
@@ -248,8 +332,10 @@ async function deletePhase(service: TableServiceClient, table: string, o: Stress
 /** The report says so when the run phase took longer than asked, and why. */
 function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: number, requestTimeoutMs: number): string {
   const timeouts = Object.values(metrics.ops).reduce((n, s) => n + (s.errorCodes.RequestTimeout ?? 0), 0);
-  return `The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${(drainMs / 1000).toFixed(1)} s` +
-    (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : ".");
+  return (
+    `The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${(drainMs / 1000).toFixed(1)} s` +
+    (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : ".")
+  );
 }
 
 /** A failure in words: the account module's description, plus how long the endpoint was silent. */
@@ -270,7 +356,12 @@ function hostname(endpoint: string): string {
 /** Clients with the SDK's own retries off: the test applies and counts the guide's policy itself. */
 function clientsWithoutRetries(o: StressOptions): { service: TableServiceClient; table: (name: string) => TableClient } {
   // A plain-HTTP loopback emulator: requests skip VS Code's proxy patch of http.request (see direct-http.ts), as the CLI's never meet it.
-  const direct = o.connection.endpoint.startsWith("http:") && isLoopback(hostname(o.connection.endpoint)) ? { httpClient: directHttpClient() } : {};
-  const pair = makeClients(o.connection, o.secret, { retryOptions: { maxRetries: 0 }, ...direct, ...(o.clientOptions ?? {}) } as TableServiceClientOptions);
+  const direct =
+    o.connection.endpoint.startsWith("http:") && isLoopback(hostname(o.connection.endpoint)) ? { httpClient: directHttpClient() } : {};
+  const pair = makeClients(o.connection, o.secret, {
+    retryOptions: { maxRetries: 0 },
+    ...direct,
+    ...(o.clientOptions ?? {}),
+  } as TableServiceClientOptions);
   return { service: pair.service, table: pair.table };
 }

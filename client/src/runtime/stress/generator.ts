@@ -22,7 +22,10 @@ export class EntityGenerator {
   /** Per property with `hot`, how far it is from its next hot value. */
   private readonly hotDue = new Map<string, number>();
 
-  constructor(private readonly tm: TableModel, private readonly random: () => number = Math.random) {
+  constructor(
+    private readonly tm: TableModel,
+    private readonly random: () => number = Math.random,
+  ) {
     // Bring each entity near the design's size (UTF-16 string properties cost 2 bytes a character).
     const size = tm.table.entitySize?.value.value;
     this.filler = size && Number.isFinite(size) ? Math.max(0, Math.floor((size - 200) / 2)) : 0;
@@ -80,8 +83,8 @@ export class EntityGenerator {
 
   private value(p: PropertyInfo, n: number): Scalar {
     if (p.increasing || p.decreasing) {
-      if (p.type === "datetime") return new Date((p.increasing ? this.started + n : this.started - n));
-      const base = p.min !== undefined && p.max !== undefined && p.increasing ? p.min : p.max ?? 1e9;
+      if (p.type === "datetime") return new Date(p.increasing ? this.started + n : this.started - n);
+      const base = p.min !== undefined && p.max !== undefined && p.increasing ? p.min : (p.max ?? 1e9);
       return p.increasing ? base + n : base - n;
     }
     const distinct = Math.max(1, p.distinct ?? (p.enumValues?.length || DEFAULT_DISTINCT));
@@ -89,18 +92,26 @@ export class EntityGenerator {
     // as much as the design says, which is what its verdict is about. The rest spread uniformly.
     const i = p.hot !== undefined && this.hotTurn(p.name, p.hot) ? 0 : Math.floor(this.random() * distinct);
     switch (p.type) {
-      case "int": case "int64": {
+      case "int":
+      case "int64": {
         const lo = p.min ?? 0;
         const span = (p.max ?? lo + distinct) - lo + 1;
         return lo + (distinct >= span ? i % span : Math.floor((i / distinct) * span));
       }
-      case "double": return i + this.random();
-      case "bool": return i % 2 === 0;
-      case "datetime": return new Date(Date.UTC(2026, 0, 1) + i * 1000);
-      case "guid": return p.distinct !== undefined ? guidOf(i) : randomUUID();
-      case "enum": return p.enumValues?.[i % p.enumValues.length] ?? "";
-      case "binary": return i.toString(16).padStart(2, "0");
-      default: return stringOf(i, p);
+      case "double":
+        return i + this.random();
+      case "bool":
+        return i % 2 === 0;
+      case "datetime":
+        return new Date(Date.UTC(2026, 0, 1) + i * 1000);
+      case "guid":
+        return p.distinct !== undefined ? guidOf(i) : randomUUID();
+      case "enum":
+        return p.enumValues?.[i % p.enumValues.length] ?? "";
+      case "binary":
+        return i.toString(16).padStart(2, "0");
+      default:
+        return stringOf(i, p);
     }
   }
 }
@@ -122,7 +133,9 @@ function stringOf(i: number, p: PropertyInfo): string {
 
 function charsOf(ranges: Array<[number, number]>): string {
   let out = "";
-  for (const [lo, hi] of ranges) for (let c = Math.max(lo, 0x21); c <= Math.min(hi, 0x7e) && out.length < 64; c++) if (!"/\\#?".includes(String.fromCharCode(c))) out += String.fromCharCode(c);
+  for (const [lo, hi] of ranges)
+    for (let c = Math.max(lo, 0x21); c <= Math.min(hi, 0x7e) && out.length < 64; c++)
+      if (!"/\\#?".includes(String.fromCharCode(c))) out += String.fromCharCode(c);
   return out || "a";
 }
 
@@ -135,7 +148,9 @@ function refsOf(expr: { parts: Array<{ kind: string; name?: { text: string }; ar
   const out: string[] = [];
   for (const part of expr.parts) {
     if (part.kind === "ref" && part.name) out.push(part.name.text);
-    if (part.kind === "call") for (const a of part.args ?? []) if (a && typeof a === "object" && "kind" in a && (a as { kind: string }).kind === "expr") out.push(...refsOf(a as never));
+    if (part.kind === "call")
+      for (const a of part.args ?? [])
+        if (a && typeof a === "object" && "kind" in a && (a as { kind: string }).kind === "expr") out.push(...refsOf(a as never));
   }
   return out;
 }

@@ -39,27 +39,46 @@ function outcomeUnknown(e: unknown): boolean {
  * (never deleted); on a later attempt it is our own earlier attempt that
  * reached the service before its answer was lost.
  */
-export async function createMarkedTable(service: TableServiceClient, client: TableClient, table: string, design: string,
-  signal: AbortSignal | undefined, requestTimeoutMs: number, state: { mayExist: boolean }): Promise<void> {
+export async function createMarkedTable(
+  service: TableServiceClient,
+  client: TableClient,
+  table: string,
+  design: string,
+  signal: AbortSignal | undefined,
+  requestTimeoutMs: number,
+  state: { mayExist: boolean },
+): Promise<void> {
   let attempt = 0;
-  await withRetries(async () => {
-    const first = attempt++ === 0;
-    try {
-      await withDeadline(signal, requestTimeoutMs, (abortSignal) => service.createTable(table, {
-        abortSignal,
-        onResponse: (res) => {
-          if (res.status === 409 && first) throw new TableTaken(`a table named ${table} already exists and is not this run's: it was left alone`);
-        },
-      }));
-      state.mayExist = true;
-    } catch (e) {
-      if (!(e instanceof TableTaken) && outcomeUnknown(e)) state.mayExist = true;
-      throw e;
-    }
-  }, STRESS_BACKOFF, () => undefined, signal);
+  await withRetries(
+    async () => {
+      const first = attempt++ === 0;
+      try {
+        await withDeadline(signal, requestTimeoutMs, (abortSignal) =>
+          service.createTable(table, {
+            abortSignal,
+            onResponse: (res) => {
+              if (res.status === 409 && first)
+                throw new TableTaken(`a table named ${table} already exists and is not this run's: it was left alone`);
+            },
+          }),
+        );
+        state.mayExist = true;
+      } catch (e) {
+        if (!(e instanceof TableTaken) && outcomeUnknown(e)) state.mayExist = true;
+        throw e;
+      }
+    },
+    STRESS_BACKOFF,
+    () => undefined,
+    signal,
+  );
   // Upsert: a retried write whose first attempt landed must not fail with 409.
-  await withRetries(() => withDeadline(signal, requestTimeoutMs, (abortSignal) => client.upsertEntity(markerEntity(design), "Replace", { abortSignal })),
-    STRESS_BACKOFF, () => undefined, signal);
+  await withRetries(
+    () => withDeadline(signal, requestTimeoutMs, (abortSignal) => client.upsertEntity(markerEntity(design), "Replace", { abortSignal })),
+    STRESS_BACKOFF,
+    () => undefined,
+    signal,
+  );
 }
 
 /** How long deletion may keep trying; `until` (a `performance.now()` time) may be moved closer while it runs. */
@@ -82,7 +101,13 @@ const MAX_DELAY_MS = 4000;
  * doubling delay until `budget.until`. "Not found" counts as deleted;
  * a refusal (403, 400) is not retried, since waiting will not change it.
  */
-export async function deleteWithBackoff(service: TableServiceClient, table: string, endpoint: string, budget: DeleteBudget, requestTimeoutMs: number): Promise<DeleteOutcome> {
+export async function deleteWithBackoff(
+  service: TableServiceClient,
+  table: string,
+  endpoint: string,
+  budget: DeleteBudget,
+  requestTimeoutMs: number,
+): Promise<DeleteOutcome> {
   let delay = FIRST_DELAY_MS;
   let attempts = 0;
   let last: unknown;
@@ -107,5 +132,9 @@ export async function deleteWithBackoff(service: TableServiceClient, table: stri
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const reason = describeError(last, endpoint, lastTimeout).message;
-  return { deleted: false, attempts, reason: `deleting it failed ${attempts === 1 ? "once" : `${attempts} times over ${seconds} s`} (${reason})` };
+  return {
+    deleted: false,
+    attempts,
+    reason: `deleting it failed ${attempts === 1 ? "once" : `${attempts} times over ${seconds} s`} (${reason})`,
+  };
 }

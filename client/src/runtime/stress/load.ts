@@ -20,20 +20,37 @@ const PRELOAD_CONCURRENCY = 32;
  * written. Only written entities join the pool; they also set where the
  * ends of the key order are (`metrics`), without counting as load.
  */
-export async function preload(client: TableClient, context: CallContext, metrics: Metrics, count: number, signal: AbortSignal, requestTimeoutMs: number): Promise<number> {
+export async function preload(
+  client: TableClient,
+  context: CallContext,
+  metrics: Metrics,
+  count: number,
+  signal: AbortSignal,
+  requestTimeoutMs: number,
+): Promise<number> {
   let written = 0;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   for (let i = 0; i < count && !signal.aborted && failure === undefined; i++) {
     const call = prepare({ op: "insert", weight: 1, batch: 1, write: "upsert" }, context);
-    const p = withRetries(() => withDeadline(signal, requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)), STRESS_BACKOFF, () => undefined, signal)
-      .then(() => {
-        written++;
-        for (const w of call.written ?? []) {
-          context.pool.add(w);
-          metrics.inserted(w.pk, 1, false);
-        }
-      }, (e: unknown) => { if (!signal.aborted) failure ??= e; })
+    const p = withRetries(
+      () => withDeadline(signal, requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)),
+      STRESS_BACKOFF,
+      () => undefined,
+      signal,
+    )
+      .then(
+        () => {
+          written++;
+          for (const w of call.written ?? []) {
+            context.pool.add(w);
+            metrics.inserted(w.pk, 1, false);
+          }
+        },
+        (e: unknown) => {
+          if (!signal.aborted) failure ??= e;
+        },
+      )
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
     // A sliding window: one slow request does not hold the others back.

@@ -40,8 +40,13 @@ export function toolVersion(): string {
 /** The marker entity for a table created now by this process. */
 export function markerEntity(design: string, now = new Date()): TableEntity<Record<string, unknown>> {
   return {
-    partitionKey: MARKER_PARTITION, rowKey: MARKER_ROW,
-    tool: MARKER_TOOL, version: toolVersion(), createdAt: now, host: hostname(), pid: process.pid,
+    partitionKey: MARKER_PARTITION,
+    rowKey: MARKER_ROW,
+    tool: MARKER_TOOL,
+    version: toolVersion(),
+    createdAt: now,
+    host: hostname(),
+    pid: process.pid,
     // The design file's base name only: a full path can say more about the user than a marker needs to.
     design: design.split(/[\\/]/).pop() ?? "",
   };
@@ -53,8 +58,12 @@ export function parseMarker(entity: Record<string, unknown>): MarkerInfo | undef
   const created = entity.createdAt instanceof Date ? entity.createdAt : new Date(String(entity.createdAt ?? ""));
   if (Number.isNaN(created.getTime())) return undefined;
   return {
-    tool: MARKER_TOOL, version: String(entity.version ?? ""), createdAt: created, host: String(entity.host ?? ""),
-    pid: Number(entity.pid ?? 0), design: String(entity.design ?? ""),
+    tool: MARKER_TOOL,
+    version: String(entity.version ?? ""),
+    createdAt: created,
+    host: String(entity.host ?? ""),
+    pid: Number(entity.pid ?? 0),
+    design: String(entity.design ?? ""),
   };
 }
 

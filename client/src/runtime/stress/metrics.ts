@@ -174,9 +174,12 @@ export class Metrics {
     return spans.map(({ from, to, s }) => {
       const perSecond = (n: number) => round(n / ((to - from) / 1000), 1);
       return {
-        tMs: Math.round(to), entities: s.entities, entitiesPerSecond: perSecond(s.entities),
+        tMs: Math.round(to),
+        entities: s.entities,
+        entitiesPerSecond: perSecond(s.entities),
         p99Ms: s.latency.totalCount ? round(Math.min(s.latency.getValueAtPercentile(99), s.latency.maxValue) / 1000) : 0,
-        errors: s.errors, byOperation: Object.fromEntries(OP_TYPES.map((op) => [op, perSecond(s.byOperation[op])])) as Record<OpType, number>,
+        errors: s.errors,
+        byOperation: Object.fromEntries(OP_TYPES.map((op) => [op, perSecond(s.byOperation[op])])) as Record<OpType, number>,
       };
     });
   }

@@ -57,14 +57,23 @@ export function prepare(w: Work, c: CallContext): Call {
   const needsSample = w.read !== undefined || w.op === "pointRead" || w.op === "update" || w.op === "delete";
   if (needsSample && !c.pool.size) return writeCall({ op: "insert", weight: 1, batch: 1 }, c);
   switch (w.op) {
-    case "insert": return writeCall(w, c);
-    case "transaction": return transactionCall(w, c);
-    case "update": return updateCall(w, c);
+    case "insert":
+      return writeCall(w, c);
+    case "transaction":
+      return transactionCall(w, c);
+    case "update":
+      return updateCall(w, c);
     case "delete": {
       const k = c.pool.take()!;
-      return { op: "delete", pk: k.pk, entities: 1, run: (client, abortSignal) => client.deleteEntity(k.pk, k.rk, { abortSignal }).then(() => undefined) };
+      return {
+        op: "delete",
+        pk: k.pk,
+        entities: 1,
+        run: (client, abortSignal) => client.deleteEntity(k.pk, k.rk, { abortSignal }).then(() => undefined),
+      };
     }
-    default: return readCall(w, c);
+    default:
+      return readCall(w, c);
   }
 }
 
@@ -91,7 +100,13 @@ function writeCall(w: Work, c: CallContext): Call {
   const written = generated.map((g) => ({ pk: g.entity.partitionKey, rk: g.entity.rowKey, values: design ? g.values : undefined }));
   const base = { op: "insert" as const, pk: rows[0].partitionKey, entities: rows.length, written, inserted: true };
   if (rows.length === 1) {
-    return { ...base, run: (client, abortSignal) => (upsert ? client.upsertEntity(rows[0], "Replace", { abortSignal }) : client.createEntity(rows[0], { abortSignal })).then(() => undefined) };
+    return {
+      ...base,
+      run: (client, abortSignal) =>
+        (upsert ? client.upsertEntity(rows[0], "Replace", { abortSignal }) : client.createEntity(rows[0], { abortSignal })).then(
+          () => undefined,
+        ),
+    };
   }
   const actions: TransactionAction[] = rows.map((e) => (upsert ? ["upsert", e, "Replace"] : ["create", e]));
   return { ...base, run: (client, abortSignal) => client.submitTransaction(actions, { abortSignal }).then(() => undefined) };
@@ -116,24 +131,46 @@ function transactionCall(w: Work, c: CallContext): Call {
 /** A written entity again, with new values for every property that is not part of its keys. */
 function updateCall(w: Work, c: CallContext): Call {
   const k = c.pool.pick()!;
-  const entity = k.values ? c.gen.next(c.gen.keyValues(k.values)).entity : { ...c.gen.next(undefined, false).entity, partitionKey: k.pk, rowKey: k.rk };
+  const entity = k.values
+    ? c.gen.next(c.gen.keyValues(k.values)).entity
+    : { ...c.gen.next(undefined, false).entity, partitionKey: k.pk, rowKey: k.rk };
   entity.partitionKey = k.pk;
   entity.rowKey = k.rk;
   const mode = w.write === "merge" ? "Merge" : "Replace";
-  return { op: "update", pk: k.pk, entities: 1, run: (client, abortSignal) => client.updateEntity(entity, mode, { abortSignal }).then(() => undefined) };
+  return {
+    op: "update",
+    pk: k.pk,
+    entities: 1,
+    run: (client, abortSignal) => client.updateEntity(entity, mode, { abortSignal }).then(() => undefined),
+  };
 }
 
 function readCall(w: Work, c: CallContext): Call {
   if (!w.read) {
     const k = c.pool.pick()!;
-    return { op: "pointRead", pk: k.pk, entities: 1, run: (client, abortSignal) => client.getEntity(k.pk, k.rk, { abortSignal }).then(() => undefined) };
+    return {
+      op: "pointRead",
+      pk: k.pk,
+      entities: 1,
+      run: (client, abortSignal) => client.getEntity(k.pk, k.rk, { abortSignal }).then(() => undefined),
+    };
   }
   const r = w.read.request(c.pool.pick());
-  if (r.kind === "get") return { op: w.op, pk: r.pk, entities: 1, run: (client, abortSignal) => client.getEntity(r.pk, r.rk, { abortSignal }).then(() => undefined) };
+  if (r.kind === "get")
+    return {
+      op: w.op,
+      pk: r.pk,
+      entities: 1,
+      run: (client, abortSignal) => client.getEntity(r.pk, r.rk, { abortSignal }).then(() => undefined),
+    };
   return {
-    op: w.op, pk: r.pk, entities: 0,
+    op: w.op,
+    pk: r.pk,
+    entities: 0,
     run: async (client, abortSignal) => {
-      const pages = client.listEntities<Record<string, unknown>>({ abortSignal, queryOptions: r.filter ? { filter: r.filter } : undefined }).byPage({ maxPageSize: r.take });
+      const pages = client
+        .listEntities<Record<string, unknown>>({ abortSignal, queryOptions: r.filter ? { filter: r.filter } : undefined })
+        .byPage({ maxPageSize: r.take });
       return ((await pages.next()).value ?? []) as Entity[];
     },
   };

@@ -13,7 +13,11 @@ export class Pacer {
   /** Slots handed out; slots dropped because every worker was late. */
   readonly counts = { sent: 0, dropped: 0 };
 
-  constructor(readonly perSecond: number, start = performance.now(), private readonly maxLagMs = 200) {
+  constructor(
+    readonly perSecond: number,
+    start = performance.now(),
+    private readonly maxLagMs = 200,
+  ) {
     this.next = start;
   }
 

@@ -26,11 +26,17 @@ export interface Leftover {
 }
 
 /** What the user can do about a leftover, when the caller does not say it more precisely. */
-export const DEFAULT_CLEANUP_HINT = "run `tdl stress --cleanup --older-than 0s` against the same endpoint, or the command 'Table Design: Remove Leftover Stress Tables' in VS Code";
+export const DEFAULT_CLEANUP_HINT =
+  "run `tdl stress --cleanup --older-than 0s` against the same endpoint, or the command 'Table Design: Remove Leftover Stress Tables' in VS Code";
 
 /** The run ended badly: `report` holds what was measured up to then. */
 export class StressFailure extends Error {
-  constructor(message: string, readonly report: StressReport, readonly phase?: StressPhase, readonly leftover?: Leftover) {
+  constructor(
+    message: string,
+    readonly report: StressReport,
+    readonly phase?: StressPhase,
+    readonly leftover?: Leftover,
+  ) {
     super(message);
   }
 }

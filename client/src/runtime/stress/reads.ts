@@ -33,7 +33,12 @@ export interface ReadPlan {
 const PAGE = 1000;
 
 /** How `q` runs, or undefined when the analyzer could not classify it (it is then skipped and the report says so). */
-export function readPlan(q: QueryAnalysis, est: TableEstimates, props: ReadonlyMap<string, PropertyInfo>, indexes: Array<{ name: string; expr: Expr }>): ReadPlan | undefined {
+export function readPlan(
+  q: QueryAnalysis,
+  est: TableEstimates,
+  props: ReadonlyMap<string, PropertyInfo>,
+  indexes: Array<{ name: string; expr: Expr }>,
+): ReadPlan | undefined {
   const c = q.classification;
   if (!c) return undefined;
   // What one call returns: the design's `returns`, else the analyzer's estimate (one page at most).
@@ -46,13 +51,14 @@ export function readPlan(q: QueryAnalysis, est: TableEstimates, props: ReadonlyM
     const expr = normalize(parsed.expr);
     const pk = keyConstraint(expr, "PartitionKey");
     const rk = keyConstraint(expr, "RowKey");
-    const point = c.class === "point" && pk.kind === "exact" && rk.kind === "exact" ? { kind: "get" as const, pk: pk.value, rk: rk.value } : undefined;
+    const point =
+      c.class === "point" && pk.kind === "exact" && rk.kind === "exact" ? { kind: "get" as const, pk: pk.value, rk: rk.value } : undefined;
     return { queryClass: c.class, request: () => point ?? { kind: "list", filter, take, pk: pk.kind === "exact" ? pk.value : undefined } };
   }
   const where = q.query.where;
   const mapping = q.mapping;
   if (!where || !mapping || !est.pk || !est.rk) return undefined;
-  const family = mapping.via === "rowKey" ? est.rk : est.indexKeys[indexes.findIndex((ix) => ix.name === mapping.via)] ?? est.rk;
+  const family = mapping.via === "rowKey" ? est.rk : (est.indexKeys[indexes.findIndex((ix) => ix.name === mapping.via)] ?? est.rk);
   return {
     queryClass: c.class,
     request: (sample) => {
@@ -63,7 +69,9 @@ export function readPlan(q: QueryAnalysis, est: TableEstimates, props: ReadonlyM
       const pk = bound("PartitionKey", est.pk!, conds, ctx, used, false);
       const rk = bound("RowKey", family, conds, ctx, used, true);
       if (c.class === "point" && pk.exact !== undefined && rk.exact !== undefined) return { kind: "get", pk: pk.exact, rk: rk.exact };
-      const rest = where.filter((w) => !used.has(w.property.text)).map((w) => propertyClause(w, values.get(w.property.text), props.get(w.property.text)));
+      const rest = where
+        .filter((w) => !used.has(w.property.text))
+        .map((w) => propertyClause(w, values.get(w.property.text), props.get(w.property.text)));
       const clauses = [...pk.clauses, ...rk.clauses, ...rest.filter((x): x is string => !!x)];
       return { kind: "list", filter: clauses.length ? clauses.join(" and ") : undefined, take, pk: pk.exact };
     },
@@ -71,7 +79,11 @@ export function readPlan(q: QueryAnalysis, est: TableEstimates, props: ReadonlyM
 }
 
 /** The sample's values with the conditions' literal values put in (a literal wins over the sample). */
-function withLiterals(values: ReadonlyMap<string, Scalar> | undefined, where: Cond[], props: ReadonlyMap<string, PropertyInfo>): Map<string, Scalar> {
+function withLiterals(
+  values: ReadonlyMap<string, Scalar> | undefined,
+  where: Cond[],
+  props: ReadonlyMap<string, PropertyInfo>,
+): Map<string, Scalar> {
   const out = new Map(values ?? []);
   for (const w of where) {
     if (w.value.kind === "param") continue;
@@ -101,7 +113,14 @@ function prefixEnd(prefix: string): string {
  * and ends the walk; anything else ends it too. Marks the properties the
  * bound covers in `used`.
  */
-function bound(name: string, key: KeyInfo, conds: ReadonlyMap<string, Cond>, ctx: { props: ReadonlyMap<string, PropertyInfo>; values: ReadonlyMap<string, Scalar> }, used: Set<string>, literalNarrows: boolean): KeyBound {
+function bound(
+  name: string,
+  key: KeyInfo,
+  conds: ReadonlyMap<string, Cond>,
+  ctx: { props: ReadonlyMap<string, PropertyInfo>; values: ReadonlyMap<string, Scalar> },
+  used: Set<string>,
+  literalNarrows: boolean,
+): KeyBound {
   let prefix = "";
   let pinned = false;
   const render = (part: KeyPartInfo) => renderKey({ ...key.expr, parts: [part.part] }, ctx);
@@ -140,7 +159,8 @@ function rangeClauses(name: string, prefix: string, at: string, op: Cond["op"], 
   // `between ?` names one range; its lower end is the sample's value, and the call returns what the design says.
   const lower = op === ">" || op === ">=" || op === "between";
   const strict = op === ">" || op === "<";
-  if (lower !== reversing) return [`${name} ${strict ? "gt" : "ge"} ${lit(at)}`, ...(prefix ? [`${name} lt ${lit(prefixEnd(prefix))}`] : [])];
+  if (lower !== reversing)
+    return [`${name} ${strict ? "gt" : "ge"} ${lit(at)}`, ...(prefix ? [`${name} lt ${lit(prefixEnd(prefix))}`] : [])];
   return [...(prefix ? [`${name} ge ${lit(prefix)}`] : []), `${name} ${strict ? "lt" : "le"} ${lit(at)}`];
 }
 
@@ -150,25 +170,42 @@ function propertyClause(w: Cond, v: Scalar | undefined, p: PropertyInfo | undefi
   const value = odataLiteral(v, p);
   const name = w.property.text;
   switch (w.op) {
-    case "=": return `${name} eq ${value}`;
-    case "<": return `${name} lt ${value}`;
-    case "<=": return `${name} le ${value}`;
-    case ">": return `${name} gt ${value}`;
-    case ">=": case "between": return `${name} ge ${value}`;
-    case "prefix": return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${lit(prefixEnd(v))}` : undefined;
+    case "=":
+      return `${name} eq ${value}`;
+    case "<":
+      return `${name} lt ${value}`;
+    case "<=":
+      return `${name} le ${value}`;
+    case ">":
+      return `${name} gt ${value}`;
+    case ">=":
+    case "between":
+      return `${name} ge ${value}`;
+    case "prefix":
+      return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${lit(prefixEnd(v))}` : undefined;
   }
 }
 
 /** A value as an OData literal of the property's type. */
 export function odataLiteral(v: Scalar, p: PropertyInfo): string {
   switch (p.type) {
-    case "int": return String(Math.trunc(Number(v)));
-    case "int64": return `${Math.trunc(Number(v))}L`;
-    case "double": { const s = String(Number(v)); return /[.eE]/.test(s) ? s : `${s}.0`; }
-    case "bool": return String(v === true || v === "true");
-    case "datetime": return `datetime'${(v instanceof Date ? v : new Date(String(v))).toISOString()}'`;
-    case "guid": return `guid'${String(v)}'`;
-    case "binary": return `X'${String(v)}'`;
-    default: return lit(String(v));
+    case "int":
+      return String(Math.trunc(Number(v)));
+    case "int64":
+      return `${Math.trunc(Number(v))}L`;
+    case "double": {
+      const s = String(Number(v));
+      return /[.eE]/.test(s) ? s : `${s}.0`;
+    }
+    case "bool":
+      return String(v === true || v === "true");
+    case "datetime":
+      return `datetime'${(v instanceof Date ? v : new Date(String(v))).toISOString()}'`;
+    case "guid":
+      return `guid'${String(v)}'`;
+    case "binary":
+      return `X'${String(v)}'`;
+    default:
+      return lit(String(v));
   }
 }

@@ -39,10 +39,26 @@ export interface ErrorLike {
 
 /** The service's error code of a failure, or the network error's code. */
 export function errorCode(e: ErrorLike): string {
-  return e.response?.headers?.get?.("x-ms-error-code") ?? e.details?.errorCode ?? /"code"\s*:\s*"(\w+)"/.exec(e.message ?? "")?.[1] ?? e.code ?? e.name ?? "Error";
+  return (
+    e.response?.headers?.get?.("x-ms-error-code") ??
+    e.details?.errorCode ??
+    /"code"\s*:\s*"(\w+)"/.exec(e.message ?? "")?.[1] ??
+    e.code ??
+    e.name ??
+    "Error"
+  );
 }
 
-const CONNECTION_FAILURES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "UND_ERR_SOCKET", "REQUEST_SEND_ERROR"]);
+const CONNECTION_FAILURES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "UND_ERR_SOCKET",
+  "REQUEST_SEND_ERROR",
+]);
 
 export function retryDecision(e: ErrorLike): RetryDecision {
   const status = e.statusCode;
@@ -62,7 +78,12 @@ export interface RetryStats {
  * Runs `op`, retrying as the policy says. `onRetry` learns of each retry;
  * the last failure is rethrown. Sleeping stops early when `signal` aborts.
  */
-export async function withRetries<T>(op: () => Promise<T>, s: BackoffSettings, onRetry: (delayMs: number, e: ErrorLike) => void, signal?: AbortSignal): Promise<T> {
+export async function withRetries<T>(
+  op: () => Promise<T>,
+  s: BackoffSettings,
+  onRetry: (delayMs: number, e: ErrorLike) => void,
+  signal?: AbortSignal,
+): Promise<T> {
   let retry = 0;
   let connectionRetried = false;
   for (;;) {

@@ -18,7 +18,10 @@ import type { WrittenPool } from "./written";
 
 /** The endpoint gave no answer (connection failures or timeouts only) for too long. */
 export class EndpointSilent extends Error {
-  constructor(readonly last: unknown, readonly silentMs: number) {
+  constructor(
+    readonly last: unknown,
+    readonly silentMs: number,
+  ) {
     super(`no answer for ${(silentMs / 1000).toFixed(1)} s`);
   }
 }
@@ -68,18 +71,28 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
     s.onDrain?.();
     drainTimer = setTimeout(() => stop.abort(), s.drainMs);
   }, s.durationMs);
-  const progress = s.onProgress ? setInterval(() => {
-    const elapsed = performance.now() - startedAt;
-    s.onProgress!({ elapsedMs: Math.round(elapsed), entities: s.metrics.entities, entitiesPerSecond: Math.round(s.metrics.entities / Math.max(elapsed / 1000, 0.001)) });
-  }, 500) : undefined;
+  const progress = s.onProgress
+    ? setInterval(() => {
+        const elapsed = performance.now() - startedAt;
+        s.onProgress!({
+          elapsedMs: Math.round(elapsed),
+          entities: s.metrics.entities,
+          entitiesPerSecond: Math.round(s.metrics.entities / Math.max(elapsed / 1000, 0.001)),
+        });
+      }, 500)
+    : undefined;
   const health = { lastAnswer: startedAt };
   let failure: unknown;
   try {
-    await Promise.all(Array.from({ length: s.concurrency }, () => worker(s, pacer, deadline, stop.signal, health).catch((e: unknown) => {
-      // The first failure stops every worker: nothing may still be sending when the table is deleted.
-      failure ??= e;
-      stop.abort();
-    })));
+    await Promise.all(
+      Array.from({ length: s.concurrency }, () =>
+        worker(s, pacer, deadline, stop.signal, health).catch((e: unknown) => {
+          // The first failure stops every worker: nothing may still be sending when the table is deleted.
+          failure ??= e;
+          stop.abort();
+        }),
+      ),
+    );
   } finally {
     clock.endedAt = performance.now();
     clearTimeout(endTimer);
@@ -91,7 +104,13 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   if (failure !== undefined) throw failure;
 }
 
-async function worker(s: RunSettings, pacer: Pacer | undefined, deadline: number, signal: AbortSignal, health: { lastAnswer: number }): Promise<void> {
+async function worker(
+  s: RunSettings,
+  pacer: Pacer | undefined,
+  deadline: number,
+  signal: AbortSignal,
+  health: { lastAnswer: number },
+): Promise<void> {
   const { client, metrics } = s;
   const context = { gen: s.gen, mode: s.mode, seq: s.seq, pool: s.pool };
   while (performance.now() < deadline && !signal.aborted) {
@@ -114,7 +133,12 @@ async function worker(s: RunSettings, pacer: Pacer | undefined, deadline: number
       countThrottle(metrics, call, e);
     };
     try {
-      const got = await withRetries(() => withDeadline(signal, s.requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)), STRESS_BACKOFF, onRetry, signal);
+      const got = await withRetries(
+        () => withDeadline(signal, s.requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)),
+        STRESS_BACKOFF,
+        onRetry,
+        signal,
+      );
       const now = performance.now();
       succeeded(metrics, call, got, now - t0, now);
       metrics.called(source, true);

@@ -26,7 +26,11 @@ export interface ScalingOptions {
 }
 
 /** The run's calibration: reused, given, or measured now with a probe (throttling off meanwhile). */
-export async function calibrate(o: ScalingOptions, azure: Calibration["azure"], probe: { client: TableClient; gen: EntityGenerator; concurrency: number; signal?: AbortSignal; requestTimeoutMs: number }): Promise<Calibration> {
+export async function calibrate(
+  o: ScalingOptions,
+  azure: Calibration["azure"],
+  probe: { client: TableClient; gen: EntityGenerator; concurrency: number; signal?: AbortSignal; requestTimeoutMs: number },
+): Promise<Calibration> {
   const throttled = o.throttle?.throttles ?? false;
   if (o.calibration) return calibrationFor(o.calibration.capacityEntitiesPerSecond, o.calibration.scale, azure, throttled);
   if (o.emulatorScale !== undefined) return calibrationFor(undefined, o.emulatorScale, azure, throttled);

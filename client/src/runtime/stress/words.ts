@@ -29,6 +29,8 @@ export function entityRate(n: number): string {
  */
 export function errorsInWords(errorCodes: Record<string, number>, errors: Record<string, number> = {}): string {
   const source = Object.keys(errorCodes).length ? errorCodes : errors;
-  const entries = Object.entries(source).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const entries = Object.entries(source)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   return entries.length ? entries.map(([code, n]) => `${formatCount(n)} ${code}`).join(", ") : "none";
 }

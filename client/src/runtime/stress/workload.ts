@@ -40,7 +40,10 @@ export interface Skipped {
 export const MAX_BATCH = 100;
 
 /** The work list: the mix (single-partition, spread), or the design's patterns at their rates. */
-export function plan(o: { mode: StressMode; mix?: { read: number; write: number }; batch?: number }, tm: TableModel): { work: Work[]; skipped: Skipped[] } {
+export function plan(
+  o: { mode: StressMode; mix?: { read: number; write: number }; batch?: number },
+  tm: TableModel,
+): { work: Work[]; skipped: Skipped[] } {
   if (o.mode !== "design") {
     const mix = o.mix ?? { read: 0, write: 100 };
     const work: Work[] = [
@@ -80,7 +83,9 @@ export function plan(o: { mode: StressMode; mix?: { read: number; write: number 
   }
   if (!work.length) {
     const why = skipped.length ? ` (${skipped.map((s) => `${s.source}: ${s.reason}`).join("; ")})` : "";
-    throw new StressInputError(`table '${tm.table.name.text}' declares no access pattern with a rate that can run${why}: design mode needs rates (or use --mode spread)`);
+    throw new StressInputError(
+      `table '${tm.table.name.text}' declares no access pattern with a rate that can run${why}: design mode needs rates (or use --mode spread)`,
+    );
   }
   return { work, skipped };
 }
@@ -100,5 +105,7 @@ export function pick(work: Work[], random: () => number = Math.random): Work {
 
 /** Whether the plan reads what was written before (then a preload gives the first reads something to find). */
 export function readsBack(work: Work[]): boolean {
-  return work.some((w) => w.op === "pointRead" || w.op === "update" || w.op === "delete" || (w.read !== undefined && w.queryClass !== "table-scan"));
+  return work.some(
+    (w) => w.op === "pointRead" || w.op === "update" || w.op === "delete" || (w.read !== undefined && w.queryClass !== "table-scan"),
+  );
 }

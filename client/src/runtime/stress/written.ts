@@ -16,7 +16,10 @@ export class WrittenPool {
   private readonly items: WrittenEntity[] = [];
   private added = 0;
 
-  constructor(private readonly capacity = 20_000, private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly capacity = 20_000,
+    private readonly random: () => number = Math.random,
+  ) {}
 
   get size(): number {
     return this.items.length;

@@ -65,8 +65,13 @@ export class TdlAnalyzer {
       this.key = "";
       const caught: Caught[] = [{ rule: "analyzer", error }];
       return {
-        text, service: undefined, profile: profileFor(undefined, options.defaultService), tables: [], errors: [],
-        findings: [internalFinding(caught, 0, 0)], failures: failuresOf(caught),
+        text,
+        service: undefined,
+        profile: profileFor(undefined, options.defaultService),
+        tables: [],
+        errors: [],
+        findings: [internalFinding(caught, 0, 0)],
+        failures: failuresOf(caught),
       };
     }
   }
@@ -109,7 +114,13 @@ export class TdlAnalyzer {
     if (checkedTables >= 0 && checkedTables < tables.length) {
       const first = tables[checkedTables];
       const name = first.table.name;
-      findings.push(documentBudgetFinding(tables.length, checkedTables, { name: name.text, start: first.base + name.start, end: first.base + name.end }));
+      findings.push(
+        documentBudgetFinding(tables.length, checkedTables, {
+          name: name.text,
+          start: first.base + name.start,
+          end: first.base + name.end,
+        }),
+      );
     }
     const caught: Caught[] = [];
     // File rules see the tables within the budget; the name rules also see those with syntax errors.
@@ -130,7 +141,14 @@ export class TdlAnalyzer {
     return { text, service, profile, tables, errors, findings: applyUserSettings(findings, text, options.rules), failures };
   }
 
-  private analyzeChunk(text: string, head: boolean, followed: boolean, profile: ServiceProfile, options: AnalysisOptions, check: boolean): ChunkResult {
+  private analyzeChunk(
+    text: string,
+    head: boolean,
+    followed: boolean,
+    profile: ServiceProfile,
+    options: AnalysisOptions,
+    check: boolean,
+  ): ChunkResult {
     let parsed: ParseResult;
     try {
       parsed = parseChunk(text, head, followed);
@@ -139,7 +157,13 @@ export class TdlAnalyzer {
       const caught: Caught[] = [{ rule: "parser", error }];
       return { tables: [], errors: [], findings: [internalFinding(caught, 0, 0)], service: undefined, failures: failuresOf(caught) };
     }
-    const findings: Finding[] = parsed.errors.map((e) => ({ code: "syntax", severity: "error" as const, message: e.message, start: e.start, end: e.end }));
+    const findings: Finding[] = parsed.errors.map((e) => ({
+      code: "syntax",
+      severity: "error" as const,
+      message: e.message,
+      start: e.start,
+      end: e.end,
+    }));
     const failures: RuleFailure[] = [];
     const tables: ChunkResult["tables"] = [];
     for (const table of parsed.file.tables) {
@@ -151,7 +175,13 @@ export class TdlAnalyzer {
   }
 
   /** Runs every table rule on one table, each inside its guard. */
-  private checkTable(tm: ChunkResult["tables"][number], profile: ServiceProfile, options: AnalysisOptions, findings: Finding[], failures: RuleFailure[]): void {
+  private checkTable(
+    tm: ChunkResult["tables"][number],
+    profile: ServiceProfile,
+    options: AnalysisOptions,
+    findings: Finding[],
+    failures: RuleFailure[],
+  ): void {
     const designRules = tm.checked;
     const caught: Caught[] = [];
     for (const rule of this.rules) {
@@ -187,7 +217,9 @@ export class TdlAnalyzer {
 function modelTable(table: Table, text: string, check: boolean, findings: Finding[], failures: RuleFailure[]): Omit<TableModel, "base"> {
   const caught: Caught[] = [];
   let props = new Map<string, PropertyInfo>();
-  const modelled = attempt(caught, "model", () => { props = propertyInfos(table); });
+  const modelled = attempt(caught, "model", () => {
+    props = propertyInfos(table);
+  });
   const refs = propertyRefs(table, (query, error) => {
     const one: Caught[] = [{ rule: "unknown-property", error }];
     findings.push(internalFinding(one, query.name.start, query.name.end, `the filter of query '${clip(query.name.text)}'`));
@@ -208,7 +240,11 @@ function report(caught: Caught[], table: Table, findings: Finding[], failures: R
 
 /** Options as given by code (already typed), with values no design could mean dropped: the same checks as for settings and flags. */
 function cleanOptions(options: AnalysisOptions): AnalysisOptions {
-  return resolveOptions({ service: options.defaultService, partitionTargetEntitiesPerSecond: options.partitionTargetEntitiesPerSecond, rules: options.rules }).options;
+  return resolveOptions({
+    service: options.defaultService,
+    partitionTargetEntitiesPerSecond: options.partitionTargetEntitiesPerSecond,
+    rules: options.rules,
+  }).options;
 }
 
 function shiftFinding(f: Finding, base: number): Finding {

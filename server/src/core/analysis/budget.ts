@@ -30,8 +30,10 @@ export function tableOverBudget(table: Table): string | undefined {
   for (const a of table.accesses) if (a.kind === "query" && a.where) where++;
   const matches = where * (1 + table.indexes.length);
   if (matches > MAX_QUERY_MATCHES) {
-    return `its ${formatCount(where)} queries would each be matched against ${formatCount(1 + table.indexes.length)} row families ` +
-      `(the row key and every index): ${formatCount(matches)} matches, over the budget of ${formatCount(MAX_QUERY_MATCHES)}`;
+    return (
+      `its ${formatCount(where)} queries would each be matched against ${formatCount(1 + table.indexes.length)} row families ` +
+      `(the row key and every index): ${formatCount(matches)} matches, over the budget of ${formatCount(MAX_QUERY_MATCHES)}`
+    );
   }
   return undefined;
 }
@@ -39,8 +41,12 @@ export function tableOverBudget(table: Table): string | undefined {
 /** The warning on a table too large for the design rules (offsets of the table's chunk). */
 export function tableBudgetFinding(table: Table, why: string): Finding {
   return {
-    code: "budget", severity: "warning", start: table.name.start, end: table.name.end,
-    message: `table '${clip(table.name.text)}' is too large to check on every keystroke: ${why}. ` +
+    code: "budget",
+    severity: "warning",
+    start: table.name.start,
+    end: table.name.end,
+    message:
+      `table '${clip(table.name.text)}' is too large to check on every keystroke: ${why}. ` +
       "Only the syntax and name checks ran on it (no queries classified, no key or load rules). Split it into several tables.",
   };
 }
@@ -48,8 +54,12 @@ export function tableBudgetFinding(table: Table, why: string): Finding {
 /** The warning on the first table the rules skipped because the document has too many (absolute offsets). */
 export function documentBudgetFinding(total: number, checked: number, first: { name: string; start: number; end: number }): Finding {
   return {
-    code: "budget", severity: "warning", start: first.start, end: first.end,
-    message: `this design has ${formatCount(total)} tables; the rules checked the first ${formatCount(checked)} and skipped the other ` +
+    code: "budget",
+    severity: "warning",
+    start: first.start,
+    end: first.end,
+    message:
+      `this design has ${formatCount(total)} tables; the rules checked the first ${formatCount(checked)} and skipped the other ` +
       `${formatCount(total - checked)}, from '${clip(first.name)}' on (only their syntax was checked). Split the design into several files.`,
   };
 }

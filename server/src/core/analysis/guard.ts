@@ -55,13 +55,19 @@ export function internalFinding(caught: readonly Caught[], start: number, end: n
   const rules = [...new Set(caught.map((c) => c.rule))];
   const who = rules.length === 1 ? `rule ${rules[0]}` : `rules ${rules.slice(0, -1).join(", ")} and ${rules[rules.length - 1]}`;
   return {
-    code: "internal", severity: "error", start, end,
-    message: `${who} failed${on ? ` on ${on}` : ""}: ${errorMessage(caught[0].error)}; the other rules ran. ` +
+    code: "internal",
+    severity: "error",
+    start,
+    end,
+    message:
+      `${who} failed${on ? ` on ${on}` : ""}: ${errorMessage(caught[0].error)}; the other rules ran. ` +
       "This is a bug in Table Design Assistant; the log has the details.",
   };
 }
 
 /** The failures of `caught`, as the analysis result exposes them. */
 export function failuresOf(caught: readonly Caught[], table?: string): RuleFailure[] {
-  return caught.map((c) => (table === undefined ? { rule: c.rule, stack: stackOf(c.error) } : { rule: c.rule, table, stack: stackOf(c.error) }));
+  return caught.map((c) =>
+    table === undefined ? { rule: c.rule, stack: stackOf(c.error) } : { rule: c.rule, table, stack: stackOf(c.error) },
+  );
 }

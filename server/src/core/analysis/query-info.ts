@@ -23,7 +23,11 @@ export function queryInfos(analysis: TdlAnalysis): QueryInfo[] {
 
 function tableQueries(tm: TableModel): QueryInfo[] {
   return tableFacts(tm.table, tm.props).queries.map(({ query, classification }) => ({
-    table: tm.table.name.text, name: query.name.text, start: tm.base + query.name.start, end: tm.base + query.name.end, classification,
+    table: tm.table.name.text,
+    name: query.name.text,
+    start: tm.base + query.name.start,
+    end: tm.base + query.name.end,
+    classification,
   }));
 }
 
@@ -33,8 +37,13 @@ export function queryMarkdown(name: string, c: Classification): string {
   const lines = [`**query ${name}** — \`${summary(c)}\``, ""];
   for (const r of c.reasons) lines.push(`- ${r}`);
   if (c.via && c.via !== "rowKey") lines.push(`- served by the index rows of \`${c.via}\``);
-  lines.push(`- partitions touched: ${fmt(c.partitions)}`, `- entities scanned: ${fmt(c.scanned)}`, `- entities returned: ${fmt(c.returned)}`);
-  if (c.selectivity !== null) lines.push(`- selectivity (returned / scanned): ${c.selectivity >= 0.01 ? c.selectivity.toFixed(2) : c.selectivity.toExponential(1)}`);
+  lines.push(
+    `- partitions touched: ${fmt(c.partitions)}`,
+    `- entities scanned: ${fmt(c.scanned)}`,
+    `- entities returned: ${fmt(c.returned)}`,
+  );
+  if (c.selectivity !== null)
+    lines.push(`- selectivity (returned / scanned): ${c.selectivity >= 0.01 ? c.selectivity.toFixed(2) : c.selectivity.toExponential(1)}`);
   return lines.join("\n");
 }
 

@@ -21,7 +21,8 @@ export const BUDGET: RuleRecord = {
   severity: "warning",
   family: "Syntax and meaning",
   docs: {
-    summary: "a design or table too large to check on every keystroke: the rules skipped it (only its syntax and names were checked), and the message says what",
+    summary:
+      "a design or table too large to check on every keystroke: the rules skipped it (only its syntax and names were checked), and the message says what",
     why: "Diagnostics must follow typing; past the budget, the skipped part would otherwise hang the editor.",
   },
 };

@@ -37,11 +37,19 @@ export function ignoredOn(text: string, lines: LineIndex, line: number): Set<str
  * (`off` drops it), and none on a line after a matching ignore comment.
  * `internal` is never silenced: it says the check is incomplete.
  */
-export function applyUserSettings(findings: Finding[], text: string, levels: Readonly<Record<string, RuleLevel>> | undefined, lines?: LineIndex): Finding[] {
+export function applyUserSettings(
+  findings: Finding[],
+  text: string,
+  levels: Readonly<Record<string, RuleLevel>> | undefined,
+  lines?: LineIndex,
+): Finding[] {
   const index = lines ?? new LineIndex(text);
   const out: Finding[] = [];
   for (const f of findings) {
-    if (f.code === "internal") { out.push(f); continue; }
+    if (f.code === "internal") {
+      out.push(f);
+      continue;
+    }
     const level = levels && Object.hasOwn(levels, f.code) ? levels[f.code] : undefined;
     if (level === "off") continue;
     const ignored = ignoredOn(text, index, index.position(f.start).line - 1);

@@ -18,8 +18,16 @@ export interface CharsetError {
 
 const CLASS_ESCAPES: Record<string, Array<[number, number]>> = {
   d: [[48, 57]],
-  w: [[48, 57], [65, 90], [95, 95], [97, 122]],
-  s: [[9, 13], [32, 32]],
+  w: [
+    [48, 57],
+    [65, 90],
+    [95, 95],
+    [97, 122],
+  ],
+  s: [
+    [9, 13],
+    [32, 32],
+  ],
 };
 
 const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11, "0": 0 };
@@ -28,15 +36,27 @@ const SIMPLE_ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 1
 export function parseCharset(source: string): Charset | CharsetError {
   let i = 0;
   let negate = false;
-  if (source[0] === "^") { negate = true; i = 1; }
+  if (source[0] === "^") {
+    negate = true;
+    i = 1;
+  }
   const ranges: Array<[number, number]> = [];
   const readAtom = (): number | Array<[number, number]> | CharsetError => {
     const ch = source.charCodeAt(i);
-    if (ch !== 92 /* \ */) { i++; return ch; }
+    if (ch !== 92 /* \ */) {
+      i++;
+      return ch;
+    }
     const e = source[i + 1];
     if (e === undefined) return { message: "charset ends with a lone '\\'", index: i };
-    if (e in CLASS_ESCAPES) { i += 2; return CLASS_ESCAPES[e]; }
-    if (e in SIMPLE_ESCAPES) { i += 2; return SIMPLE_ESCAPES[e]; }
+    if (e in CLASS_ESCAPES) {
+      i += 2;
+      return CLASS_ESCAPES[e];
+    }
+    if (e in SIMPLE_ESCAPES) {
+      i += 2;
+      return SIMPLE_ESCAPES[e];
+    }
     if (e === "u") {
       const hex = source.slice(i + 2, i + 6);
       if (!/^[0-9A-Fa-f]{4}$/.test(hex)) return { message: "charset: \\u needs four hex digits", index: i };
@@ -52,12 +72,15 @@ export function parseCharset(source: string): Charset | CharsetError {
     i += 2;
     return e.charCodeAt(0);
   };
-  if (i >= source.length) return { message: "charset is empty: list the characters values may contain, such as \"a-z0-9\"", index: 0 };
+  if (i >= source.length) return { message: 'charset is empty: list the characters values may contain, such as "a-z0-9"', index: 0 };
   while (i < source.length) {
     const at = i;
     const lo = readAtom();
     if (typeof lo === "object" && "message" in lo) return lo;
-    if (Array.isArray(lo)) { ranges.push(...lo); continue; }
+    if (Array.isArray(lo)) {
+      ranges.push(...lo);
+      continue;
+    }
     if (source[i] === "-" && i + 1 < source.length) {
       i++;
       const hi = readAtom();

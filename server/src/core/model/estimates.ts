@@ -44,7 +44,15 @@ export function tableEstimates(table: Table, props: ReadonlyMap<string, Property
   const partitions = pk?.distinct !== undefined ? Math.max(1, pk.distinct) : undefined;
   const hotShare = partitions === 1 ? 1 : Math.max(pk?.hotShare ?? 0, partitions ? 1 / partitions : 0);
   return {
-    rows, entitySize, rowsPerEntity: 1 + table.indexes.length, pk, rk, indexKeys, span, partitions, hotShare,
+    rows,
+    entitySize,
+    rowsPerEntity: 1 + table.indexes.length,
+    pk,
+    rk,
+    indexKeys,
+    span,
+    partitions,
+    hotShare,
     writeShare: pk?.temporal ? pk.temporal.writeShare : hotShare,
     entitiesPerPartition: rows !== undefined && partitions ? rows / partitions : undefined,
   };

@@ -54,8 +54,16 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
   if (part.kind === "string") {
     const cs = parseCharset(escapeChars(part.value));
     return {
-      part, literal: part.value, props: [], fixedWidth: true, prefixProne: false, maxChars, order: "preserving",
-      distinct: 1, hotShare: 1, charset: "message" in cs ? undefined : cs,
+      part,
+      literal: part.value,
+      props: [],
+      fixedWidth: true,
+      prefixProne: false,
+      maxChars,
+      order: "preserving",
+      distinct: 1,
+      hotShare: 1,
+      charset: "message" in cs ? undefined : cs,
     };
   }
   if (part.kind === "ref") return refPart(part, props.get(part.name.text), maxChars);
@@ -63,39 +71,67 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
   const innerInfo = inner ? analyzeInner(inner, props, spanSeconds) : undefined;
   const n = numArg(part.args[1]);
   const base = {
-    part, fn: part.fnName, props: innerInfo?.props ?? [], prop: innerInfo?.prop, maxChars, fixedWidth: true, prefixProne: false,
+    part,
+    fn: part.fnName,
+    props: innerInfo?.props ?? [],
+    prop: innerInfo?.prop,
+    maxChars,
+    fixedWidth: true,
+    prefixProne: false,
   };
   // A hash or bucket of a time bucket is the same for every entity of the moment; of anything else it scatters.
   const sameAtOnce = innerInfo?.monotonic === "bucket";
   // Unknown when it hashes time buckets of an unknown number: a cap would be a guess.
-  const hashedDistinct = (limit: number) => (innerInfo?.timeBucket && innerInfo.timeBucket.count === undefined ? undefined : cap(innerInfo?.distinct, limit));
+  const hashedDistinct = (limit: number) =>
+    innerInfo?.timeBucket && innerInfo.timeBucket.count === undefined ? undefined : cap(innerInfo?.distinct, limit);
   switch (part.fnName) {
     case "pad": {
       const negative = (innerInfo?.prop?.min ?? 0) < 0;
       const order: Order = innerInfo?.order === "reversing" ? "reversing" : negative ? "none" : "preserving";
       return {
-        ...base, order, orderReason: negative ? "negative numbers do not sort as text" : undefined,
-        monotonic: innerInfo?.monotonic, distinct: innerInfo?.distinct, hotShare: innerInfo?.hotShare ?? 0, charset: DIGITS,
+        ...base,
+        order,
+        orderReason: negative ? "negative numbers do not sort as text" : undefined,
+        monotonic: innerInfo?.monotonic,
+        distinct: innerInfo?.distinct,
+        hotShare: innerInfo?.hotShare ?? 0,
+        charset: DIGITS,
       };
     }
     case "hash": {
       const buckets = 16 ** Math.min(n ?? 32, 13);
       return {
-        ...base, order: "none", orderReason: "a hash scatters consecutive values", monotonic: sameAtOnce ? "bucket" : undefined,
-        timeBucket: innerInfo?.timeBucket, distinct: hashedDistinct(buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: HEX,
+        ...base,
+        order: "none",
+        orderReason: "a hash scatters consecutive values",
+        monotonic: sameAtOnce ? "bucket" : undefined,
+        timeBucket: innerInfo?.timeBucket,
+        distinct: hashedDistinct(buckets),
+        hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
+        charset: HEX,
       };
     }
     case "bucket": {
       const buckets = Math.max(1, n ?? 1);
       return {
-        ...base, order: "none", orderReason: "a bucket number scatters consecutive values", monotonic: sameAtOnce ? "bucket" : undefined,
-        timeBucket: innerInfo?.timeBucket, distinct: hashedDistinct(buckets), hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets), charset: DIGITS,
+        ...base,
+        order: "none",
+        orderReason: "a bucket number scatters consecutive values",
+        monotonic: sameAtOnce ? "bucket" : undefined,
+        timeBucket: innerInfo?.timeBucket,
+        distinct: hashedDistinct(buckets),
+        hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
+        charset: DIGITS,
       };
     }
     case "reverse":
       return {
-        ...base, order: "reversing", monotonic: flip(innerInfo?.monotonic), distinct: innerInfo?.distinct,
-        hotShare: innerInfo?.hotShare ?? 0, charset: DIGITS,
+        ...base,
+        order: "reversing",
+        monotonic: flip(innerInfo?.monotonic),
+        distinct: innerInfo?.distinct,
+        hotShare: innerInfo?.hotShare ?? 0,
+        charset: DIGITS,
       };
     case "date": {
       const fmt = isStringLit(part.args[1]) ? part.args[1].value : "";
@@ -109,10 +145,13 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
       // A format without a year cycles, so its count holds whatever the property; with a year it needs the span of a moving property.
       const distinct = tb && (moving || !/yyyy/.test(fmt)) ? tb.count : undefined;
       return {
-        ...base, order: ordered ? "preserving" : "none",
+        ...base,
+        order: ordered ? "preserving" : "none",
         orderReason: ordered ? undefined : `the format "${fmt}" does not run from the year down`,
-        monotonic: moving ? "bucket" : undefined, timeBucket: moving ? tb : undefined,
-        distinct, hotShare: distinct ? 1 / distinct : 0,
+        monotonic: moving ? "bucket" : undefined,
+        timeBucket: moving ? tb : undefined,
+        distinct,
+        hotShare: distinct ? 1 / distinct : 0,
         charset: "message" in cs ? DIGITS : cs,
       };
     }
@@ -128,16 +167,25 @@ function refPart(part: Part, info: PropertyInfo | undefined, maxChars: number): 
   if (!info) return { ...base, fixedWidth: false, prefixProne: true, order: "none", hotShare: 0 };
   const t = info.type;
   const isInt = t === "int" || t === "int64";
-  const sameLength = t === "string" ? info.decl.type.min !== undefined && info.decl.type.min.value === info.decl.type.max?.value
-    : t === "enum" ? new Set(info.enumValues?.map((v) => v.length)).size <= 1
-    : t === "guid" || t === "datetime" || (isInt && info.min === info.max);
+  const sameLength =
+    t === "string"
+      ? info.decl.type.min !== undefined && info.decl.type.min.value === info.decl.type.max?.value
+      : t === "enum"
+        ? new Set(info.enumValues?.map((v) => v.length)).size <= 1
+        : t === "guid" || t === "datetime" || (isInt && info.min === info.max);
   const prefixProne = t === "enum" ? someIsPrefixOfAnother(info.enumValues ?? []) : t === "bool" ? false : !sameLength;
   const order: Order = isInt ? "none" : t === "double" ? "none" : "preserving";
-  const orderReason = isInt ? "an unpadded number sorts as text (\"111\" < \"2\")" : t === "double" ? "a double sorts as text" : undefined;
+  const orderReason = isInt ? 'an unpadded number sorts as text ("111" < "2")' : t === "double" ? "a double sorts as text" : undefined;
   return {
-    ...base, fixedWidth: !!sameLength, prefixProne, order, orderReason,
+    ...base,
+    fixedWidth: !!sameLength,
+    prefixProne,
+    order,
+    orderReason,
     monotonic: info.increasing ? "increasing" : info.decreasing ? "decreasing" : undefined,
-    distinct: info.distinct, hotShare: info.hot ?? (info.distinct ? 1 / info.distinct : 0), charset: info.charset,
+    distinct: info.distinct,
+    hotShare: info.hot ?? (info.distinct ? 1 / info.distinct : 0),
+    charset: info.charset,
   };
 }
 
@@ -150,9 +198,16 @@ function analyzeInner(expr: Expr, props: ReadonlyMap<string, PropertyInfo>, span
   const lead = varying[0]?.monotonic;
   const monotonic = varying.length && varying.every((p) => p.monotonic === "bucket") ? "bucket" : lead === "bucket" ? "increasing" : lead;
   return {
-    part: expr.parts[0], props: [...new Set(parts.flatMap((p) => p.props))], fixedWidth: false, prefixProne: true,
-    maxChars: parts.reduce((s, p) => s + p.maxChars, 0), order: "none", monotonic, timeBucket: parts.find((p) => p.timeBucket)?.timeBucket,
-    distinct: product(parts.map((p) => p.distinct)), hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
+    part: expr.parts[0],
+    props: [...new Set(parts.flatMap((p) => p.props))],
+    fixedWidth: false,
+    prefixProne: true,
+    maxChars: parts.reduce((s, p) => s + p.maxChars, 0),
+    order: "none",
+    monotonic,
+    timeBucket: parts.find((p) => p.timeBucket)?.timeBucket,
+    distinct: product(parts.map((p) => p.distinct)),
+    hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
   };
 }
 
@@ -224,7 +279,11 @@ export function analyzeKey(expr: Expr, props: ReadonlyMap<string, PropertyInfo>,
   if (rows !== undefined && !unknownBuckets) distinct = distinct === undefined ? rows : Math.min(distinct, rows);
   const moving = parts.filter((p) => p.props.length && p.monotonic);
   return {
-    expr, parts, props: new Set(parts.flatMap((p) => p.props)), distinct, unknownBuckets,
+    expr,
+    parts,
+    props: new Set(parts.flatMap((p) => p.props)),
+    distinct,
+    unknownBuckets,
     hotShare: parts.reduce((s, p) => s * p.hotShare, 1),
     temporal: moving.length ? { parts: moving, writeShare: parts.reduce((s, p) => (p.monotonic ? s : s * p.hotShare), 1) } : undefined,
   };

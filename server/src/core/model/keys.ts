@@ -21,7 +21,11 @@ export function dateFormatParts(format: string): string[] | undefined {
   let i = 0;
   while (i < format.length) {
     const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
-    if (tok) { parts.push(tok); i += tok.length; continue; }
+    if (tok) {
+      parts.push(tok);
+      i += tok.length;
+      continue;
+    }
     if (/[A-Za-z]/.test(format[i])) return undefined;
     parts.push(format[i]);
     i++;
@@ -33,8 +37,12 @@ export function formatDate(d: Date, format: string): string {
   const parts = dateFormatParts(format) ?? [];
   const p2 = (n: number) => String(n).padStart(2, "0");
   const map: Record<string, string> = {
-    yyyy: String(d.getUTCFullYear()).padStart(4, "0"), MM: p2(d.getUTCMonth() + 1), dd: p2(d.getUTCDate()),
-    HH: p2(d.getUTCHours()), mm: p2(d.getUTCMinutes()), ss: p2(d.getUTCSeconds()),
+    yyyy: String(d.getUTCFullYear()).padStart(4, "0"),
+    MM: p2(d.getUTCMonth() + 1),
+    dd: p2(d.getUTCDate()),
+    HH: p2(d.getUTCHours()),
+    mm: p2(d.getUTCMinutes()),
+    ss: p2(d.getUTCSeconds()),
     fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
   };
   return parts.map((p) => map[p] ?? p).join("");
@@ -82,18 +90,25 @@ function renderPart(part: Part, ctx: EvalContext): string {
   const text = inner ? renderKey(inner, ctx) : "";
   const n = numArg(part.args[1]);
   switch (part.fnName) {
-    case "pad": return n === undefined ? text : padDigits(text, n);
-    case "hash": return md5hex(text).slice(0, n ?? 32);
-    case "bucket": return n && n >= 1 && n <= 2 ** 32 ? bucketOf(text, Math.floor(n)) : text;
-    case "lower": return text.toLowerCase();
-    case "upper": return text.toUpperCase();
+    case "pad":
+      return n === undefined ? text : padDigits(text, n);
+    case "hash":
+      return md5hex(text).slice(0, n ?? 32);
+    case "bucket":
+      return n && n >= 1 && n <= 2 ** 32 ? bucketOf(text, Math.floor(n)) : text;
+    case "lower":
+      return text.toLowerCase();
+    case "upper":
+      return text.toUpperCase();
     case "date": {
       const d = inner ? dateValue(inner, ctx) : undefined;
       const fmt = isStringLit(part.args[1]) ? part.args[1].value : "";
       return d ? formatDate(d, fmt) : text;
     }
-    case "reverse": return inner ? reverseValue(inner, ctx) ?? text : text;
-    default: return text;
+    case "reverse":
+      return inner ? (reverseValue(inner, ctx) ?? text) : text;
+    default:
+      return text;
   }
 }
 
@@ -160,9 +175,12 @@ export function maxPartChars(part: Part, props: ReadonlyMap<string, PropertyInfo
   const inner = isExpr(part.args[0]) ? maxKeyChars(part.args[0], props) : 0;
   const n = numArg(part.args[1]);
   switch (part.fnName) {
-    case "pad": return Math.max(n ?? 0, inner);
-    case "hash": return n ?? 32;
-    case "bucket": return n ? String(Math.max(0, n - 1)).length : inner;
+    case "pad":
+      return Math.max(n ?? 0, inner);
+    case "hash":
+      return n ?? 32;
+    case "bucket":
+      return n ? String(Math.max(0, n - 1)).length : inner;
     case "date": {
       const fmt = isStringLit(part.args[1]) ? part.args[1].value : "";
       return formatDate(new Date(0), fmt).length;
@@ -173,7 +191,8 @@ export function maxPartChars(part: Part, props: ReadonlyMap<string, PropertyInfo
       if (info?.type === "datetime") return MAX_TICKS.toString().length;
       return info?.max !== undefined ? renderedDigits(info.max) : inner;
     }
-    default: return inner;
+    default:
+      return inner;
   }
 }
 
@@ -186,14 +205,23 @@ export function sampleValues(props: ReadonlyMap<string, PropertyInfo>): Map<stri
 
 export function sampleValue(info: PropertyInfo): Scalar {
   switch (info.type) {
-    case "int": case "int64": return Math.min(info.max ?? 42, Math.max(info.min ?? 0, 42));
-    case "double": return 3.14;
-    case "bool": return true;
-    case "datetime": return new Date("2026-01-02T03:04:05.000Z");
-    case "guid": return "0f8fad5b-d9cb-469f-a165-70867728950e";
-    case "enum": return info.enumValues?.[0] ?? "";
-    case "binary": return "0a1b2c";
-    case "string": return sampleString(info);
+    case "int":
+    case "int64":
+      return Math.min(info.max ?? 42, Math.max(info.min ?? 0, 42));
+    case "double":
+      return 3.14;
+    case "bool":
+      return true;
+    case "datetime":
+      return new Date("2026-01-02T03:04:05.000Z");
+    case "guid":
+      return "0f8fad5b-d9cb-469f-a165-70867728950e";
+    case "enum":
+      return info.enumValues?.[0] ?? "";
+    case "binary":
+      return "0a1b2c";
+    case "string":
+      return sampleString(info);
   }
 }
 

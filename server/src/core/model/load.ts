@@ -46,7 +46,12 @@ export function estimateLoad(accesses: Access[], est: TableEstimates, queries: Q
       const scanned = c?.scanned;
       if (scanned === null || scanned === undefined) continue;
       const total = a.rate.perSecond * scanned;
-      patterns.push({ access: a, total, hottest: temporal ? currentPartitionRead(total, c!.class, c!.partitions, est) : total * est.hotShare, written: false });
+      patterns.push({
+        access: a,
+        total,
+        hottest: temporal ? currentPartitionRead(total, c!.class, c!.partitions, est) : total * est.hotShare,
+        written: false,
+      });
     } else {
       const total = writeEntitiesPerSecond(a, est);
       patterns.push({ access: a, total, hottest: total * est.writeShare, written: true });

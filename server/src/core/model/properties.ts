@@ -33,7 +33,12 @@ export const INT64 = { min: -(2 ** 63), max: 2 ** 63 - 1 }; // 2 ** 63 - 1 round
 const FIXED_CHARS: Partial<Record<TypeName, number>> = { bool: 5, datetime: 24, guid: 36, double: 24 };
 
 const RENDER_CHARSETS: Partial<Record<TypeName, string>> = {
-  int: "\\-0-9", int64: "\\-0-9", datetime: "\\-.0-9:TZ", guid: "\\-0-9a-f", bool: "a-z", double: "\\-+.0-9Ee",
+  int: "\\-0-9",
+  int64: "\\-0-9",
+  datetime: "\\-.0-9:TZ",
+  guid: "\\-0-9a-f",
+  bool: "a-z",
+  double: "\\-+.0-9Ee",
 };
 
 /** Decimal digits of an integer's rendering, sign included. */
@@ -56,7 +61,13 @@ export function propertyInfos(table: Table): Map<string, PropertyInfo> {
 export function propertyInfo(p: Property, rows?: number): PropertyInfo {
   const t = p.type;
   const info: PropertyInfo = {
-    name: p.name.text, type: t.name, decl: p, maxChars: Infinity, unique: false, increasing: false, decreasing: false,
+    name: p.name.text,
+    type: t.name,
+    decl: p,
+    maxChars: Infinity,
+    unique: false,
+    increasing: false,
+    decreasing: false,
   };
   if (t.name === "int" || t.name === "int64") {
     const bounds = t.name === "int" ? INT32 : INT64;
@@ -85,15 +96,30 @@ export function propertyInfo(p: Property, rows?: number): PropertyInfo {
 
   for (const m of p.modifiers) {
     switch (m.kind) {
-      case "distinct": info.distinct = finite(m.count.value) ?? info.distinct; break;
-      case "unique": info.unique = true; info.distinct = rows ?? info.distinct; break;
-      case "increasing": info.increasing = true; break;
-      case "decreasing": info.decreasing = true; break;
-      case "hot": { const v = finite(m.percent.value); if (v !== undefined && v > 0 && v <= 100) info.hot = v / 100; break; }
-      case "charset": if (t.name === "string") {
-        const cs = parseCharset(m.chars.value);
-        if (!isCharsetError(cs)) info.charset = cs;
-      } break;
+      case "distinct":
+        info.distinct = finite(m.count.value) ?? info.distinct;
+        break;
+      case "unique":
+        info.unique = true;
+        info.distinct = rows ?? info.distinct;
+        break;
+      case "increasing":
+        info.increasing = true;
+        break;
+      case "decreasing":
+        info.decreasing = true;
+        break;
+      case "hot": {
+        const v = finite(m.percent.value);
+        if (v !== undefined && v > 0 && v <= 100) info.hot = v / 100;
+        break;
+      }
+      case "charset":
+        if (t.name === "string") {
+          const cs = parseCharset(m.chars.value);
+          if (!isCharsetError(cs)) info.charset = cs;
+        }
+        break;
     }
   }
   return info;

@@ -28,18 +28,26 @@ export interface QueryAnalysis {
 
 /** What the OData classifier needs of a design table: its size, partitions and the properties' distinct values. */
 export function filterContext(est: TableEstimates, props: ReadonlyMap<string, PropertyInfo>, returns?: number): FilterContext {
-  return { rows: est.rows, rowsPerEntity: est.rowsPerEntity, partitions: est.partitions, returns, distinct: (name) => props.get(name)?.distinct };
+  return {
+    rows: est.rows,
+    rowsPerEntity: est.rowsPerEntity,
+    partitions: est.partitions,
+    returns,
+    distinct: (name) => props.get(name)?.distinct,
+  };
 }
 
 export function analyzeQueries(table: Table, est: TableEstimates, props: ReadonlyMap<string, PropertyInfo>): QueryAnalysis[] {
   const indexNames = table.indexes.map((ix) => ix.name.text);
-  return table.accesses.filter((a): a is Query => a.kind === "query").map((query) => {
-    try {
-      return analyzeQuery(query, est, indexNames, props);
-    } catch (failure) {
-      return { query, failure };
-    }
-  });
+  return table.accesses
+    .filter((a): a is Query => a.kind === "query")
+    .map((query) => {
+      try {
+        return analyzeQuery(query, est, indexNames, props);
+      } catch (failure) {
+        return { query, failure };
+      }
+    });
 }
 
 function analyzeQuery(query: Query, est: TableEstimates, indexNames: string[], props: ReadonlyMap<string, PropertyInfo>): QueryAnalysis {

@@ -41,7 +41,10 @@ export function propertyRefs(table: Table, onFilterFailure?: (query: Query, erro
         const lit = a.filter;
         try {
           const names = odataNames(lit.value).map((tok) => ({
-            name: tok.text, start: stringValueOffset(lit, tok.start), end: stringValueOffset(lit, tok.end - 1) + 1, kind: "filter" as const,
+            name: tok.text,
+            start: stringValueOffset(lit, tok.start),
+            end: stringValueOffset(lit, tok.end - 1) + 1,
+            kind: "filter" as const,
           }));
           for (const r of names) out.push(r);
         } catch (error) {

@@ -25,9 +25,7 @@ export interface TimeBucket {
 }
 
 /** Where the retained span comes from. */
-export type RetainedSpan =
-  | { seconds: number; source: "retention" }
-  | { seconds: number; source: "rows"; rows: number; insertRate: number };
+export type RetainedSpan = { seconds: number; source: "retention" } | { seconds: number; source: "rows"; rows: number; insertRate: number };
 
 const YEAR = DURATION_UNITS.y;
 const TOKENS: Record<string, { seconds: number; values: number; adjective: string; unit: string }> = {

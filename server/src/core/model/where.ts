@@ -29,7 +29,8 @@ const RANGE_OPS = new Set(["<", "<=", ">", ">=", "between", "prefix"]);
 export function separatorBreaksOrder(parts: KeyPartInfo[], i: number): boolean {
   const part = parts[i];
   const next = parts[i + 1];
-  if (!part?.props.length || !part.prefixProne || part.fixedWidth || !part.charset || next?.literal === undefined || next.literal === "") return false;
+  if (!part?.props.length || !part.prefixProne || part.fixedWidth || !part.charset || next?.literal === undefined || next.literal === "")
+    return false;
   return next.literal.charCodeAt(0) > charsetMin(part.charset);
 }
 
@@ -41,7 +42,10 @@ export function mapKey(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPr
   const used: string[] = [];
   for (let i = 0; i < key.parts.length; i++) {
     const part = key.parts[i];
-    if (!part.props.length) { pinnedLiteral = true; continue; }
+    if (!part.props.length) {
+      pinnedLiteral = true;
+      continue;
+    }
     if (part.props.every((p) => conds.get(p)?.op === "=")) {
       pinnedDistinct *= part.distinct ?? 1;
       pinnedProps++;
@@ -53,7 +57,9 @@ export function mapKey(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPr
     if (rangeCond && RANGE_OPS.has(rangeCond.op)) {
       const broken = separatorBreaksOrder(key.parts, i);
       if (part.order !== "none" && !broken) return { kind: "range", pinnedDistinct, used: [...used, part.props[0]] };
-      const reason = broken ? `the separator "${key.parts[i + 1].literal}" after it sorts above its characters` : part.orderReason ?? "it does not keep order";
+      const reason = broken
+        ? `the separator "${key.parts[i + 1].literal}" after it sorts above its characters`
+        : (part.orderReason ?? "it does not keep order");
       return { kind: narrowed, pinnedDistinct, used: narrowed === "prefix" ? used : [], unordered: { cond: rangeCond, part, reason } };
     }
     return { kind: narrowed, pinnedDistinct, used: narrowed === "prefix" ? used : [] };
@@ -69,7 +75,12 @@ export interface WhereClassification extends Classification {
 const RANK: Record<QueryClass, number> = { point: 0, "row-range": 1, "partition-range": 2, "table-scan": 3 };
 
 /** Classifies a `where` query against the table's keys and estimates; `props` give the leftover conditions' distinct values. */
-export function classifyWhere(q: Query, est: TableEstimates, indexNames: string[], props?: ReadonlyMap<string, PropertyInfo>): WhereClassification | undefined {
+export function classifyWhere(
+  q: Query,
+  est: TableEstimates,
+  indexNames: string[],
+  props?: ReadonlyMap<string, PropertyInfo>,
+): WhereClassification | undefined {
   if (!q.where || !est.pk || !est.rk) return undefined;
   const conds = new Map(q.where.map((c) => [c.property.text, c]));
   const pk = mapKey(est.pk, conds, false);
@@ -78,7 +89,12 @@ export function classifyWhere(q: Query, est: TableEstimates, indexNames: string[
   for (const fam of families) {
     const rk = mapKey(fam.key, conds, true);
     const c = estimate(q, pk, rk, est, fam.via, props);
-    if (!best || RANK[c.class] < RANK[best.class] || (RANK[c.class] === RANK[best.class] && (c.scanned ?? Infinity) < (best.scanned ?? Infinity))) best = c;
+    if (
+      !best ||
+      RANK[c.class] < RANK[best.class] ||
+      (RANK[c.class] === RANK[best.class] && (c.scanned ?? Infinity) < (best.scanned ?? Infinity))
+    )
+      best = c;
   }
   return best;
 }
@@ -96,19 +112,34 @@ function leftoverShare(q: Query, used: ReadonlySet<string>, props: ReadonlyMap<s
     const name = c.property.text;
     if (used.has(name) || seen.has(name)) continue;
     seen.add(name);
-    if (c.op !== "=") { ranged = true; continue; }
+    if (c.op !== "=") {
+      ranged = true;
+      continue;
+    }
     const distinct = props?.get(name)?.distinct;
     if (distinct !== undefined && distinct > 1 && Number.isFinite(distinct)) share /= distinct;
   }
   return ranged ? share * 0.1 : share;
 }
 
-function estimate(q: Query, pk: KeyMapping, rk: KeyMapping, est: TableEstimates, via: string, props?: ReadonlyMap<string, PropertyInfo>): WhereClassification {
+function estimate(
+  q: Query,
+  pk: KeyMapping,
+  rk: KeyMapping,
+  est: TableEstimates,
+  via: string,
+  props?: ReadonlyMap<string, PropertyInfo>,
+): WhereClassification {
   const reasons: string[] = [];
   let cls: QueryClass;
   if (pk.kind === "exact") {
     cls = rk.kind === "exact" ? "point" : "row-range";
-    if (cls === "row-range") reasons.push(rk.kind === "none" ? "the partition is read whole: no condition pins the start of the RowKey" : `one partition, a range of ${via === "rowKey" ? "RowKeys" : `'${via}' index rows`}`);
+    if (cls === "row-range")
+      reasons.push(
+        rk.kind === "none"
+          ? "the partition is read whole: no condition pins the start of the RowKey"
+          : `one partition, a range of ${via === "rowKey" ? "RowKeys" : `'${via}' index rows`}`,
+      );
   } else if (pk.kind === "none") {
     cls = "table-scan";
     reasons.push("no condition pins the start of the PartitionKey: every partition is read");
@@ -127,21 +158,30 @@ function estimate(q: Query, pk: KeyMapping, rk: KeyMapping, est: TableEstimates,
   const narrow = (n: number) => (mappedRange ? Math.min(n, Math.max(1, returns !== undefined ? returns / share : n * 0.1)) : n);
   const entitiesPerPartition = est.entitiesPerPartition;
   // Rows in the enclosing key range of one partition: the pinned slice of one row family, or the whole partition when nothing pins the RowKey.
-  const inPartition = entitiesPerPartition === undefined ? undefined
-    : rk.kind === "exact" ? 1
-    : rk.kind === "none" ? entitiesPerPartition * est.rowsPerEntity
-    : Math.max(1, entitiesPerPartition / rk.pinnedDistinct);
+  const inPartition =
+    entitiesPerPartition === undefined
+      ? undefined
+      : rk.kind === "exact"
+        ? 1
+        : rk.kind === "none"
+          ? entitiesPerPartition * est.rowsPerEntity
+          : Math.max(1, entitiesPerPartition / rk.pinnedDistinct);
   let partitions: number | null;
   let scanned: number | null;
-  if (cls === "point") { partitions = 1; scanned = 1; }
-  else if (cls === "row-range") { partitions = 1; scanned = inPartition !== undefined ? narrow(inPartition) : null; }
-  else if (cls === "partition-range") {
+  if (cls === "point") {
+    partitions = 1;
+    scanned = 1;
+  } else if (cls === "row-range") {
+    partitions = 1;
+    scanned = inPartition !== undefined ? narrow(inPartition) : null;
+  } else if (cls === "partition-range") {
     const enclosing = est.partitions !== undefined ? Math.max(1, est.partitions / pk.pinnedDistinct) : null;
     scanned = enclosing !== null && inPartition !== undefined ? narrow(enclosing * inPartition) : null;
     // A range over the PartitionKey reads the partitions its scan spans, not all those of the enclosing prefix.
-    partitions = enclosing !== null && pk.kind === "range"
-      ? Math.max(1, scanned !== null && inPartition ? Math.ceil(scanned / inPartition - 1e-9) : enclosing * 0.1)
-      : enclosing;
+    partitions =
+      enclosing !== null && pk.kind === "range"
+        ? Math.max(1, scanned !== null && inPartition ? Math.ceil(scanned / inPartition - 1e-9) : enclosing * 0.1)
+        : enclosing;
   } else {
     partitions = est.partitions ?? null;
     scanned = est.rows !== undefined ? est.rows * est.rowsPerEntity : null;

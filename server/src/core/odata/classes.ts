@@ -28,10 +28,14 @@ export interface Classification {
 /** "row-range · 1 partition": the class and its reach, for badges. */
 export function badge(c: Classification): string {
   switch (c.class) {
-    case "point": return "point";
-    case "row-range": return "row-range · 1 partition";
-    case "partition-range": return c.partitions !== null ? `partition-range · ≈ ${formatCount(c.partitions)} partitions` : "partition-range · several partitions";
-    case "table-scan": return "table-scan · every partition";
+    case "point":
+      return "point";
+    case "row-range":
+      return "row-range · 1 partition";
+    case "partition-range":
+      return c.partitions !== null ? `partition-range · ≈ ${formatCount(c.partitions)} partitions` : "partition-range · several partitions";
+    case "table-scan":
+      return "table-scan · every partition";
   }
 }
 
@@ -39,7 +43,11 @@ export function badge(c: Classification): string {
 export function summary(c: Classification): string {
   const parts = [badge(c)];
   if (c.class !== "point" && c.scanned !== null) {
-    parts.push(c.returned !== null ? `scans ≈ ${formatCount(c.scanned)} to return ≈ ${formatCount(c.returned)}` : `scans ≈ ${formatCount(c.scanned)}`);
+    parts.push(
+      c.returned !== null
+        ? `scans ≈ ${formatCount(c.scanned)} to return ≈ ${formatCount(c.returned)}`
+        : `scans ≈ ${formatCount(c.scanned)}`,
+    );
   }
   return parts.join(" · ");
 }

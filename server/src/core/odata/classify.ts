@@ -12,10 +12,7 @@ import { CompareOp, FilterExpr } from "./parser";
 
 /** What a filter pins a key to. */
 export type KeyConstraint =
-  | { kind: "exact"; value: string }
-  | { kind: "range"; lo?: string; hi?: string }
-  | { kind: "none" }
-  | { kind: "empty" };
+  { kind: "exact"; value: string } | { kind: "range"; lo?: string; hi?: string } | { kind: "none" } | { kind: "empty" };
 
 const NEGATE: Record<CompareOp, CompareOp> = { eq: "ne", ne: "eq", gt: "le", ge: "lt", lt: "ge", le: "gt" };
 
@@ -26,23 +23,34 @@ const NEGATE: Record<CompareOp, CompareOp> = { eq: "ne", ne: "eq", gt: "le", ge:
  */
 export function normalize(e: FilterExpr, negated = false): FilterExpr {
   switch (e.kind) {
-    case "not": return normalize(e.expr, !negated);
-    case "and": case "or": {
+    case "not":
+      return normalize(e.expr, !negated);
+    case "and":
+    case "or": {
       const kind = negated ? (e.kind === "and" ? "or" : "and") : e.kind;
       return { ...e, kind, left: normalize(e.left, negated), right: normalize(e.right, negated) };
     }
-    case "cmp": return negated ? { ...e, op: NEGATE[e.op] } : e;
-    case "const": return negated ? { ...e, value: !e.value } : e;
-    case "prop": return negated ? { kind: "not", expr: e, start: e.start, end: e.end } : e;
+    case "cmp":
+      return negated ? { ...e, op: NEGATE[e.op] } : e;
+    case "const":
+      return negated ? { ...e, value: !e.value } : e;
+    case "prop":
+      return negated ? { kind: "not", expr: e, start: e.start, end: e.end } : e;
   }
 }
 
 function cmpConstraint(op: CompareOp, v: string): KeyConstraint {
   switch (op) {
-    case "eq": return { kind: "exact", value: v };
-    case "ne": return { kind: "none" };
-    case "gt": case "ge": return { kind: "range", lo: v };
-    case "lt": case "le": return { kind: "range", hi: v };
+    case "eq":
+      return { kind: "exact", value: v };
+    case "ne":
+      return { kind: "none" };
+    case "gt":
+    case "ge":
+      return { kind: "range", lo: v };
+    case "lt":
+    case "le":
+      return { kind: "range", hi: v };
   }
 }
 
@@ -52,7 +60,10 @@ function and(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
   if (b.kind === "none") return a;
   if (a.kind === "exact" && b.kind === "exact") return a.value === b.value ? a : { kind: "empty" };
   if (a.kind === "exact" || b.kind === "exact") {
-    const [x, r] = a.kind === "exact" ? [a, b as Extract<KeyConstraint, { kind: "range" }>] : [b as Extract<KeyConstraint, { kind: "exact" }>, a as Extract<KeyConstraint, { kind: "range" }>];
+    const [x, r] =
+      a.kind === "exact"
+        ? [a, b as Extract<KeyConstraint, { kind: "range" }>]
+        : [b as Extract<KeyConstraint, { kind: "exact" }>, a as Extract<KeyConstraint, { kind: "range" }>];
     const inside = (r.lo === undefined || x.value >= r.lo) && (r.hi === undefined || x.value <= r.hi);
     return inside ? x : { kind: "empty" };
   }
@@ -72,11 +83,17 @@ function or(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
 /** The constraint a filter puts on one key. Bare Boolean terms constrain no key: the service cannot seek on them. */
 export function keyConstraint(e: FilterExpr, key: "PartitionKey" | "RowKey"): KeyConstraint {
   switch (e.kind) {
-    case "cmp": return e.property === key && e.value.type === "string" ? cmpConstraint(e.op, e.value.value) : { kind: "none" };
-    case "and": return and(keyConstraint(e.left, key), keyConstraint(e.right, key));
-    case "or": return or(keyConstraint(e.left, key), keyConstraint(e.right, key));
-    case "prop": case "const": return { kind: "none" };
-    case "not": return e.expr.kind === "prop" || e.expr.kind === "const" ? { kind: "none" } : keyConstraint(normalize(e), key);
+    case "cmp":
+      return e.property === key && e.value.type === "string" ? cmpConstraint(e.op, e.value.value) : { kind: "none" };
+    case "and":
+      return and(keyConstraint(e.left, key), keyConstraint(e.right, key));
+    case "or":
+      return or(keyConstraint(e.left, key), keyConstraint(e.right, key));
+    case "prop":
+    case "const":
+      return { kind: "none" };
+    case "not":
+      return e.expr.kind === "prop" || e.expr.kind === "const" ? { kind: "none" } : keyConstraint(normalize(e), key);
   }
 }
 
@@ -103,7 +120,14 @@ function facts(e: FilterExpr, inOr: boolean): Facts {
   if (e.kind !== "and" && e.kind !== "or") {
     const pk = keyConstraint(e, "PartitionKey");
     const onlyEq = e.kind === "cmp" ? e.op === "eq" : e.kind !== "not";
-    return { pk, rk: keyConstraint(e, "RowKey"), onlyEq, acrossOr: false, allPin: pk.kind !== "none", same: pk.kind === "exact" ? pk.value : undefined };
+    return {
+      pk,
+      rk: keyConstraint(e, "RowKey"),
+      onlyEq,
+      acrossOr: false,
+      allPin: pk.kind !== "none",
+      same: pk.kind === "exact" ? pk.value : undefined,
+    };
   }
   const isOr = e.kind === "or";
   const l = facts(e.left, isOr);
@@ -147,7 +171,10 @@ function leftoverShare(e: FilterExpr, keysSeek: { pk: boolean; rk: boolean }, di
   const stack: FilterExpr[] = [e];
   while (stack.length) {
     const t = stack.pop()!;
-    if (t.kind === "and") { stack.push(t.left, t.right); continue; }
+    if (t.kind === "and") {
+      stack.push(t.left, t.right);
+      continue;
+    }
     if (t.kind === "cmp" && ((t.property === "PartitionKey" && keysSeek.pk) || (t.property === "RowKey" && keysSeek.rk))) continue;
     if (t.kind === "cmp" && t.op === "eq") {
       const n = t.property === "PartitionKey" || t.property === "RowKey" ? undefined : distinct?.(t.property);
@@ -169,15 +196,22 @@ export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Class
   const acrossOr = pk.kind === "none" && f.acrossOr;
   if (pk.kind === "exact" || pk.kind === "empty") {
     cls = rk.kind === "exact" || rk.kind === "empty" ? "point" : "row-range";
-    if (cls === "row-range") reasons.push(rk.kind === "range" ? "PartitionKey is exact and RowKey is a range" : "PartitionKey is exact; RowKey is not pinned, so the whole partition is read");
+    if (cls === "row-range")
+      reasons.push(
+        rk.kind === "range"
+          ? "PartitionKey is exact and RowKey is a range"
+          : "PartitionKey is exact; RowKey is not pinned, so the whole partition is read",
+      );
   } else if (pk.kind === "range") {
     cls = "partition-range";
     reasons.push("PartitionKey is a range: several partitions, possibly several servers, with continuation tokens");
   } else {
     cls = "table-scan";
-    reasons.push(acrossOr
-      ? "an 'or' across PartitionKeys is not split into seeks: every partition is read; issue the branches as separate point or range queries"
-      : "PartitionKey is not pinned (no 'eq', or only 'ne'): every partition is read");
+    reasons.push(
+      acrossOr
+        ? "an 'or' across PartitionKeys is not split into seeks: every partition is read; issue the branches as separate point or range queries"
+        : "PartitionKey is not pinned (no 'eq', or only 'ne'): every partition is read",
+    );
   }
   const total = ctx.rows !== undefined ? ctx.rows * (ctx.rowsPerEntity ?? 1) : undefined;
   const perPartition = total !== undefined && ctx.partitions ? total / ctx.partitions : undefined;
@@ -185,17 +219,27 @@ export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Class
   let partitions: number | null = null;
   let scanned: number | null = null;
   switch (cls) {
-    case "point": partitions = 1; scanned = 1; break;
+    case "point":
+      partitions = 1;
+      scanned = 1;
+      break;
     case "row-range":
       partitions = 1;
       // A RowKey range seeks to its start and stops at its end: it scans the range (what it returns before the
       // other conditions filter it, else 10 % of the partition), not the whole partition.
-      scanned = perPartition === undefined ? null
-        : rk.kind === "range" ? Math.min(perPartition, Math.max(1, ctx.returns !== undefined ? ctx.returns / share : perPartition * 0.1))
-        : perPartition;
+      scanned =
+        perPartition === undefined
+          ? null
+          : rk.kind === "range"
+            ? Math.min(perPartition, Math.max(1, ctx.returns !== undefined ? ctx.returns / share : perPartition * 0.1))
+            : perPartition;
       break;
-    case "partition-range": break;
-    case "table-scan": partitions = ctx.partitions ?? null; scanned = total ?? null; break;
+    case "partition-range":
+      break;
+    case "table-scan":
+      partitions = ctx.partitions ?? null;
+      scanned = total ?? null;
+      break;
   }
   let returned: number | null = ctx.returns ?? null;
   if (returned === null) {

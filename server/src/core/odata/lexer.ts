@@ -9,7 +9,8 @@
  * token whose message says what to write instead.
  */
 
-export type ODataTokenKind = "name" | "string" | "int" | "int64" | "double" | "bool" | "datetime" | "guid" | "binary" | "lparen" | "rparen" | "error" | "eof";
+export type ODataTokenKind =
+  "name" | "string" | "int" | "int64" | "double" | "bool" | "datetime" | "guid" | "binary" | "lparen" | "rparen" | "error" | "eof";
 
 export interface ODataToken {
   kind: ODataTokenKind;
@@ -25,9 +26,15 @@ const TYPED_PREFIX: Record<string, ODataTokenKind> = { datetime: "datetime", gui
 
 /** Hints for characters people type from other languages. */
 const CHARACTER_HINTS: Record<string, string> = {
-  "&": "write 'and'", "|": "write 'or'", "!": "write 'not', or 'ne' for not-equal", "=": "write 'eq'",
-  "<": "write 'lt' or 'le'", ">": "write 'gt' or 'ge'", "\"": "string literals take single quotes: 'text'",
-  ".": "a number needs digits, such as 0.5", "-": "a minus sign belongs to a number such as -5; arithmetic is not supported",
+  "&": "write 'and'",
+  "|": "write 'or'",
+  "!": "write 'not', or 'ne' for not-equal",
+  "=": "write 'eq'",
+  "<": "write 'lt' or 'le'",
+  ">": "write 'gt' or 'ge'",
+  '"': "string literals take single quotes: 'text'",
+  ".": "a number needs digits, such as 0.5",
+  "-": "a minus sign belongs to a number such as -5; arithmetic is not supported",
 };
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -49,7 +56,8 @@ function nameCharAt(src: string, i: number, first: boolean): number {
 /** A character as messages show it: quoted when printable, `U+0000` otherwise. */
 export function showChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  const invisible = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfeff || cp === 0x2028 || cp === 0x2029;
+  const invisible =
+    cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfeff || cp === 0x2028 || cp === 0x2029;
   return invisible ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
 }
 
@@ -60,7 +68,10 @@ export function lexOData(src: string): ODataToken[] {
   let i = 0;
   while (i < n) {
     const c = src.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) { i++; continue; }
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      i++;
+      continue;
+    }
     if (c === 40 || c === 41) {
       out.push({ kind: c === 40 ? "lparen" : "rparen", start: i, end: i + 1, text: src[i] });
       i++;
@@ -87,7 +98,11 @@ export function lexOData(src: string): ODataToken[] {
       i = j;
       continue;
     }
-    if (isDigit(c) || (c === 46 && isDigit(src.charCodeAt(i + 1))) || (c === 45 && (isDigit(src.charCodeAt(i + 1)) || src.charCodeAt(i + 1) === 46))) {
+    if (
+      isDigit(c) ||
+      (c === 46 && isDigit(src.charCodeAt(i + 1))) ||
+      (c === 45 && (isDigit(src.charCodeAt(i + 1)) || src.charCodeAt(i + 1) === 46))
+    ) {
       const t = readNumber(src, i);
       out.push(t);
       i = t.end;
@@ -95,7 +110,9 @@ export function lexOData(src: string): ODataToken[] {
     }
     const width = c >= 0xd800 && c <= 0xdbff && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
     const ch = src.slice(i, i + width);
-    const hint = CHARACTER_HINTS[ch] ?? "a filter holds property names, literals, the operators (eq, ne, gt, ge, lt, le, and, or, not) and parentheses";
+    const hint =
+      CHARACTER_HINTS[ch] ??
+      "a filter holds property names, literals, the operators (eq, ne, gt, ge, lt, le, and, or, not) and parentheses";
     out.push({ kind: "error", start: i, end: i + width, text: ch, error: `unexpected character ${showChar(ch)}: ${hint}` });
     i += width;
   }
@@ -159,7 +176,11 @@ function readQuoted(src: string, quote: number): { value: string; end: number; e
       return { value: parts.join(""), end: src.length, error: "unterminated literal: add the closing '" };
     }
     parts.push(src.slice(j, k));
-    if (src.charCodeAt(k + 1) === 39) { parts.push("'"); j = k + 2; continue; }
+    if (src.charCodeAt(k + 1) === 39) {
+      parts.push("'");
+      j = k + 2;
+      continue;
+    }
     return { value: parts.join(""), end: k + 1 };
   }
 }

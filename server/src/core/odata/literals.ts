@@ -20,7 +20,8 @@ function magnitudeDigits(text: string): string {
 export function literalProblem(t: ODataToken): string | undefined {
   switch (t.kind) {
     case "datetime":
-      if (!ISO_DATETIME.test(t.text) || Number.isNaN(Date.parse(t.text))) return `datetime'${clip(t.text)}' is not an ISO 8601 date-time such as datetime'2026-01-01T00:00:00Z'`;
+      if (!ISO_DATETIME.test(t.text) || Number.isNaN(Date.parse(t.text)))
+        return `datetime'${clip(t.text)}' is not an ISO 8601 date-time such as datetime'2026-01-01T00:00:00Z'`;
       return undefined;
     case "guid":
       return GUID.test(t.text) ? undefined : `guid'${clip(t.text)}' is not a GUID such as guid'0f8fad5b-d9cb-469f-a165-70867728950e'`;
@@ -34,7 +35,8 @@ export function literalProblem(t: ODataToken): string | undefined {
     }
     case "int64": {
       const digits = magnitudeDigits(t.text);
-      const fits = digits.length <= 19 && (t.text.startsWith("-") ? BigInt(digits || "0") <= INT64_MAX + 1n : BigInt(digits || "0") <= INT64_MAX);
+      const fits =
+        digits.length <= 19 && (t.text.startsWith("-") ? BigInt(digits || "0") <= INT64_MAX + 1n : BigInt(digits || "0") <= INT64_MAX);
       return fits ? undefined : `${clip(t.text)}L does not fit a 64-bit integer (−9223372036854775808 to 9223372036854775807)`;
     }
     case "double":

@@ -72,7 +72,8 @@ class FilterSyntaxError extends Error {
 function balance(kind: "and" | "or", items: FilterExpr[]): FilterExpr {
   while (items.length > 1) {
     const next: FilterExpr[] = [];
-    for (let k = 0; k + 1 < items.length; k += 2) next.push({ kind, left: items[k], right: items[k + 1], start: items[k].start, end: items[k + 1].end });
+    for (let k = 0; k + 1 < items.length; k += 2)
+      next.push({ kind, left: items[k], right: items[k + 1], start: items[k].start, end: items[k + 1].end });
     if (items.length % 2) next.push(items[items.length - 1]);
     items = next;
   }
@@ -102,18 +103,23 @@ export function parseFilter(src: string): FilterParse {
   const endsTerm = (t: ODataToken) => t.kind === "eof" || t.kind === "rparen" || isWord(t, "and") || isWord(t, "or");
   const enter = (t: ODataToken, depth: number) => {
     if (depth >= MAX_FILTER_DEPTH) {
-      fail(t, `the filter nests deeper than ${MAX_FILTER_DEPTH} levels of parentheses and 'not': simplify it (the Table service also allows at most 15 comparisons in one filter)`);
+      fail(
+        t,
+        `the filter nests deeper than ${MAX_FILTER_DEPTH} levels of parentheses and 'not': simplify it (the Table service also allows at most 15 comparisons in one filter)`,
+      );
     }
   };
 
-  const chain = (word: "and" | "or", next: (depth: number) => FilterExpr) => (depth: number): FilterExpr => {
-    const items = [next(depth)];
-    while (isWord(tok(), word)) {
-      i++;
-      items.push(next(depth));
-    }
-    return balance(word, items);
-  };
+  const chain =
+    (word: "and" | "or", next: (depth: number) => FilterExpr) =>
+    (depth: number): FilterExpr => {
+      const items = [next(depth)];
+      while (isWord(tok(), word)) {
+        i++;
+        items.push(next(depth));
+      }
+      return balance(word, items);
+    };
   const parseAnd = chain("and", (depth) => parseComparison(depth));
   const parseOr = chain("or", parseAnd);
 
@@ -131,8 +137,16 @@ export function parseFilter(src: string): FilterParse {
       enter(t, depth);
       i++;
       const next = tok();
-      if (!(next.kind === "lparen" || next.kind === "error" || LITERAL_KINDS.has(next.kind) || (next.kind === "name" && (!KEYWORDS.has(next.text) || next.text === "not")))) {
-        fail(next, `expected a condition after 'not' (a Boolean property, true, false or a parenthesised condition), found ${describe(next)}`);
+      if (!(
+        next.kind === "lparen" ||
+        next.kind === "error" ||
+        LITERAL_KINDS.has(next.kind) ||
+        (next.kind === "name" && (!KEYWORDS.has(next.text) || next.text === "not"))
+      )) {
+        fail(
+          next,
+          `expected a condition after 'not' (a Boolean property, true, false or a parenthesised condition), found ${describe(next)}`,
+        );
       }
       const inner = parseUnary(depth + 1);
       const after = tok();
@@ -140,8 +154,17 @@ export function parseFilter(src: string): FilterParse {
       if (isCompare(after) && right.kind !== "bool") {
         const shown = (t: ODataToken) => (t.kind === "name" || LITERAL_KINDS.has(t.kind) ? clip(src.slice(t.start, t.end)) : "…");
         const from = inner.kind === "token" ? inner.tok.start : inner.expr.start;
-        const x = clip(src.slice(from, Math.min(after.start, from + 100)).replace(/\s+/g, " ").trim());
-        failAt(t.start, t.end, `'not' applies only to the term right after it, so this reads as (not ${x}) ${after.text} ${shown(right)}: to negate the comparison, write not (${x} ${after.text} ${shown(right)})`);
+        const x = clip(
+          src
+            .slice(from, Math.min(after.start, from + 100))
+            .replace(/\s+/g, " ")
+            .trim(),
+        );
+        failAt(
+          t.start,
+          t.end,
+          `'not' applies only to the term right after it, so this reads as (not ${x}) ${after.text} ${shown(right)}: to negate the comparison, write not (${x} ${after.text} ${shown(right)})`,
+        );
       }
       const expr = condition(inner, after);
       return { kind: "expr", expr: { kind: "not", expr, start: t.start, end: expr.end } };
@@ -176,11 +199,13 @@ export function parseFilter(src: string): FilterParse {
       const notBoolean = NOT_BOOLEAN[t.text];
       if (notBoolean && isCompare(next)) return fail(t, `'not' needs a condition, and ${t.text} is ${notBoolean}`);
       if (notBoolean) return fail(next, `${expectOp}, found ${describe(next)}: ${t.text} is ${notBoolean}`);
-      if (endsTerm(next) || isCompare(next)) return { kind: "prop", property: t.text, propStart: t.start, propEnd: t.end, start: t.start, end: t.end };
+      if (endsTerm(next) || isCompare(next))
+        return { kind: "prop", property: t.text, propStart: t.start, propEnd: t.end, start: t.start, end: t.end };
       return fail(next, `expected ${ops}, 'and', 'or' or the end of the filter after ${describe(t)}, found ${describe(next)}`);
     }
     const text = clip(src.slice(t.start, t.end));
-    if (endsTerm(next) || isCompare(next)) return fail(t, `${text} alone is not a condition: compare a property with it, such as Name eq ${text}`);
+    if (endsTerm(next) || isCompare(next))
+      return fail(t, `${text} alone is not a condition: compare a property with it, such as Name eq ${text}`);
     return fail(next, `${expectOp}, found ${describe(next)}`);
   };
 
@@ -188,16 +213,23 @@ export function parseFilter(src: string): FilterParse {
     const op = opTok.text as CompareOp;
     if (left.kind === "token" && right.kind === "token") {
       const [l, r] = [left.tok, right.tok];
-      if (l.kind === "name" && r.kind === "name") return fail(r, "comparing two properties is not supported by the Table service: compare a property with a literal");
+      if (l.kind === "name" && r.kind === "name")
+        return fail(r, "comparing two properties is not supported by the Table service: compare a property with a literal");
       if (l.kind !== "name" && r.kind !== "name") return fail(l, "a comparison needs a property name on one side");
       const [prop, lit, dir] = l.kind === "name" ? [l, r, op] : [r, l, MIRROR[op]];
       return {
-        kind: "cmp", property: prop.text, propStart: prop.start, propEnd: prop.end, op: dir,
+        kind: "cmp",
+        property: prop.text,
+        propStart: prop.start,
+        propEnd: prop.end,
+        op: dir,
         value: { type: lit.kind as LiteralType, value: lit.text, start: lit.start, end: lit.end },
-        start: l.start, end: r.end,
+        start: l.start,
+        end: r.end,
       };
     }
-    if (left.kind === "expr" && right.kind === "expr") return fail(opTok, "comparing two conditions is not supported: combine them with 'and' or 'or'");
+    if (left.kind === "expr" && right.kind === "expr")
+      return fail(opTok, "comparing two conditions is not supported: combine them with 'and' or 'or'");
     // A condition compared with a literal: only `eq`/`ne` with true or false, which keep or negate it.
     const cond = left.kind === "expr" ? left.expr : (right as Extract<Operand, { kind: "expr" }>).expr;
     const other = left.kind === "token" ? left.tok : (right as Extract<Operand, { kind: "token" }>).tok;

@@ -8,14 +8,22 @@ import { FilterExpr, Literal } from "./parser";
 /** A literal as the filter writes it: quotes doubled, typed prefixes, the int64 suffix. */
 export function printLiteral(v: Literal): string {
   switch (v.type) {
-    case "string": return `'${v.value.replace(/'/g, "''")}'`;
-    case "int64": return `${v.value}L`;
+    case "string":
+      return `'${v.value.replace(/'/g, "''")}'`;
+    case "int64":
+      return `${v.value}L`;
     // A double written without point or exponent ("2d") keeps its suffix to stay a double.
-    case "double": return /[.eE]/.test(v.value) ? v.value : `${v.value}d`;
-    case "datetime": return `datetime'${v.value}'`;
-    case "guid": return `guid'${v.value}'`;
-    case "binary": return `X'${v.value}'`;
-    case "int": case "bool": return v.value;
+    case "double":
+      return /[.eE]/.test(v.value) ? v.value : `${v.value}d`;
+    case "datetime":
+      return `datetime'${v.value}'`;
+    case "guid":
+      return `guid'${v.value}'`;
+    case "binary":
+      return `X'${v.value}'`;
+    case "int":
+    case "bool":
+      return v.value;
   }
 }
 
@@ -30,9 +38,15 @@ export function printFilter(e: FilterExpr): string {
 
 function print(e: FilterExpr, out: string[]): void {
   switch (e.kind) {
-    case "cmp": out.push(`${e.property} ${e.op} ${printLiteral(e.value)}`); return;
-    case "prop": out.push(e.property); return;
-    case "const": out.push(String(e.value)); return;
+    case "cmp":
+      out.push(`${e.property} ${e.op} ${printLiteral(e.value)}`);
+      return;
+    case "prop":
+      out.push(e.property);
+      return;
+    case "const":
+      out.push(String(e.value));
+      return;
     case "not": {
       // `not` takes the term right after it: anything but a bare term or another `not` needs parentheses.
       const bare = e.expr.kind === "prop" || e.expr.kind === "const" || e.expr.kind === "not";
@@ -41,8 +55,12 @@ function print(e: FilterExpr, out: string[]): void {
       if (!bare) out.push(")");
       return;
     }
-    case "and": case "or": {
-      for (const [side, child] of [["left", e.left], ["right", e.right]] as const) {
+    case "and":
+    case "or": {
+      for (const [side, child] of [
+        ["left", e.left],
+        ["right", e.right],
+      ] as const) {
         if (side === "right") out.push(` ${e.kind} `);
         const wrap = (child.kind === "and" || child.kind === "or") && RANK[child.kind] < RANK[e.kind];
         if (wrap) out.push("(");

@@ -16,18 +16,21 @@ export const invalidArgument: Rule = {
   severity: "error",
   family: "Syntax and meaning",
   docs: {
-    summary: "a wrong argument: `pad` of a non-integer, a width below 1, `hash` n outside 1..32, a date format that is not fixed-width, bounds out of order…",
+    summary:
+      "a wrong argument: `pad` of a non-integer, a width below 1, `hash` n outside 1..32, a date format that is not fixed-width, bounds out of order…",
     why: "The key could not be rendered as written, so every estimate and rule that depends on it would be wrong.",
   },
   checkTable(ctx) {
-    const report: Report = (span, message) =>
-      ctx.report(span, message);
+    const report: Report = (span, message) => ctx.report(span, message);
     checkProperties(ctx.table, report);
     const exprs: Expr[] = [];
     if (ctx.table.partitionKey) exprs.push(ctx.table.partitionKey.expr);
     if (ctx.table.rowKey) exprs.push(ctx.table.rowKey.expr);
     for (const ix of ctx.table.indexes) exprs.push(ix.expr);
-    for (const e of exprs) forEachPart(e, (part) => { if (part.kind === "call") checkCall(part, ctx, report); });
+    for (const e of exprs)
+      forEachPart(e, (part) => {
+        if (part.kind === "call") checkCall(part, ctx, report);
+      });
     checkEstimatesAndPatterns(ctx, report);
   },
 };
@@ -37,13 +40,15 @@ function checkProperties(table: Table, report: Report): void {
     const t = p.type;
     if (t.name === "string") {
       if (t.max && t.max.value < 1) report(t.max, `string length must be at least 1, not ${t.max.raw}`);
-      if (t.min && t.max && t.min.value > t.max.value) report(t, `string(${t.min.raw}..${t.max.raw}): the minimum length exceeds the maximum`);
+      if (t.min && t.max && t.min.value > t.max.value)
+        report(t, `string(${t.min.raw}..${t.max.raw}): the minimum length exceeds the maximum`);
     }
     if ((t.name === "int" || t.name === "int64") && t.min && t.max) {
       const b = t.name === "int" ? INT32 : INT64;
       if (t.min.value > t.max.value) report(t, `${t.name}(${t.min.raw}..${t.max.raw}): the lower bound exceeds the upper bound`);
       for (const n of [t.min, t.max]) {
-        if (n.value < b.min || n.value > b.max) report(n, `${n.raw} does not fit ${t.name} (${b.min}..${b.max})${t.name === "int" ? ": use int64" : ""}`);
+        if (n.value < b.min || n.value > b.max)
+          report(n, `${n.raw} does not fit ${t.name} (${b.min}..${b.max})${t.name === "int" ? ": use int64" : ""}`);
       }
     }
     if (t.name === "binary" && t.size && !(t.size.value > 0)) report(t.size, "binary size must be positive");
@@ -59,9 +64,13 @@ function checkProperties(table: Table, report: Report): void {
       if (m.kind === "distinct" && t.values && m.count.value > new Set(t.values.map((v) => v.text)).size) {
         report(m.count, `distinct ${m.count.raw} exceeds the enum's ${t.values.length} values`);
       }
-      if (m.kind === "hot" && !(m.percent.value > 0 && m.percent.value <= 100)) report(m.percent, `hot takes a share between 0% and 100%, not ${m.percent.raw}%`);
+      if (m.kind === "hot" && !(m.percent.value > 0 && m.percent.value <= 100))
+        report(m.percent, `hot takes a share between 0% and 100%, not ${m.percent.raw}%`);
       if (m.kind === "charset") {
-        if (t.name !== "string") { report(m, `charset applies to string properties, not ${t.name}`); continue; }
+        if (t.name !== "string") {
+          report(m, `charset applies to string properties, not ${t.name}`);
+          continue;
+        }
         const cs = parseCharset(m.chars.value);
         if (isCharsetError(cs)) {
           const at = stringValueOffset(m.chars, cs.index);
@@ -89,8 +98,13 @@ function exprKind(expr: Expr, props: ReadonlyMap<string, PropertyInfo>): "intege
 
 const ARITY: Record<string, number> = { pad: 2, hash: 2, bucket: 2, reverse: 1, date: 2, lower: 1, upper: 1 };
 const USAGE: Record<string, string> = {
-  pad: "pad(P, width)", hash: "hash(P, n)", bucket: "bucket(P, n)", reverse: "reverse(P)",
-  date: "date(P, \"yyyyMMdd\")", lower: "lower(P)", upper: "upper(P)",
+  pad: "pad(P, width)",
+  hash: "hash(P, n)",
+  bucket: "bucket(P, n)",
+  reverse: "reverse(P)",
+  date: 'date(P, "yyyyMMdd")',
+  lower: "lower(P)",
+  upper: "upper(P)",
 };
 
 function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, report: Report): void {
@@ -102,56 +116,84 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
     return;
   }
   const inner = args[0];
-  if (!isExpr(inner)) { report(inner, `the first argument of ${fn} is a key expression: ${USAGE[fn]}`); return; }
+  if (!isExpr(inner)) {
+    report(inner, `the first argument of ${fn} is a key expression: ${USAGE[fn]}`);
+    return;
+  }
   // An undeclared property is reported once, by unknown-property; its type is unknown here.
   const unknownRef = inner.parts.some((p) => p.kind === "ref" && !ctx.props.has(p.name.text));
   const kind = unknownRef ? "unknown" : exprKind(inner, ctx.props);
   const int = (arg: CallArg, what: string, lo: number, hi: number): number | undefined => {
-    if (!isNumberLit(arg)) { report(arg, `${what} must be an integer: ${USAGE[fn]}`); return undefined; }
-    if (!(arg.value >= lo && arg.value <= hi)) { report(arg, `${what} must be between ${lo} and ${hi}, not ${arg.raw}`); return undefined; }
+    if (!isNumberLit(arg)) {
+      report(arg, `${what} must be an integer: ${USAGE[fn]}`);
+      return undefined;
+    }
+    if (!(arg.value >= lo && arg.value <= hi)) {
+      report(arg, `${what} must be between ${lo} and ${hi}, not ${arg.raw}`);
+      return undefined;
+    }
     return arg.value;
   };
   switch (fn) {
     case "pad":
-      if (kind !== "integer" && kind !== "unknown") report(inner, `pad left-pads decimal digits: its argument must be an int or int64 property, not ${describe(inner, ctx.props)}`);
+      if (kind !== "integer" && kind !== "unknown")
+        report(inner, `pad left-pads decimal digits: its argument must be an int or int64 property, not ${describe(inner, ctx.props)}`);
       int(args[1], "the pad width", 1, 64);
       break;
-    case "hash": int(args[1], "the number of hex characters", 1, 32); break;
-    case "bucket": int(args[1], "the number of buckets", 1, 2 ** 32); break;
+    case "hash":
+      int(args[1], "the number of hex characters", 1, 32);
+      break;
+    case "bucket":
+      int(args[1], "the number of buckets", 1, 2 ** 32);
+      break;
     case "reverse": {
       const name = soleRef(inner);
       const info = name ? ctx.props.get(name) : undefined;
       if (kind !== "unknown" && (!info || !(info.type === "int" || info.type === "int64" || info.type === "datetime"))) {
-        report(inner, `reverse needs one int, int64 or datetime property (it subtracts the value from the range's maximum), not ${describe(inner, ctx.props)}`);
+        report(
+          inner,
+          `reverse needs one int, int64 or datetime property (it subtracts the value from the range's maximum), not ${describe(inner, ctx.props)}`,
+        );
       }
       break;
     }
     case "date": {
       if (kind !== "datetime" && kind !== "unknown") report(inner, `date formats a datetime property, not ${describe(inner, ctx.props)}`);
       const fmt = args[1];
-      if (!isStringLit(fmt)) { report(fmt, "the date format must be a string such as \"yyyyMMddHH\""); break; }
+      if (!isStringLit(fmt)) {
+        report(fmt, 'the date format must be a string such as "yyyyMMddHH"');
+        break;
+      }
       const parts = dateFormatParts(fmt.value);
       if (!parts || !parts.some((p) => /^[A-Za-z]/.test(p))) {
         report(fmt, `date format "${fmt.value}" is not fixed-width: use only the tokens yyyy MM dd HH mm ss fff and separators`);
       }
       break;
     }
-    case "lower": case "upper": break;
+    case "lower":
+    case "upper":
+      break;
   }
 }
 
 function describe(expr: Expr, props: ReadonlyMap<string, PropertyInfo>): string {
   const name = soleRef(expr);
-  if (name) { const t = props.get(name)?.type; return t ? `${t} property '${name}'` : `'${name}'`; }
+  if (name) {
+    const t = props.get(name)?.type;
+    return t ? `${t} property '${name}'` : `'${name}'`;
+  }
   return "a composite expression";
 }
 
 function checkEstimatesAndPatterns(ctx: TableContext, report: Report): void {
-  const positive = (n: NumberLit | undefined, what: string) => { if (n && !(n.value >= 1)) report(n, `${what} must be at least 1, not ${n.raw}`); };
+  const positive = (n: NumberLit | undefined, what: string) => {
+    if (n && !(n.value >= 1)) report(n, `${what} must be at least 1, not ${n.raw}`);
+  };
   positive(ctx.table.rows?.value, "rows");
   positive(ctx.table.entitySize?.value, "entitySize");
   const retention = ctx.table.retention?.value;
-  if (retention && !Number.isNaN(retention.value) && !(retention.value > 0)) report(retention, `retention must be longer than zero, not ${retention.raw}`);
+  if (retention && !Number.isNaN(retention.value) && !(retention.value > 0))
+    report(retention, `retention must be longer than zero, not ${retention.raw}`);
   for (const a of ctx.table.accesses) {
     if (a.rate && !(a.rate.perSecond > 0)) report(a.rate, `the rate must be positive, not ${a.rate.raw}`);
     if (a.kind === "write") positive(a.batch, "batch");

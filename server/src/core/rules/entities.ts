@@ -13,7 +13,7 @@ const FIXED_VALUE_BYTES: Record<string, number> = { bool: 1, int: 4, int64: 8, d
 /** Largest stored size of one property's value (Azure's formula: strings 4 + 2 a character, binary 4 + length). */
 export function valueBytes(p: PropertyInfo, profile: ServiceProfile): number {
   if (p.type in FIXED_VALUE_BYTES) return FIXED_VALUE_BYTES[p.type];
-  if (p.type === "binary") return 4 + (p.maxChars / 2);
+  if (p.type === "binary") return 4 + p.maxChars / 2;
   const perChar = profile.keyEncoding === "utf16" ? 2 : 3;
   return 4 + perChar * p.maxChars;
 }
@@ -30,21 +30,30 @@ export const entityTooLarge: Rule = {
     const limit = ctx.profile.entityMaxBytes;
     const t = ctx.table;
     if (t.entitySize && t.entitySize.value.value > limit) {
-      ctx.report(t.entitySize.value, `entitySize ${formatBytes(t.entitySize.value.value)} exceeds the ${ctx.profile.label} entity limit of ${formatBytes(limit)}. Move large values to blobs and keep a reference.`);
+      ctx.report(
+        t.entitySize.value,
+        `entitySize ${formatBytes(t.entitySize.value.value)} exceeds the ${ctx.profile.label} entity limit of ${formatBytes(limit)}. Move large values to blobs and keep a reference.`,
+      );
     }
     const props = [...ctx.props.values()];
     for (const p of props) {
       if (p.type !== "string" && p.type !== "binary") continue;
       const bytes = valueBytes(p, ctx.profile);
       if (!Number.isFinite(bytes) || bytes <= ctx.profile.propertyMaxBytes) continue;
-      ctx.report(p.decl.type, `'${p.name}' can hold ≈ ${formatBytes(bytes)}; a ${ctx.profile.label} ${p.type} property holds at most ${formatBytes(ctx.profile.propertyMaxBytes)}. Store it in a blob or split it.`);
+      ctx.report(
+        p.decl.type,
+        `'${p.name}' can hold ≈ ${formatBytes(bytes)}; a ${ctx.profile.label} ${p.type} property holds at most ${formatBytes(ctx.profile.propertyMaxBytes)}. Store it in a blob or split it.`,
+      );
     }
     // Azure's formula: 4 bytes + both keys + for each property 8 bytes, 2 per character of its name, and its value.
     const pk = t.partitionKey ? keyBytes(t.partitionKey.expr, ctx.props, ctx.profile) : 0;
     const rk = t.rowKey ? keyBytes(t.rowKey.expr, ctx.props, ctx.profile) : 0;
     const total = 4 + pk + rk + props.reduce((s, p) => s + 8 + 2 * p.name.length + valueBytes(p, ctx.profile), 0);
     if (Number.isFinite(total) && total > limit && !(t.entitySize && t.entitySize.value.value > limit)) {
-      ctx.report(t.name, `at their declared maximum sizes, the properties of '${t.name.text}' make an entity of ≈ ${formatBytes(total)}; ${ctx.profile.label} allows ${formatBytes(limit)}. Tighten the declared lengths or move large values to blobs.`);
+      ctx.report(
+        t.name,
+        `at their declared maximum sizes, the properties of '${t.name.text}' make an entity of ≈ ${formatBytes(total)}; ${ctx.profile.label} allows ${formatBytes(limit)}. Tighten the declared lengths or move large values to blobs.`,
+      );
     }
   },
 };
@@ -60,6 +69,9 @@ export const tooManyProperties: Rule = {
   checkTable(ctx) {
     const count = ctx.props.size;
     if (count <= ctx.profile.maxUserProperties) return;
-    ctx.report(ctx.table.name, `'${ctx.table.name.text}' declares ${formatCount(count)} properties; ${ctx.profile.label} allows ${ctx.profile.maxUserProperties} besides PartitionKey, RowKey and Timestamp. Group related values into fewer properties (such as a JSON string).`);
+    ctx.report(
+      ctx.table.name,
+      `'${ctx.table.name.text}' declares ${formatCount(count)} properties; ${ctx.profile.label} allows ${ctx.profile.maxUserProperties} besides PartitionKey, RowKey and Timestamp. Group related values into fewer properties (such as a JSON string).`,
+    );
   },
 };

@@ -39,9 +39,14 @@ export function tdlString(s: string): string {
  * the first declared on a tie (`docs/rules.md`). `prefer` narrows the choice
  * (e.g. to the row key's properties) when any of them qualifies.
  */
-export function spreadProperty(props: ReadonlyMap<string, PropertyInfo>, exclude: Set<string>, prefer?: Set<string>): PropertyInfo | undefined {
-  const eligible = [...props.values()].filter((p) =>
-    !exclude.has(p.name) && !p.increasing && !p.decreasing && !["double", "binary", "bool"].includes(p.type) && !p.decl.type.invalid);
+export function spreadProperty(
+  props: ReadonlyMap<string, PropertyInfo>,
+  exclude: Set<string>,
+  prefer?: Set<string>,
+): PropertyInfo | undefined {
+  const eligible = [...props.values()].filter(
+    (p) => !exclude.has(p.name) && !p.increasing && !p.decreasing && !["double", "binary", "bool"].includes(p.type) && !p.decl.type.invalid,
+  );
   const pool = prefer && eligible.some((p) => prefer.has(p.name)) ? eligible.filter((p) => prefer.has(p.name)) : eligible;
   let best: PropertyInfo | undefined;
   for (const p of pool) {

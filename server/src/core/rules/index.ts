@@ -15,13 +15,32 @@ import { account } from "./throughput";
 
 export const RULES: readonly Rule[] = [
   // Syntax and meaning
-  unknownProperty, duplicateName, missingKey, invalidArgument, tableInvalidName, filterSyntax,
+  unknownProperty,
+  duplicateName,
+  missingKey,
+  invalidArgument,
+  tableInvalidName,
+  filterSyntax,
   // Keys
-  unpaddedNumber, padTooNarrow, separatorOrder, invalidCharacter, tooLong,
+  unpaddedNumber,
+  padTooNarrow,
+  separatorOrder,
+  invalidCharacter,
+  tooLong,
   // Partitions and load
-  appendOnly, singleValue, hot, tooLarge, account,
+  appendOnly,
+  singleValue,
+  hot,
+  tooLarge,
+  account,
   // Queries
-  queryClass, tableScan, lowSelectivity, unorderedRange,
+  queryClass,
+  tableScan,
+  lowSelectivity,
+  unorderedRange,
   // Transactions and entities
-  crossPartition, transactionTooLarge, entityTooLarge, tooManyProperties,
+  crossPartition,
+  transactionTooLarge,
+  entityTooLarge,
+  tooManyProperties,
 ];

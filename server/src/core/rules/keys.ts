@@ -28,9 +28,12 @@ export function tableKeys(ctx: TableContext): NamedKey[] {
   const t = ctx.table;
   const { est } = tableFacts(t, ctx.props);
   const out: NamedKey[] = [];
-  if (t.partitionKey && est.pk) out.push({ label: "partitionKey", expr: t.partitionKey.expr, info: est.pk, limit: ctx.profile.partitionKeyMaxBytes });
+  if (t.partitionKey && est.pk)
+    out.push({ label: "partitionKey", expr: t.partitionKey.expr, info: est.pk, limit: ctx.profile.partitionKeyMaxBytes });
   if (t.rowKey && est.rk) out.push({ label: "rowKey", expr: t.rowKey.expr, info: est.rk, limit: ctx.profile.rowKeyMaxBytes });
-  t.indexes.forEach((ix, i) => out.push({ label: `index ${ix.name.text} rowKey`, expr: ix.expr, info: est.indexKeys[i], limit: ctx.profile.rowKeyMaxBytes }));
+  t.indexes.forEach((ix, i) =>
+    out.push({ label: `index ${ix.name.text} rowKey`, expr: ix.expr, info: est.indexKeys[i], limit: ctx.profile.rowKeyMaxBytes }),
+  );
   return out;
 }
 
@@ -54,7 +57,11 @@ function rangedProperties(table: Table): Set<string> {
 /** The fix that pads an unpadded integer part. */
 export function padFix(ref: Extract<Part, { kind: "ref" }>, width: number): Fix {
   const name = ref.name.text;
-  return { title: `Pad ${name} to ${width} digits: pad(${name}, ${width})`, edits: [{ start: ref.start, end: ref.end, newText: `pad(${name}, ${width})` }], preferred: true };
+  return {
+    title: `Pad ${name} to ${width} digits: pad(${name}, ${width})`,
+    edits: [{ start: ref.start, end: ref.end, newText: `pad(${name}, ${width})` }],
+    preferred: true,
+  };
 }
 
 export const unpaddedNumber: Rule = {
@@ -62,7 +69,7 @@ export const unpaddedNumber: Rule = {
   severity: "warning",
   family: "Keys",
   docs: {
-    summary: "an integer enters a key without `pad`: \"111\" sorts before \"2\"",
+    summary: 'an integer enters a key without `pad`: "111" sorts before "2"',
     why: "Keys sort as text, so numbers out of padding sort out of numeric order and a range over them returns the wrong entities.",
     fix: "`pad(P, W)` with W the digits of the range's maximum",
     severityNote: "warning (error when a query ranges over it)",
@@ -78,9 +85,13 @@ export const unpaddedNumber: Rule = {
         if (!ref || !info || (info.type !== "int" && info.type !== "int64")) continue;
         const width = padWidth(info);
         const isRanged = ranged.has(info.name);
-        ctx.report(ref, `${info.type} '${info.name}' enters the ${key.label} without pad: keys sort as text, so "111" sorts before "2"` +
+        ctx.report(
+          ref,
+          `${info.type} '${info.name}' enters the ${key.label} without pad: keys sort as text, so "111" sorts before "2"` +
             (isRanged ? "; a query ranges over it, so its key range would return the wrong entities" : "") +
-            `. Pad it to ${width} digits (its largest value has ${width}).`, { fixes: [padFix(ref, width)], severity: isRanged ? "error" : "warning" });
+            `. Pad it to ${width} digits (its largest value has ${width}).`,
+          { fixes: [padFix(ref, width)], severity: isRanged ? "error" : "warning" },
+        );
       }
     }
   },
@@ -95,7 +106,8 @@ function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | 
     const prop = ctx.props.get(p.name.text);
     return prop && (prop.type === "int" || prop.type === "int64") ? padWidth(prop) : undefined;
   }
-  if (p.kind === "call" && p.fnName === "reverse" && info?.prop?.max !== undefined && info.prop.type !== "datetime") return renderedDigits(info.prop.max);
+  if (p.kind === "call" && p.fnName === "reverse" && info?.prop?.max !== undefined && info.prop.type !== "datetime")
+    return renderedDigits(info.prop.max);
   if (p.kind === "call" && p.fnName === "bucket" && isNumberLit(p.args[1])) return String(Math.max(0, p.args[1].value - 1)).length;
   return undefined;
 }
@@ -106,7 +118,7 @@ export const padTooNarrow: Rule = {
   family: "Keys",
   docs: {
     summary: "`pad` narrower than the largest value",
-    why: "A value wider than the pad is not padded, so it sorts out of order (\"100\" before \"99\").",
+    why: 'A value wider than the pad is not padded, so it sorts out of order ("100" before "99").',
     fix: "widen the pad to the digits of the largest value",
   },
   checkTable(ctx) {
@@ -117,7 +129,19 @@ export const padTooNarrow: Rule = {
         const width = part.args[1];
         const needed = neededWidth(part, info, ctx);
         if (needed === undefined || width.value >= needed) return;
-        ctx.report(part, `pad width ${width.value} is too narrow: values reach ${needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${needed}.`, { fixes: [{ title: `Widen the pad to ${needed} digits`, edits: [{ start: width.start, end: width.end, newText: String(needed) }], preferred: true }] });
+        ctx.report(
+          part,
+          `pad width ${width.value} is too narrow: values reach ${needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${needed}.`,
+          {
+            fixes: [
+              {
+                title: `Widen the pad to ${needed} digits`,
+                edits: [{ start: width.start, end: width.end, newText: String(needed) }],
+                preferred: true,
+              },
+            ],
+          },
+        );
       });
     }
   },
@@ -131,7 +155,11 @@ export function separatorFix(parts: KeyPartInfo[], i: number, profile: ServicePr
   const text = lit.value;
   // A literal of separator characters is replaced whole; otherwise only its first character.
   const replacement = /^[^A-Za-z0-9]+$/.test(text) ? sep : sep + text.slice(1);
-  return { title: `Use ${tdlString(replacement)} as the separator: it sorts below every character before it`, edits: [{ start: lit.start, end: lit.end, newText: tdlString(replacement) }], preferred: true };
+  return {
+    title: `Use ${tdlString(replacement)} as the separator: it sorts below every character before it`,
+    edits: [{ start: lit.start, end: lit.end, newText: tdlString(replacement) }],
+    preferred: true,
+  };
 }
 
 export const separatorOrder: Rule = {
@@ -139,7 +167,7 @@ export const separatorOrder: Rule = {
   severity: "warning",
   family: "Keys",
   docs: {
-    summary: "a variable-length part is followed by a separator that sorts above one of its characters: `\"a100:\"` sorts after `\"a1001:\"`",
+    summary: 'a variable-length part is followed by a separator that sorts above one of its characters: `"a100:"` sorts after `"a1001:"`',
     why: "Composite keys then sort differently from their parts, so ranges and prefixes over the first part return the wrong entities.",
     fix: "a separator below every character of the part (`,` for letters and digits)",
   },
@@ -154,8 +182,13 @@ export const separatorOrder: Rule = {
         const low = String.fromCharCode(charsetMin(part.charset!));
         const sample = part.prop ? renderScalar(sampleValue(part.prop)).slice(0, 6) : "a1";
         const fix = separatorFix(parts, i, ctx.profile);
-        ctx.report(lit.part, `"${sep}" after ${part.prop?.name ?? "a variable-length part"} sorts above '${low}', a character it may contain, so composite keys sort out of order: ` +
-            `"${sample}${sep}" sorts after "${sample}${low}${sep}". Use a separator that sorts below every character of the part` + (fix ? ` (${fix.edits[0].newText}).` : "."), { fixes: fix ? [fix] : undefined });
+        ctx.report(
+          lit.part,
+          `"${sep}" after ${part.prop?.name ?? "a variable-length part"} sorts above '${low}', a character it may contain, so composite keys sort out of order: ` +
+            `"${sample}${sep}" sorts after "${sample}${low}${sep}". Use a separator that sorts below every character of the part` +
+            (fix ? ` (${fix.edits[0].newText}).` : "."),
+          { fixes: fix ? [fix] : undefined },
+        );
       }
     }
   },
@@ -190,20 +223,49 @@ export const invalidCharacter: Rule = {
           if (!bad.length) return;
           const sep = chooseSeparator([key.info.parts[i - 1], key.info.parts[i + 1]], profile) ?? "_";
           const fixed = [...part.value].map((ch) => (bad.includes(ch) ? sep : ch)).join("");
-          ctx.report(part, `${bad.map(show).join(", ")} cannot appear in a ${profile.label} key (forbidden: / \\ # ? and control characters)`, { fixes: [{ title: `Replace ${bad.map(show).join(", ")} with '${sep}'`, edits: [{ start: part.start, end: part.end, newText: tdlString(fixed) }], preferred: true }] });
+          ctx.report(
+            part,
+            `${bad.map(show).join(", ")} cannot appear in a ${profile.label} key (forbidden: / \\ # ? and control characters)`,
+            {
+              fixes: [
+                {
+                  title: `Replace ${bad.map(show).join(", ")} with '${sep}'`,
+                  edits: [{ start: part.start, end: part.end, newText: tdlString(fixed) }],
+                  preferred: true,
+                },
+              ],
+            },
+          );
           return;
         }
         if (part.kind === "call" && part.fnName === "date" && part.args[1] && "kind" in part.args[1] && part.args[1].kind === "string") {
           const fmt = part.args[1];
           const bad = forbiddenIn(fmt.value.replace(/yyyy|MM|dd|HH|mm|ss|fff/g, ""), profile);
           if (!bad.length) return;
-          ctx.report(fmt, `the date format renders ${bad.map(show).join(", ")}, which cannot appear in a ${profile.label} key`, { fixes: [{ title: "Use '-' in the date format", edits: [{ start: fmt.start, end: fmt.end, newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")) }], preferred: true }] });
+          ctx.report(fmt, `the date format renders ${bad.map(show).join(", ")}, which cannot appear in a ${profile.label} key`, {
+            fixes: [
+              {
+                title: "Use '-' in the date format",
+                edits: [
+                  {
+                    start: fmt.start,
+                    end: fmt.end,
+                    newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")),
+                  },
+                ],
+                preferred: true,
+              },
+            ],
+          });
           return;
         }
         if (info.prop?.charset && info.props.length === 1 && (part.kind === "ref" || part.fnName === "lower" || part.fnName === "upper")) {
           const c = charsetFind(info.prop.charset, (code) => profile.forbiddenKeyChar!(code));
           if (c < 0) return;
-          ctx.report(part, `'${info.prop.name}' may contain ${show(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`);
+          ctx.report(
+            part,
+            `'${info.prop.name}' may contain ${show(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`,
+          );
         }
       });
     }
@@ -224,7 +286,10 @@ export const tooLong: Rule = {
       if (!Number.isFinite(bytes) || bytes <= key.limit) continue;
       const chars = maxKeyChars(key.expr, ctx.props);
       const encoding = ctx.profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8";
-      ctx.report(key.expr, `the longest ${key.label} is ${formatCount(chars)} characters = ${formatCount(bytes)} bytes (${encoding}); ${ctx.profile.label} allows ${formatCount(key.limit)} bytes. Shorten its parts or declare tighter string lengths.`);
+      ctx.report(
+        key.expr,
+        `the longest ${key.label} is ${formatCount(chars)} characters = ${formatCount(bytes)} bytes (${encoding}); ${ctx.profile.label} allows ${formatCount(key.limit)} bytes. Shorten its parts or declare tighter string lengths.`,
+      );
     }
   },
 };

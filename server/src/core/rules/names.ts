@@ -27,8 +27,16 @@ export const unknownProperty: Rule = {
       if (ref.kind === "decl" || ctx.props.has(ref.name)) continue;
       if ((ref.kind === "query" || ref.kind === "filter") && SYSTEM_PROPERTIES.has(ref.name)) continue;
       const guess = suggest(ref.name);
-      ctx.report(ref, `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
-          (guess ? `. Did you mean '${guess}'?` : ""), { fixes: guess ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }] : undefined });
+      ctx.report(
+        ref,
+        `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
+          (guess ? `. Did you mean '${guess}'?` : ""),
+        {
+          fixes: guess
+            ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }]
+            : undefined,
+        },
+      );
     }
   },
 };
@@ -37,8 +45,14 @@ function reportDuplicates(names: Array<{ name: Name; base: number }>, what: stri
   const first = new Map<string, Name>();
   for (const { name: n, base } of names) {
     if (!n.text) continue;
-    if (!first.has(n.text)) { first.set(n.text, n); continue; }
-    report({ start: n.start + base, end: n.end + base }, `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`);
+    if (!first.has(n.text)) {
+      first.set(n.text, n);
+      continue;
+    }
+    report(
+      { start: n.start + base, end: n.end + base },
+      `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`,
+    );
   }
 }
 
@@ -54,7 +68,11 @@ export const duplicateName: Rule = {
   },
   onBrokenTables: true,
   checkFile(ctx: FileContext) {
-    reportDuplicates(ctx.tables.map((t) => ({ name: t.table.name, base: t.base })), "table", ctx.report);
+    reportDuplicates(
+      ctx.tables.map((t) => ({ name: t.table.name, base: t.base })),
+      "table",
+      ctx.report,
+    );
   },
   checkTable(ctx) {
     const t = ctx.table;

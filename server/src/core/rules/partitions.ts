@@ -18,7 +18,8 @@ function compositeFix(ctx: TableContext, pk: KeyInfo, prefer?: Set<string>, why 
   const sep = chooseSeparator([pk.parts[pk.parts.length - 1]], ctx.profile) ?? "_";
   return {
     title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}; ${why})`,
-    edits: [appendToKey(pk.expr, sep, part)], preferred: true,
+    edits: [appendToKey(pk.expr, sep, part)],
+    preferred: true,
   };
 }
 
@@ -34,7 +35,7 @@ export const appendOnly: Rule = {
   docs: {
     summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
     why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
-    fix: "`hash(P, 4) + \"_\"` in front; for a time bucket, `bucket(Q, 16) + \"_\"`",
+    fix: '`hash(P, 4) + "_"` in front; for a time bucket, `bucket(Q, 16) + "_"`',
   },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
@@ -42,26 +43,33 @@ export const appendOnly: Rule = {
     const lead = pk?.parts.find((p) => p.props.length);
     if (!pk || !lead?.monotonic) return;
     const end = lead.monotonic === "decreasing" ? "start" : "end";
-    const what = lead.monotonic === "bucket"
-      ? `a time bucket of '${lead.prop?.name ?? lead.props[0]}': at any moment every new entity gets the same partition key`
-      : `'${lead.prop?.name ?? lead.props[0]}' is ${lead.monotonic}: new entities get partition keys next to each other at the ${end} of the key order`;
+    const what =
+      lead.monotonic === "bucket"
+        ? `a time bucket of '${lead.prop?.name ?? lead.props[0]}': at any moment every new entity gets the same partition key`
+        : `'${lead.prop?.name ?? lead.props[0]}' is ${lead.monotonic}: new entities get partition keys next to each other at the ${end} of the key order`;
     let fix: Fix | undefined;
     if (lead.monotonic === "bucket") {
       const q = spreadProperty(ctx.props, new Set(lead.props));
       if (q) {
         fix = {
           title: `Prefix bucket(${q.name}, 16) + "_": spreads concurrent inserts over 16 partitions; reads over a time range then fan out to 16 partitions`,
-          edits: [prefixKey(pk.expr, `bucket(${q.name}, 16)`, "_")], preferred: true,
+          edits: [prefixKey(pk.expr, `bucket(${q.name}, 16)`, "_")],
+          preferred: true,
         };
       }
     } else if (lead.prop) {
       fix = {
         title: `Prefix hash(${lead.prop.name}, 4) + "_": scatters consecutive values over 65,536 prefixes (range reads over ${lead.prop.name} then scan)`,
-        edits: [prefixKey(pk.expr, `hash(${lead.prop.name}, 4)`, "_")], preferred: true,
+        edits: [prefixKey(pk.expr, `hash(${lead.prop.name}, 4)`, "_")],
+        preferred: true,
       };
     }
-    ctx.report(pk.expr, `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
-        (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."), { fixes: fix ? [fix] : undefined });
+    ctx.report(
+      pk.expr,
+      `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
+        (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."),
+      { fixes: fix ? [fix] : undefined },
+    );
   },
 };
 
@@ -81,23 +89,36 @@ export const singleValue: Rule = {
     if (!pk || !pk.parts.every((p) => p.distinct === 1)) return;
     const hasEstimates = est.rows !== undefined || ctx.table.accesses.some((a) => a.rate);
     const fix = compositeFix(ctx, pk, undefined, "one partition per value");
-    ctx.report(pk.expr, `the partition key has one possible value: the whole table is one partition on one server` +
-        (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") + `. Add a property that splits it.`, { fixes: fix ? [fix] : undefined, severity: hasEstimates ? "warning" : "info" });
+    ctx.report(
+      pk.expr,
+      `the partition key has one possible value: the whole table is one partition on one server` +
+        (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") +
+        `. Add a property that splits it.`,
+      { fixes: fix ? [fix] : undefined, severity: hasEstimates ? "warning" : "info" },
+    );
   },
 };
 
 function hotMessage(ctx: TableContext, facts: TableFacts, figure: string, target: string): string {
   const { est, load } = facts;
-  const top = [...load.patterns].filter((p) => p.hottest > 0).sort((a, b) => b.hottest - a.hottest).slice(0, 3)
-    .map((p) => `${p.access.name.text} ${formatCount(p.hottest)}/s`).join(", ");
+  const top = [...load.patterns]
+    .filter((p) => p.hottest > 0)
+    .sort((a, b) => b.hottest - a.hottest)
+    .slice(0, 3)
+    .map((p) => `${p.access.name.text} ${formatCount(p.hottest)}/s`)
+    .join(", ");
   const example = hotKeyExample(ctx, est.pk!);
   if (load.temporal) {
-    return `${figure} on the current partition (such as '${example}'): ${temporalCause(est.pk!)}, however many partitions pile up over time (${top}); ` +
-      `the target is ${target}. Spread the moment's writes with another property in front of it.`;
+    return (
+      `${figure} on the current partition (such as '${example}'): ${temporalCause(est.pk!)}, however many partitions pile up over time (${top}); ` +
+      `the target is ${target}. Spread the moment's writes with another property in front of it.`
+    );
   }
   const share = est.hotShare >= 0.9999 ? "every entity" : `${formatCount(est.hotShare * 100)}% of the traffic`;
-  return `${figure} on partition '${example}' (the hottest partition takes ${share}: ${top}); the target is ${target}. ` +
-    `Split the hot value with another property in the partition key.`;
+  return (
+    `${figure} on partition '${example}' (the hottest partition takes ${share}: ${top}); the target is ${target}. ` +
+    `Split the hot value with another property in the partition key.`
+  );
 }
 
 /** Why a key that moves with time concentrates the moment's writes, in words. */
@@ -105,7 +126,10 @@ function temporalCause(pk: KeyInfo): string {
   const { parts, writeShare } = pk.temporal!;
   const lead = parts[0];
   const name = lead.timeBucket?.prop ?? lead.prop?.name ?? lead.props[0];
-  const spread = writeShare >= 0.9999 ? "one partition" : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
+  const spread =
+    writeShare >= 0.9999
+      ? "one partition"
+      : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
   if (lead.monotonic === "bucket") {
     const adjective = lead.timeBucket?.adjective;
     const bucket = adjective ? `${/^[aeiou]|^hour/.test(adjective) ? "an" : "a"} ${adjective} time bucket` : "a time bucket";
@@ -120,7 +144,8 @@ export const hot: Rule = {
   severity: "warning",
   family: "Partitions and load",
   docs: {
-    summary: "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
+    summary:
+      "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
     why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
     fix: "append the property that splits the hot value, or a `bucket`",
   },
@@ -140,20 +165,27 @@ export const hot: Rule = {
     }
     const fixes: Fix[] = [];
     const q = spreadProperty(ctx.props, pk.props);
-    const limit = target.unit === "RU/s" ? facts.load.hottestRU / target.value : facts.load.hottest / (ctx.options.partitionTargetEntitiesPerSecond ?? target.value);
+    const limit =
+      target.unit === "RU/s"
+        ? facts.load.hottestRU / target.value
+        : facts.load.hottest / (ctx.options.partitionTargetEntitiesPerSecond ?? target.value);
     const n = 2 ** Math.ceil(Math.log2(Math.max(2, limit * 2)));
     if (facts.load.temporal && q) {
       // Behind a time bucket or an increasing part, another part splits the current partition but keeps the
       // moment's keys side by side; in front of it, it spreads them over the key order too (partition/append-only).
       fixes.push({
         title: `Prefix bucket(${q.name}, ${n}) + "_": spreads the moment's writes over ${n} partitions (reads over a time range then fan out to ${n})`,
-        edits: [prefixKey(pk.expr, `bucket(${q.name}, ${n})`, "_")], preferred: true,
+        edits: [prefixKey(pk.expr, `bucket(${q.name}, ${n})`, "_")],
+        preferred: true,
       });
     }
     const composite = compositeFix(ctx, pk, undefined, "splits the hot value");
     if (composite) fixes.push(facts.load.temporal ? { ...composite, preferred: undefined } : composite);
     if (q && !facts.load.temporal) {
-      fixes.push({ title: `Append "_" + bucket(${q.name}, ${n}): split each partition into ${n}`, edits: [appendToKey(pk.expr, "_", `bucket(${q.name}, ${n})`)] });
+      fixes.push({
+        title: `Append "_" + bucket(${q.name}, ${n}): split each partition into ${n}`,
+        edits: [appendToKey(pk.expr, "_", `bucket(${q.name}, ${n})`)],
+      });
     }
     ctx.report(pk.expr, message, { fixes: fixes.length ? fixes : undefined });
   },
@@ -177,7 +209,11 @@ export const tooLarge: Rule = {
     if (bytes <= limit.bytes) return;
     const rkProps = new Set<string>([...(est.rk?.props ?? [])]);
     const fix = compositeFix(ctx, est.pk, rkProps, "more, smaller partitions");
-    ctx.report(est.pk.expr, `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
-        `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`, { fixes: fix ? [fix] : undefined, severity: limit.hard ? "error" : "warning" });
+    ctx.report(
+      est.pk.expr,
+      `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
+        `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`,
+      { fixes: fix ? [fix] : undefined, severity: limit.hard ? "error" : "warning" },
+    );
   },
 };

@@ -42,7 +42,8 @@ export const queryClass: Rule = {
   severity: "hint",
   family: "Queries",
   docs: {
-    summary: "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
+    summary:
+      "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
   checkTable(ctx) {
@@ -75,7 +76,8 @@ export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
   const newText = `${lineStartAfter(ctx.text, t, anchor.start)}index ${name} rowKey = ${parts.join(" + ")} + ${rowKeyText}`;
   return {
     title: `Add an index row ordered by ${props.map((p) => p.name).join(", ")}: index ${name} (written with each entity, in the same transaction)`,
-    edits: [{ start: anchor.end, end: anchor.end, newText }], preferred: true,
+    edits: [{ start: anchor.end, end: anchor.end, newText }],
+    preferred: true,
   };
 }
 
@@ -111,13 +113,18 @@ export const tableScan: Rule = {
     const pkProps = tableFacts(ctx.table, ctx.props).est.pk?.props ?? new Set<string>();
     eachQuery(ctx, ({ query, classification: c }) => {
       if (c?.class !== "table-scan") return;
-      const pinsPartition = !!query.where && pkProps.size > 0 && [...pkProps].every((p) => query.where!.some((w) => w.property.text === p && w.op === "="));
+      const pinsPartition =
+        !!query.where && pkProps.size > 0 && [...pkProps].every((p) => query.where!.some((w) => w.property.text === p && w.op === "="));
       const fix = pinsPartition ? indexFix(ctx, query) : undefined;
       const cost = c.scanned !== null ? ` (≈ ${formatCount(c.scanned)} entities a call)` : "";
       const advice = c.orAcrossPartitions
         ? "Issue the branches as separate point or range queries."
-        : pinsPartition ? "Add an index row ordered by the filtered properties." : "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
-      ctx.report(query.name, `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`, { fixes: fix ? [fix] : undefined });
+        : pinsPartition
+          ? "Add an index row ordered by the filtered properties."
+          : "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
+      ctx.report(query.name, `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`, {
+        fixes: fix ? [fix] : undefined,
+      });
     });
   },
 };
@@ -137,8 +144,12 @@ export const lowSelectivity: Rule = {
       const ratio = c.scanned / c.returned;
       if (ratio < 100) return;
       const fix = indexFix(ctx, query);
-      ctx.report(query.name, `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
-          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`, { fixes: fix ? [fix] : undefined });
+      ctx.report(
+        query.name,
+        `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
+          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`,
+        { fixes: fix ? [fix] : undefined },
+      );
     });
   },
 };
@@ -156,7 +167,8 @@ export const unorderedRange: Rule = {
     const facts = tableFacts(ctx.table, ctx.props);
     eachQuery(ctx, ({ query, mapping }) => {
       if (!mapping || mapping.class === "point") return;
-      const unordered = mapping.rk.kind !== "range" && mapping.pk.kind !== "range" ? mapping.pk.unordered ?? mapping.rk.unordered : undefined;
+      const unordered =
+        mapping.rk.kind !== "range" && mapping.pk.kind !== "range" ? (mapping.pk.unordered ?? mapping.rk.unordered) : undefined;
       if (!unordered) return;
       const { cond, part, reason } = unordered;
       let fix: Fix | undefined;
@@ -167,8 +179,12 @@ export const unorderedRange: Rule = {
         const i = key ? key.parts.indexOf(part) : -1;
         if (key && i >= 0) fix = separatorFix(key.parts, i, ctx.profile);
       }
-      ctx.report(query.name, `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
-          `The key range does not match the property range, so the query cannot be served as a range.`, { fixes: fix ? [fix] : undefined });
+      ctx.report(
+        query.name,
+        `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
+          `The key range does not match the property range, so the query cannot be served as a range.`,
+        { fixes: fix ? [fix] : undefined },
+      );
     });
   },
 };

@@ -27,7 +27,14 @@ export interface RuleDocs {
 }
 
 /** The catalog's sections, in order. */
-export const FAMILIES = ["Syntax and meaning", "Keys", "Partitions and load", "Queries", "Transactions and entities", "TypeScript code"] as const;
+export const FAMILIES = [
+  "Syntax and meaning",
+  "Keys",
+  "Partitions and load",
+  "Queries",
+  "Transactions and entities",
+  "TypeScript code",
+] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** What every rule of either language is: the part the catalog, the SARIF output and the severity settings read. */

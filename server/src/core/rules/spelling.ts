@@ -38,7 +38,9 @@ export function closest(name: string, candidates: string[]): string | undefined 
 export function suggester(candidates: string[]): (name: string) => string | undefined {
   const lowered = candidates.map((c) => c.toLowerCase());
   const exact = new Map<string, string>();
-  lowered.forEach((l, i) => { if (!exact.has(l)) exact.set(l, candidates[i]); });
+  lowered.forEach((l, i) => {
+    if (!exact.has(l)) exact.set(l, candidates[i]);
+  });
   const memo = new Map<string, string | undefined>();
   let left = MAX_STEPS;
   const lookup = (name: string): string | undefined => {
@@ -56,7 +58,10 @@ export function suggester(candidates: string[]): (name: string) => string | unde
       left -= 32 + (name.length + 1) * (c.length + 1); // 32: what one comparison costs beyond its steps
       if (left < 0) return undefined;
       const d = editDistance(lower, c);
-      if (d < bestD) { bestD = d; best = candidates[i]; }
+      if (d < bestD) {
+        bestD = d;
+        best = candidates[i];
+      }
     }
     return best !== undefined && bestD <= allowed ? best : undefined;
   };

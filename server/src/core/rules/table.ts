@@ -15,8 +15,11 @@ export const missingKey: Rule = {
     const t = ctx.table;
     const missing = (["partitionKey", "rowKey"] as const).filter((k) => !t[k]);
     if (!missing.length) return;
-    ctx.report(t.name, `table '${t.name.text}' has no ${missing.join(" and no ")}: every entity is addressed by its PartitionKey and RowKey; ` +
-        `declare ${missing.map((k) => `'${k} = …'`).join(" and ")}`);
+    ctx.report(
+      t.name,
+      `table '${t.name.text}' has no ${missing.join(" and no ")}: every entity is addressed by its PartitionKey and RowKey; ` +
+        `declare ${missing.map((k) => `'${k} = …'`).join(" and ")}`,
+    );
   },
 };
 

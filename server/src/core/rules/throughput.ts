@@ -22,7 +22,10 @@ export const account: Rule = {
     if (total <= target || !loads.length) return;
     const top = loads.reduce((a, b) => (b.total > a.total ? b : a));
     const name = top.t.table.name;
-    ctx.report({ start: top.t.base + name.start, end: top.t.base + name.end }, `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name.text}': ≈ ${formatCount(top.total)}); ` +
-        `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.`);
+    ctx.report(
+      { start: top.t.base + name.start, end: top.t.base + name.end },
+      `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name.text}': ≈ ${formatCount(top.total)}); ` +
+        `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.`,
+    );
   },
 };

@@ -64,9 +64,13 @@ export const crossPartition: Rule = {
       const differing = [...est.pk.props].filter((p) => !sharing.has(p));
       if (!differing.length) continue;
       const fix = rekeyFix(ctx, tx, est.pk, est.rk);
-      ctx.report(tx.name, `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
+      ctx.report(
+        tx.name,
+        `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
           `${differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
-          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`, { fixes: fix ? [fix] : undefined });
+          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`,
+        { fixes: fix ? [fix] : undefined },
+      );
     }
   },
 };
@@ -86,10 +90,17 @@ export const transactionTooLarge: Rule = {
       const ops = tx.entities.value * est.rowsPerEntity;
       const bytes = est.entitySize !== undefined ? ops * est.entitySize : undefined;
       const why: string[] = [];
-      if (ops > ctx.profile.batchMaxOperations) why.push(`${formatCount(ops)} operations (${formatCount(tx.entities.value)} entities × ${est.rowsPerEntity} rows each); the limit is ${ctx.profile.batchMaxOperations}`);
-      if (bytes !== undefined && bytes > ctx.profile.batchMaxBytes) why.push(`≈ ${formatBytes(bytes)}; the limit is ${formatBytes(ctx.profile.batchMaxBytes)}`);
+      if (ops > ctx.profile.batchMaxOperations)
+        why.push(
+          `${formatCount(ops)} operations (${formatCount(tx.entities.value)} entities × ${est.rowsPerEntity} rows each); the limit is ${ctx.profile.batchMaxOperations}`,
+        );
+      if (bytes !== undefined && bytes > ctx.profile.batchMaxBytes)
+        why.push(`≈ ${formatBytes(bytes)}; the limit is ${formatBytes(ctx.profile.batchMaxBytes)}`);
       if (!why.length) continue;
-      ctx.report(tx.name, `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`);
+      ctx.report(
+        tx.name,
+        `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`,
+      );
     }
   },
 };

@@ -81,13 +81,20 @@ function parseValue(c: Cursor): Value {
     c.next();
     return { kind: "number", text: t.value, start: t.start, end: t.end };
   }
-  return c.fail("a value: ?, a \"string\" or a number");
+  return c.fail('a value: ?, a "string" or a number');
 }
 
 export function parseWrite(c: Cursor): Write {
   const kw = c.next();
   const name = c.expectName(`a name after '${kw.value}'`);
-  const w: Write = { kind: "write", op: kw.value as WriteOp, keyword: { start: kw.start, end: kw.end }, name, start: kw.start, end: name.end };
+  const w: Write = {
+    kind: "write",
+    op: kw.value as WriteOp,
+    keyword: { start: kw.start, end: kw.end },
+    name,
+    start: kw.start,
+    end: name.end,
+  };
   w.rate = parseRate(c);
   if (c.isWord("batch") && !c.atMemberBoundary()) {
     c.next();
@@ -100,7 +107,14 @@ export function parseWrite(c: Cursor): Write {
 export function parseTransaction(c: Cursor): Transaction {
   const kw = c.next();
   const name = c.expectName("a transaction name after 'transaction'");
-  const tx: Transaction = { kind: "transaction", keyword: { start: kw.start, end: kw.end }, name, sharing: [], start: kw.start, end: name.end };
+  const tx: Transaction = {
+    kind: "transaction",
+    keyword: { start: kw.start, end: kw.end },
+    name,
+    sharing: [],
+    start: kw.start,
+    end: name.end,
+  };
   tx.rate = parseRate(c);
   if (!c.eatWord("entities")) c.fail("'entities' and a count, such as 'entities 2'");
   tx.entities = c.expectNumber("a count after 'entities'", parseCount);

@@ -13,7 +13,6 @@ export interface Name extends Span {
   text: string;
 }
 
-
 export interface DesignFile extends Span {
   service?: { name: Name; value: ServiceName | undefined } & Span;
   tables: Table[];
@@ -94,9 +93,7 @@ export interface Property extends Span {
 export type KeyFunction = "pad" | "hash" | "bucket" | "reverse" | "date" | "lower" | "upper";
 
 export type Part =
-  | StringLit
-  | ({ kind: "ref"; name: Name } & Span)
-  | ({ kind: "call"; fn: Name; fnName: KeyFunction | undefined; args: CallArg[] } & Span);
+  StringLit | ({ kind: "ref"; name: Name } & Span) | ({ kind: "call"; fn: Name; fnName: KeyFunction | undefined; args: CallArg[] } & Span);
 
 export type CallArg = Expr | NumberLit | StringLit;
 
@@ -193,7 +190,19 @@ export const TYPE_NAMES: readonly TypeName[] = ["string", "int", "int64", "doubl
 export const KEY_FUNCTIONS: readonly KeyFunction[] = ["pad", "hash", "bucket", "reverse", "date", "lower", "upper"];
 export const WRITE_OPS: readonly WriteOp[] = ["insert", "upsert", "update", "merge", "delete"];
 export const MEMBER_KEYWORDS = [
-  "partitionKey", "rowKey", "index", "rows", "entitySize", "retention", "query", "insert", "upsert", "update", "merge", "delete", "transaction",
+  "partitionKey",
+  "rowKey",
+  "index",
+  "rows",
+  "entitySize",
+  "retention",
+  "query",
+  "insert",
+  "upsert",
+  "update",
+  "merge",
+  "delete",
+  "transaction",
 ] as const;
 export const MODIFIERS = ["distinct", "unique", "increasing", "decreasing", "hot", "charset"] as const;
 

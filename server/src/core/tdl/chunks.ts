@@ -18,12 +18,20 @@ export function chunkStarts(text: string): number[] {
   let atLineStart = true;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) { atLineStart = true; i++; continue; }
-    if (c === 32 || c === 9 || c === 0xfeff) { i++; continue; }
+    if (c === 10 || c === 13) {
+      atLineStart = true;
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 0xfeff) {
+      i++;
+      continue;
+    }
     if (atLineStart && c === 116 /* t */ && text.startsWith("table", i) && !isIdentPart(text.charCodeAt(i + 5)) && i > 0) {
       if (text.charCodeAt(nextToken(text, i + 5)) !== 58 /* : — a property named "table" */) starts.push(i);
     }
-    if (c === 47 && text.charCodeAt(i + 1) === 47) { // line comment
+    if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      // line comment
       i += 2;
       while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
       continue;
@@ -37,12 +45,19 @@ export function chunkStarts(text: string): number[] {
       continue;
     }
     atLineStart = false;
-    if (c === 34) { // string: ends at its quote or at the end of the line
+    if (c === 34) {
+      // string: ends at its quote or at the end of the line
       let j = i + 1;
       while (j < n) {
         const d = text.charCodeAt(j);
-        if (d === 92) { j += 2; continue; }
-        if (d === 34) { j++; break; }
+        if (d === 92) {
+          j += 2;
+          continue;
+        }
+        if (d === 34) {
+          j++;
+          break;
+        }
         if (isLineBreak(d)) break;
         j++;
       }
@@ -63,7 +78,10 @@ function nextToken(text: string, i: number): number {
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 0xfeff || isLineBreak(c)) { i++; continue; }
+    if (c === 32 || c === 9 || c === 0xfeff || isLineBreak(c)) {
+      i++;
+      continue;
+    }
     if (c === 47 && text.charCodeAt(i + 1) === 47) {
       i += 2;
       while (i < n && !isLineBreak(text.charCodeAt(i))) i++;

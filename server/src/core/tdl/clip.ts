@@ -15,6 +15,9 @@ export function clip(text: string, max = 60): string {
 
 /** The first `max` names joined with ", ", then "and N more". */
 export function listNames(names: readonly string[], max = 8): string {
-  const shown = names.slice(0, max).map((n) => clip(n)).join(", ");
+  const shown = names
+    .slice(0, max)
+    .map((n) => clip(n))
+    .join(", ");
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }

@@ -11,9 +11,20 @@ import { clip } from "./clip";
 const MEMBER_SET = new Set<string>(MEMBER_KEYWORDS);
 
 const TOKEN_NAMES: Partial<Record<T, string>> = {
-  [T.LBrace]: "'{'", [T.RBrace]: "'}'", [T.LParen]: "'('", [T.RParen]: "')'", [T.Colon]: "':'",
-  [T.Comma]: "','", [T.Equals]: "'='", [T.Plus]: "'+'", [T.Slash]: "'/'", [T.Percent]: "'%'",
-  [T.DotDot]: "'..'", [T.Ident]: "a name", [T.String]: "a string", [T.Number]: "a number",
+  [T.LBrace]: "'{'",
+  [T.RBrace]: "'}'",
+  [T.LParen]: "'('",
+  [T.RParen]: "')'",
+  [T.Colon]: "':'",
+  [T.Comma]: "','",
+  [T.Equals]: "'='",
+  [T.Plus]: "'+'",
+  [T.Slash]: "'/'",
+  [T.Percent]: "'%'",
+  [T.DotDot]: "'..'",
+  [T.Ident]: "a name",
+  [T.String]: "a string",
+  [T.Number]: "a number",
 };
 
 export class ParseAbort extends Error {}
@@ -24,7 +35,10 @@ export class Cursor {
   depth = 0;
   readonly errors: SyntaxError[] = [];
 
-  constructor(readonly tokens: Token[], readonly comments: Comment[]) {}
+  constructor(
+    readonly tokens: Token[],
+    readonly comments: Comment[],
+  ) {}
 
   get tok(): Token {
     return this.tokens[this.pos];

@@ -44,9 +44,10 @@ export function firstAtOrAfter(spans: ReadonlyArray<{ start: number }>, offset: 
 /** Formats a table that parsed without errors. */
 export function formatTable(text: string, table: Table, tokens: Token[], comments: Comment[], eol: string): string {
   const headComment = firstAtOrAfter(comments, table.start);
-  const head = headComment < comments.length && comments[headComment].start < table.open
-    ? text.slice(table.start, table.open + 1) // a comment inside `table Name {`: keep the head as written
-    : `table ${table.name.text} {`;
+  const head =
+    headComment < comments.length && comments[headComment].start < table.open
+      ? text.slice(table.start, table.open + 1) // a comment inside `table Name {`: keep the head as written
+      : `table ${table.name.text} {`;
 
   const lines: Line[] = [];
   let prev: Item | undefined;
@@ -74,7 +75,8 @@ function tableItems(table: Table, comments: Comment[]): Item[] {
   let ci = firstAtOrAfter(comments, table.open + 1);
   const stop = (c: Comment | undefined) => !c || c.start >= table.close;
   for (const m of table.members) {
-    for (; !stop(comments[ci]) && comments[ci].start < m.start; ci++) items.push({ start: comments[ci].start, end: comments[ci].end, comment: comments[ci] });
+    for (; !stop(comments[ci]) && comments[ci].start < m.start; ci++)
+      items.push({ start: comments[ci].start, end: comments[ci].end, comment: comments[ci] });
     const inner: Comment[] = [];
     for (; !stop(comments[ci]) && comments[ci].start < m.end; ci++) inner.push(comments[ci]);
     items.push({ start: m.start, end: m.end, member: m, inner });
@@ -85,13 +87,15 @@ function tableItems(table: Table, comments: Comment[]): Item[] {
 
 /** Aligns property types and key `=` signs across consecutive lines. */
 function alignRuns(lines: Line[]): void {
-  const alignKind = (l: Line) => (l.verbatim ? undefined : l.member?.kind === "property" ? "property" : l.member?.kind === "key" ? "key" : undefined);
+  const alignKind = (l: Line) =>
+    l.verbatim ? undefined : l.member?.kind === "property" ? "property" : l.member?.kind === "key" ? "key" : undefined;
   // A run continues across comment (and verbatim) lines but ends at a blank line or another kind of member.
   let i = 0;
   while (i < lines.length) {
     const kind = alignKind(lines[i]);
     let j = i + 1;
-    while (kind && j < lines.length && !lines[j].blankBefore && (alignKind(lines[j]) === kind || !lines[j].member || lines[j].verbatim)) j++;
+    while (kind && j < lines.length && !lines[j].blankBefore && (alignKind(lines[j]) === kind || !lines[j].member || lines[j].verbatim))
+      j++;
     const run = lines.slice(i, j).filter((l) => alignKind(l));
     if (kind && run.length > 1) {
       const sep = kind === "property" ? ":" : " =";
@@ -143,7 +147,8 @@ function joinLines(text: string, start: number, end: number, comments: Comment[]
     if (c === 32 || c === 9 || isLineBreak(c)) {
       let j = i;
       let breaks = false;
-      for (; j < end && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || isLineBreak(text.charCodeAt(j))); j++) breaks ||= isLineBreak(text.charCodeAt(j));
+      for (; j < end && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || isLineBreak(text.charCodeAt(j))); j++)
+        breaks ||= isLineBreak(text.charCodeAt(j));
       out += breaks ? " " : text.slice(i, j);
       i = j;
       continue;

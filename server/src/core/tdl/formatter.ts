@@ -55,7 +55,8 @@ export function formatTdl(text: string): string {
     // Tables stand apart, but a comment written right above a table stays attached to it.
     const apart = prev && (hasBlankLine(text, prev.end, item.start) || (item.table && !prev.comment) || prev.table);
     if (apart) out.push("");
-    if (item.table) out.push(item.table.hasSyntaxError ? text.slice(item.start, item.end) : formatTable(text, item.table, tokens, comments, eol));
+    if (item.table)
+      out.push(item.table.hasSyntaxError ? text.slice(item.start, item.end) : formatTable(text, item.table, tokens, comments, eol));
     else if (item.comment) out.push(text.slice(item.start, item.end));
     else out.push(serviceText!);
     prev = item;

@@ -64,8 +64,18 @@ const isIdentPart = (c: number) => isIdentStart(c) || isDigit(c);
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 const PUNCT: Record<string, T> = {
-  "{": T.LBrace, "}": T.RBrace, "(": T.LParen, ")": T.RParen, ":": T.Colon, ",": T.Comma,
-  "=": T.Equals, "+": T.Plus, "-": T.Minus, "/": T.Slash, "%": T.Percent, "?": T.Question,
+  "{": T.LBrace,
+  "}": T.RBrace,
+  "(": T.LParen,
+  ")": T.RParen,
+  ":": T.Colon,
+  ",": T.Comma,
+  "=": T.Equals,
+  "+": T.Plus,
+  "-": T.Minus,
+  "/": T.Slash,
+  "%": T.Percent,
+  "?": T.Question,
 };
 
 /**
@@ -86,8 +96,15 @@ export function lex(text: string, limit = Infinity): LexResult {
 
   while (i < n && tokens.length < limit) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) { lineStart = true; i++; continue; }
-    if (c === 32 || c === 9 || c === 0xfeff) { i++; continue; }
+    if (c === 10 || c === 13) {
+      lineStart = true;
+      i++;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 0xfeff) {
+      i++;
+      continue;
+    }
     if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
       let stop = i + 2;
       while (stop < n && !isLineBreak(text.charCodeAt(stop))) stop++;
@@ -120,10 +137,14 @@ export function lex(text: string, limit = Infinity): LexResult {
       i = scanString(text, i, push, tokens);
       continue;
     }
-    if (c === 46 /* . */ && text.charCodeAt(i + 1) === 46) { push(T.DotDot, i, i + 2, ".."); i += 2; continue; }
+    if (c === 46 /* . */ && text.charCodeAt(i + 1) === 46) {
+      push(T.DotDot, i, i + 2, "..");
+      i += 2;
+      continue;
+    }
     if (c === 60 /* < */ || c === 62 /* > */) {
       const eq = text.charCodeAt(i + 1) === 61;
-      const kind = c === 60 ? (eq ? T.Le : T.Lt) : (eq ? T.Ge : T.Gt);
+      const kind = c === 60 ? (eq ? T.Le : T.Lt) : eq ? T.Ge : T.Gt;
       push(kind, i, i + (eq ? 2 : 1), text.slice(i, i + (eq ? 2 : 1)));
       i += eq ? 2 : 1;
       continue;
@@ -163,7 +184,12 @@ function scanNumber(text: string, start: number): number {
   return j;
 }
 
-const SIMPLE_ESCAPES = new Map([['"', '"'], ["\\", "\\"], ["n", "\n"], ["t", "\t"]]);
+const SIMPLE_ESCAPES = new Map([
+  ['"', '"'],
+  ["\\", "\\"],
+  ["n", "\n"],
+  ["t", "\t"],
+]);
 
 function scanString(
   text: string,
@@ -188,9 +214,15 @@ function scanString(
       value += text.slice(run, j);
       if (offsets) for (let k = run; k < j; k++) offsets.push(k);
     }
-    if (j >= n || isLineBreak(text.charCodeAt(j))) { error = "unterminated string: add the closing \""; break; }
+    if (j >= n || isLineBreak(text.charCodeAt(j))) {
+      error = 'unterminated string: add the closing "';
+      break;
+    }
     const c = text.charCodeAt(j);
-    if (c === 34) { j++; break; }
+    if (c === 34) {
+      j++;
+      break;
+    }
     if (c === 92 /* \ */) {
       // One offset per UTF-16 unit decoded so far (not per code point: a surrogate pair is two units).
       offsets ??= Array.from({ length: value.length }, (_, k) => start + 1 + k);

@@ -11,7 +11,13 @@ export interface Interpreted {
 
 const COUNT_SUFFIX: Record<string, number> = { "": 1, K: 1e3, M: 1e6, B: 1e9 };
 const SIZE_SUFFIX: Record<string, number> = {
-  B: 1, KB: 1024, KiB: 1024, MB: 1024 ** 2, MiB: 1024 ** 2, GB: 1024 ** 3, GiB: 1024 ** 3,
+  B: 1,
+  KB: 1024,
+  KiB: 1024,
+  MB: 1024 ** 2,
+  MiB: 1024 ** 2,
+  GB: 1024 ** 3,
+  GiB: 1024 ** 3,
 };
 export const RATE_UNITS: Record<string, number> = { s: 1, min: 60, h: 3600, day: 86400 };
 
@@ -55,7 +61,13 @@ export function parseDuration(raw: string): Interpreted {
   return { value };
 }
 
-const SPOKEN_UNITS: Array<[number, string]> = [[DURATION_UNITS.y, "year"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
+const SPOKEN_UNITS: Array<[number, string]> = [
+  [DURATION_UNITS.y, "year"],
+  [86400, "day"],
+  [3600, "hour"],
+  [60, "minute"],
+  [1, "second"],
+];
 
 /** A duration as a reader says it: "90 days", "≈ 23.1 hours", "2 years" (the largest unit that gives at least 2; "≈" when rounded). */
 export function formatDuration(seconds: number): string {
@@ -100,7 +112,10 @@ export function formatBytes(bytes: number): string {
   const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
   let v = bytes;
   let u = 0;
-  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
   const shown = v >= 100 || u === 0 ? Math.round(v).toLocaleString("en-US") : (Math.round(v * 10) / 10).toString();
   return `${shown} ${units[u]}`;
 }

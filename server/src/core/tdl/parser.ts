@@ -3,9 +3,27 @@
  * that member only; a broken table costs nothing to the next one.
  */
 import {
-  DesignFile, EnumValue, Expr, IndexDecl, KeyDecl, Member, Modifier, MODIFIERS, Name, ParseResult, Part,
-  Property, Table, TYPE_NAMES, TypeName, TypeNode, KEY_FUNCTIONS, KeyFunction, CallArg,
-  Estimate, EstimateKind,
+  DesignFile,
+  EnumValue,
+  Expr,
+  IndexDecl,
+  KeyDecl,
+  Member,
+  Modifier,
+  MODIFIERS,
+  Name,
+  ParseResult,
+  Part,
+  Property,
+  Table,
+  TYPE_NAMES,
+  TypeName,
+  TypeNode,
+  KEY_FUNCTIONS,
+  KeyFunction,
+  CallArg,
+  Estimate,
+  EstimateKind,
 } from "./ast";
 import { lex, T } from "./lexer";
 import { Cursor, ParseAbort } from "./cursor";
@@ -104,8 +122,17 @@ function parseTable(c: Cursor): Table {
   const kw = c.next();
   const errorsBefore = c.errors.length;
   const table: Table = {
-    kind: "table", name: { text: "", start: kw.end, end: kw.end }, properties: [], indexes: [], accesses: [],
-    members: [], hasSyntaxError: false, open: -1, close: -1, start: kw.start, end: kw.end,
+    kind: "table",
+    name: { text: "", start: kw.end, end: kw.end },
+    properties: [],
+    indexes: [],
+    accesses: [],
+    members: [],
+    hasSyntaxError: false,
+    open: -1,
+    close: -1,
+    start: kw.start,
+    end: kw.end,
   };
   try {
     table.name = c.expectName("a table name after 'table'");
@@ -139,9 +166,17 @@ function parseTable(c: Cursor): Table {
 function addMember(c: Cursor, table: Table, m: Member): void {
   table.members.push(m);
   switch (m.kind) {
-    case "property": table.properties.push(m); break;
-    case "index": table.indexes.push(m); break;
-    case "query": case "write": case "transaction": table.accesses.push(m); break;
+    case "property":
+      table.properties.push(m);
+      break;
+    case "index":
+      table.indexes.push(m);
+      break;
+    case "query":
+    case "write":
+    case "transaction":
+      table.accesses.push(m);
+      break;
     case "key":
       if (table[m.which]) c.error(m.keyword.start, m.keyword.end, `'${m.which}' is declared twice; the first declaration counts`);
       else table[m.which] = m;
@@ -173,12 +208,25 @@ function parseMemberBody(c: Cursor): Member {
   if (t.kind === T.Ident && c.peek().kind === T.Colon) return parseProperty(c);
   if (t.kind === T.Ident) {
     switch (t.value) {
-      case "partitionKey": case "rowKey": return parseKey(c);
-      case "index": return parseIndex(c);
-      case "rows": case "entitySize": case "retention": return parseEstimate(c);
-      case "query": return parseQuery(c);
-      case "insert": case "upsert": case "update": case "merge": case "delete": return parseWrite(c);
-      case "transaction": return parseTransaction(c);
+      case "partitionKey":
+      case "rowKey":
+        return parseKey(c);
+      case "index":
+        return parseIndex(c);
+      case "rows":
+      case "entitySize":
+      case "retention":
+        return parseEstimate(c);
+      case "query":
+        return parseQuery(c);
+      case "insert":
+      case "upsert":
+      case "update":
+      case "merge":
+      case "delete":
+        return parseWrite(c);
+      case "transaction":
+        return parseTransaction(c);
     }
   }
   return c.fail("a property ('Name: type'), 'partitionKey', 'rowKey', 'index', 'rows', 'entitySize', 'retention', or an access pattern");
@@ -189,7 +237,11 @@ function parseProperty(c: Cursor): Property {
   const name: Name = { text: nameTok.value, start: nameTok.start, end: nameTok.end };
   c.next(); // ':'
   const property: Property = {
-    kind: "property", name, modifiers: [], start: name.start, end: name.end,
+    kind: "property",
+    name,
+    modifiers: [],
+    start: name.start,
+    end: name.end,
     type: { name: "string", nameSpan: { start: name.end, end: name.end }, start: name.end, end: name.end, invalid: true },
   };
   try {
@@ -223,7 +275,8 @@ function parseType(c: Cursor): TypeNode {
         type.max = c.expectNumber("a maximum length", parseInteger);
       }
       break;
-    case "int": case "int64":
+    case "int":
+    case "int64":
       type.min = c.expectNumber("the lower bound of the range (lo..hi)", parseInteger);
       c.expect(T.DotDot, "'..' between the bounds");
       type.max = c.expectNumber("the upper bound of the range (lo..hi)", parseInteger);
@@ -285,8 +338,12 @@ function parseKey(c: Cursor): KeyDecl {
   c.expect(T.Equals, `'=' after '${kw.value}'`);
   const expr = parseExpr(c, true);
   return {
-    kind: "key", which: kw.value as "partitionKey" | "rowKey", keyword: { start: kw.start, end: kw.end },
-    expr, start: kw.start, end: expr.end,
+    kind: "key",
+    which: kw.value as "partitionKey" | "rowKey",
+    keyword: { start: kw.start, end: kw.end },
+    expr,
+    start: kw.start,
+    end: expr.end,
   };
 }
 
@@ -302,9 +359,12 @@ function parseIndex(c: Cursor): IndexDecl {
 function parseEstimate(c: Cursor): Estimate {
   const kw = c.next();
   const which = kw.value as EstimateKind;
-  const value = which === "rows" ? c.expectNumber("a count after 'rows', such as 2M", parseCount)
-    : which === "entitySize" ? c.expectNumber("a size after 'entitySize', such as 1KB", parseSize)
-    : c.expectNumber("a duration after 'retention', such as 90d", parseDuration);
+  const value =
+    which === "rows"
+      ? c.expectNumber("a count after 'rows', such as 2M", parseCount)
+      : which === "entitySize"
+        ? c.expectNumber("a size after 'entitySize', such as 1KB", parseSize)
+        : c.expectNumber("a duration after 'retention', such as 90d", parseDuration);
   return { kind: "estimate", which, keyword: { start: kw.start, end: kw.end }, value, start: kw.start, end: value.end };
 }
 
@@ -359,7 +419,7 @@ function parsePart(c: Cursor): Part {
       c.depth--;
     }
   }
-  return c.fail("a key part: a property name, a \"string\" or a function such as pad(P, 5)");
+  return c.fail('a key part: a property name, a "string" or a function such as pad(P, 5)');
 }
 
 function parseArg(c: Cursor, index: number): CallArg {

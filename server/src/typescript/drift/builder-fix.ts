@@ -22,7 +22,11 @@ export const GENERATE_COMMAND = "tableDesign.generateKeyBuilders";
 export function builderModule(codeFile: string, design: DesignTable): string | undefined {
   const name = `${design.name}.keys.ts`;
   const dirs = [path.dirname(codeFile)];
-  const designFile = design.source.startsWith("file:") ? safeFilePath(design.source) : path.isAbsolute(design.source) ? design.source : undefined;
+  const designFile = design.source.startsWith("file:")
+    ? safeFilePath(design.source)
+    : path.isAbsolute(design.source)
+      ? design.source
+      : undefined;
   if (designFile) dirs.push(path.dirname(designFile));
   for (const d of dirs) {
     const f = path.join(d, name);
@@ -56,7 +60,11 @@ export function builderFix(input: BuilderFixInput): Fix | undefined {
   const { sf, design } = input;
   const module = builderModule(sf.fileName, design);
   if (!module) {
-    return { title: `Generate the key builders of table ${design.name} (${design.name}.keys.ts)`, edits: [], command: { command: GENERATE_COMMAND, arguments: [design.source, design.name] } };
+    return {
+      title: `Generate the key builders of table ${design.name} (${design.name}.keys.ts)`,
+      edits: [],
+      command: { command: GENERATE_COMMAND, arguments: [design.source, design.name] },
+    };
   }
   const args = argumentsFor(input);
   if (!args) return undefined;
@@ -85,8 +93,14 @@ function rawValue(sf: ts.SourceFile, node: ts.Node): string {
   let n = node as ts.Expression;
   for (;;) {
     const e = skipOuter(n);
-    if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ["padStart", "padEnd", "toString"].includes(e.expression.name.text)) n = e.expression.expression;
-    else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1) n = e.arguments[0];
+    if (
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      ["padStart", "padEnd", "toString"].includes(e.expression.name.text)
+    )
+      n = e.expression.expression;
+    else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1)
+      n = e.arguments[0];
     else return e.getText(sf);
   }
 }
@@ -104,5 +118,8 @@ function namespaceImport(sf: ts.SourceFile, spec: string, base: string): { alias
   }
   const alias = freshName(sf, base);
   const text = `import * as ${alias} from ${JSON.stringify(spec)};`;
-  return { alias, edit: lastImportEnd ? { start: lastImportEnd, end: lastImportEnd, newText: `\n${text}` } : { start: 0, end: 0, newText: `${text}\n` } };
+  return {
+    alias,
+    edit: lastImportEnd ? { start: lastImportEnd, end: lastImportEnd, newText: `\n${text}` } : { start: 0, end: 0, newText: `${text}\n` },
+  };
 }

@@ -34,10 +34,15 @@ export function designTable(tm: TableModel, analysis: Pick<TdlAnalysis, "profile
   if (hit && hit.source === source && hit.profile === analysis.profile) return hit;
   const t = tm.table;
   const queries = tm.checked
-    ? tableFacts(t, tm.props).queries.flatMap((q) => (q.classification ? [{ name: q.query.name.text, classification: q.classification }] : []))
+    ? tableFacts(t, tm.props).queries.flatMap((q) =>
+        q.classification ? [{ name: q.query.name.text, classification: q.classification }] : [],
+      )
     : [];
   const out: DesignTable = {
-    name: t.name.text, profile: analysis.profile, source, queries,
+    name: t.name.text,
+    profile: analysis.profile,
+    source,
+    queries,
     partitionKey: t.partitionKey ? designShape(t.partitionKey.expr, tm.props) : undefined,
     rowKeys: [
       ...(t.rowKey ? [{ label: "rowKey", shape: designShape(t.rowKey.expr, tm.props) }] : []),

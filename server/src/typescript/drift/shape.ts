@@ -55,11 +55,16 @@ function designSegment(p: Part, props: ReadonlyMap<string, PropertyInfo>): Segme
   const names = inner ? refsOf(inner) : [];
   const n = isNumberLit(p.args[1]) && Number.isFinite(p.args[1].value) ? p.args[1].value : undefined;
   switch (p.fnName) {
-    case "pad": return { kind: "slot", props: names, fn: "pad", width: n };
-    case "hash": return { kind: "slot", props: names, fn: "hash", width: n ?? 32 };
-    case "bucket": return { kind: "slot", props: names, fn: "bucket" };
-    case "reverse": return { kind: "slot", props: names, fn: "reverse" };
-    case "date": return { kind: "slot", props: names, fn: "date" };
+    case "pad":
+      return { kind: "slot", props: names, fn: "pad", width: n };
+    case "hash":
+      return { kind: "slot", props: names, fn: "hash", width: n ?? 32 };
+    case "bucket":
+      return { kind: "slot", props: names, fn: "bucket" };
+    case "reverse":
+      return { kind: "slot", props: names, fn: "reverse" };
+    case "date":
+      return { kind: "slot", props: names, fn: "date" };
     default: {
       // lower/upper: the inner value, case-mapped; an unknown function: a slot of its properties.
       if (inner && inner.parts.length === 1) return designSegment(inner.parts[0], props);
@@ -88,13 +93,20 @@ export function codeShape(parts: readonly TsKeyPart[]): Shape {
 function codeSegment(p: TsKeyPart): Segment {
   const props = p.name ? [p.name] : [];
   switch (p.kind) {
-    case "literal": return { kind: "lit", text: p.text ?? "", nodes: [p.node] };
-    case "padded": return { kind: "slot", props, fn: "pad", width: p.width, node: p.node };
-    case "hash": return { kind: "slot", props, fn: "hash", width: p.width, node: p.node };
-    case "clock": return { kind: "slot", props, fn: "date", node: p.node };
-    case "reversed-clock": return { kind: "slot", props, fn: "reverse", node: p.node };
-    case "time-id": return { kind: "slot", props, fn: "time-id", node: p.node };
-    case "counter": return { kind: "slot", props, fn: "counter", node: p.node };
+    case "literal":
+      return { kind: "lit", text: p.text ?? "", nodes: [p.node] };
+    case "padded":
+      return { kind: "slot", props, fn: "pad", width: p.width, node: p.node };
+    case "hash":
+      return { kind: "slot", props, fn: "hash", width: p.width, node: p.node };
+    case "clock":
+      return { kind: "slot", props, fn: "date", node: p.node };
+    case "reversed-clock":
+      return { kind: "slot", props, fn: "reverse", node: p.node };
+    case "time-id":
+      return { kind: "slot", props, fn: "time-id", node: p.node };
+    case "counter":
+      return { kind: "slot", props, fn: "counter", node: p.node };
     default:
       // A value whose type is one string literal: that text, unless it is a property of the key (`compare.ts` decides).
       if (p.literals?.length === 1) return { kind: "slot", props, node: p.node, fixedText: p.literals[0] };
@@ -108,7 +120,8 @@ export function merge(segments: Segment[]): Shape {
   for (const s of segments) {
     const last = out[out.length - 1];
     if (s.kind === "lit" && !s.text) continue;
-    if (s.kind === "lit" && last?.kind === "lit") out[out.length - 1] = { kind: "lit", text: last.text + s.text, nodes: [...last.nodes, ...s.nodes] };
+    if (s.kind === "lit" && last?.kind === "lit")
+      out[out.length - 1] = { kind: "lit", text: last.text + s.text, nodes: [...last.nodes, ...s.nodes] };
     else out.push(s);
   }
   return out;

@@ -41,8 +41,14 @@ export function splitTransaction(tx: TransactionCall, design: DesignTable, decom
 function valueText(node: ts.Node): string {
   let e = node as ts.Expression;
   for (;;) {
-    if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ["padStart", "padEnd", "toString", "toLowerCase", "toUpperCase"].includes(e.expression.name.text)) e = e.expression.expression;
-    else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1) e = e.arguments[0];
+    if (
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      ["padStart", "padEnd", "toString", "toLowerCase", "toUpperCase"].includes(e.expression.name.text)
+    )
+      e = e.expression.expression;
+    else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1)
+      e = e.arguments[0];
     else if (ts.isParenthesizedExpression(e)) e = e.expression;
     else return e.getText();
   }

@@ -22,7 +22,8 @@ export const designDriftKey: TsRule = {
   severity: "warning",
   family: "TypeScript code",
   docs: {
-    summary: "code writes a table that a `.tdl` in the workspace declares, with keys built differently (separator, pad width, segment order, prefix, a part the design lacks, a character the service forbids)",
+    summary:
+      "code writes a table that a `.tdl` in the workspace declares, with keys built differently (separator, pad width, segment order, prefix, a part the design lacks, a character the service forbids)",
     why: "The design's queries, load figures and index rows hold only for keys built as designed: a key built another way lands in other partitions and row ranges, and the design's queries stop finding it.",
     fix: "use the generated builder (`tdl codegen`); when the module is missing, generate it",
   },
@@ -33,21 +34,36 @@ export const designDriftKey: TsRule = {
       if (!design) continue;
       const code = codeShape(key.parts);
       if (!judgeable(code, key)) continue;
-      const candidates = key.which === "partitionKey"
-        ? (design.partitionKey ? [{ label: "partitionKey", shape: design.partitionKey, props: design.keyProps.partitionKey, builder: "partitionKey" }] : [])
-        : design.rowKeys.map((r, i) => ({ ...r, props: design.keyProps.rowKeys[i], builder: i === 0 ? "rowKey" : `rowKey${r.label.replace(/^index /, "")}` }));
+      const candidates =
+        key.which === "partitionKey"
+          ? design.partitionKey
+            ? [{ label: "partitionKey", shape: design.partitionKey, props: design.keyProps.partitionKey, builder: "partitionKey" }]
+            : []
+          : design.rowKeys.map((r, i) => ({
+              ...r,
+              props: design.keyProps.rowKeys[i],
+              builder: i === 0 ? "rowKey" : `rowKey${r.label.replace(/^index /, "")}`,
+            }));
       const best = bestMatch(code, candidates, design.profile);
       if (!best || !best.drifts.length) continue;
       const { candidate, drifts } = best;
       const fix = builderFix({ sf: ctx.sf, key: key.expr, code, design, builder: candidate.builder, props: candidate.props });
-      ctx.report(span(ctx.sf, key.expr), message(key, design, candidate.label, candidate.shape, drifts), { fixes: fix ? [fix] : undefined });
+      ctx.report(span(ctx.sf, key.expr), message(key, design, candidate.label, candidate.shape, drifts), {
+        fixes: fix ? [fix] : undefined,
+      });
     }
     for (const tx of ctx.usage.transactions) {
       const design = ctx.designTable?.(tx.writes[0]?.table);
       const split = design && splitTransaction(tx, design, ctx.decomposer);
       if (!split || !design) continue;
-      ctx.report(span(ctx.sf, tx.call), `this transaction's entities take ${split.prop} from different values (${split.values.slice(0, 3).map((v) => `'${v}'`).join(", ")}), ` +
-        `and table "${design.name}"'s design builds the partition key from ${split.prop}: they are in different partitions whenever the values differ, and the service rejects the batch.`);
+      ctx.report(
+        span(ctx.sf, tx.call),
+        `this transaction's entities take ${split.prop} from different values (${split.values
+          .slice(0, 3)
+          .map((v) => `'${v}'`)
+          .join(", ")}), ` +
+          `and table "${design.name}"'s design builds the partition key from ${split.prop}: they are in different partitions whenever the values differ, and the service rejects the batch.`,
+      );
     }
   },
 };
@@ -63,6 +79,8 @@ function judgeable(code: Shape, key: Key): boolean {
 
 function message(key: Key, design: DesignTable, label: string, shape: Shape, drifts: Drift[]): string {
   const where = design.source ? ` (${path.basename(design.source)})` : "";
-  return `this ${key.which} is built differently from table "${design.name}"'s design${where}, ${label} = ${render(shape)}: ` +
-    `${drifts.map((d) => d.message).join("; ")}. Use the generated key builder, so the code builds the key the design was checked with.`;
+  return (
+    `this ${key.which} is built differently from table "${design.name}"'s design${where}, ${label} = ${render(shape)}: ` +
+    `${drifts.map((d) => d.message).join("; ")}. Use the generated key builder, so the code builds the key the design was checked with.`
+  );
 }

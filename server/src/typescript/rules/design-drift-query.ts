@@ -11,7 +11,8 @@ import ts from "typescript";
 import { at } from "./queries";
 import { TsRule } from "./rule";
 
-const isGetEntity = (call: ts.CallExpression) => ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === "getEntity";
+const isGetEntity = (call: ts.CallExpression) =>
+  ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === "getEntity";
 
 export const designDriftQuery: TsRule = {
   code: "ts/design-drift-query",
@@ -32,8 +33,11 @@ export const designDriftQuery: TsRule = {
       const declared = design.queries.length
         ? `its declared queries are ${design.queries.map((d) => `${d.name} (${d.classification.class})`).join(", ")}`
         : "it declares no query for this table";
-      ctx.report(at(ctx.sf, q.call), `this query is a ${c.class} on table "${design.name}", but the design (${path.basename(design.source)}) does not declare one: ${declared}. ` +
-        "Declare it in the design, so its cost is checked, or query as a declared query does.");
+      ctx.report(
+        at(ctx.sf, q.call),
+        `this query is a ${c.class} on table "${design.name}", but the design (${path.basename(design.source)}) does not declare one: ${declared}. ` +
+          "Declare it in the design, so its cost is checked, or query as a declared query does.",
+      );
     }
   },
 };

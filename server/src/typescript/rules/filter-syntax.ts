@@ -17,7 +17,10 @@ export const filterSyntax: TsRule = {
     for (const q of ctx.queries) {
       for (const s of q.syntax ?? []) {
         const shown = s.filter.length > 80 ? `${s.filter.slice(0, 80)}…` : s.filter;
-        ctx.report({ start: s.start, end: Math.max(s.end, s.start) }, `this filter does not parse: ${s.message} (in "${shown}"). The service rejects it with 400 Bad Request.`);
+        ctx.report(
+          { start: s.start, end: Math.max(s.end, s.start) },
+          `this filter does not parse: ${s.message} (in "${shown}"). The service rejects it with 400 Bad Request.`,
+        );
       }
     }
   },

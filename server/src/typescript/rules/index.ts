@@ -24,15 +24,23 @@ export { queryLabel } from "./queries";
 
 export const TS_RULES: readonly TsRule[] = [
   // Keys
-  unpaddedNumber, appendOnlyKey, constantPartitionKey, invalidKeyCharacter, separatorOrder,
+  unpaddedNumber,
+  appendOnlyKey,
+  constantPartitionKey,
+  invalidKeyCharacter,
+  separatorOrder,
   // Transactions
-  crossPartitionTransaction, transactionTooLarge,
+  crossPartitionTransaction,
+  transactionTooLarge,
   // Queries
-  queryClass, tableScan, filterSyntax,
+  queryClass,
+  tableScan,
+  filterSyntax,
   // Read then write
   readBeforeWrite,
   // Drift between the code and the workspace's design
-  designDriftKey, designDriftQuery,
+  designDriftKey,
+  designDriftQuery,
 ];
 
 export interface TsFileInput {
@@ -68,7 +76,10 @@ export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RUL
     if (!attempt(caught, rule.code, () => rule.check(ctx))) continue;
     for (const f of out) {
       const id = `${f.code}:${f.start}:${f.end}`;
-      if (!seen.has(id)) { seen.add(id); findings.push(f); }
+      if (!seen.has(id)) {
+        seen.add(id);
+        findings.push(f);
+      }
     }
   }
   if (caught.length) findings.push(internalFinding(caught, 0, 0));
@@ -84,7 +95,14 @@ function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
     if (w.partitionKey) out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
     else if (w.declaredPartitionKey !== undefined) {
       // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
-      out.push({ which: "partitionKey", expr: w.entity, parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }], table: w.table, write: w, declared: true });
+      out.push({
+        which: "partitionKey",
+        expr: w.entity,
+        parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }],
+        table: w.table,
+        write: w,
+        declared: true,
+      });
     }
     if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
   }

@@ -14,28 +14,52 @@ import { KeyDecomposer } from "../key-parts";
 import { span, TsQuery, TsRule, TsRuleContext } from "./rule";
 
 /** Where a query's diagnostics sit: the method name of the call. */
-export const at = (sf: ts.SourceFile, call: ts.CallExpression) => span(sf, ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call);
+export const at = (sf: ts.SourceFile, call: ts.CallExpression) =>
+  span(sf, ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call);
 
 export const NOT_KNOWN = "filter not known statically";
 
 const RANK: Record<Classification["class"], number> = { point: 0, "row-range": 1, "partition-range": 2, "table-scan": 3 };
 
-const scan = (reason: string): Classification => ({ class: "table-scan", partitions: null, scanned: null, returned: null, selectivity: null, reasons: [reason] });
+const scan = (reason: string): Classification => ({
+  class: "table-scan",
+  partitions: null,
+  scanned: null,
+  returned: null,
+  selectivity: null,
+  reasons: [reason],
+});
 
 /** Every `getEntity` and `listEntities` call: its class, or why it has none. */
 export function classifyQueries(usage: FileUsage, checker: ts.TypeChecker, sf: ts.SourceFile, decomposer: KeyDecomposer): TsQuery[] {
   const out: TsQuery[] = [];
   for (const k of usage.keyed) {
     if (k.method !== "getEntity") continue;
-    const c: Classification = { class: "point", partitions: 1, scanned: 1, returned: 1, selectivity: 1, reasons: ["PartitionKey and RowKey are both given"] };
+    const c: Classification = {
+      class: "point",
+      partitions: 1,
+      scanned: 1,
+      returned: 1,
+      selectivity: 1,
+      reasons: ["PartitionKey and RowKey are both given"],
+    };
     out.push({ call: k.call, table: k.table, classification: c });
   }
   const resolver = new FilterResolver(checker, decomposer, sf);
   for (const l of usage.lists) {
-    if (l.unknown) { out.push({ call: l.call, table: l.table }); continue; }
-    if (!l.filter) { out.push({ call: l.call, table: l.table, classification: scan("no filter: every entity of every partition is listed") }); continue; }
+    if (l.unknown) {
+      out.push({ call: l.call, table: l.table });
+      continue;
+    }
+    if (!l.filter) {
+      out.push({ call: l.call, table: l.table, classification: scan("no filter: every entity of every partition is listed") });
+      continue;
+    }
     const r = resolver.resolve(l.filter);
-    if (!r.known) { out.push({ call: l.call, table: l.table }); continue; }
+    if (!r.known) {
+      out.push({ call: l.call, table: l.table });
+      continue;
+    }
     out.push({ call: l.call, table: l.table, ...classifyAlternatives(r.alternatives) });
   }
   out.sort((a, b) => a.call.pos - b.call.pos);
@@ -106,13 +130,19 @@ export const queryClass: TsRule = {
   severity: "hint",
   family: "TypeScript code",
   docs: {
-    summary: "every `listEntities`/`getEntity` call's class, or \"filter not known statically\" (shown as CodeLens and hover, kept out of the Problems panel)",
+    summary:
+      'every `listEntities`/`getEntity` call\'s class, or "filter not known statically" (shown as CodeLens and hover, kept out of the Problems panel)',
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
   check(ctx: TsRuleContext) {
     for (const q of ctx.queries) {
       if (q.syntax && !q.classification) continue;
-      ctx.report(at(ctx.sf, q.call), q.classification ? queryLabel(q.classification) : `${NOT_KNOWN}: the filter comes from outside this code (a parameter, user input or text built at run time)`);
+      ctx.report(
+        at(ctx.sf, q.call),
+        q.classification
+          ? queryLabel(q.classification)
+          : `${NOT_KNOWN}: the filter comes from outside this code (a parameter, user input or text built at run time)`,
+      );
     }
   },
 };
@@ -122,13 +152,17 @@ export const tableScan: TsRule = {
   severity: "warning",
   family: "TypeScript code",
   docs: {
-    summary: "a `listEntities` filter that does not pin `PartitionKey`, no filter at all, or `\"\"`; never when the filter is not known statically",
+    summary:
+      'a `listEntities` filter that does not pin `PartitionKey`, no filter at all, or `""`; never when the filter is not known statically',
     why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
   },
   check(ctx) {
     for (const q of ctx.queries) {
       if (q.classification?.class !== "table-scan") continue;
-      ctx.report(at(ctx.sf, q.call), `this listEntities call is a table scan: ${q.classification.reasons[0]}. Pin PartitionKey with 'eq' (and RowKey for a point read), or key a table for this query.`);
+      ctx.report(
+        at(ctx.sf, q.call),
+        `this listEntities call is a table scan: ${q.classification.reasons[0]}. Pin PartitionKey with 'eq' (and RowKey for a point read), or key a table for this query.`,
+      );
     }
   },
 };

@@ -63,10 +63,21 @@ function passesEtag(ctx: TsRuleContext, w: EntityWrite): boolean {
 
 function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: ReadonlySet<ts.Symbol>): boolean {
   const sf = ctx.sf;
-  if (w.partitionKey && w.rowKey && text(sf, w.partitionKey) === text(sf, read.partitionKey) && text(sf, w.rowKey) === text(sf, read.rowKey)) return true;
+  if (
+    w.partitionKey &&
+    w.rowKey &&
+    text(sf, w.partitionKey) === text(sf, read.partitionKey) &&
+    text(sf, w.rowKey) === text(sf, read.rowKey)
+  )
+    return true;
   // The entity written is the read's result, or spreads it (its keys come with it).
   const entity = skipOuter(w.entity);
-  if (mentions(ctx, entity, result) && (ts.isIdentifier(entity) || (ts.isObjectLiteralExpression(entity) && entity.properties.some((p) => ts.isSpreadAssignment(p) && mentions(ctx, p, result))))) return true;
+  if (
+    mentions(ctx, entity, result) &&
+    (ts.isIdentifier(entity) ||
+      (ts.isObjectLiteralExpression(entity) && entity.properties.some((p) => ts.isSpreadAssignment(p) && mentions(ctx, p, result))))
+  )
+    return true;
   return !!w.partitionKey && !!w.rowKey && mentions(ctx, w.partitionKey, result) && mentions(ctx, w.rowKey, result);
 }
 
@@ -75,7 +86,8 @@ export const readBeforeWrite: TsRule = {
   severity: "info",
   family: "TypeScript code",
   docs: {
-    summary: "`getEntity` then an unconditional `updateEntity`/`upsertEntity` of the same keys (a lost-update race); not with the read's `etag`, nor insert-if-absent",
+    summary:
+      "`getEntity` then an unconditional `updateEntity`/`upsertEntity` of the same keys (a lost-update race); not with the read's `etag`, nor insert-if-absent",
     why: "Another writer can change the entity between the read and the write; the write then overwrites that change unseen.",
     fix: "update-or-create: one `upsertEntity(entity, mode)`; read-modify-write: pass the read's ETag (`updateEntity(entity, mode, { etag })`)",
   },
@@ -86,15 +98,26 @@ export const readBeforeWrite: TsRule = {
       const fn = functionOf(read.call);
       const decl = resultOf(read.call);
       const result = boundSymbols(ctx, decl);
-      const write = ctx.usage.writes.find((w) => (w.method === "updateEntity" || w.method === "upsertEntity") && functionOf(w.call) === fn &&
-        w.call.getStart(sf) > read.call.getEnd() && sameKeys(ctx, read, w, result) && !passesEtag(ctx, w));
+      const write = ctx.usage.writes.find(
+        (w) =>
+          (w.method === "updateEntity" || w.method === "upsertEntity") &&
+          functionOf(w.call) === fn &&
+          w.call.getStart(sf) > read.call.getEnd() &&
+          sameKeys(ctx, read, w, result) &&
+          !passesEtag(ctx, w),
+      );
       if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
       const usesRead = mentions(ctx, write.call, result) || usedBetween(ctx, read.call, write.call, result);
       const fix = usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
       const mode = write.mode ?? "Merge";
-      ctx.report(span(sf, read.call), `getEntity then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-        (usesRead ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again." : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
-        { fixes: fix ? [fix] : undefined });
+      ctx.report(
+        span(sf, read.call),
+        `getEntity then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+          (usesRead
+            ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
+            : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
+        { fixes: fix ? [fix] : undefined },
+      );
     }
   },
 };
@@ -123,7 +146,11 @@ function etagFix(ctx: TsRuleContext, w: EntityWrite, decl: ts.VariableDeclaratio
   const callee = w.call.expression as ts.PropertyAccessExpression;
   const mode = w.call.arguments[1] ? text(sf, w.call.arguments[1]) : `"${w.mode ?? "Merge"}"`;
   const newText = `updateEntity(${text(sf, w.entity)}, ${mode}, { etag: ${decl.name.text}.etag })`;
-  return { title: `Pass the read's ETag: ${newText}`, edits: [{ start: callee.name.getStart(sf), end: w.call.getEnd(), newText }], preferred: true };
+  return {
+    title: `Pass the read's ETag: ${newText}`,
+    edits: [{ start: callee.name.getStart(sf), end: w.call.getEnd(), newText }],
+    preferred: true,
+  };
 }
 
 /** Update-or-create that does not use the read: drop the read, write with `upsertEntity(entity, mode)`. */
@@ -142,7 +169,8 @@ function upsertFix(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, decl: ts
   const callee = w.call.expression as ts.PropertyAccessExpression;
   const newText = `upsertEntity(${text(sf, w.entity)}, "${w.mode ?? "Merge"}")`;
   const edits: TextEdit[] = [{ start: statement.getFullStart(), end: statement.getEnd(), newText: "" }];
-  if (w.method !== "upsertEntity" || w.call.arguments.length > 2) edits.push({ start: callee.name.getStart(sf), end: w.call.getEnd(), newText });
+  if (w.method !== "upsertEntity" || w.call.arguments.length > 2)
+    edits.push({ start: callee.name.getStart(sf), end: w.call.getEnd(), newText });
   return { title: `Drop the read and use ${newText}`, edits, preferred: true };
 }
 

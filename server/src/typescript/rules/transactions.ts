@@ -22,8 +22,11 @@ export const crossPartitionTransaction: TsRule = {
         else unknown = true;
       }
       if (constants.size < 2) continue;
-      ctx.report(span(ctx.sf, tx.call), `submitTransaction's actions have different partition keys (${[...constants].map((c) => `"${c}"`).join(", ")}${unknown ? ", …" : ""}): ` +
-        "an entity group transaction must stay in one partition, so the service rejects it.");
+      ctx.report(
+        span(ctx.sf, tx.call),
+        `submitTransaction's actions have different partition keys (${[...constants].map((c) => `"${c}"`).join(", ")}${unknown ? ", …" : ""}): ` +
+          "an entity group transaction must stay in one partition, so the service rejects it.",
+      );
     }
   },
 };
@@ -40,7 +43,10 @@ export const transactionTooLarge: TsRule = {
     const max = ctx.profile.batchMaxOperations;
     for (const tx of ctx.usage.transactions) {
       if (tx.count === undefined || tx.count <= max) continue;
-      ctx.report(span(ctx.sf, tx.call), `submitTransaction with ${tx.count} actions: a ${ctx.profile.label} batch holds at most ${max}. Split it into groups of ${max}.`);
+      ctx.report(
+        span(ctx.sf, tx.call),
+        `submitTransaction with ${tx.count} actions: a ${ctx.profile.label} batch holds at most ${max}. Split it into groups of ${max}.`,
+      );
     }
   },
 };

@@ -35,7 +35,10 @@ function plain(text: string) {
 }
 
 test("chunks start exactly where tables start a line", () => {
-  assert.deepEqual(chunkStarts(TRICKY).map((o) => TRICKY.slice(o, o + 7)), ["// head", "table A", "table B", "table D", "table E"]);
+  assert.deepEqual(
+    chunkStarts(TRICKY).map((o) => TRICKY.slice(o, o + 7)),
+    ["// head", "table A", "table B", "table D", "table E"],
+  );
 });
 
 test("chunked analysis finds what a whole-file parse finds", () => {
@@ -43,8 +46,10 @@ test("chunked analysis finds what a whole-file parse finds", () => {
     const whole = parse(text);
     const a = analyzeTdl(text);
     assert.deepEqual(a.errors, whole.errors);
-    assert.deepEqual(a.tables.map((t) => [t.base + t.table.start, t.base + t.table.end, t.table.name.text]),
-      whole.file.tables.map((t) => [t.start, t.end, t.name.text]));
+    assert.deepEqual(
+      a.tables.map((t) => [t.base + t.table.start, t.base + t.table.end, t.table.name.text]),
+      whole.file.tables.map((t) => [t.start, t.end, t.name.text]),
+    );
   }
 });
 
@@ -62,6 +67,12 @@ test("reusing unchanged tables across edits gives the same result as a fresh ana
   for (const edit of edits) {
     text = edit(text);
     const incremental = analyzer.analyze(text);
-    assert.deepEqual({ findings: incremental.findings, tables: incremental.tables.map((t) => [t.base + t.table.start, t.base + t.table.end, t.table.name.text]) }, plain(text));
+    assert.deepEqual(
+      {
+        findings: incremental.findings,
+        tables: incremental.tables.map((t) => [t.base + t.table.start, t.base + t.table.end, t.table.name.text]),
+      },
+      plain(text),
+    );
   }
 });

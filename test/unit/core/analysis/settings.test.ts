@@ -17,10 +17,19 @@ const at = (text: string, f: { start: number; end: number }) => text.slice(f.sta
 
 test("tdl-ignore-next-line silences the listed codes on the next line only, in any line-end style", () => {
   const plain = DESIGN(`  partitionKey = "ALL"`);
-  assert.deepEqual(analyzeTdl(plain).findings.filter((f) => f.code === "partition/single-value").map((f) => at(plain, f)), ['"ALL"']);
+  assert.deepEqual(
+    analyzeTdl(plain)
+      .findings.filter((f) => f.code === "partition/single-value")
+      .map((f) => at(plain, f)),
+    ['"ALL"'],
+  );
   for (const eol of ["\n", "\r\n", "\r"]) {
     const ignored = DESIGN(`  // tdl-ignore-next-line partition/single-value\n  partitionKey = "ALL"`).replace(/\n/g, eol);
-    assert.deepEqual(analyzeTdl(ignored).findings.filter((f) => f.code === "partition/single-value"), [], JSON.stringify(eol));
+    assert.deepEqual(
+      analyzeTdl(ignored).findings.filter((f) => f.code === "partition/single-value"),
+      [],
+      JSON.stringify(eol),
+    );
   }
   // Another code listed: this one still shows. A comment two lines up does not count.
   const other = DESIGN(`  // tdl-ignore-next-line key/too-long, query/class\n  partitionKey = "ALL"`);
@@ -41,7 +50,10 @@ test("rule levels from the options change a code's severity or turn it off; othe
   const raised = analyzeTdl(text, { rules: { "partition/single-value": "error" } }).findings;
   assert.equal(raised.find((f) => f.code === "partition/single-value")?.severity, "error");
   const off = analyzeTdl(text, { rules: { "partition/single-value": "off" } }).findings;
-  assert.deepEqual(off.map((f) => f.code), base.map((f) => f.code).filter((c) => c !== "partition/single-value"));
+  assert.deepEqual(
+    off.map((f) => f.code),
+    base.map((f) => f.code).filter((c) => c !== "partition/single-value"),
+  );
 });
 
 test("an internal failure is never silenced, by a level or by a comment", () => {

@@ -27,11 +27,19 @@ test("a key that moves with time takes the whole write rate on the current parti
   assert.equal(hour.est.partitions, 24);
   assert.equal(facts(`pad(Seq, 10)`, "  rows 1B\n  insert W 10K/s").load.hottest, 10_000, "increasing: the newest key takes every insert");
   assert.equal(facts(`reverse(At)`, "  rows 1B\n  insert W 3K/s").load.hottest, 3000, "decreasing: the same at the start");
-  assert.equal(facts(`Region + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert W 6K/s").load.hottest, 3000, "Region's hottest value takes half");
-  assert.equal(facts(`Device + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert W 6K/s").load.hottest, 1.2, "5,000 devices spread the moment's writes");
+  assert.equal(
+    facts(`Region + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert W 6K/s").load.hottest,
+    3000,
+    "Region's hottest value takes half",
+  );
+  assert.equal(
+    facts(`Device + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert W 6K/s").load.hottest,
+    1.2,
+    "5,000 devices spread the moment's writes",
+  );
   assert.equal(facts(`bucket(Device, 16) + "_" + date(At, "yyyyMMddHH")`, "  rows 1B\n  insert W 6K/s").load.hottest, 375);
   // Index rows are written with each entity, on the same partition.
-  const indexed = facts(`date(At, "yyyyMMdd")`, "  index ByDevice rowKey = \"d\" + Device\n  rows 1B\n  insert W 1500/s");
+  const indexed = facts(`date(At, "yyyyMMdd")`, '  index ByDevice rowKey = "d" + Device\n  rows 1B\n  insert W 1500/s');
   assert.equal(indexed.load.hottest, 3000);
 });
 
@@ -44,7 +52,10 @@ test("a key that does not move with time spreads its load by its hottest share, 
 
 test("reads of the current bucket count on the current partition: one partition per call, or their share of each partition read", () => {
   // A point read pins the current hour: 1,600 inserts + 500 reads.
-  const point = facts(`date(At, "yyyyMMddHH")`, "  retention 10d\n  rows 5B\n  insert W 1600/s\n  query Now 500/s where At = ? and Device = ?");
+  const point = facts(
+    `date(At, "yyyyMMddHH")`,
+    "  retention 10d\n  rows 5B\n  insert W 1600/s\n  query Now 500/s where At = ? and Device = ?",
+  );
   assert.equal(point.load.hottest, 2100);
   // A table scan of 240 hourly partitions of 1,000 rows reads 1,000 rows of the current one each call.
   const scan = facts(`date(At, "yyyyMMddHH")`, "  retention 10d\n  rows 240K\n  query All 2/s where Device = ?");
@@ -61,9 +72,14 @@ test("fuzz: the current partition's write load never depends on how many partiti
     rate: fc.integer({ min: 1, max: 100_000 }),
     fmt: fc.constantFrom("yyyyMMddHH", "yyyyMMdd", "yyyyMM", "HH"),
   });
-  fuzz("temporal-write-load", arb, ({ rows, days, rate, fmt }) => {
-    const f = facts(`date(At, "${fmt}")`, `  rows ${rows}\n${days ? `  retention ${days}d\n` : ""}  insert W ${rate}/s`);
-    assert.equal(f.load.hottest, rate);
-    assert.equal(f.est.writeShare, 1);
-  }, 200);
+  fuzz(
+    "temporal-write-load",
+    arb,
+    ({ rows, days, rate, fmt }) => {
+      const f = facts(`date(At, "${fmt}")`, `  rows ${rows}\n${days ? `  retention ${days}d\n` : ""}  insert W ${rate}/s`);
+      assert.equal(f.load.hottest, rate);
+      assert.equal(f.est.writeShare, 1);
+    },
+    200,
+  );
 });

@@ -56,7 +56,11 @@ test("an OData filter: a RowKey range seeks, and '=' on a declared property keep
   assert.equal(q.Slice, "row-range · 1 partition · scans ≈ 100 to return ≈ 100");
   assert.equal(q.Paid, "row-range · 1 partition · scans ≈ 1,000 to return ≈ 250");
   assert.equal(q.SliceNorth, "row-range · 1 partition · scans ≈ 100 to return ≈ 2");
-  assert.equal(q.Either, "row-range · 1 partition · scans ≈ 1,000 to return ≈ 1,000", "an 'or' of equalities: the language's 'whole scanned set'");
+  assert.equal(
+    q.Either,
+    "row-range · 1 partition · scans ≈ 1,000 to return ≈ 1,000",
+    "an 'or' of equalities: the language's 'whole scanned set'",
+  );
   assert.equal(q.NotNew, "row-range · 1 partition · scans ≈ 1,000 to return ≈ 100");
 });
 
@@ -73,14 +77,19 @@ ${estimates}
 `;
   const lens = (estimates: string) => {
     const t = text(estimates);
-    return analyzeTdl(t).findings.filter((f) => f.code === "query/class").map((f) => f.message);
+    return analyzeTdl(t)
+      .findings.filter((f) => f.code === "query/class")
+      .map((f) => f.message);
   };
   // 5B rows at 6,000 inserts/s: ≈ 9.6 days kept, 232 hourly partitions; a tenth of them is read.
   assert.deepEqual(lens("  rows 5B\n  insert W 6K/s"), [
     "partition-range · ≈ 24 partitions · scans ≈ 500,000,000 to return ≈ 500,000,000",
     "table-scan · every partition · scans ≈ 5,000,000,000 to return ≈ 1,000,000",
   ]);
-  assert.deepEqual(lens("  rows 5B\n  retention 90d\n  insert W 6K/s")[0], "partition-range · ≈ 216 partitions · scans ≈ 500,000,000 to return ≈ 500,000,000");
+  assert.deepEqual(
+    lens("  rows 5B\n  retention 90d\n  insert W 6K/s")[0],
+    "partition-range · ≈ 216 partitions · scans ≈ 500,000,000 to return ≈ 500,000,000",
+  );
   // No rate and no retention: the number of hours is unknown — never "≈ 5,000,000,000 partitions".
   assert.deepEqual(lens("  rows 5B")[0], "partition-range · several partitions");
 });

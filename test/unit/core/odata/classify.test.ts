@@ -45,9 +45,19 @@ test("the service does not split 'or', and 'not' is negation", () => {
 
 test("every literal form of the subset parses", () => {
   const literals = [
-    "Name eq 'it''s'", "At ge datetime'2026-01-01T00:00:00Z'", "At lt datetime'2026-01-01T00:00:00.1234567Z'",
-    "Id eq guid'0f8fad5b-d9cb-469f-a165-70867728950e'", "Blob eq X'0a1b'", "Blob eq binary'0A1B'", "Big gt 9223372036854775807L",
-    "Small lt -5", "Ratio ge 2.5", "Ratio le 1e3", "Active eq true", "Active ne false", "((PartitionKey eq 'a'))",
+    "Name eq 'it''s'",
+    "At ge datetime'2026-01-01T00:00:00Z'",
+    "At lt datetime'2026-01-01T00:00:00.1234567Z'",
+    "Id eq guid'0f8fad5b-d9cb-469f-a165-70867728950e'",
+    "Blob eq X'0a1b'",
+    "Blob eq binary'0A1B'",
+    "Big gt 9223372036854775807L",
+    "Small lt -5",
+    "Ratio ge 2.5",
+    "Ratio le 1e3",
+    "Active eq true",
+    "Active ne false",
+    "((PartitionKey eq 'a'))",
   ];
   for (const f of literals) assert.ok(parseFilter(f).ok, f);
   const p = parseFilter("PartitionKey eq 'it''s' and RowKey eq 'x'");

@@ -23,7 +23,13 @@ function errorOf(filter: string) {
 const classOf = (filter: string) => classifyFilter(parsed(filter)).class;
 
 test("'-.' anywhere (typed on the way to a number) is a parse error that says what to write, not a TypeError", () => {
-  for (const [filter, at] of [["-.", 0], ["Age gt -.", 7], ["Age gt -. and PartitionKey eq 'a'", 7], ["(-.)", 1], ["PartitionKey eq 'a' or -.", 23]] as const) {
+  for (const [filter, at] of [
+    ["-.", 0],
+    ["Age gt -.", 7],
+    ["Age gt -. and PartitionKey eq 'a'", 7],
+    ["(-.)", 1],
+    ["PartitionKey eq 'a' or -.", 23],
+  ] as const) {
     const e = errorOf(filter);
     assert.equal(e.start, at, filter);
     assert.equal(e.end, at + 2, filter);
@@ -33,7 +39,12 @@ test("'-.' anywhere (typed on the way to a number) is a parse error that says wh
 });
 
 test("decimals may leave out the digits on one side of the point, as OData's grammar allows", () => {
-  for (const [filter, value] of [["Ratio gt .5", ".5"], ["Ratio gt -.5", "-.5"], ["Ratio gt 12.", "12."], ["Ratio gt -.5e3", "-.5e3"]] as const) {
+  for (const [filter, value] of [
+    ["Ratio gt .5", ".5"],
+    ["Ratio gt -.5", "-.5"],
+    ["Ratio gt 12.", "12."],
+    ["Ratio gt -.5e3", "-.5e3"],
+  ] as const) {
     const p = parseFilter(filter);
     assert.ok(p.ok, filter);
     assert.ok(p.expr.kind === "cmp" && p.expr.value.type === "double" && p.expr.value.value === value, filter);
@@ -55,7 +66,7 @@ test("half-typed numbers and literals fail at their own position with the form t
     ["Ratio eq 1e999", 9, /too large for a double/],
     ["Age gt -", 7, /a minus sign belongs to a number such as -5/],
     ["Age = 5", 4, /unexpected character '=': write 'eq'/],
-    ["Name eq \"x\"", 8, /string literals take single quotes/],
+    ['Name eq "x"', 8, /string literals take single quotes/],
     ["not", 3, /expected a condition after 'not'/],
     ["PartitionKey eq 'a' and", 23, /expected a property name or a literal, found the end of the filter/],
     ["PartitionKey eq 'a')", 19, /this '\)' closes no '\(': remove it/],
@@ -67,7 +78,8 @@ test("half-typed numbers and literals fail at their own position with the form t
     assert.ok(e.end >= e.start && e.end <= filter.length, filter);
   }
   // Still valid: a negative number, an exponent with a sign, the int64 and double suffixes.
-  for (const f of ["Age gt -5", "Ratio gt 2.5E-3", "Ratio gt -0.5", "Big eq -9223372036854775808L", "Ratio eq 2d", "Age eq -2147483648"]) parsed(f);
+  for (const f of ["Age gt -5", "Ratio gt 2.5E-3", "Ratio gt -0.5", "Big eq -9223372036854775808L", "Ratio eq 2d", "Age eq -2147483648"])
+    parsed(f);
 });
 
 test("nesting is limited with a clear error: 1,800 parentheses, 7,500 'not's", () => {
@@ -118,10 +130,18 @@ test("bare Boolean properties and literals, as Microsoft documents them", () => 
   for (const [filter, cls] of cases) assert.equal(classOf(filter), cls, filter);
   const e = parsed("PartitionKey eq 'a' and IsActive");
   assert.ok(e.kind === "and" && e.right.kind === "prop");
-  assert.deepEqual(e.right, { kind: "prop", property: "IsActive", propStart: 24, propEnd: 32, start: 24, end: 32 }, "the bare property keeps its position");
+  assert.deepEqual(
+    e.right,
+    { kind: "prop", property: "IsActive", propStart: 24, propEnd: 32, start: 24, end: 32 },
+    "the bare property keeps its position",
+  );
   const inParens = parsed("PartitionKey eq 'a' and ( IsActive )");
   assert.ok(inParens.kind === "and" && inParens.right.kind === "prop");
-  assert.deepEqual([inParens.right.propStart, inParens.right.propEnd, inParens.right.start, inParens.right.end], [26, 34, 24, 36], "the name, and the span with its parentheses");
+  assert.deepEqual(
+    [inParens.right.propStart, inParens.right.propEnd, inParens.right.start, inParens.right.end],
+    [26, 34, 24, 36],
+    "the name, and the span with its parentheses",
+  );
   assert.deepEqual(parsed("not true"), { kind: "not", expr: { kind: "const", value: true, start: 4, end: 8 }, start: 0, end: 8 });
 });
 
@@ -146,13 +166,21 @@ test("precedence is the service's: not > comparison > and > or", () => {
 
 test("terms that cannot stand alone say why", () => {
   const cases: Array<[string, number, RegExp]> = [
-    ["PartitionKey", 12, /expected a comparison operator .* after 'PartitionKey', found the end of the filter: PartitionKey is a string: compare it, such as PartitionKey eq 'a'/],
+    [
+      "PartitionKey",
+      12,
+      /expected a comparison operator .* after 'PartitionKey', found the end of the filter: PartitionKey is a string: compare it, such as PartitionKey eq 'a'/,
+    ],
     ["RowKey and IsActive", 7, /RowKey is a string/],
     ["Timestamp", 9, /Timestamp is a date-time/],
     ["not PartitionKey", 16, /PartitionKey is a string/],
     ["'a'", 0, /'a' alone is not a condition: compare a property with it, such as Name eq 'a'/],
     ["PartitionKey eq 'a' and 5", 24, /5 alone is not a condition/],
-    ["IsActive Age", 9, /expected a comparison operator \(eq, ne, gt, ge, lt, le\), 'and', 'or' or the end of the filter after 'IsActive', found 'Age'/],
+    [
+      "IsActive Age",
+      9,
+      /expected a comparison operator \(eq, ne, gt, ge, lt, le\), 'and', 'or' or the end of the filter after 'IsActive', found 'Age'/,
+    ],
     ["(A eq 1) eq 'x'", 12, /'\(A eq 1\)' is a condition: compare it only with true or false/],
     ["(A eq 1) gt true", 9, /only eq and ne compare a condition with true/],
     ["(A eq 1) eq (B eq 2)", 9, /comparing two conditions is not supported/],
@@ -176,7 +204,16 @@ test("an 'or' across partitions is reported only when every branch pins one (spl
 
 test("messages quote at most a short excerpt and never raw control characters", () => {
   const long = "x".repeat(100_000);
-  for (const filter of [`At eq datetime'${long}'`, `Id eq guid'${long}'`, `${long} ${long}`, `Age eq ${"9".repeat(100_000)}`, "A eq \u0000", "A eq \u001b[31m", "A eq \ud800", "A eq 😀"]) {
+  for (const filter of [
+    `At eq datetime'${long}'`,
+    `Id eq guid'${long}'`,
+    `${long} ${long}`,
+    `Age eq ${"9".repeat(100_000)}`,
+    "A eq \u0000",
+    "A eq \u001b[31m",
+    "A eq \ud800",
+    "A eq 😀",
+  ]) {
     const e = errorOf(filter);
     assert.ok(e.message.length < 400, `${e.message.length} characters`);
     assert.doesNotMatch(e.message, /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u, JSON.stringify(e.message));
@@ -191,7 +228,10 @@ test("1 MB and 200,000-character filters lex, parse and classify in linear time"
   const build = (size: number, term: (i: number) => string) => {
     const parts: string[] = [];
     let length = 0;
-    for (let i = 0; length < size; i++) { parts.push(term(i)); length += term(i).length + 4; }
+    for (let i = 0; length < size; i++) {
+      parts.push(term(i));
+      length += term(i).length + 4;
+    }
     return parts.join(" or ");
   };
   const shapes = [(i: number) => `(PartitionKey eq '${i}' and RowKey lt 'x')`, (i: number) => `(PartitionKey eq '${i}' and not IsActive)`];
@@ -223,9 +263,15 @@ test("the consumers read the new terms: .tdl filter queries and tdl classify", (
 `;
   const a = analyzeTdl(design);
   const syntax = a.findings.filter((f) => f.code === "syntax");
-  assert.deepEqual(syntax.map((f) => design.slice(f.start, f.end)), ["-."], "only the bad filter is a syntax error, at its '-.'");
+  assert.deepEqual(
+    syntax.map((f) => design.slice(f.start, f.end)),
+    ["-."],
+    "only the bad filter is a syntax error, at its '-.'",
+  );
   assert.match(syntax[0].message, /write digits around the point/);
-  assert.ok(a.findings.some((f) => f.code === "query/class" && design.slice(f.start, f.end) === "Active" && f.message.startsWith("row-range")));
+  assert.ok(
+    a.findings.some((f) => f.code === "query/class" && design.slice(f.start, f.end) === "Active" && f.message.startsWith("row-range")),
+  );
   const ok = runClassify("PartitionKey eq 'a' and not IsActive", { format: "json" });
   assert.equal(ok.exitCode, 0);
   assert.equal(JSON.parse(ok.stdout).class, "row-range");
@@ -235,7 +281,10 @@ test("the consumers read the new terms: .tdl filter queries and tdl classify", (
   // A long filter with line breaks: the excerpt is one short line, and the caret sits under the error.
   const long = "A eq 1 and\n".repeat(20_000) + "B eq -. and C eq 1";
   const shown = runClassify(long, { format: "text" }).stderr.split("\n");
-  assert.ok(shown.every((line) => line.length < 400), "no line echoes the whole filter");
+  assert.ok(
+    shown.every((line) => line.length < 400),
+    "no line echoes the whole filter",
+  );
   const [excerpt, pointer] = shown.slice(1, 3);
   assert.equal(excerpt[pointer.indexOf("^")], "-");
 });
@@ -243,13 +292,20 @@ test("the consumers read the new terms: .tdl filter queries and tdl classify", (
 test("the TypeScript analysis classifies listEntities filters with bare Boolean terms", () => {
   const fx = new TsFixture();
   after(() => fx.dispose());
-  const found = fx.expect("bool.ts", `import { TableClient, odata } from "@azure/data-tables";
+  const found = fx.expect(
+    "bool.ts",
+    `import { TableClient, odata } from "@azure/data-tables";
 const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders");
 export async function read(customer: string, flag: boolean) {
   client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${customer} and IsActive\` } });
   client.«listEntities»({ queryOptions: { filter: "not IsActive" } });
   client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${customer} and RowKey eq 'a' and IsActive eq \${flag}\` } });
 }
-`, "ts/query-class");
-  assert.deepEqual(found.map((f) => f.message), ["row-range · 1 partition", "table-scan · scans every partition", "point"]);
+`,
+    "ts/query-class",
+  );
+  assert.deepEqual(
+    found.map((f) => f.message),
+    ["row-range · 1 partition", "table-scan · scans every partition", "point"],
+  );
 });

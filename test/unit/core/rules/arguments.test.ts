@@ -2,7 +2,8 @@ import { test } from "node:test";
 import { expectFindings } from "../../../helpers/analysis";
 
 test("invalid-argument: pad, hash, bucket, date, reverse, type bounds and charsets", () => {
-  expectFindings(`table Things {
+  expectFindings(
+    `table Things {
   S: string(10)
   N: int(0..«3000000000»)
   M: «int(9..1)»
@@ -14,20 +15,28 @@ test("invalid-argument: pad, hash, bucket, date, reverse, type bounds and charse
   rowKey = date(D, «"yyyy-M-d"») + reverse(«S») + pad(M, «0») + «lower(S, 2)»
   rows «0»
   query Q where N = «"x"» and «D» prefix ?
-}`, "invalid-argument");
+}`,
+    "invalid-argument",
+  );
 });
 
 test("invalid-argument: a retention of zero", () => {
-  expectFindings(`table Readings {
+  expectFindings(
+    `table Readings {
   At: datetime increasing
   partitionKey = date(At, "yyyyMMdd")
   rowKey = date(At, "HHmmss")
   retention «0d»
-}`, "invalid-argument");
-  expectFindings(`table Readings {
+}`,
+    "invalid-argument",
+  );
+  expectFindings(
+    `table Readings {
   At: datetime increasing
   partitionKey = date(At, "yyyyMMdd")
   rowKey = date(At, "HHmmss")
   retention 0.5d
-}`, "invalid-argument");
+}`,
+    "invalid-argument",
+  );
 });

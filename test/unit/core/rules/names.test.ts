@@ -1,11 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeTdl } from "../../../../server/src/core";
-import { applyFix,codes,expectFindings } from "../../../helpers/analysis";
+import { applyFix, codes, expectFindings } from "../../../helpers/analysis";
 import { marked } from "../../../helpers/markers";
 
 test("unknown-property on keys, conditions, select, filters and sharing, with a spelling fix", () => {
-  const found = expectFindings(`table Orders {
+  const found = expectFindings(
+    `table Orders {
   Customer: string(20)
   OrderId: int(0..999)
   partitionKey = «Custmer»
@@ -13,7 +14,9 @@ test("unknown-property on keys, conditions, select, filters and sharing, with a 
   query A where «Region» = ? select «Total»
   query B filter "PartitionKey eq 'x' and «Amount» gt 5"
   transaction T entities 2 sharing «Shop»
-}`, "unknown-property");
+}`,
+    "unknown-property",
+  );
   assert.match(found[0].message, /unknown property 'Custmer'.*Did you mean 'Customer'\?/);
   assert.equal(found[0].fixes?.[0].title, "Change to 'Customer'");
   assert.equal(found[2].fixes, undefined, "no guess for a name that resembles nothing");
@@ -31,17 +34,21 @@ test("the spelling fix replaces the name and removes the diagnostic", () => {
 });
 
 test("PartitionKey, RowKey and Timestamp are known in queries", () => {
-  expectFindings(`table Orders {
+  expectFindings(
+    `table Orders {
   A: int
   partitionKey = pad(A, 10)
   rowKey = "x"
   query Q filter "PartitionKey eq 'a' and RowKey gt 'b' and Timestamp ge datetime'2026-01-01T00:00:00Z'"
   query R where PartitionKey = ?
-}`, "unknown-property");
+}`,
+    "unknown-property",
+  );
 });
 
 test("duplicate-name reports the second declaration per kind; an index and a query may share a name", () => {
-  const found = expectFindings(`table Orders {
+  const found = expectFindings(
+    `table Orders {
   A: int(0..9)
   «A»: string
   partitionKey = pad(A, 1)
@@ -52,7 +59,9 @@ test("duplicate-name reports the second declaration per kind; an index and a que
 }
 table «Orders» {
   B: int
-}`, "duplicate-name");
+}`,
+    "duplicate-name",
+  );
   assert.match(found[0].message, /property 'A' is declared twice; the first declaration counts/);
 });
 
@@ -65,6 +74,9 @@ table NoKeys {
   B: int
 }`);
   const findings = analyzeTdl(m.text).findings;
-  assert.deepEqual(findings.map((f) => f.code), ["unknown-property", "syntax", "missing-key"]);
+  assert.deepEqual(
+    findings.map((f) => f.code),
+    ["unknown-property", "syntax", "missing-key"],
+  );
   assert.equal(findings.find((f) => f.code === "missing-key")!.start, m.text.indexOf("NoKeys"));
 });

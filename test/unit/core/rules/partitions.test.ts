@@ -1,22 +1,29 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { codes,expectFindings,expectFix } from "../../../helpers/analysis";
+import { codes, expectFindings, expectFix } from "../../../helpers/analysis";
 
 const T = (body: string, service = "") => `${service}table Orders {\n${body}\n}\n`;
 
 test("partition/append-only on an increasing key, with a hash prefix fix", () => {
-  const [f] = expectFindings(T(`  OrderNumber: int64(0..9999999999) increasing
+  const [f] = expectFindings(
+    T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999)
   partitionKey = «pad(OrderNumber, 10)»
-  rowKey       = pad(Device, 4)`), "partition/append-only");
+  rowKey       = pad(Device, 4)`),
+    "partition/append-only",
+  );
   assert.match(f.message, /append-only partition key: 'OrderNumber' is increasing/);
-  expectFix(T(`  OrderNumber: int64(0..9999999999) increasing
+  expectFix(
+    T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999)
   partitionKey = «pad(OrderNumber, 10)»
-  rowKey       = pad(Device, 4)`), "partition/append-only", T(`  OrderNumber: int64(0..9999999999) increasing
+  rowKey       = pad(Device, 4)`),
+    "partition/append-only",
+    T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999)
   partitionKey = hash(OrderNumber, 4) + "_" + pad(OrderNumber, 10)
-  rowKey       = pad(Device, 4)`));
+  rowKey       = pad(Device, 4)`),
+  );
 });
 
 test("partition/append-only on a time bucket, hashed or not, with a bucket prefix fix", () => {
@@ -25,15 +32,15 @@ test("partition/append-only on a time bucket, hashed or not, with a bucket prefi
   At:       datetime increasing
   partitionKey = ${pk}
   rowKey       = DeviceId`;
-  expectFindings(T(body("«hash(date(At, \"yyyyMMddHH\"), 4)»")), "partition/append-only");
-  const [f] = expectFindings(T(body("«date(At, \"yyyyMMddHH\")»")), "partition/append-only");
+  expectFindings(T(body('«hash(date(At, "yyyyMMddHH"), 4)»')), "partition/append-only");
+  const [f] = expectFindings(T(body('«date(At, "yyyyMMddHH")»')), "partition/append-only");
   assert.ok(f.fixes![0].title.includes("reads over a time range then fan out to 16 partitions"));
-  expectFix(T(body("«date(At, \"yyyyMMddHH\")»")), "partition/append-only", T(body("bucket(DeviceId, 16) + \"_\" + date(At, \"yyyyMMddHH\")")));
+  expectFix(T(body('«date(At, "yyyyMMddHH")»')), "partition/append-only", T(body('bucket(DeviceId, 16) + "_" + date(At, "yyyyMMddHH")')));
   // Decreasing keys are prepend-only; reverse() of an increasing time too.
   const [p] = expectFindings(T(body("«reverse(At)»")), "partition/append-only");
   assert.match(p.message, /prepend-only/);
   // A leading device id spreads the inserts: silent.
-  assert.ok(!codes(T(body("DeviceId + \"_\" + date(At, \"yyyyMMdd\")"))).includes("partition/append-only"));
+  assert.ok(!codes(T(body('DeviceId + "_" + date(At, "yyyyMMdd")'))).includes("partition/append-only"));
 });
 
 test("partition/single-value: warning with estimates, info without; the fix appends the best spreading property", () => {
@@ -47,7 +54,7 @@ test("partition/single-value: warning with estimates, info without; the fix appe
   assert.equal(info.severity, "info");
   const [warn] = expectFindings(T(body + "\n  rows 1M"), "partition/single-value");
   assert.equal(warn.severity, "warning");
-  expectFix(T(body + "\n  rows 1M"), "partition/single-value", T(body.replace("«", "").replace("»", " + \",\" + Customer") + "\n  rows 1M"));
+  expectFix(T(body + "\n  rows 1M"), "partition/single-value", T(body.replace("«", "").replace("»", ' + "," + Customer') + "\n  rows 1M"));
 });
 
 test("partition/hot states the figures and splits the hot value with the highest-cardinality property", () => {
@@ -61,8 +68,8 @@ test("partition/hot states the figures and splits the hot value with the highest
   insert Purchase 10K/s`;
   const [f] = expectFindings(T(body), "partition/hot");
   assert.match(f.message, /≈ 2,500 entities\/s on partition '.*'.*the target is 2,000 entities\/s per partition/);
-  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", "SellerID + \",\" + pad(CardID, 6)")));
-  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", "SellerID + \"_\" + bucket(CardID, 4)")), /bucket/);
+  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "," + pad(CardID, 6)')));
+  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "_" + bucket(CardID, 4)')), /bucket/);
   // The setting's target replaces the profile's; Tablestore has no per-partition number.
   assert.ok(!codes(T(body.replace(/[«»]/g, "")), { partitionTargetEntitiesPerSecond: 3000 }).includes("partition/hot"));
   assert.ok(!codes(T(body.replace(/[«»]/g, ""), "service tablestore\n")).includes("partition/hot"));
@@ -102,10 +109,15 @@ test("partition/too-large: an error on Cosmos DB (20 GB hard), a warning on Tabl
   assert.equal(s.severity, "warning");
   assert.ok(!codes(T(body.replace(/[«»]/g, ""))).includes("partition/too-large"));
   // The fix concatenates a row-key property (the highest-cardinality one): Doc.
-  expectFix(T(body, "service cosmos-table\n"), "partition/too-large", T(body.replace("«Tenant»", "Tenant + \",\" + Doc"), "service cosmos-table\n"));
+  expectFix(
+    T(body, "service cosmos-table\n"),
+    "partition/too-large",
+    T(body.replace("«Tenant»", 'Tenant + "," + Doc'), "service cosmos-table\n"),
+  );
 });
 
-const READINGS = (pk: string, members: string) => T(`  DeviceId: string(12..12) charset "0-9a-f" distinct 5K
+const READINGS = (pk: string, members: string) =>
+  T(`  DeviceId: string(12..12) charset "0-9a-f" distinct 5K
   Region:   enum(EU, US, AS, AF) hot 50%
   At:       datetime increasing
   Value:    double
@@ -116,9 +128,12 @@ ${members}`);
 test("partition/hot: load is temporal — an hourly bucket under 6,000 inserts/s is hot as well as append-only (the seed's telemetry case)", () => {
   const text = READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  insert Reading 6K/s");
   const [f] = expectFindings(text, "partition/hot");
-  assert.equal(f.message, "≈ 6,000 entities/s on the current partition (such as '2026010203'): the partition key is an hourly time bucket of 'At', " +
-    "so every write of the current moment lands in one partition, however many partitions pile up over time (Reading 6,000/s); " +
-    "the target is 2,000 entities/s per partition. Spread the moment's writes with another property in front of it.");
+  assert.equal(
+    f.message,
+    "≈ 6,000 entities/s on the current partition (such as '2026010203'): the partition key is an hourly time bucket of 'At', " +
+      "so every write of the current moment lands in one partition, however many partitions pile up over time (Reading 6,000/s); " +
+      "the target is 2,000 entities/s per partition. Spread the moment's writes with another property in front of it.",
+  );
   expectFindings(text, "partition/append-only");
   // However long the table keeps readings: 24 partitions (rows ÷ rate) or 2,160 (retention 90d), the current one takes them all.
   expectFindings(READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  retention 90d\n  insert Reading 6K/s"), "partition/hot");
@@ -130,20 +145,35 @@ test("partition/hot: load is temporal — an hourly bucket under 6,000 inserts/s
 
 test("partition/hot on a moving key counts the other parts' hottest share and the reads of the current bucket", () => {
   const [region] = expectFindings(READINGS(`«Region + "_" + date(At, "yyyyMMdd")»`, "  rows 1B\n  insert Reading 6K/s"), "partition/hot");
-  assert.match(region.message, /^≈ 3,000 entities\/s on the current partition \(such as 'EU_20260102'\): the partition key is a daily time bucket of 'At', so every write of the current moment lands in one partition per value of the other key parts \(the hottest takes 50% of them\)/);
+  assert.match(
+    region.message,
+    /^≈ 3,000 entities\/s on the current partition \(such as 'EU_20260102'\): the partition key is a daily time bucket of 'At', so every write of the current moment lands in one partition per value of the other key parts \(the hottest takes 50% of them\)/,
+  );
   // A device in front spreads the moment's writes over 5,000 partitions: 1.2/s each.
   assert.ok(!codes(READINGS(`DeviceId + "_" + date(At, "yyyyMMdd")`, "  rows 1B\n  insert Reading 6K/s")).includes("partition/hot"));
   // 1,600 inserts alone are under the target; with 500 point reads of the current hour they are over it.
-  const [reads] = expectFindings(READINGS(`«date(At, "yyyyMMddHH")»`, "  retention 10d\n  rows 5B\n  insert Reading 1600/s\n  query Now 500/s where At = ? and DeviceId = ?"), "partition/hot");
+  const [reads] = expectFindings(
+    READINGS(
+      `«date(At, "yyyyMMddHH")»`,
+      "  retention 10d\n  rows 5B\n  insert Reading 1600/s\n  query Now 500/s where At = ? and DeviceId = ?",
+    ),
+    "partition/hot",
+  );
   assert.match(reads.message, /^≈ 2,100 entities\/s on the current partition .*\(Reading 1,600\/s, Now 500\/s\)/);
   // An increasing order number: the newest partition, at the end of the key order.
-  const [inc] = expectFindings(T(`  OrderNumber: int64(0..9999999999) increasing
+  const [inc] = expectFindings(
+    T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999) distinct 2K
   partitionKey = «pad(OrderNumber, 10)»
   rowKey       = pad(Device, 4)
   rows 1B
-  insert Purchase 10K/s`), "partition/hot");
-  assert.match(inc.message, /^≈ 10,000 entities\/s on the current partition \(such as '0000000042'\): 'OrderNumber' in the partition key is increasing, so every write of the current moment lands in one partition at the end of the key order/);
+  insert Purchase 10K/s`),
+    "partition/hot",
+  );
+  assert.match(
+    inc.message,
+    /^≈ 10,000 entities\/s on the current partition \(such as '0000000042'\): 'OrderNumber' in the partition key is increasing, so every write of the current moment lands in one partition at the end of the key order/,
+  );
 });
 
 test("partition/hot on a moving key: the preferred fix puts a bucket in front, which ends both hot and append-only", () => {
@@ -151,8 +181,16 @@ test("partition/hot on a moving key: the preferred fix puts a bucket in front, w
   const after = READINGS(`bucket(DeviceId, 8) + "_" + date(At, "yyyyMMddHH")`, "  rows 500M\n  insert Reading 6K/s");
   expectFix(before, "partition/hot", after);
   const [f] = expectFindings(before, "partition/hot");
-  assert.equal(f.fixes![0].title, "Prefix bucket(DeviceId, 8) + \"_\": spreads the moment's writes over 8 partitions (reads over a time range then fan out to 8)");
+  assert.equal(
+    f.fixes![0].title,
+    'Prefix bucket(DeviceId, 8) + "_": spreads the moment\'s writes over 8 partitions (reads over a time range then fan out to 8)',
+  );
   assert.ok(!codes(after).includes("partition/append-only"));
   // The composite fix stays on offer: behind the bucket it splits the current hour by device.
-  expectFix(before, "partition/hot", READINGS(`date(At, "yyyyMMddHH") + "," + DeviceId`, "  rows 500M\n  insert Reading 6K/s"), /composite/);
+  expectFix(
+    before,
+    "partition/hot",
+    READINGS(`date(At, "yyyyMMddHH") + "," + DeviceId`, "  rows 500M\n  insert Reading 6K/s"),
+    /composite/,
+  );
 });

@@ -15,26 +15,34 @@ const ORDERS = `  Customer: string(20) charset "a-z0-9" distinct 10K
   entitySize 1KB`;
 
 test("query/class on every query's name, as a hint kept out of the Problems panel: class and estimates", () => {
-  const found = expectFindings(T(`${ORDERS}
+  const found = expectFindings(
+    T(`${ORDERS}
   query «One» 100/s where Customer = ? and OrderId = ?
   query «Range» 10/s where Customer = ? and OrderId between ?
   query «All» where Customer = ?
   query «Scan» where Status = ?
-  query «Raw» filter "PartitionKey ge 'a' and PartitionKey lt 'b'"`), "query/class");
-  assert.deepEqual(found.map((f) => f.message), [
-    "point",
-    "row-range · 1 partition · scans ≈ 100 to return ≈ 100",
-    "row-range · 1 partition · scans ≈ 1,000 to return ≈ 1,000",
-    // Status has 3 values: the scan returns a third of what it reads.
-    "table-scan · every partition · scans ≈ 10,000,000 to return ≈ 3,333,333",
-    "partition-range · several partitions",
-  ]);
+  query «Raw» filter "PartitionKey ge 'a' and PartitionKey lt 'b'"`),
+    "query/class",
+  );
+  assert.deepEqual(
+    found.map((f) => f.message),
+    [
+      "point",
+      "row-range · 1 partition · scans ≈ 100 to return ≈ 100",
+      "row-range · 1 partition · scans ≈ 1,000 to return ≈ 1,000",
+      // Status has 3 values: the scan returns a third of what it reads.
+      "table-scan · every partition · scans ≈ 10,000,000 to return ≈ 3,333,333",
+      "partition-range · several partitions",
+    ],
+  );
   assert.ok(found.every((f) => f.severity === "hint"));
 });
 
 test("the marathon's two queries are row ranges thanks to the dual row", () => {
   const text = readFileSync("examples/marathon.tdl", "utf8");
-  const classes = analyzeTdl(text).findings.filter((f) => f.code === "query/class").map((f) => f.message);
+  const classes = analyzeTdl(text)
+    .findings.filter((f) => f.code === "query/class")
+    .map((f) => f.message);
   assert.deepEqual(classes, [
     "row-range · 1 partition · scans ≈ 1 to return ≈ 1",
     "row-range · 1 partition · scans ≈ 333 to return ≈ 333 (served by index ByAge)",
@@ -46,12 +54,18 @@ test("the marathon's two queries are row ranges thanks to the dual row", () => {
 });
 
 test("query/table-scan suggests a second table, or separate queries for an 'or' across partitions", () => {
-  const [f] = expectFindings(T(`${ORDERS}
-  query «ByStatus» 5/s where Status = ?`), "query/table-scan");
+  const [f] = expectFindings(
+    T(`${ORDERS}
+  query «ByStatus» 5/s where Status = ?`),
+    "query/table-scan",
+  );
   assert.match(f.message, /is a table scan: no condition pins the start of the PartitionKey.*≈ 10,000,000 entities a call.*second table/);
   assert.equal(f.fixes, undefined);
-  const [or] = expectFindings(T(`${ORDERS}
-  query «Either» filter "PartitionKey eq 'a' or PartitionKey eq 'b'"`), "query/table-scan");
+  const [or] = expectFindings(
+    T(`${ORDERS}
+  query «Either» filter "PartitionKey eq 'a' or PartitionKey eq 'b'"`),
+    "query/table-scan",
+  );
   assert.match(or.message, /issue the branches as separate point or range queries/i);
 });
 
@@ -60,11 +74,27 @@ test("query/low-selectivity adds an index led by the filtered properties", () =>
   query «OpenOrders» 20/s where Customer = ? and Status = ? returns 5`;
   const [f] = expectFindings(T(body), "query/low-selectivity");
   assert.match(f.message, /scans ≈ 1,000 entities to return ≈ 5 \(200 scanned for each one returned; ≈ 20,000 entities\/s at 20\/s\)/);
-  expectFix(T(body), "query/low-selectivity", T(body.replace(/[«»]/g, "").replace(
-    `  rowKey       = pad(OrderId, 5)`,
-    `  rowKey       = pad(OrderId, 5)\n  index OpenOrders rowKey = "OPENORDERS:" + Status + "," + pad(OrderId, 5)`)));
+  expectFix(
+    T(body),
+    "query/low-selectivity",
+    T(
+      body
+        .replace(/[«»]/g, "")
+        .replace(
+          `  rowKey       = pad(OrderId, 5)`,
+          `  rowKey       = pad(OrderId, 5)\n  index OpenOrders rowKey = "OPENORDERS:" + Status + "," + pad(OrderId, 5)`,
+        ),
+    ),
+  );
   // With the index the query reads a third of the partition: no longer low selectivity.
-  const fixed = T(body.replace(/[«»]/g, "").replace(`  rowKey       = pad(OrderId, 5)`, `  rowKey       = pad(OrderId, 5)\n  index OpenOrders rowKey = "OPENORDERS:" + Status + "," + pad(OrderId, 5)`));
+  const fixed = T(
+    body
+      .replace(/[«»]/g, "")
+      .replace(
+        `  rowKey       = pad(OrderId, 5)`,
+        `  rowKey       = pad(OrderId, 5)\n  index OpenOrders rowKey = "OPENORDERS:" + Status + "," + pad(OrderId, 5)`,
+      ),
+  );
   const cls = analyzeTdl(fixed).findings.find((x) => x.code === "query/class")!;
   assert.equal(cls.message, "row-range · 1 partition · scans ≈ 333 to return ≈ 5 (served by index OpenOrders)");
 });
@@ -77,30 +107,48 @@ test("query/unordered-range: a range over an unpadded number is an error with th
   query «Recent» where Customer = ? and OrderId > ?`;
   const [f] = expectFindings(T(body), "query/unordered-range");
   assert.match(f.message, /ranges over 'OrderId' \(>\), but its key part OrderId does not keep order: an unpadded number sorts as text/);
-  expectFix(T(body), "query/unordered-range", T(body.replace(/[«»]/g, "").replace("rowKey       = OrderId", "rowKey       = pad(OrderId, 5)")));
+  expectFix(
+    T(body),
+    "query/unordered-range",
+    T(body.replace(/[«»]/g, "").replace("rowKey       = OrderId", "rowKey       = pad(OrderId, 5)")),
+  );
   // Ranges over a hash cannot be fixed by an edit; a separator that breaks order can.
-  const [h] = expectFindings(T(`  Customer: string(20) distinct 10K
+  const [h] = expectFindings(
+    T(`  Customer: string(20) distinct 10K
   OrderId:  int(0..99999)
   partitionKey = Customer
   rowKey       = hash(OrderId, 4) + "_" + pad(OrderId, 5)
-  query «Recent» where Customer = ? and OrderId > ?`), "query/unordered-range");
+  query «Recent» where Customer = ? and OrderId > ?`),
+    "query/unordered-range",
+  );
   assert.equal(h.fixes, undefined);
-  expectFix(T(`  Customer: string(20) distinct 10K
+  expectFix(
+    T(`  Customer: string(20) distinct 10K
   Shop:     string(8) charset "a-z0-9"
   OrderId:  int(0..99999)
   partitionKey = Customer
   rowKey       = Shop + ":" + pad(OrderId, 5)
-  query «ByShop» where Customer = ? and Shop between ?`), "query/unordered-range", T(`  Customer: string(20) distinct 10K
+  query «ByShop» where Customer = ? and Shop between ?`),
+    "query/unordered-range",
+    T(`  Customer: string(20) distinct 10K
   Shop:     string(8) charset "a-z0-9"
   OrderId:  int(0..99999)
   partitionKey = Customer
   rowKey       = Shop + "," + pad(OrderId, 5)
-  query ByShop where Customer = ? and Shop between ?`));
+  query ByShop where Customer = ? and Shop between ?`),
+  );
 });
 
 test("filters that do not parse are syntax errors at their position inside the string", () => {
-  expectFindings(T(`${ORDERS}
-  query Bad filter "PartitionKey eq 'a' and frob «5»"`), "syntax");
-  assert.ok(!codes(T(`${ORDERS}
-  query Bad filter "PartitionKey eq 'a' and Status eq 'Open'"`)).includes("syntax"));
+  expectFindings(
+    T(`${ORDERS}
+  query Bad filter "PartitionKey eq 'a' and frob «5»"`),
+    "syntax",
+  );
+  assert.ok(
+    !codes(
+      T(`${ORDERS}
+  query Bad filter "PartitionKey eq 'a' and Status eq 'Open'"`),
+    ).includes("syntax"),
+  );
 });

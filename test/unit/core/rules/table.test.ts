@@ -3,15 +3,19 @@ import assert from "node:assert/strict";
 import { expectFindings } from "../../../helpers/analysis";
 
 test("missing-key sits on the table's name and names what is missing", () => {
-  const [f] = expectFindings(`table «Orders» {
+  const [f] = expectFindings(
+    `table «Orders» {
   A: int
   partitionKey = pad(A, 10)
-}`, "missing-key");
+}`,
+    "missing-key",
+  );
   assert.match(f.message, /no rowKey/);
 });
 
 test("table/invalid-name follows the profile's naming rule", () => {
-  expectFindings(`table «ab» { A: int
+  expectFindings(
+    `table «ab» { A: int
  partitionKey = A
  rowKey = A }
 table «Order_Lines» { A: int
@@ -22,9 +26,14 @@ table «Tables» { A: int
  rowKey = A }
 table Fine123 { A: int
  partitionKey = A
- rowKey = A }`, "table/invalid-name");
-  expectFindings(`service tablestore
+ rowKey = A }`,
+    "table/invalid-name",
+  );
+  expectFindings(
+    `service tablestore
 table my_table { A: int
  partitionKey = A
- rowKey = A }`, "table/invalid-name");
+ rowKey = A }`,
+    "table/invalid-name",
+  );
 });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { codes,expectFindings,expectFix } from "../../../helpers/analysis";
+import { codes, expectFindings, expectFix } from "../../../helpers/analysis";
 
 const T = (body: string, service = "") => `${service}table Ledger {\n${body}\n}\n`;
 
@@ -11,7 +11,8 @@ test("transaction/cross-partition: the ledger keyed by account is flagged and re
   const marked = text.slice(0, start) + "«Transfer»" + text.slice(start + "Transfer".length);
   const [f] = expectFindings(marked, "transaction/cross-partition");
   assert.match(f.message, /share TransferId but may differ in AccountNumber/);
-  const fixed = text.replace("partitionKey = AccountNumber", "partitionKey = TransferId")
+  const fixed = text
+    .replace("partitionKey = AccountNumber", "partitionKey = TransferId")
     .replace(`rowKey       = TransferId + "_" + Entry`, `rowKey       = Entry + "_" + AccountNumber`);
   expectFix(marked, "transaction/cross-partition", fixed);
   // The ledger's second table is the design the guide arrives at: no error.
@@ -19,26 +20,36 @@ test("transaction/cross-partition: the ledger keyed by account is flagged and re
 });
 
 test("transaction/cross-partition is silent when the shared properties decide the partition key", () => {
-  assert.ok(!codes(T(`  Order: guid
+  assert.ok(
+    !codes(
+      T(`  Order: guid
   Line:  int(0..999)
   partitionKey = Order
   rowKey = pad(Line, 3)
-  transaction Place entities 20 sharing Order`)).includes("transaction/cross-partition"));
+  transaction Place entities 20 sharing Order`),
+    ).includes("transaction/cross-partition"),
+  );
 });
 
 test("transaction/too-large counts index rows against 100 operations and bytes against 4 MiB", () => {
-  const [ops] = expectFindings(T(`  Order: guid
+  const [ops] = expectFindings(
+    T(`  Order: guid
   Line:  int(0..999)
   partitionKey = Order
   rowKey = pad(Line, 3)
   index ByLine rowKey = "L" + pad(Line, 3)
-  transaction «Place» entities 60 sharing Order`), "transaction/too-large");
+  transaction «Place» entities 60 sharing Order`),
+    "transaction/too-large",
+  );
   assert.match(ops.message, /120 operations \(60 entities × 2 rows each\); the limit is 100/);
-  const [bytes] = expectFindings(T(`  Order: guid
+  const [bytes] = expectFindings(
+    T(`  Order: guid
   Line:  int(0..999)
   partitionKey = Order
   rowKey = pad(Line, 3)
   entitySize 100KB
-  transaction «Place» entities 50 sharing Order`), "transaction/too-large");
+  transaction «Place» entities 50 sharing Order`),
+    "transaction/too-large",
+  );
   assert.match(bytes.message, /≈ 4.9 MiB; the limit is 4 MiB/);
 });

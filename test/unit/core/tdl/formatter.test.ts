@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { formatTdl } from "../../../../server/src/core";
 
-
 test("the formatter indents, spaces, aligns and keeps comments", () => {
   const before = `// orders
 service   azure-table
@@ -49,6 +48,10 @@ table Broken {
 });
 
 test("the formatter prints a retention like the other estimates", () => {
-  const before = "table Readings {\n At: datetime increasing\n  partitionKey = date( At,\"yyyyMMdd\" )\n rowKey=date(At, \"HHmmss\")\n   retention    1.5y  // kept\n}\n";
-  assert.equal(formatTdl(before), "table Readings {\n  At: datetime increasing\n  partitionKey = date(At, \"yyyyMMdd\")\n  rowKey       = date(At, \"HHmmss\")\n  retention 1.5y // kept\n}\n");
+  const before =
+    'table Readings {\n At: datetime increasing\n  partitionKey = date( At,"yyyyMMdd" )\n rowKey=date(At, "HHmmss")\n   retention    1.5y  // kept\n}\n';
+  assert.equal(
+    formatTdl(before),
+    'table Readings {\n  At: datetime increasing\n  partitionKey = date(At, "yyyyMMdd")\n  rowKey       = date(At, "HHmmss")\n  retention 1.5y // kept\n}\n',
+  );
 });

@@ -11,8 +11,14 @@ test("the language reference's example parses without errors into its members", 
   assert.equal(file.service?.value, "azure-table");
   const t = file.tables[0];
   assert.equal(t.name.text, "Registrations");
-  assert.deepEqual(t.properties.map((p) => p.name.text), ["Event", "Distance", "Bib", "Name", "Gender", "Age"]);
-  assert.deepEqual(t.properties[1].type.values?.map((v) => v.text), ["Full", "Half", "TenK"]);
+  assert.deepEqual(
+    t.properties.map((p) => p.name.text),
+    ["Event", "Distance", "Bib", "Name", "Gender", "Age"],
+  );
+  assert.deepEqual(
+    t.properties[1].type.values?.map((v) => v.text),
+    ["Full", "Half", "TenK"],
+  );
   assert.equal(t.properties[2].type.max?.value, 99999);
   assert.equal(t.partitionKey?.expr.parts.length, 3);
   assert.equal(t.indexes[0].name.text, "ByAge");
@@ -41,7 +47,10 @@ test("counts, sizes, rates and percentages follow the language's units", () => {
   const t = file.tables[0];
   assert.equal(t.properties[0].type.min?.value, -5);
   assert.equal(t.properties[0].type.max?.value, 150);
-  assert.deepEqual(t.properties[0].modifiers.map((m) => m.kind), ["distinct", "hot"]);
+  assert.deepEqual(
+    t.properties[0].modifiers.map((m) => m.kind),
+    ["distinct", "hot"],
+  );
   assert.equal(t.properties[1].type.size?.value, 4096);
   assert.equal(t.rows?.value.value, 2_500_000);
   assert.equal(t.entitySize?.value.value, 20 * 1024 ** 3);
@@ -77,7 +86,10 @@ test("a property whose name is a keyword is still a property", () => {
   rowKey = query
 }`);
   assert.deepEqual(errors, []);
-  assert.deepEqual(file.tables[0].properties.map((p) => p.name.text), ["rows", "query"]);
+  assert.deepEqual(
+    file.tables[0].properties.map((p) => p.name.text),
+    ["rows", "query"],
+  );
 });
 
 test("errors in one table do not stop the next table from parsing", () => {
@@ -90,7 +102,10 @@ table Good {
   rowKey = "x"
 }`);
   const { file, errors } = parse(m.text);
-  assert.deepEqual(errors.map((e) => ({ start: e.start, end: e.end })), m.ranges);
+  assert.deepEqual(
+    errors.map((e) => ({ start: e.start, end: e.end })),
+    m.ranges,
+  );
   assert.equal(file.tables.length, 2);
   assert.equal(file.tables[1].hasSyntaxError, false);
   assert.equal(file.tables[1].partitionKey?.expr.parts[0].kind, "call");
@@ -110,7 +125,10 @@ test("unterminated strings and comments are syntax errors at their start", () =>
 }
 «/*» never closed`);
   const { errors } = parse(m.text);
-  assert.deepEqual(errors.map((e) => ({ start: e.start, end: e.end })), m.ranges);
+  assert.deepEqual(
+    errors.map((e) => ({ start: e.start, end: e.end })),
+    m.ranges,
+  );
 });
 
 test("unknown services and functions are reported", () => {
@@ -121,7 +139,10 @@ table Abc {
   rowKey = "x"
 }`);
   const { errors } = parse(m.text);
-  assert.deepEqual(errors.map((e) => ({ start: e.start, end: e.end })), m.ranges);
+  assert.deepEqual(
+    errors.map((e) => ({ start: e.start, end: e.end })),
+    m.ranges,
+  );
   assert.match(errors[1].message, /unknown key function 'frob'/);
 });
 
@@ -136,7 +157,11 @@ test("retention is an estimate: a duration in seconds, declared once, recovered 
   assert.deepEqual(errors, []);
   const t = file.tables[0];
   assert.deepEqual([t.retention?.which, t.retention?.value.value, t.retention?.value.raw], ["retention", 90 * 86400, "90d"]);
-  assert.deepEqual(t.properties.map((p) => p.name.text), ["At", "retention"], "a property may still be called retention");
+  assert.deepEqual(
+    t.properties.map((p) => p.name.text),
+    ["At", "retention"],
+    "a property may still be called retention",
+  );
 
   const m = marked(`table Readings {
   At: datetime increasing
@@ -146,12 +171,18 @@ test("retention is an estimate: a duration in seconds, declared once, recovered 
   rows 1M
 }`);
   const bad = parse(m.text);
-  assert.deepEqual(bad.errors.map((e) => e.message), [
-    "expected a key part: a property name, a \"string\" or a function such as pad(P, 5), found 'retention'",
-    "'90' is not a duration: use a number with a unit s, min, h, d, w or y, such as 90d",
-    "'retention' is declared twice; the first declaration counts",
-  ]);
-  assert.deepEqual(bad.errors.slice(1).map((e) => ({ start: e.start, end: e.end })), m.ranges);
+  assert.deepEqual(
+    bad.errors.map((e) => e.message),
+    [
+      "expected a key part: a property name, a \"string\" or a function such as pad(P, 5), found 'retention'",
+      "'90' is not a duration: use a number with a unit s, min, h, d, w or y, such as 90d",
+      "'retention' is declared twice; the first declaration counts",
+    ],
+  );
+  assert.deepEqual(
+    bad.errors.slice(1).map((e) => ({ start: e.start, end: e.end })),
+    m.ranges,
+  );
   assert.equal(bad.file.tables[0].rows?.value.value, 1e6, "the members after it still parse");
 });
 
@@ -161,8 +192,10 @@ test("a half-typed retention, with \\r line ends and a NUL, costs only its own l
     const { file, errors } = parse(text);
     assert.ok(errors.length >= 1, half);
     // On the retention line, or (nothing typed after the keyword) where the duration was expected: the next token.
-    assert.ok(errors.every((e) => text.slice(0, e.start).split("\r").length === 5 || /expected a duration after 'retention'/.test(e.message)),
-      `${JSON.stringify(half)}: only the retention is in error: ${errors.map((e) => e.message).join(" | ")}`);
+    assert.ok(
+      errors.every((e) => text.slice(0, e.start).split("\r").length === 5 || /expected a duration after 'retention'/.test(e.message)),
+      `${JSON.stringify(half)}: only the retention is in error: ${errors.map((e) => e.message).join(" | ")}`,
+    );
     assert.equal(file.tables[0].accesses.length, 1, "the insert after it still parses");
   }
 });

@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { ConnectionStringError, DEV_ACCOUNT, DEV_KEY, parseConnectionString } from "../../../../client/src/runtime/account/connection-string";
+import {
+  ConnectionStringError,
+  DEV_ACCOUNT,
+  DEV_KEY,
+  parseConnectionString,
+} from "../../../../client/src/runtime/account/connection-string";
 
 /** A key of the real length (64 bytes, 88 base64 characters) that no message may quote. */
 const KEY = createHash("sha512").update("connection-string.test").digest("base64");
@@ -27,15 +32,24 @@ function messageOf(cs: string): string {
 test("a key after a space, a colon or no name is refused by naming the setting and segment, never quoting the key", () => {
   // Issue 10: these printed "unknown setting '<most of the key>'" through tdl stress and VS Code.
   const cases: Array<[string, RegExp]> = [
-    [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey ${KEY};EndpointSuffix=core.windows.net`, /^AccountKey \(segment 3\) needs '=' between the name and the value/],
+    [
+      `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey ${KEY};EndpointSuffix=core.windows.net`,
+      /^AccountKey \(segment 3\) needs '=' between the name and the value/,
+    ],
     [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey:${KEY}`, /^AccountKey \(segment 3\) needs '='/],
     [`DefaultEndpointsProtocol=https;AccountName=acct;AccountKey: ${KEY}`, /^AccountKey \(segment 3\) needs '='/],
     [`DefaultEndpointsProtocol=https;AccountName=acct;${KEY}`, /^segment 3 looks like an account key without its name: write AccountKey=…/],
     [`${KEY}`, /^segment 1 looks like an account key/],
     [`AccountName=acct;${KEY.slice(0, 40)};${KEY.slice(40)}`, /^segment 2 looks like an account key/],
-    [`AccountName=acct;AccountKey=${KEY.slice(0, 30)} ${KEY.slice(30)}`, /^AccountKey \(segment 2\) is not base64: its character 31 is a space or line break/],
+    [
+      `AccountName=acct;AccountKey=${KEY.slice(0, 30)} ${KEY.slice(30)}`,
+      /^AccountKey \(segment 2\) is not base64: its character 31 is a space or line break/,
+    ],
     [`AccountName=acct;AccountKey=${KEY.slice(0, -1)}`, /^AccountKey \(segment 2\) is not complete base64 \(87 characters/],
-    [`AccountName=acct;AccountKey=${KEY};AccountKey=${KEY.slice(4)}`, /^AccountKey is set twice with different values \(segments 2 and 3\)/],
+    [
+      `AccountName=acct;AccountKey=${KEY};AccountKey=${KEY.slice(4)}`,
+      /^AccountKey is set twice with different values \(segments 2 and 3\)/,
+    ],
     [`AccountName=acct;SharedAccessSignature sv=2020-08-04&sig=${SIG}`, /^SharedAccessSignature \(segment 2\) needs '='/],
     [`AccountName=acct;sv=2020-08-04&ss=t&sig=${SIG}`, /^segment 2 looks like a SAS token without its name/],
     [`AccountName=acct;SharedAccessSignature=sv=2020-08-04&ss=t`, /^SharedAccessSignature \(segment 2\) has no signature/],
@@ -77,13 +91,22 @@ test("malformed connection strings say what is wrong", () => {
     ["DefaultEndpointsProtocol=ftp;AccountName=a;AccountKey=abc=", /DefaultEndpointsProtocol \(segment 1\) must be https or http/],
     ["AccountName=a;AccountKey=abc=;EndpointSuffix=a b", /EndpointSuffix \(segment 3\) is not a domain/],
     ["https://acct.table.core.windows.net", /this is a URL, not a connection string/],
-    [`TableEndpoint=https://a.table.core.windows.net/?sv=1&sig=${SIG};SharedAccessSignature=sv=2&sig=${SIG}`, /both TableEndpoint \(segment 1\) and SharedAccessSignature \(segment 2\) carry a SAS token/],
+    [
+      `TableEndpoint=https://a.table.core.windows.net/?sv=1&sig=${SIG};SharedAccessSignature=sv=2&sig=${SIG}`,
+      /both TableEndpoint \(segment 1\) and SharedAccessSignature \(segment 2\) carry a SAS token/,
+    ],
   ];
   for (const [cs, expected] of cases) assert.match(messageOf(cs), expected, JSON.stringify(cs));
 });
 
 test("connection strings read the same with quotes, any case of names, and \\r, \\r\\n or \\n between settings", () => {
-  const expected = { endpoint: "https://acct.table.core.windows.net", accountName: "acct", accountKey: KEY, sas: undefined, emulator: false };
+  const expected = {
+    endpoint: "https://acct.table.core.windows.net",
+    accountName: "acct",
+    accountKey: KEY,
+    sas: undefined,
+    emulator: false,
+  };
   for (const cs of [
     `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${KEY};EndpointSuffix=core.windows.net`,
     `"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${KEY};EndpointSuffix=core.windows.net;"`,
@@ -92,20 +115,39 @@ test("connection strings read the same with quotes, any case of names, and \\r, 
     `DefaultEndpointsProtocol=https\r\nAccountName=acct\r\nAccountKey=${KEY}\r\n`,
     `DefaultEndpointsProtocol=https;\nAccountName = acct ;\r\n AccountKey=${KEY};;`,
     `AccountName=acct;AccountKey=${KEY};AccountName=acct`,
-  ]) assert.deepEqual(parseConnectionString(cs), expected, JSON.stringify(cs));
+  ])
+    assert.deepEqual(parseConnectionString(cs), expected, JSON.stringify(cs));
 });
 
 test("a SAS in TableEndpoint's query is split off: the endpoint holds no query", () => {
   const parsed = parseConnectionString(`TableEndpoint=https://acct.table.core.windows.net/?sv=2020-08-04&ss=t&srt=sco&sp=rl&sig=${SIG}`);
-  assert.deepEqual(parsed, { endpoint: "https://acct.table.core.windows.net", accountName: "acct", accountKey: undefined, sas: `sv=2020-08-04&ss=t&srt=sco&sp=rl&sig=${SIG}`, emulator: false });
-  const both = parseConnectionString(`TableEndpoint=https://acct.table.core.windows.net?sv=1&sig=${SIG};SharedAccessSignature=?sv=1&sig=${SIG}`);
+  assert.deepEqual(parsed, {
+    endpoint: "https://acct.table.core.windows.net",
+    accountName: "acct",
+    accountKey: undefined,
+    sas: `sv=2020-08-04&ss=t&srt=sco&sp=rl&sig=${SIG}`,
+    emulator: false,
+  });
+  const both = parseConnectionString(
+    `TableEndpoint=https://acct.table.core.windows.net?sv=1&sig=${SIG};SharedAccessSignature=?sv=1&sig=${SIG}`,
+  );
   assert.equal(both.sas, `sv=1&sig=${SIG}`);
 });
 
 test("emulator endpoints: UseDevelopmentStorage, path-style loopback, and a name that only starts with 127 is not local", () => {
-  assert.deepEqual(parseConnectionString("UseDevelopmentStorage=true"), { endpoint: `http://127.0.0.1:10002/${DEV_ACCOUNT}`, accountName: DEV_ACCOUNT, accountKey: DEV_KEY, emulator: true });
-  assert.equal(parseConnectionString("UseDevelopmentStorage=true;DevelopmentStorageProxyUri=http://localhost").endpoint, `http://localhost:10002/${DEV_ACCOUNT}`);
-  const local = parseConnectionString(`DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};TableEndpoint=http://127.0.0.1:10002/${DEV_ACCOUNT}/;`);
+  assert.deepEqual(parseConnectionString("UseDevelopmentStorage=true"), {
+    endpoint: `http://127.0.0.1:10002/${DEV_ACCOUNT}`,
+    accountName: DEV_ACCOUNT,
+    accountKey: DEV_KEY,
+    emulator: true,
+  });
+  assert.equal(
+    parseConnectionString("UseDevelopmentStorage=true;DevelopmentStorageProxyUri=http://localhost").endpoint,
+    `http://localhost:10002/${DEV_ACCOUNT}`,
+  );
+  const local = parseConnectionString(
+    `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};TableEndpoint=http://127.0.0.1:10002/${DEV_ACCOUNT}/;`,
+  );
   assert.deepEqual([local.endpoint, local.accountName, local.emulator], [`http://127.0.0.1:10002/${DEV_ACCOUNT}`, DEV_ACCOUNT, true]);
   assert.equal(parseConnectionString(`TableEndpoint=http://[::1]:10002/${DEV_ACCOUNT};AccountKey=${DEV_KEY}`).emulator, true);
   // Issue 10: an account named "127" counted as local and skipped the real-account confirmation.

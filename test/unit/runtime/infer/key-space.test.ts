@@ -12,12 +12,21 @@ import { END, logWidth, midpoint } from "../../../../client/src/runtime/infer/ke
 const key = fc.string({ unit: fc.constantFrom("0", "1", "9", "A", "P", "_", "z", "~", " ", "\u0000", "\u00e9", "\uffff"), maxLength: 12 });
 
 test("a midpoint lies strictly between its ends, whatever the keys", () => {
-  fuzz("infer-midpoint", fc.tuple(key, key, fc.array(fc.integer({ min: 0x20, max: 0x7e }), { maxLength: 10 })), ([x, y, alphabet]) => {
-    const [a, b] = x < y ? [x, y] : [y, x];
-    const m = midpoint(a, b, [...new Set(alphabet)].sort((p, q) => p - q));
-    if (m === undefined) return true;
-    return a < m && m < b;
-  }, 2000);
+  fuzz(
+    "infer-midpoint",
+    fc.tuple(key, key, fc.array(fc.integer({ min: 0x20, max: 0x7e }), { maxLength: 10 })),
+    ([x, y, alphabet]) => {
+      const [a, b] = x < y ? [x, y] : [y, x];
+      const m = midpoint(
+        a,
+        b,
+        [...new Set(alphabet)].sort((p, q) => p - q),
+      );
+      if (m === undefined) return true;
+      return a < m && m < b;
+    },
+    2000,
+  );
 });
 
 /** Regression: below a shared prefix the candidate was compared without the prefix, and no probe went deeper than one character. */

@@ -15,7 +15,9 @@ const START = Date.UTC(2026, 0, 1);
 
 function facts(n: number, props: (i: number) => Record<string, [EdmType, string]>, tableRows = n): Map<string, PropertyFacts> {
   const rows = Array.from({ length: n }, (_, i): EntityRow => ({
-    partitionKey: "p", rowKey: String(i), timestamp: new Date(START + i * 1000).toISOString(),
+    partitionKey: "p",
+    rowKey: String(i),
+    timestamp: new Date(START + i * 1000).toISOString(),
     properties: Object.fromEntries(Object.entries(props(i)).map(([k, [type, value]]) => [k, { type, value }])),
   })).map(rowOf);
   return new Map(inferProperties(rows, tableRows).map((f) => [f.name, f]));
@@ -39,7 +41,11 @@ test("types, lengths, charsets, ranges and enums come from the values", () => {
 
 test("a counter that grows with Timestamp is increasing, a countdown decreasing, noise neither", () => {
   const rnd = seeded(3);
-  const f = facts(300, (i) => ({ Seq: ["Int64", String(1000 + i)], Left: ["Int32", String(5000 - 2 * i)], Noise: ["Double", String(rnd())] }));
+  const f = facts(300, (i) => ({
+    Seq: ["Int64", String(1000 + i)],
+    Left: ["Int32", String(5000 - 2 * i)],
+    Noise: ["Double", String(rnd())],
+  }));
   assert.equal(f.get("Seq")!.monotonic?.direction, "increasing");
   assert.equal(f.get("Left")!.monotonic?.direction, "decreasing");
   assert.equal(f.get("Noise")!.monotonic, undefined);

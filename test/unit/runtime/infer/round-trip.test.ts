@@ -25,7 +25,10 @@ test("at least 9 of 10 designs come back with the same key expressions and the s
     const inferred = analyzeTdl(r.text).tables[0];
     const want = keyExpressions(d.text, d.model);
     const got = keyExpressions(r.text, inferred);
-    if (JSON.stringify(got) !== JSON.stringify(want)) { misses.push(`${table}: ${got.join(" | ")} instead of ${want.join(" | ")}`); continue; }
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      misses.push(`${table}: ${got.join(" | ")} instead of ${want.join(" | ")}`);
+      continue;
+    }
     // Same keys must rebuild every sampled key with the core's evaluator.
     assert.equal(r.check.partitionKey, r.check.total, table);
     assert.equal(r.check.anyRowKey, r.check.total, table);
@@ -50,7 +53,8 @@ test("a hash prefix is found when other properties match the key's zeros by chan
   const d = roundTripDesigns().find((x) => x.model.table.name.text === "PurchasesHashed")!;
   const start = Date.UTC(2026, 0, 1);
   const rows: EntityRow[] = generatedRows(d.model, 1000).map((e, i) => ({
-    ...e, properties: { ...e.properties, PurchasedAt: { type: "DateTime", value: new Date(start + i * 60_000).toISOString() } },
+    ...e,
+    properties: { ...e.properties, PurchasedAt: { type: "DateTime", value: new Date(start + i * 60_000).toISOString() } },
   }));
   const r = inferDesign(rows, { table: "PurchasesHashed" });
   assert.match(r.text, /partitionKey = hash\(OrderNumber, 4\) \+ "_" \+ pad\(OrderNumber, 10\)/);

@@ -5,18 +5,34 @@ import { linked, RequestTimeout, sleep, withDeadline } from "../../../../client/
 
 test("withDeadline settles at its bound even when the work ignores its signal (a stalled response body)", async () => {
   const t0 = performance.now();
-  await assert.rejects(withDeadline(undefined, 50, () => new Promise(() => undefined)), (e: unknown) => e instanceof RequestTimeout && e.timeoutMs === 50);
+  await assert.rejects(
+    withDeadline(undefined, 50, () => new Promise(() => undefined)),
+    (e: unknown) => e instanceof RequestTimeout && e.timeoutMs === 50,
+  );
   assert.ok(performance.now() - t0 < 1000);
   const parent = new AbortController();
   setTimeout(() => parent.abort(), 20);
-  await assert.rejects(withDeadline(parent.signal, 60_000, () => new Promise(() => undefined)), (e: Error) => e.name === "AbortError");
+  await assert.rejects(
+    withDeadline(parent.signal, 60_000, () => new Promise(() => undefined)),
+    (e: Error) => e.name === "AbortError",
+  );
 });
 
 test("withDeadline passes results and failures through, and leaves no listener behind on the parent", async () => {
   const parent = new AbortController();
   for (let i = 0; i < 1000; i++) assert.equal(await withDeadline(parent.signal, 1000, async () => i), i);
-  await assert.rejects(withDeadline(parent.signal, 1000, async () => { throw Object.assign(new Error("busy"), { statusCode: 503 }); }), /busy/);
-  await assert.rejects(withDeadline(parent.signal, 1000, () => { throw new Error("sync"); }), /sync/);
+  await assert.rejects(
+    withDeadline(parent.signal, 1000, async () => {
+      throw Object.assign(new Error("busy"), { statusCode: 503 });
+    }),
+    /busy/,
+  );
+  await assert.rejects(
+    withDeadline(parent.signal, 1000, () => {
+      throw new Error("sync");
+    }),
+    /sync/,
+  );
   assert.equal(getEventListeners(parent.signal, "abort").length, 0);
 });
 

@@ -18,15 +18,31 @@ function steady(perSecond: number, ms: number): Metrics {
 
 test("a steady load ends level: the last half second is a rate over half a second", () => {
   const points = steady(1000, 2500).timeline(2500);
-  assert.deepEqual(points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond, p.byOperation.insert]), [[1000, 1000, 1000, 1000], [2000, 1000, 1000, 1000], [2500, 500, 1000, 1000]]);
+  assert.deepEqual(
+    points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond, p.byOperation.insert]),
+    [
+      [1000, 1000, 1000, 1000],
+      [2000, 1000, 1000, 1000],
+      [2500, 500, 1000, 1000],
+    ],
+  );
 });
 
 test("a last piece under a quarter second joins the second before it", () => {
   const points = steady(1000, 2100).timeline(2100);
-  assert.deepEqual(points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond]), [[1000, 1000, 1000], [2100, 1100, 1000]]);
+  assert.deepEqual(
+    points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond]),
+    [
+      [1000, 1000, 1000],
+      [2100, 1100, 1000],
+    ],
+  );
 });
 
 test("a run shorter than a second is one point at its own rate", () => {
   const points = steady(400, 300).timeline(300);
-  assert.deepEqual(points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond]), [[300, 120, 400]]);
+  assert.deepEqual(
+    points.map((p) => [p.tMs, p.entities, p.entitiesPerSecond]),
+    [[300, 120, 400]],
+  );
 });

@@ -46,8 +46,14 @@ export async function w(r: { event: string; distance: "Full"; bib: number; name:
   assert.match(fixed, /rowKey: Keys\.rowKeyByAge\(\{ Age: r\.age, Bib: r\.bib, Name: r\.name, Gender: r\.gender \}\)/);
   assert.equal(fixed.match(/import \* as/g)?.length, 1, "the existing import is reused");
   analyzer.update(file, fixed);
-  assert.deepEqual(analyzer.semanticDiagnostics(file).map((d) => d.messageText), []);
-  assert.deepEqual(analyzer.analyze(file).findings.filter((f) => f.code === CODE), []);
+  assert.deepEqual(
+    analyzer.semanticDiagnostics(file).map((d) => d.messageText),
+    [],
+  );
+  assert.deepEqual(
+    analyzer.analyze(file).findings.filter((f) => f.code === CODE),
+    [],
+  );
 });
 
 test("the generate command travels through the diagnostic's data to a code action; malformed commands from a client are dropped", () => {
@@ -61,8 +67,21 @@ export const w = (a: string, b: string) => client.createEntity({ partitionKey: a
   const diagnostic = toDiagnostic(lines, finding);
   const uri = "file:///cmd.ts";
   const [action] = codeActionsFor(uri, [{ ...diagnostic, source: "tdl" }]);
-  assert.deepEqual(action.command, { title: action.title, command: "tableDesign.generateKeyBuilders", arguments: [MARATHON, "Registrations"] });
+  assert.deepEqual(action.command, {
+    title: action.title,
+    command: "tableDesign.generateKeyBuilders",
+    arguments: [MARATHON, "Registrations"],
+  });
   assert.equal(action.edit, undefined);
-  const hostile = { ...diagnostic, source: "tdl", data: { fixes: [{ title: "x", edits: [], command: { command: 42 } }, { title: "y", edits: [], command: "rm -rf" }] } };
+  const hostile = {
+    ...diagnostic,
+    source: "tdl",
+    data: {
+      fixes: [
+        { title: "x", edits: [], command: { command: 42 } },
+        { title: "y", edits: [], command: "rm -rf" },
+      ],
+    },
+  };
   assert.deepEqual(codeActionsFor(uri, [hostile]), []);
 });

@@ -15,7 +15,11 @@ function design(key: string, props = "A: string(10)\n  B: int(0..999)\n  C: stri
 }
 
 const lit = (text: string): Shape[number] => ({ kind: "lit", text, nodes: [] });
-const slot = (name: string, extra: Partial<Extract<Shape[number], { kind: "slot" }>> = {}): Shape[number] => ({ kind: "slot", props: [name], ...extra });
+const slot = (name: string, extra: Partial<Extract<Shape[number], { kind: "slot" }>> = {}): Shape[number] => ({
+  kind: "slot",
+  props: [name],
+  ...extra,
+});
 const kinds = (code: Shape, d: Shape) => compareShapes(code, d, AZURE).map((x) => x.kind);
 
 test("design shapes: literals merge, functions keep their widths, lower/upper are their value", () => {
@@ -48,7 +52,10 @@ test("forbidden characters: NUL, \\r, '/', '#' in the code's literals; not when 
     assert.ok(kinds([slot("a"), lit(`_${ch}`), slot("c")], d).includes("forbidden-character"), JSON.stringify(ch));
   }
   // Tablestore forbids none of them: only the separator differs.
-  assert.deepEqual(compareShapes([slot("a"), lit("#"), slot("c")], d, profileFor("tablestore")).map((x) => x.kind), ["separator"]);
+  assert.deepEqual(
+    compareShapes([slot("a"), lit("#"), slot("c")], d, profileFor("tablestore")).map((x) => x.kind),
+    ["separator"],
+  );
 });
 
 test("a 1 MB literal and a 2,000-part key compare in linear time", () => {
@@ -63,19 +70,35 @@ test("a 1 MB literal and a 2,000-part key compare in linear time", () => {
 });
 
 test("the closest of several row keys is the one compared (the index row with the 'AGE:' prefix)", () => {
-  const designs = tablesOfDesign(`table R {
+  const designs = tablesOfDesign(
+    `table R {
   Age: int(0..120)
   Bib: int(0..99999)
   partitionKey = "x"
   rowKey = "BIB:" + pad(Bib, 5) + "_" + pad(Age, 3)
   index ByAge rowKey = "AGE:" + pad(Age, 3) + "_" + pad(Bib, 5)
 }
-`, "/r.tdl");
+`,
+    "/r.tdl",
+  );
   const r = designs.get("R")!;
-  const best = bestMatch([lit("AGE:"), slot("age", { fn: "pad", width: 3 }), lit("_"), slot("bib", { fn: "pad", width: 4 })], r.rowKeys, AZURE)!;
+  const best = bestMatch(
+    [lit("AGE:"), slot("age", { fn: "pad", width: 3 }), lit("_"), slot("bib", { fn: "pad", width: 4 })],
+    r.rowKeys,
+    AZURE,
+  )!;
   assert.equal(best.candidate.label, "index ByAge");
-  assert.deepEqual(best.drifts.map((x) => x.kind), ["pad-width"]);
-  assert.deepEqual(r.keyProps, { partitionKey: [], rowKeys: [["Bib", "Age"], ["Age", "Bib"]] });
+  assert.deepEqual(
+    best.drifts.map((x) => x.kind),
+    ["pad-width"],
+  );
+  assert.deepEqual(r.keyProps, {
+    partitionKey: [],
+    rowKeys: [
+      ["Bib", "Age"],
+      ["Age", "Bib"],
+    ],
+  });
 });
 
 test("a design that does not parse, or a table without keys, still indexes (no shapes, no queries)", () => {

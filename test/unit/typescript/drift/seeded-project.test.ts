@@ -21,10 +21,16 @@ test("the unchanged code has no drift finding (every table's keys, index rows an
   assert.ok(corpus.correct.length >= 10, `${corpus.correct.length} tables`);
   for (const file of corpus.correct) {
     const text = readFileSync(file, "utf8");
-    assert.deepEqual(driftFindings(file).map((f) => `${text.slice(f.start, f.end)}: ${f.message}`), [], file);
+    assert.deepEqual(
+      driftFindings(file).map((f) => `${text.slice(f.start, f.end)}: ${f.message}`),
+      [],
+      file,
+    );
   }
   // It is code that compiles, not text shaped like code.
-  const errors = corpus.correct.flatMap((f) => analyzer.semanticDiagnostics(f).map((d) => `${f}: ${typeof d.messageText === "string" ? d.messageText : d.messageText.messageText}`));
+  const errors = corpus.correct.flatMap((f) =>
+    analyzer.semanticDiagnostics(f).map((d) => `${f}: ${typeof d.messageText === "string" ? d.messageText : d.messageText.messageText}`),
+  );
   assert.deepEqual(errors, []);
 });
 
@@ -39,7 +45,13 @@ test("at least 95 % of 50 seeded drifts of each kind are found, and nothing else
     report.push(`${kind}: ${seeds.length - missed.length}/50`);
     assert.ok(missed.length <= 2, `${kind}: missed ${missed.length}: ${missed.map((m) => `${m.table} ${m.what}`).join("; ")}`);
   }
-  const false_ = [...findings].flatMap(([file, fs]) => fs.filter((f) => !corpus.seeds.some((s) => s.file === file && f.start < s.end && f.end > s.start)));
-  assert.deepEqual(false_.map((f) => f.message), [], "findings off every seed");
+  const false_ = [...findings].flatMap(([file, fs]) =>
+    fs.filter((f) => !corpus.seeds.some((s) => s.file === file && f.start < s.end && f.end > s.start)),
+  );
+  assert.deepEqual(
+    false_.map((f) => f.message),
+    [],
+    "findings off every seed",
+  );
   console.log(report.join(", "));
 });

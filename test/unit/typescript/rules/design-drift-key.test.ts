@@ -21,7 +21,9 @@ const pad = (n: number, w: number) => String(n).padStart(w, "0");
 const CODE = "ts/design-drift-key";
 
 test("keys built as designed (row and index rows, helpers, consts) have no drift", () => {
-  fx.expect("ok.ts", `${HEAD}
+  fx.expect(
+    "ok.ts",
+    `${HEAD}
 export async function write(r: Reg) {
   const age = String(r.age).padStart(3, "0");
   await client.createEntity({ partitionKey: \`\${r.event}__\${r.distance}\`, rowKey: \`BIB:\${pad(r.bib, 5)}__\${r.name}__\${r.gender}__\${age}\` });
@@ -35,11 +37,15 @@ export async function full(r: Reg & { distance: "Full" }, prefix: "BIB:") {
 export async function opaque(pk: string, rk: string) {
   await client.upsertEntity({ partitionKey: pk, rowKey: rk });
 }
-`, CODE);
+`,
+    CODE,
+  );
 });
 
 test("each kind of drift is found, and named", () => {
-  const found = fx.expect("drift.ts", `${HEAD}
+  const found = fx.expect(
+    "drift.ts",
+    `${HEAD}
 export async function write(r: Reg) {
   await client.createEntity({ partitionKey: «\`\${r.event}-\${r.distance}\`», rowKey: "x" });
   await client.createEntity({ partitionKey: «\`\${r.distance}__\${r.event}\`», rowKey: "x" });
@@ -49,7 +55,9 @@ export async function write(r: Reg) {
   await client.createEntity({ partitionKey: «\`\${r.event}#\${r.distance}\`», rowKey: "x" });
   await client.createEntity({ partitionKey: «\`\${r.event}__\${r.distance}__\${r.name}\`», rowKey: "x" });
 }
-`, CODE);
+`,
+    CODE,
+  );
   const m = found.map((f) => f.message);
   assert.match(m[0], /"-" between its parts where the design has "__"/);
   assert.match(m[1], /order Distance, Event; the design orders them Event, Distance/);
@@ -61,10 +69,14 @@ export async function write(r: Reg) {
 });
 
 test("tables no design declares, and the generated builders, are not judged", () => {
-  fx.expect("other.ts", `import { TableClient } from "@azure/data-tables";
+  fx.expect(
+    "other.ts",
+    `import { TableClient } from "@azure/data-tables";
 const other = TableClient.fromConnectionString("", "Orders");
 export const w = (a: string, b: string) => other.createEntity({ partitionKey: a + "-" + b, rowKey: "1" });
-`, CODE);
+`,
+    CODE,
+  );
 });
 
 test("the fix: the command that generates the builders when the module is missing, the builder's call when it exists", () => {
@@ -75,10 +87,15 @@ export async function write(r: Reg) {
 `;
   const f = fx.file("fix.ts", src);
   const before = fx.analyzer.analyze(f).findings.find((x) => x.code === CODE);
-  assert.deepEqual(before?.fixes?.map((x) => [x.edits.length, x.command]), [[0, { command: GENERATE_COMMAND, arguments: [MARATHON, "Registrations"] }]]);
+  assert.deepEqual(
+    before?.fixes?.map((x) => [x.edits.length, x.command]),
+    [[0, { command: GENERATE_COMMAND, arguments: [MARATHON, "Registrations"] }]],
+  );
   // A module with the builder's signature beside the code: the key becomes its call, imported.
-  writeFileSync(path.join(fx.dir, "Registrations.keys.ts"),
-    `export function partitionKey(e: { Event: string; Distance: "Full" | "Half" | "TenK" }): string { return e.Event + "__" + e.Distance; }\n`);
+  writeFileSync(
+    path.join(fx.dir, "Registrations.keys.ts"),
+    `export function partitionKey(e: { Event: string; Distance: "Full" | "Half" | "TenK" }): string { return e.Event + "__" + e.Distance; }\n`,
+  );
   const finding = fx.analyzer.analyze(fx.file("fix.ts", src)).findings.find((x) => x.code === CODE);
   const fix = finding?.fixes?.[0];
   assert.ok(fix && fix.preferred && !fix.command);
@@ -87,11 +104,16 @@ export async function write(r: Reg) {
   assert.match(fixed, /partitionKey: RegistrationsKeys\.partitionKey\(\{ Event: r\.event, Distance: r\.distance \}\)/);
   fx.file("fix.ts", fixed);
   assert.deepEqual(fx.typeErrors(f), []);
-  assert.deepEqual(fx.analyzer.analyze(f).findings.filter((x) => x.code === CODE), []);
+  assert.deepEqual(
+    fx.analyzer.analyze(f).findings.filter((x) => x.code === CODE),
+    [],
+  );
 });
 
 test("a transaction whose entities take the design's partition key from different values is drift; one partition is not", () => {
-  const found = fx.expect("tx.ts", `${HEAD}
+  const found = fx.expect(
+    "tx.ts",
+    `${HEAD}
 import { TableTransaction } from "@azure/data-tables";
 export async function pair(a: Reg, b: Reg) {
   const tx = new TableTransaction();
@@ -105,22 +127,33 @@ export async function dual(r: Reg) {
   tx.createEntity({ partitionKey: r.event + "__" + r.distance, rowKey: \`AGE:\${pad(r.age, 3)}__\${pad(r.bib, 5)}__\${r.name}__\${r.gender}\` });
   await client.submitTransaction(tx.actions);
 }
-`, CODE);
+`,
+    CODE,
+  );
   assert.match(found[0].message, /take Event from different values \('a\.event', 'b\.event'\)/);
 });
 
 test("hostile keys: 1,000 concatenated parts (5,000 overflow the usage finder in calls.ts, reported), a 1 MB literal, NUL and \\r in a separator — answered, without a crash", () => {
   const many = Array.from({ length: 1000 }, () => "r.name").join(' + "__" + ');
   const big = "_".repeat(1 << 20);
-  const f = fx.file("hostile.ts", `${HEAD}
+  const f = fx.file(
+    "hostile.ts",
+    `${HEAD}
 export async function w(r: Reg) {
   await client.createEntity({ partitionKey: r.event + "__" + r.distance, rowKey: ${many} });
   await client.createEntity({ partitionKey: r.event + "${big}" + r.distance, rowKey: "x" });
   await client.createEntity({ partitionKey: r.event + "_\\u0000\\r" + r.distance, rowKey: "x" });
 }
-`);
+`,
+  );
   const found = fx.analyzer.analyze(f).findings.filter((x) => x.code === CODE || x.code === "internal");
-  assert.ok(found.every((x) => x.code === CODE), found.map((x) => x.message.slice(0, 200)).join("\n"));
-  assert.ok(found.some((x) => /"\\u0000", "\\r" cannot appear in a key/.test(x.message)), found.map((x) => x.message.slice(0, 300)).join("\n"));
+  assert.ok(
+    found.every((x) => x.code === CODE),
+    found.map((x) => x.message.slice(0, 200)).join("\n"),
+  );
+  assert.ok(
+    found.some((x) => /"\\u0000", "\\r" cannot appear in a key/.test(x.message)),
+    found.map((x) => x.message.slice(0, 300)).join("\n"),
+  );
   assert.ok(found.some((x) => x.message.length < 5000 && /between its parts/.test(x.message)));
 });

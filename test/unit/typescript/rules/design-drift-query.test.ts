@@ -15,12 +15,23 @@ after(() => fx.dispose());
 const CODE = "ts/design-drift-query";
 
 test("the design's declared classes: each query of the marathon design's classes is quiet", () => {
-  assert.deepEqual(designs.get("Registrations")?.queries.map((q) => [q.name, q.classification.class]), [["ByBib", "row-range"], ["ByAge", "row-range"]]);
-  assert.deepEqual(designs.get("Ledger")?.queries.map((q) => [q.name, q.classification.class]), [["ByTransfer", "row-range"]]);
+  assert.deepEqual(
+    designs.get("Registrations")?.queries.map((q) => [q.name, q.classification.class]),
+    [
+      ["ByBib", "row-range"],
+      ["ByAge", "row-range"],
+    ],
+  );
+  assert.deepEqual(
+    designs.get("Ledger")?.queries.map((q) => [q.name, q.classification.class]),
+    [["ByTransfer", "row-range"]],
+  );
 });
 
 test("queries of a declared class are quiet; another class, or any query of a table that declares none, is drift", () => {
-  const found = fx.expect("q.ts", `import { TableClient, odata } from "@azure/data-tables";
+  const found = fx.expect(
+    "q.ts",
+    `import { TableClient, odata } from "@azure/data-tables";
 const regs = TableClient.fromConnectionString("", "Registrations");
 const ledger = TableClient.fromConnectionString("", "Ledger");
 const other = TableClient.fromConnectionString("", "Orders");
@@ -45,7 +56,12 @@ export function unknown(filter: string) {
 export function elsewhere() {
   return other.listEntities();
 }
-`, CODE);
-  assert.match(found[0].message, /a table-scan on table "Registrations", but the design \(marathon\.tdl\) does not declare one: its declared queries are ByBib \(row-range\), ByAge \(row-range\)/);
+`,
+    CODE,
+  );
+  assert.match(
+    found[0].message,
+    /a table-scan on table "Registrations", but the design \(marathon\.tdl\) does not declare one: its declared queries are ByBib \(row-range\), ByAge \(row-range\)/,
+  );
   assert.match(found[1].message, /a point on table "Registrations"/);
 });

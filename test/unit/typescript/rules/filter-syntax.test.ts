@@ -10,7 +10,9 @@ const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders"
 `;
 
 test("ts/filter-syntax sits on the error inside the string, through constants, templates, odata and joins", () => {
-  const found = fx.expect("syntax.ts", `${HEAD}
+  const found = fx.expect(
+    "syntax.ts",
+    `${HEAD}
 const BROKEN = "PartitionKey eq 'a' «andd» RowKey eq 'b'";
 export function read(pk: string) {
   client.listEntities({ queryOptions: { filter: "PartitionKey «=» 'a'" } });
@@ -19,8 +21,13 @@ export function read(pk: string) {
   client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk} and RowKey «gt»\` } });
   client.listEntities({ queryOptions: { filter: ["PartitionKey eq 'a'", "(RowKey eq «'b'»"].join(" and ") } });
 }
-`, "ts/filter-syntax");
-  assert.ok(found.every((f) => f.severity === "error" && /does not parse: .*400 Bad Request/.test(f.message)), found.map((f) => f.message).join(" | "));
+`,
+    "ts/filter-syntax",
+  );
+  assert.ok(
+    found.every((f) => f.severity === "error" && /does not parse: .*400 Bad Request/.test(f.message)),
+    found.map((f) => f.message).join(" | "),
+  );
 });
 
 test("ts/filter-syntax: silent on valid filters, on filters not known statically, and the call gets no class", () => {
@@ -32,12 +39,22 @@ export function read(pk: string, filter: string) {
 }
 `;
   const findings = fx.analyzer.analyze(fx.file("valid.ts", text)).findings;
-  assert.deepEqual(findings.filter((f) => f.code === "ts/filter-syntax").map((f) => text.slice(f.start, f.end)), ["PartitionKey"]);
-  assert.deepEqual(findings.filter((f) => f.code === "ts/query-class").map((f) => f.message.split(":")[0]), ["row-range · 1 partition", "filter not known statically"]);
+  assert.deepEqual(
+    findings.filter((f) => f.code === "ts/filter-syntax").map((f) => text.slice(f.start, f.end)),
+    ["PartitionKey"],
+  );
+  assert.deepEqual(
+    findings.filter((f) => f.code === "ts/query-class").map((f) => f.message.split(":")[0]),
+    ["row-range · 1 partition", "filter not known statically"],
+  );
 });
 
 test("an escaped string maps the error to the whole literal (offsets inside it would be wrong)", () => {
-  fx.expect("escaped.ts", `${HEAD}
+  fx.expect(
+    "escaped.ts",
+    `${HEAD}
 client.listEntities({ queryOptions: { filter: «"Name eq \\u0027a\\u0027 xor"» } });
-`, "ts/filter-syntax");
+`,
+    "ts/filter-syntax",
+  );
 });

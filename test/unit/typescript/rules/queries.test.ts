@@ -1,4 +1,4 @@
-import { after,test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { TsFixture } from "../../../helpers/typescript";
 
@@ -24,10 +24,18 @@ export async function read(o: Order) {
 }
 `;
   const found = fx.expect("m.ts", m, "ts/query-class");
-  assert.deepEqual(found.map((f) => f.message), [
-    "point", "row-range · 1 partition", "partition-range · several partitions", "table-scan · scans every partition",
-    "table-scan · scans every partition", "table-scan · scans every partition", "point",
-  ]);
+  assert.deepEqual(
+    found.map((f) => f.message),
+    [
+      "point",
+      "row-range · 1 partition",
+      "partition-range · several partitions",
+      "table-scan · scans every partition",
+      "table-scan · scans every partition",
+      "table-scan · scans every partition",
+      "point",
+    ],
+  );
   const scans = fx.analyzer.analyze(fx.file("m.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan");
   assert.equal(scans.length, 3);
 });
@@ -49,8 +57,14 @@ export function options(opts: { queryOptions?: { filter?: string } }) {
 }
 `;
   const found = fx.expect("unknown.ts", m, "ts/query-class");
-  assert.ok(found.every((f) => f.message.startsWith("filter not known statically")), found.map((f) => f.message).join(" | "));
-  assert.deepEqual(fx.analyzer.analyze(fx.file("unknown.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan"), []);
+  assert.ok(
+    found.every((f) => f.message.startsWith("filter not known statically")),
+    found.map((f) => f.message).join(" | "),
+  );
+  assert.deepEqual(
+    fx.analyzer.analyze(fx.file("unknown.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan"),
+    [],
+  );
 });
 
 test("filters are resolved through the shorthand, let, conditionals (worst branch), join and helpers", () => {
@@ -69,22 +83,41 @@ export function read(o: Order, open: boolean) {
 }
 `;
   const found = fx.expect("resolve.ts", m, "ts/query-class");
-  assert.deepEqual(found.map((f) => f.message), [
-    "row-range · 1 partition", "table-scan · scans every partition", "table-scan · scans every partition", "row-range · 1 partition", "point",
-  ]);
+  assert.deepEqual(
+    found.map((f) => f.message),
+    [
+      "row-range · 1 partition",
+      "table-scan · scans every partition",
+      "table-scan · scans every partition",
+      "row-range · 1 partition",
+      "point",
+    ],
+  );
   const scans = fx.analyzer.analyze(fx.file("resolve.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan");
   assert.equal(scans.length, 2);
   assert.match(scans[1].message, /the worst of 2 branches/);
 });
 
 test("'or' across run-time partition keys is a table scan; the same value twice is one partition; an empty filter scans", () => {
-  const found = fx.expect("or.ts", `${HEAD}
+  const found = fx.expect(
+    "or.ts",
+    `${HEAD}
 export function read(a: string, b: string) {
   client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${a} or PartitionKey eq \${b}\` } });
   client.«listEntities»({ queryOptions: { filter: \`PartitionKey eq '\${a}' or PartitionKey eq '\${b}'\` } });
   client.«listEntities»({ queryOptions: { filter: odata\`PartitionKey eq \${a} or PartitionKey eq \${a}\` } });
   client.«listEntities»({ queryOptions: { filter: "" } });
 }
-`, "ts/query-class");
-  assert.deepEqual(found.map((f) => f.message), ["table-scan · scans every partition", "table-scan · scans every partition", "row-range · 1 partition", "table-scan · scans every partition"]);
+`,
+    "ts/query-class",
+  );
+  assert.deepEqual(
+    found.map((f) => f.message),
+    [
+      "table-scan · scans every partition",
+      "table-scan · scans every partition",
+      "row-range · 1 partition",
+      "table-scan · scans every partition",
+    ],
+  );
 });

@@ -11,7 +11,9 @@ interface Order { customer: string; bib: number; total: number; id: string; stat
 `;
 
 test("ts/read-before-write becomes one upsertEntity", () => {
-  fx.fix("o.ts", `${HEAD}
+  fx.fix(
+    "o.ts",
+    `${HEAD}
 export async function save(o: Order) {
   const entity = { partitionKey: o.customer, rowKey: o.id, total: o.total };
   try {
@@ -21,7 +23,9 @@ export async function save(o: Order) {
     await client.createEntity(entity);
   }
 }
-`, "ts/read-before-write", `${HEAD}
+`,
+    "ts/read-before-write",
+    `${HEAD}
 export async function save(o: Order) {
   const entity = { partitionKey: o.customer, rowKey: o.id, total: o.total };
   try {
@@ -30,11 +34,14 @@ export async function save(o: Order) {
     await client.createEntity(entity);
   }
 }
-`);
+`,
+  );
 });
 
-test("ts/read-before-write: getEntity then upsertEntity(…, \"Replace\") of the same keys is a lost-update race", () => {
-  fx.expect("race.ts", `${HEAD}
+test('ts/read-before-write: getEntity then upsertEntity(…, "Replace") of the same keys is a lost-update race', () => {
+  fx.expect(
+    "race.ts",
+    `${HEAD}
 export async function bump(o: Order) {
   const current = await «client.getEntity<{ hits: number }>(o.customer, o.id)»;
   await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace");
@@ -44,11 +51,15 @@ export async function mutate(o: Order) {
   e.hits++;
   await client.updateEntity(e, "Replace");
 }
-`, "ts/read-before-write");
+`,
+    "ts/read-before-write",
+  );
 });
 
 test("correct code stays silent: the read's ETag, insert-if-absent, other keys", () => {
-  const f = fx.file("correct.ts", `${HEAD}
+  const f = fx.file(
+    "correct.ts",
+    `${HEAD}
 export async function guarded(o: Order) {
   const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
   await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace", { etag: current.etag });
@@ -76,33 +87,50 @@ export async function other(o: Order) {
   await client.getEntity(o.customer, o.id);
   await client.upsertEntity({ partitionKey: o.customer, rowKey: "summary" }, "Replace");
 }
-`);
-  assert.deepEqual(fx.analyzer.analyze(f).findings.filter((x) => x.code === "ts/read-before-write").map((x) => x.message), []);
+`,
+  );
+  assert.deepEqual(
+    fx.analyzer
+      .analyze(f)
+      .findings.filter((x) => x.code === "ts/read-before-write")
+      .map((x) => x.message),
+    [],
+  );
 });
 
 test("ts/read-before-write fix for a read-modify-write passes the read's ETag, and keeps it type-correct", () => {
-  fx.fix("etag.ts", `${HEAD}
+  fx.fix(
+    "etag.ts",
+    `${HEAD}
 export async function bump(o: Order) {
   const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
   await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace");
 }
-`, "ts/read-before-write", `${HEAD}
+`,
+    "ts/read-before-write",
+    `${HEAD}
 export async function bump(o: Order) {
   const current = await client.getEntity<{ hits: number }>(o.customer, o.id);
   await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, hits: current.hits + 1 }, "Replace", { etag: current.etag });
 }
-`);
+`,
+  );
 });
 
 test("ts/read-before-write fix for an update-or-create that ignores the read keeps the mode", () => {
-  fx.fix("mode.ts", `${HEAD}
+  fx.fix(
+    "mode.ts",
+    `${HEAD}
 export async function put(o: Order) {
   await client.getEntity(o.customer, o.id);
   await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, total: o.total }, "Replace");
 }
-`, "ts/read-before-write", `${HEAD}
+`,
+    "ts/read-before-write",
+    `${HEAD}
 export async function put(o: Order) {
   await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, total: o.total }, "Replace");
 }
-`);
+`,
+  );
 });

@@ -26,9 +26,20 @@ export interface ServiceError {
 const DEFAULT_VERSION = "2019-02-02";
 
 const REASONS: Record<number, string> = {
-  400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict",
-  411: "Length Required", 412: "Precondition Failed", 413: "Request Entity Too Large", 415: "Unsupported Media Type",
-  500: "Internal Server Error", 501: "Not Implemented", 503: "Service Unavailable", 504: "Gateway Timeout",
+  400: "Bad Request",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Request Entity Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
 
 /** The reason phrase of a status line (`Bad Request`). */
@@ -53,7 +64,9 @@ function odataLevel(accept: string): string {
 
 /** The single-line JSON `odata.error` body (a batch sub-response must hold it on one line). */
 export function odataErrorJson(code: string, message: string, requestId: string): string {
-  return JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value: `${message}\nRequestId:${requestId}\nTime:${serviceTime()}` } } });
+  return JSON.stringify({
+    "odata.error": { code, message: { lang: "en-US", value: `${message}\nRequestId:${requestId}\nTime:${serviceTime()}` } },
+  });
 }
 
 /**
@@ -148,16 +161,31 @@ export function batchFailureAnswer(f: BatchFailure, version?: string): Answer {
  */
 export function codeForStatus(status: number): ServiceError {
   switch (status) {
-    case 400: return { status, code: "InvalidInput", message: "One of the request inputs is not valid." };
-    case 403: return { status, code: "AuthenticationFailed", message: "Server failed to authenticate the request. Make sure the value of the Authorization header is formed correctly including the signature." };
-    case 404: return { status, code: "ResourceNotFound", message: "The specified resource does not exist." };
-    case 405: return { status, code: "UnsupportedHttpVerb", message: "The resource doesn't support the specified HTTP verb." };
-    case 409: return { status, code: "ResourceAlreadyExists", message: "The specified resource already exists." };
-    case 412: return { status, code: "UpdateConditionNotSatisfied", message: "The update condition specified in the request was not satisfied." };
-    case 413: return { status, code: "RequestBodyTooLarge", message: "The size of the request body exceeds the maximum size permitted." };
-    case 415: return { status, code: "MediaTypeNotSupported", message: "None of the provided media types are supported" };
-    case 501: return { status, code: "NotImplemented", message: "The requested operation is not implemented on the specified resource." };
-    case 503: return { status, code: "ServerBusy", message: "The server is currently unable to receive requests. Please retry your request." };
+    case 400:
+      return { status, code: "InvalidInput", message: "One of the request inputs is not valid." };
+    case 403:
+      return {
+        status,
+        code: "AuthenticationFailed",
+        message:
+          "Server failed to authenticate the request. Make sure the value of the Authorization header is formed correctly including the signature.",
+      };
+    case 404:
+      return { status, code: "ResourceNotFound", message: "The specified resource does not exist." };
+    case 405:
+      return { status, code: "UnsupportedHttpVerb", message: "The resource doesn't support the specified HTTP verb." };
+    case 409:
+      return { status, code: "ResourceAlreadyExists", message: "The specified resource already exists." };
+    case 412:
+      return { status, code: "UpdateConditionNotSatisfied", message: "The update condition specified in the request was not satisfied." };
+    case 413:
+      return { status, code: "RequestBodyTooLarge", message: "The size of the request body exceeds the maximum size permitted." };
+    case 415:
+      return { status, code: "MediaTypeNotSupported", message: "None of the provided media types are supported" };
+    case 501:
+      return { status, code: "NotImplemented", message: "The requested operation is not implemented on the specified resource." };
+    case 503:
+      return { status, code: "ServerBusy", message: "The server is currently unable to receive requests. Please retry your request." };
   }
   return status >= 500
     ? { status, code: "InternalError", message: "The server encountered an internal error. Please retry the request." }

@@ -16,9 +16,7 @@ export interface BatchOperation extends TableRequest {
   malformed?: boolean;
 }
 
-export type BatchParse =
-  | { ok: true; operations: BatchOperation[] }
-  | { ok: false; reason: string };
+export type BatchParse = { ok: true; operations: BatchOperation[] } | { ok: false; reason: string };
 
 /** The boundary parameter of a multipart Content-Type, quoted or not (read by hand: no backtracking regex over a header). */
 export function boundaryOf(contentType: string): string | undefined {
@@ -77,7 +75,8 @@ function operation(part: string, index: number, account: string): BatchOperation
   const lineEnd = content.indexOf("\n");
   const requestLine = (lineEnd < 0 ? content : content.slice(0, lineEnd)).trim();
   const [method, target] = requestLine.split(/\s+/, 2);
-  if (!method || !target || !METHOD.has(method.toUpperCase())) return { kind: "other", method: method?.toUpperCase() ?? "", index, malformed: true };
+  if (!method || !target || !METHOD.has(method.toUpperCase()))
+    return { kind: "other", method: method?.toUpperCase() ?? "", index, malformed: true };
   const { headers, content: json } = splitHeaders(lineEnd < 0 ? "" : content.slice(lineEnd + 1));
   const contentId = headers["content-id"] ?? mime["content-id"];
   const op = parseTablePath(method, target, account, json.trim() || undefined, headers["content-type"] ?? "application/json");
@@ -91,7 +90,8 @@ function operation(part: string, index: number, account: string): BatchOperation
  */
 export function parseBatch(contentType: string, body: string, account: string): BatchParse {
   const outer = boundaryOf(contentType);
-  if (!/^multipart\/mixed/i.test(contentType.trim()) || !outer) return { ok: false, reason: "the $batch request is not multipart/mixed with a boundary" };
+  if (!/^multipart\/mixed/i.test(contentType.trim()) || !outer)
+    return { ok: false, reason: "the $batch request is not multipart/mixed with a boundary" };
   const parts = splitParts(body, outer);
   if (!parts.length) return { ok: false, reason: "the $batch body holds no part delimited by its boundary" };
   for (const part of parts) {

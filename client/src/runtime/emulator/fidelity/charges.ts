@@ -27,8 +27,17 @@ export const PINNED_FILTER_MAX = 4096;
 /** What `r` costs (`operations`: a batch's, already read). */
 export function chargeOf(r: TableRequest, operations: BatchOperation[] | undefined, throttle: Throttle): Charge | undefined {
   switch (r.kind) {
-    case "insert": case "update":
-      return r.table ? { table: r.table, partitionKey: r.partitionKey, cost: 1, what: "writes", delta: r.kind === "insert" || r.method === "PUT" ? 1 : 0 } : undefined;
+    case "insert":
+    case "update":
+      return r.table
+        ? {
+            table: r.table,
+            partitionKey: r.partitionKey,
+            cost: 1,
+            what: "writes",
+            delta: r.kind === "insert" || r.method === "PUT" ? 1 : 0,
+          }
+        : undefined;
     case "delete":
       return r.table ? { table: r.table, partitionKey: r.partitionKey, cost: 1, what: "writes", delta: -1 } : undefined;
     case "read":

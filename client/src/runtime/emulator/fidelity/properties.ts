@@ -38,7 +38,12 @@ function outOfRange(name: string, shown: string): ServiceError {
 
 /** The service's refusal of a property name, if any. */
 export function propertyNameRejection(name: string): ServiceError | undefined {
-  if (name.length > PROPERTY_NAME_MAX) return { status: 400, code: "PropertyNameTooLong", message: `The property name exceeds the maximum allowed length (${PROPERTY_NAME_MAX}).` };
+  if (name.length > PROPERTY_NAME_MAX)
+    return {
+      status: 400,
+      code: "PropertyNameTooLong",
+      message: `The property name exceeds the maximum allowed length (${PROPERTY_NAME_MAX}).`,
+    };
   if (!IDENTIFIER.test(name)) return { status: 400, code: "PropertyNameInvalid", message: "The property name is invalid." };
   return undefined;
 }
@@ -98,7 +103,8 @@ export function propertyValueRejection(name: string, value: unknown, type: strin
 export function keyTypeRejection(entity: Record<string, unknown>): ServiceError | undefined {
   for (const key of ["PartitionKey", "RowKey"]) {
     const v = entity[key];
-    if (v !== undefined && typeof v !== "string") return { status: 400, code: "PrimaryKeyPropertyIsInvalidType", message: "The type of the primary key property is invalid." };
+    if (v !== undefined && typeof v !== "string")
+      return { status: 400, code: "PrimaryKeyPropertyIsInvalidType", message: "The type of the primary key property is invalid." };
   }
   return undefined;
 }

@@ -49,11 +49,15 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "MERGE", "PATCH", "DELETE
 /** Methods whose requests carry no body worth reading: they stream through. */
 const BODILESS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 
-const INTERNAL: ServiceError = { status: 500, code: "InternalError", message: "The server encountered an internal error. Please retry the request." };
+const INTERNAL: ServiceError = {
+  status: 500,
+  code: "InternalError",
+  message: "The server encountered an internal error. Please retry the request.",
+};
 
 function header(req: IncomingMessage, name: string): string {
   const v = req.headers[name];
-  return Array.isArray(v) ? v.join(",") : v ?? "";
+  return Array.isArray(v) ? v.join(",") : (v ?? "");
 }
 
 export class FidelityProxy {
@@ -116,7 +120,9 @@ export class FidelityProxy {
     } catch (e) {
       this.stats.internalErrors++;
       // The path only: a query string may hold a SAS signature.
-      this.log(`fidelity layer: internal error on ${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}: ${(e as Error)?.stack ?? e}`);
+      this.log(
+        `fidelity layer: internal error on ${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}: ${(e as Error)?.stack ?? e}`,
+      );
       try {
         this.answer(res, errorAnswer(INTERNAL, header(req, "accept"), header(req, "x-ms-version")));
       } catch {
@@ -139,27 +145,47 @@ export class FidelityProxy {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const method = (req.method ?? "").toUpperCase();
-    if (!METHODS.has(method)) return this.refuse(req, res, { status: 405, code: "UnsupportedHttpVerb", message: "The resource doesn't support the specified HTTP verb." });
+    if (!METHODS.has(method))
+      return this.refuse(req, res, {
+        status: 405,
+        code: "UnsupportedHttpVerb",
+        message: "The resource doesn't support the specified HTTP verb.",
+      });
     if (req.httpVersion === "1.1" && !req.headers.host) {
-      return this.refuse(req, res, { status: 400, code: "HostInformationNotPresent", message: "The required host information is not present in the request. You must send a non-empty Host header or include the absolute URI in the request line." });
+      return this.refuse(req, res, {
+        status: 400,
+        code: "HostInformationNotPresent",
+        message:
+          "The required host information is not present in the request. You must send a non-empty Host header or include the absolute URI in the request line.",
+      });
     }
-    const tooLarge: ServiceError = { status: 413, code: "RequestBodyTooLarge", message: `The size of the request body exceeds the maximum size permitted (${this.maxBody / 1024 / 1024} MiB).` };
+    const tooLarge: ServiceError = {
+      status: 413,
+      code: "RequestBodyTooLarge",
+      message: `The size of the request body exceeds the maximum size permitted (${this.maxBody / 1024 / 1024} MiB).`,
+    };
     // Declared too large: refused before a byte of it is read.
     if (Number(header(req, "content-length")) > this.maxBody) return this.refuse(req, res, tooLarge, true);
     if (BODILESS.has(method)) return this.process(req, res, undefined);
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
-    req.on("data", (c: Buffer) => this.guard(req, res, () => {
-      if (refused) return;
-      size += c.length;
-      if (size <= this.maxBody) return void chunks.push(c);
-      // Sent too large (chunked, or a lying Content-Length): answered now, the rest discarded, the connection closed.
-      refused = true;
-      chunks.length = 0;
-      this.refuse(req, res, tooLarge, true);
-    }));
-    req.on("end", () => this.guard(req, res, () => { if (!refused) this.process(req, res, Buffer.concat(chunks)); }));
+    req.on("data", (c: Buffer) =>
+      this.guard(req, res, () => {
+        if (refused) return;
+        size += c.length;
+        if (size <= this.maxBody) return void chunks.push(c);
+        // Sent too large (chunked, or a lying Content-Length): answered now, the rest discarded, the connection closed.
+        refused = true;
+        chunks.length = 0;
+        this.refuse(req, res, tooLarge, true);
+      }),
+    );
+    req.on("end", () =>
+      this.guard(req, res, () => {
+        if (!refused) this.process(req, res, Buffer.concat(chunks));
+      }),
+    );
   }
 
   private process(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void {
@@ -171,11 +197,21 @@ export class FidelityProxy {
     if (parsed.kind === "batch" && method === "POST") {
       const b = parseBatch(contentType, text ?? "", this.o.account);
       if (b.ok) operations = b.operations;
-      else if (this.o.fidelity) return this.refuse(req, res, { status: 400, code: "InvalidInput", message: `One of the request inputs is not valid: ${b.reason}.` });
+      else if (this.o.fidelity)
+        return this.refuse(req, res, {
+          status: 400,
+          code: "InvalidInput",
+          message: `One of the request inputs is not valid: ${b.reason}.`,
+        });
     }
     const charge = chargeOf(parsed, operations, this.throttle);
     if (this.o.fidelity) {
-      if (parsed.badUri) return this.refuse(req, res, { status: 400, code: "InvalidUri", message: "The requested URI does not represent any resource on the server." });
+      if (parsed.badUri)
+        return this.refuse(req, res, {
+          status: 400,
+          code: "InvalidUri",
+          message: "The requested URI does not represent any resource on the server.",
+        });
       if (operations) {
         const failed = batchRejection(operations);
         if (failed) return this.answer(res, batchFailureAnswer(failed, header(req, "x-ms-version")));
@@ -183,15 +219,25 @@ export class FidelityProxy {
         const r = rejection(parsed);
         if (r) return this.refuse(req, res, r);
       }
-      const refused = charge && this.throttle.check(charge.table, charge.partitionKey, charge.cost, charge.what === "writes" ? Math.max(0, charge.delta) : 0);
+      const refused =
+        charge &&
+        this.throttle.check(charge.table, charge.partitionKey, charge.cost, charge.what === "writes" ? Math.max(0, charge.delta) : 0);
       if (charge && refused) {
         this.o.recorder.add(charge.table, charge.partitionKey ?? "*", "throttled", charge.cost);
         // Azure's two ServerBusy messages: a partition (server) past its target, or the account past its own.
-        return this.refuse(req, res, { status: 503, code: "ServerBusy", message: refused === "account" ? "Operations per second is over the account limit." : "The server is busy." });
+        return this.refuse(req, res, {
+          status: 503,
+          code: "ServerBusy",
+          message: refused === "account" ? "Operations per second is over the account limit." : "The server is busy.",
+        });
       }
     }
     relay(req, res, {
-      upstreamPort: this.o.upstreamPort, agent: this.agent, timeoutMs: this.o.upstreamTimeoutMs ?? 60_000, dress: this.o.fidelity, body,
+      upstreamPort: this.o.upstreamPort,
+      agent: this.agent,
+      timeoutMs: this.o.upstreamTimeoutMs ?? 60_000,
+      dress: this.o.fidelity,
+      body,
       onSuccess: charge && (() => this.record(charge)),
       answer: (a) => this.answer(res, a),
       guard: (fn) => this.guard(req, res, fn),
@@ -214,12 +260,25 @@ export class FidelityProxy {
       this.stats.malformed++;
       if (!socket.writable) return void socket.destroy();
       const e: ServiceError =
-        err.code === "HPE_INVALID_METHOD" ? { status: 400, code: "InvalidHttpVerb", message: "The HTTP verb specified was not recognized by the server." }
-        : err.code === "HPE_HEADER_OVERFLOW" ? { status: 400, code: "InvalidInput", message: "One of the request inputs is not valid: the request line and headers exceed the 16 KiB the emulator reads." }
-        : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? { status: 500, code: "OperationTimedOut", message: "The operation could not be completed within the permitted time." }
-        : { status: 400, code: "InvalidInput", message: "One of the request inputs is not valid: the request is not valid HTTP/1.1." };
+        err.code === "HPE_INVALID_METHOD"
+          ? { status: 400, code: "InvalidHttpVerb", message: "The HTTP verb specified was not recognized by the server." }
+          : err.code === "HPE_HEADER_OVERFLOW"
+            ? {
+                status: 400,
+                code: "InvalidInput",
+                message: "One of the request inputs is not valid: the request line and headers exceed the 16 KiB the emulator reads.",
+              }
+            : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+              ? { status: 500, code: "OperationTimedOut", message: "The operation could not be completed within the permitted time." }
+              : {
+                  status: 400,
+                  code: "InvalidInput",
+                  message: "One of the request inputs is not valid: the request is not valid HTTP/1.1.",
+                };
       const a = errorAnswer(e, "application/json");
-      const head = Object.entries({ ...a.headers, connection: "close" }).map(([k, v]) => `${k}: ${v}`).join("\r\n");
+      const head = Object.entries({ ...a.headers, connection: "close" })
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\r\n");
       socket.end(`HTTP/1.1 ${a.status} ${reason(a.status)}\r\n${head}\r\n\r\n${a.body}`);
     } catch {
       socket.destroy();

@@ -23,7 +23,10 @@ export class TrafficRecorder extends EventEmitter {
   private timer: NodeJS.Timeout | undefined;
 
   /** `log` hears of a record file that cannot be written (recording to it then stops; the emulator goes on). */
-  constructor(private file?: string, private readonly log?: (line: string) => void) {
+  constructor(
+    private file?: string,
+    private readonly log?: (line: string) => void,
+  ) {
     super();
     this.timer = setInterval(() => this.tick(), 250);
     this.timer.unref();
@@ -59,7 +62,9 @@ export class TrafficRecorder extends EventEmitter {
       try {
         appendFileSync(this.file, JSON.stringify(s) + "\n");
       } catch (e) {
-        this.log?.(`the traffic record could not be written to ${this.file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); recording to the file stops, the emulator goes on`);
+        this.log?.(
+          `the traffic record could not be written to ${this.file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); recording to the file stops, the emulator goes on`,
+        );
         this.file = undefined;
       }
     }

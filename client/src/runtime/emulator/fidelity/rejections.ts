@@ -18,7 +18,8 @@ const SYSTEM = new Set(["PartitionKey", "RowKey", "Timestamp"]);
 
 const INVALID_INPUT: ServiceError = { status: 400, code: "InvalidInput", message: "One of the request inputs is not valid." };
 const VALUE_TOO_LARGE: ServiceError = {
-  status: 400, code: "PropertyValueTooLarge",
+  status: 400,
+  code: "PropertyValueTooLarge",
   message: `The property value exceeds the maximum allowed size (${AZURE.propertyMaxBytes / 1024}KB). If the property value is a string, it is UTF-16 encoded and the maximum number of characters should be ${AZURE.propertyMaxBytes / 2048}K or less.`,
 };
 
@@ -27,7 +28,10 @@ export function entityBytes(entity: Record<string, unknown>): number {
   let size = 4;
   for (const [name, value] of Object.entries(entity)) {
     if (isAnnotation(name)) continue;
-    if (name === "PartitionKey" || name === "RowKey") { size += 2 * String(value ?? "").length; continue; }
+    if (name === "PartitionKey" || name === "RowKey") {
+      size += 2 * String(value ?? "").length;
+      continue;
+    }
     if (name === "Timestamp") continue;
     size += 8 + 2 * name.length + valueBytes(value, typeOf(entity, name));
   }
@@ -46,11 +50,18 @@ function typeOf(entity: Record<string, unknown>, name: string): string | undefin
 
 function valueBytes(value: unknown, type: string | undefined): number {
   switch (type) {
-    case "Edm.Binary": return 4 + Math.floor((String(value).length * 3) / 4);
-    case "Edm.Int64": case "Edm.Double": case "Edm.DateTime": return 8;
-    case "Edm.Guid": return 16;
-    case "Edm.Int32": return 4;
-    case "Edm.Boolean": return 1;
+    case "Edm.Binary":
+      return 4 + Math.floor((String(value).length * 3) / 4);
+    case "Edm.Int64":
+    case "Edm.Double":
+    case "Edm.DateTime":
+      return 8;
+    case "Edm.Guid":
+      return 16;
+    case "Edm.Int32":
+      return 4;
+    case "Edm.Boolean":
+      return 1;
   }
   if (typeof value === "boolean") return 1;
   if (typeof value === "number") return Number.isInteger(value) ? 4 : 8;
@@ -65,7 +76,11 @@ function badKey(key: string): boolean {
 /** The first reason Azure would refuse this (non-batch) request, if any. */
 export function rejection(req: TableRequest): Rejection | undefined {
   if (req.kind === "query" && req.top !== undefined && req.top > AZURE.queryPageMax) {
-    return { status: 400, code: "InvalidInput", message: `One of the request inputs is not valid: $top=${req.top} exceeds the maximum page of ${AZURE.queryPageMax} entities.` };
+    return {
+      status: 400,
+      code: "InvalidInput",
+      message: `One of the request inputs is not valid: $top=${req.top} exceeds the maximum page of ${AZURE.queryPageMax} entities.`,
+    };
   }
   return entityRejection(req);
 }
@@ -77,10 +92,14 @@ function entityRejection(req: TableRequest): Rejection | undefined {
   const e = writes ? req.entity : undefined;
   const keyType = e && keyTypeRejection(e);
   if (keyType) return keyType;
-  const keys = [["PartitionKey", req.partitionKey, AZURE.partitionKeyMaxBytes], ["RowKey", req.rowKey, AZURE.rowKeyMaxBytes]] as const;
+  const keys = [
+    ["PartitionKey", req.partitionKey, AZURE.partitionKeyMaxBytes],
+    ["RowKey", req.rowKey, AZURE.rowKeyMaxBytes],
+  ] as const;
   for (const [which, key, maxBytes] of keys) {
     if (key === undefined) continue;
-    if (badKey(key)) return { status: 400, code: "OutOfRangeInput", message: `The '${which}' parameter of value '${key}' is out of range.` };
+    if (badKey(key))
+      return { status: 400, code: "OutOfRangeInput", message: `The '${which}' parameter of value '${key}' is out of range.` };
     // UTF-16: 2 bytes a character. Azure answers an over-long key as it does an over-long property.
     if (2 * key.length > maxBytes) return VALUE_TOO_LARGE;
   }
@@ -91,14 +110,23 @@ function entityRejection(req: TableRequest): Rejection | undefined {
     if (r) return r;
   }
   if (props.length > AZURE.maxUserProperties) {
-    return { status: 400, code: "TooManyProperties", message: `The entity contains more properties than allowed. Each entity can include up to ${AZURE.maxUserProperties} properties to store data. Each entity also has 3 system properties.` };
+    return {
+      status: 400,
+      code: "TooManyProperties",
+      message: `The entity contains more properties than allowed. Each entity can include up to ${AZURE.maxUserProperties} properties to store data. Each entity also has 3 system properties.`,
+    };
   }
   for (const p of props) {
     const v = e[p];
     if (typeof v === "string" && valueBytes(v, typeOf(e, p)) - 4 > AZURE.propertyMaxBytes) return VALUE_TOO_LARGE;
   }
   const size = entityBytes(e);
-  if (size > AZURE.entityMaxBytes) return { status: 400, code: "EntityTooLarge", message: `The entity is larger than the maximum allowed size (1MB): it is ${size} bytes.` };
+  if (size > AZURE.entityMaxBytes)
+    return {
+      status: 400,
+      code: "EntityTooLarge",
+      message: `The entity is larger than the maximum allowed size (1MB): it is ${size} bytes.`,
+    };
   return undefined;
 }
 
@@ -110,7 +138,12 @@ function entityRejection(req: TableRequest): Rejection | undefined {
  */
 export function batchRejection(ops: BatchOperation[]): BatchFailure | undefined {
   if (ops.length > AZURE.batchMaxOperations) {
-    return { index: 0, status: 400, code: "InvalidInput", message: `The batch request operation exceeds the maximum ${AZURE.batchMaxOperations} changes per change set.` };
+    return {
+      index: 0,
+      status: 400,
+      code: "InvalidInput",
+      message: `The batch request operation exceeds the maximum ${AZURE.batchMaxOperations} changes per change set.`,
+    };
   }
   let group: string | undefined;
   const rows = new Set<string>();
@@ -123,9 +156,21 @@ export function batchRejection(ops: BatchOperation[]): BatchFailure | undefined 
     // An entity group is one table's partition; table names are case-insensitive.
     const here = `${op.table.toLowerCase()}\u0000${op.partitionKey}`;
     group ??= here;
-    if (here !== group) return { ...at, status: 400, code: "CommandsInBatchActOnDifferentPartitions", message: "All commands in a batch must operate on same entity group." };
+    if (here !== group)
+      return {
+        ...at,
+        status: 400,
+        code: "CommandsInBatchActOnDifferentPartitions",
+        message: "All commands in a batch must operate on same entity group.",
+      };
     if (op.rowKey !== undefined) {
-      if (rows.has(op.rowKey)) return { ...at, status: 400, code: "InvalidDuplicateRow", message: "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request." };
+      if (rows.has(op.rowKey))
+        return {
+          ...at,
+          status: 400,
+          code: "InvalidDuplicateRow",
+          message: "The batch request contains multiple changes with same row key. An entity can appear only once in a batch request.",
+        };
       rows.add(op.rowKey);
     }
   }

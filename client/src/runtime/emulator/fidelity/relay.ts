@@ -42,7 +42,7 @@ const HELD_ERROR_MAX = 64 * 1024;
 
 function header(req: IncomingMessage, name: string): string {
   const v = req.headers[name];
-  return Array.isArray(v) ? v.join(",") : v ?? "";
+  return Array.isArray(v) ? v.join(",") : (v ?? "");
 }
 
 /** Relays `req` to the upstream and its answer to `res`. */
@@ -61,21 +61,42 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
     up = new ClientRequest({ host: "127.0.0.1", port: o.upstreamPort, method: req.method, path: req.url, headers, agent: o.agent });
   } catch {
     // Node refuses to send a path or header holding characters HTTP does not allow.
-    o.answer(errorAnswer({ status: 400, code: "InvalidUri", message: "The requested URI does not represent any resource on the server." }, accept, version));
+    o.answer(
+      errorAnswer(
+        { status: 400, code: "InvalidUri", message: "The requested URI does not represent any resource on the server." },
+        accept,
+        version,
+      ),
+    );
     return;
   }
   up.setTimeout(o.timeoutMs, () => up.destroy(Object.assign(new Error(`no answer within ${o.timeoutMs / 1000} s`), { code: "ETIMEDOUT" })));
   up.on("response", (upRes) => o.guard(() => respond(upRes)));
-  up.on("error", (e: NodeJS.ErrnoException) => o.guard(() => {
-    if (res.headersSent) return void res.destroy();
-    o.answer(errorAnswer(e.code === "ETIMEDOUT"
-      ? { status: 500, code: "OperationTimedOut", message: "The operation could not be completed within the permitted time." }
-      : { status: 500, code: "InternalError", message: `The server encountered an internal error. Please retry the request. (The table emulator behind the fidelity layer did not answer: ${e.code ?? "no connection"}.)` },
-    accept, version));
-  }));
+  up.on("error", (e: NodeJS.ErrnoException) =>
+    o.guard(() => {
+      if (res.headersSent) return void res.destroy();
+      o.answer(
+        errorAnswer(
+          e.code === "ETIMEDOUT"
+            ? { status: 500, code: "OperationTimedOut", message: "The operation could not be completed within the permitted time." }
+            : {
+                status: 500,
+                code: "InternalError",
+                message: `The server encountered an internal error. Please retry the request. (The table emulator behind the fidelity layer did not answer: ${e.code ?? "no connection"}.)`,
+              },
+          accept,
+          version,
+        ),
+      );
+    }),
+  );
   // The client left (or never finished sending): the upstream request goes too.
-  res.on("close", () => { if (!res.writableFinished) up.destroy(); });
-  req.on("close", () => { if (!req.complete) up.destroy(); });
+  res.on("close", () => {
+    if (!res.writableFinished) up.destroy();
+  });
+  req.on("close", () => {
+    if (!req.complete) up.destroy();
+  });
   if (o.body) up.end(o.body);
   else req.pipe(up);
 
@@ -98,22 +119,26 @@ export function relay(req: IncomingMessage, res: ServerResponse, o: RelayOptions
       for (const c of held) res.write(c);
       held.length = 0;
     };
-    upRes.on("data", (c: Buffer) => o.guard(() => {
-      if (passing) return void res.write(c);
-      held.push(c);
-      size += c.length;
-      if (size > HELD_ERROR_MAX) pass();
-    }));
-    upRes.on("end", () => o.guard(() => {
-      if (passing) return void res.end();
-      if (size > 0 && upRes.headers["x-ms-error-code"]) {
-        pass();
-        return void res.end();
-      }
-      // No body, or no code (Azurite's `<Code/>`): the service's code for the status, with Azurite's words when it had some.
-      const said = /<Message>([^<\n]+)/.exec(Buffer.concat(held).toString("utf8"))?.[1]?.trim();
-      const e = codeForStatus(status);
-      o.answer(errorAnswer(said ? { ...e, message: said } : e, accept, version));
-    }));
+    upRes.on("data", (c: Buffer) =>
+      o.guard(() => {
+        if (passing) return void res.write(c);
+        held.push(c);
+        size += c.length;
+        if (size > HELD_ERROR_MAX) pass();
+      }),
+    );
+    upRes.on("end", () =>
+      o.guard(() => {
+        if (passing) return void res.end();
+        if (size > 0 && upRes.headers["x-ms-error-code"]) {
+          pass();
+          return void res.end();
+        }
+        // No body, or no code (Azurite's `<Code/>`): the service's code for the status, with Azurite's words when it had some.
+        const said = /<Message>([^<\n]+)/.exec(Buffer.concat(held).toString("utf8"))?.[1]?.trim();
+        const e = codeForStatus(status);
+        o.answer(errorAnswer(said ? { ...e, message: said } : e, accept, version));
+      }),
+    );
   }
 }

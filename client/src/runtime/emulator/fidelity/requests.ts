@@ -45,15 +45,24 @@ export function splitTarget(target: string): { path: string; query: string } {
  * JSON (the Table API's format since 2015; an Atom body passes through to
  * be refused upstream).
  */
-export function parseTablePath(method: string, target: string, account: string, body?: string, contentType = "application/json"): TableRequest {
+export function parseTablePath(
+  method: string,
+  target: string,
+  account: string,
+  body?: string,
+  contentType = "application/json",
+): TableRequest {
   const m = method.toUpperCase();
   const { path, query } = splitTarget(target);
   let badUri = false;
-  const segments = path.split("/").filter(Boolean).map((s) => {
-    const d = safeDecode(s);
-    if (d === undefined) badUri = true;
-    return d ?? s;
-  });
+  const segments = path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => {
+      const d = safeDecode(s);
+      if (d === undefined) badUri = true;
+      return d ?? s;
+    });
   if (badUri) return { kind: "other", method: m, badUri };
   // Path-style: /account/resource (Azurite); the account segment is skipped.
   const ours = segments[0] === account;
@@ -67,7 +76,8 @@ export function parseTablePath(method: string, target: string, account: string, 
     const keys = { table, partitionKey: pk.replace(/''/g, "'"), rowKey: rk.replace(/''/g, "'") };
     if (m === "GET") return { kind: "read", method: m, ...keys };
     if (m === "DELETE") return { kind: "delete", method: m, ...keys };
-    if (m === "PUT" || m === "MERGE" || m === "PATCH" || m === "POST") return { kind: "update", method: m, ...keys, ...jsonBody(body, json) };
+    if (m === "PUT" || m === "MERGE" || m === "PATCH" || m === "POST")
+      return { kind: "update", method: m, ...keys, ...jsonBody(body, json) };
     return { kind: "other", method: m, ...keys };
   }
   const t = TABLE_PATH.exec(resource);
@@ -79,7 +89,13 @@ export function parseTablePath(method: string, target: string, account: string, 
     if (m === "GET") {
       const params = new URLSearchParams(query);
       const top = params.get("$top");
-      return { kind: "query", method: m, table: t[1], filter: params.get("$filter") ?? undefined, top: top === null ? undefined : Number(top) };
+      return {
+        kind: "query",
+        method: m,
+        table: t[1],
+        filter: params.get("$filter") ?? undefined,
+        top: top === null ? undefined : Number(top),
+      };
     }
   }
   // In this account, a resource that is none of the Table API's (Azurite answers those with an empty 500).

@@ -16,7 +16,11 @@ export class TokenBucket {
   private tokens: number;
   private last: number;
 
-  constructor(readonly ratePerSecond: number, private readonly capacity = ratePerSecond, now = performance.now()) {
+  constructor(
+    readonly ratePerSecond: number,
+    private readonly capacity = ratePerSecond,
+    now = performance.now(),
+  ) {
     this.tokens = capacity;
     this.last = now;
   }

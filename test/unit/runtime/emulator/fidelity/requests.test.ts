@@ -10,7 +10,11 @@ const A = "devstoreaccount1";
 
 test("request targets: table, keys, kind, filter and top, in path-style and absolute form", () => {
   const cases: [string, string, Record<string, unknown>][] = [
-    ["GET", `/${A}/Orders()?$filter=PartitionKey%20eq%20'a'&$top=5`, { kind: "query", table: "Orders", filter: "PartitionKey eq 'a'", top: 5 }],
+    [
+      "GET",
+      `/${A}/Orders()?$filter=PartitionKey%20eq%20'a'&$top=5`,
+      { kind: "query", table: "Orders", filter: "PartitionKey eq 'a'", top: 5 },
+    ],
     ["GET", `/${A}/Orders(PartitionKey='it''s',RowKey='r%2F1')`, { kind: "read", table: "Orders", partitionKey: "it's", rowKey: "r/1" }],
     ["DELETE", `http://127.0.0.1:1/${A}/Orders(PartitionKey='a',%20RowKey='b')`, { kind: "delete", partitionKey: "a", rowKey: "b" }],
     ["GET", `/${A}/Tables('Orders')`, { kind: "table" }],
@@ -33,7 +37,13 @@ test("a path that is not valid percent-encoding is flagged, not thrown (GET /%zz
     assert.equal(r.kind, "other");
   }
   // In the account, a path that names no Table API resource (Azurite answers it with an empty 500).
-  for (const target of [`/${A}/T(PartitionKey='p',RowKey='`, `/${A}/T(PartitionKey='p')`, `/${A}/$batch)x`, `/${A}/T/U`, `/${A}/my-table`]) {
+  for (const target of [
+    `/${A}/T(PartitionKey='p',RowKey='`,
+    `/${A}/T(PartitionKey='p')`,
+    `/${A}/$batch)x`,
+    `/${A}/T/U`,
+    `/${A}/my-table`,
+  ]) {
     assert.equal(parseTablePath("GET", target, A).badUri, true, target);
   }
   for (const target of [`/${A}/`, `/${A}/?restype=service&comp=properties`, `/${A}/T?comp=acl`, `/${A}-secondary/T(x`, "/other/T(x"]) {
@@ -46,12 +56,16 @@ test("a path that is not valid percent-encoding is flagged, not thrown (GET /%zz
 test("entity writes: the JSON body is read; a missing, broken or non-object body is flagged; an Atom body is left alone", () => {
   const ok = parseTablePath("POST", `/${A}/T`, A, JSON.stringify({ PartitionKey: "p", RowKey: "r", V: 1 }));
   assert.deepEqual([ok.kind, ok.partitionKey, ok.rowKey, ok.badBody], ["insert", "p", "r", undefined]);
-  for (const body of [undefined, "", "   ", "{\"PartitionKey\":", "[1]", "5", "null", "\"x\""]) {
+  for (const body of [undefined, "", "   ", '{"PartitionKey":', "[1]", "5", "null", '"x"']) {
     assert.equal(parseTablePath("POST", `/${A}/T`, A, body).badBody, true, JSON.stringify(body));
     assert.equal(parseTablePath("PUT", `/${A}/T(PartitionKey='a',RowKey='b')`, A, body).badBody, true, JSON.stringify(body));
   }
   assert.equal(parseTablePath("POST", `/${A}/T`, A, "<entry/>", "application/atom+xml").badBody, undefined);
-  assert.equal(parseTablePath("POST", `/${A}/T`, A, JSON.stringify({ PartitionKey: 5, RowKey: "r" })).partitionKey, undefined, "a non-string key is not taken for a key");
+  assert.equal(
+    parseTablePath("POST", `/${A}/T`, A, JSON.stringify({ PartitionKey: 5, RowKey: "r" })).partitionKey,
+    undefined,
+    "a non-string key is not taken for a key",
+  );
 });
 
 test("splitTarget never throws and drops the origin and the fragment", () => {
@@ -61,8 +75,17 @@ test("splitTarget never throws and drops the origin and the fragment", () => {
 });
 
 const part = (cs: string, method: string, url: string, body?: object, extra: string[] = []) =>
-  [`--${cs}`, "Content-Type: application/http", "Content-Transfer-Encoding: binary", "", `${method} ${url} HTTP/1.1`, "Content-Type: application/json", ...extra, "",
-    body ? JSON.stringify(body) : ""].join("\r\n");
+  [
+    `--${cs}`,
+    "Content-Type: application/http",
+    "Content-Transfer-Encoding: binary",
+    "",
+    `${method} ${url} HTTP/1.1`,
+    "Content-Type: application/json",
+    ...extra,
+    "",
+    body ? JSON.stringify(body) : "",
+  ].join("\r\n");
 const batch = (parts: string[], b = "batch_1", cs = "changeset_1") =>
   [`--${b}`, `Content-Type: multipart/mixed; boundary=${cs}`, "", ...parts, `--${cs}--`, `--${b}--`, ""].join("\r\n");
 
@@ -74,16 +97,24 @@ test("a batch body: every operation keeps its index and Content-ID; a part witho
   ]);
   const r = parseBatch("multipart/mixed; boundary=batch_1", body, A);
   assert.ok(r.ok);
-  assert.deepEqual(r.operations.map((o) => [o.index, o.kind, o.rowKey, o.contentId, o.malformed]), [
-    [0, "insert", "1", "7", undefined], [1, "other", undefined, undefined, true], [2, "delete", "2", undefined, undefined],
-  ]);
+  assert.deepEqual(
+    r.operations.map((o) => [o.index, o.kind, o.rowKey, o.contentId, o.malformed]),
+    [
+      [0, "insert", "1", "7", undefined],
+      [1, "other", undefined, undefined, true],
+      [2, "delete", "2", undefined, undefined],
+    ],
+  );
 });
 
 test("a batch body with LF line ends and a quoted boundary reads the same", () => {
   const body = batch([part("cs", "POST", `/${A}/T`, { PartitionKey: "p", RowKey: "1" })], "b", "cs").replace(/\r\n/g, "\n");
   const r = parseBatch('multipart/mixed; boundary="b"', body, A);
   assert.ok(r.ok);
-  assert.deepEqual(r.operations.map((o) => [o.kind, o.partitionKey]), [["insert", "p"]]);
+  assert.deepEqual(
+    r.operations.map((o) => [o.kind, o.partitionKey]),
+    [["insert", "p"]],
+  );
 });
 
 test("batch bodies that are not one: a clear reason, never a throw", () => {
@@ -92,8 +123,11 @@ test("batch bodies that are not one: a clear reason, never a throw", () => {
     ["application/json", batch([])],
     ["multipart/mixed; boundary=batch_1", ""],
     ["multipart/mixed; boundary=batch_1", "\u0000\u0001junk--batch_1--"],
-    ["multipart/mixed; boundary=batch_1", "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n--changeset_1--\r\n--batch_1--"],
-    ["multipart/mixed; boundary=\"unterminated", "--x"],
+    [
+      "multipart/mixed; boundary=batch_1",
+      "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n--changeset_1--\r\n--batch_1--",
+    ],
+    ['multipart/mixed; boundary="unterminated', "--x"],
   ];
   for (const [ct, body] of cases) {
     const r = parseBatch(ct, body, A);
@@ -134,17 +168,57 @@ test("large hostile inputs are read in linear time", () => {
   parseTablePath("GET", `/${A}/T(PartitionKey='a',RowKey='${"',RowKey='".repeat(50_000)}')`, A);
   parseBatch(`multipart/mixed; boundary="${"a".repeat(100_000)}`, "x", A);
   parseBatch("multipart/mixed; boundary=b", "--b\r\n".repeat(100_000), A);
-  parseBatch("multipart/mixed; boundary=b", `--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n${"--c\r\n\r\nPOST /T HTTP/1.1\r\n\r\n{}\r\n".repeat(20_000)}--b--`, A);
+  parseBatch(
+    "multipart/mixed; boundary=b",
+    `--b\r\nContent-Type: multipart/mixed; boundary=c\r\n\r\n${"--c\r\n\r\nPOST /T HTTP/1.1\r\n\r\n{}\r\n".repeat(20_000)}--b--`,
+    A,
+  );
   const ms = performance.now() - started;
   assert.ok(ms < 5000, `${ms.toFixed(0)} ms`);
 });
 
 test("fuzz: request targets and batch bodies of any shape never throw", () => {
-  const pieces = fc.constantFrom("/", "//", "%", "%zz", "%2F", "?", "#", "(", ")", "'", "''", ",", "=", "PartitionKey='", "RowKey='", "$batch", "Tables", A, "T", "\u0000", "é", "http://h", "--b", "\r\n", "\n", "boundary=", "POST /T HTTP/1.1", "{", "}", "\"");
+  const pieces = fc.constantFrom(
+    "/",
+    "//",
+    "%",
+    "%zz",
+    "%2F",
+    "?",
+    "#",
+    "(",
+    ")",
+    "'",
+    "''",
+    ",",
+    "=",
+    "PartitionKey='",
+    "RowKey='",
+    "$batch",
+    "Tables",
+    A,
+    "T",
+    "\u0000",
+    "é",
+    "http://h",
+    "--b",
+    "\r\n",
+    "\n",
+    "boundary=",
+    "POST /T HTTP/1.1",
+    "{",
+    "}",
+    '"',
+  );
   const text = fc.array(fc.oneof(pieces, fc.string({ maxLength: 8 })), { maxLength: 40 }).map((a) => a.join(""));
-  fuzz("fidelity-requests", fc.tuple(fc.constantFrom("GET", "POST", "PUT", "MERGE", "DELETE", "PATCH", "FOO"), text, text, text), ([method, target, body, ct]) => {
-    parseTablePath(method, target, A, body, ct);
-    parseBatch(`multipart/mixed; boundary=${ct}`, body, A);
-    parseBatch(ct, target + body, A);
-  }, 2000);
+  fuzz(
+    "fidelity-requests",
+    fc.tuple(fc.constantFrom("GET", "POST", "PUT", "MERGE", "DELETE", "PATCH", "FOO"), text, text, text),
+    ([method, target, body, ct]) => {
+      parseTablePath(method, target, A, body, ct);
+      parseBatch(`multipart/mixed; boundary=${ct}`, body, A);
+      parseBatch(ct, target + body, A);
+    },
+    2000,
+  );
 });

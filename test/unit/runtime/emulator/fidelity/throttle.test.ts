@@ -49,5 +49,9 @@ test("scans are priced from the entities seen written: per partition, or the tab
   const q = parseTablePath("GET", "/acc/T()?$filter=PartitionKey%20eq%20'a'", "acc");
   assert.deepEqual(chargeOf(q, undefined, t), { table: "T", partitionKey: "a", cost: 300, what: "reads", delta: 0 });
   const hostile = parseTablePath("GET", `/acc/T()?$filter=${encodeURIComponent("X eq -.")}`, "acc");
-  assert.deepEqual(chargeOf(hostile, undefined, t), { table: "T", partitionKey: undefined, cost: 300, what: "reads", delta: 0 }, "a filter the parser throws on is a whole-table scan");
+  assert.deepEqual(
+    chargeOf(hostile, undefined, t),
+    { table: "T", partitionKey: undefined, cost: 300, what: "reads", delta: 0 },
+    "a filter the parser throws on is a whole-table scan",
+  );
 });
