@@ -100,7 +100,9 @@ test("an edit saves with its ETag; a conflicting edit is refused and overwrites 
   await typeFilter("PartitionKey eq 'p1' and RowKey eq '00001'");
   await page.locator("input.select").fill("");
   await page.locator("button.run").click();
-  await page.locator(".grid-row").first().click();
+  // The row of this query (not one the grid showed before the answer came).
+  await page.locator(".grid-row", { hasText: "00001" }).first().click();
+  await page.locator(".detail input.prop-name[value='Age']").waitFor();
   const age = page
     .locator(".detail .prop")
     .filter({ has: page.locator("input.prop-name[value='Age']") })

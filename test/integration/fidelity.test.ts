@@ -277,14 +277,16 @@ test("a hot partition is throttled at a small scale; the same rate over many par
     );
     return results.filter((r) => r.status === 503 && r.code === "ServerBusy").length;
   };
+  // A target of 50/s (scale 0.025): a loaded machine that sends fewer than 200 inserts a second still overruns it.
+  emu.setThrottle({ scale: 0.025, burstSeconds: 1 });
   const started = Date.now();
-  const hot = await run(() => "hot");
+  const hot = await run(() => "hot").finally(() => emu.setThrottle("default"));
   const admitted = 600 - hot;
   const seconds = (Date.now() - started) / 1000;
-  // A full bucket (200) plus what refills at 200/s while the requests arrive.
+  // A full bucket (50) plus what refills at 50/s while the requests arrive.
   assert.ok(
-    hot > 100 && admitted <= 200 + 200 * seconds + 5,
-    `${hot} of 600 inserts on one partition throttled in ${seconds} s (target 200/s at scale 0.1)`,
+    hot > 100 && admitted <= 50 + 50 * seconds + 5,
+    `${hot} of 600 inserts on one partition throttled in ${seconds} s (target 50/s at scale 0.025)`,
   );
   await new Promise((r) => setTimeout(r, 1100));
   const spread = await run((i) => `p${i % 60}`);
@@ -332,7 +334,7 @@ test("traffic is recorded one JSON line per second, per partition key", async ()
   );
   const hot = lines.flatMap((l) => Object.entries(l.partitions)).filter(([k]) => k.endsWith("/hot"));
   assert.ok(hot.reduce((s, [, p]) => s + p.throttled, 0) > 100);
-  assert.ok(hot.reduce((s, [, p]) => s + p.writes, 0) >= 100);
+  assert.ok(hot.reduce((s, [, p]) => s + p.writes, 0) >= 50);
 });
 
 test("the emulator starts and stops cleanly: Azurite stopped, both ports freed", async () => {

@@ -263,7 +263,9 @@ export class StressCommand {
         if (ok !== "Run against this account") return undefined;
       }
       const secret = (await this.store.secret(session.connection.id)) ?? {};
-      return { connection: session.connection, secret, emulator };
+      // The explorer on the embedded emulator: its throttling is scaled to this machine, as when no explorer is open.
+      const embedded = this.emulator.current()?.info.endpoint === session.connection.endpoint;
+      return { connection: session.connection, secret, emulator, throttle: embedded ? this.emulator.throttle : undefined };
     }
     const { info, secret } = await this.emulator.start();
     return { connection: info, secret, emulator: true, throttle: this.emulator.throttle };
