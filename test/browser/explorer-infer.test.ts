@@ -13,6 +13,8 @@ import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
 import { ExplorerController } from "../../client/src/panel/explorer-controller";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
+import { applyTheme, THEMES, ThemeName } from "./themes";
+import { lowContrast } from "./contrast";
 
 /** A scripted UI that records the tables it was asked to infer a design from, on which connection. */
 class InferringUi extends ScriptedUi {
@@ -148,5 +150,30 @@ test("when the command cannot start, the page says why", async () => {
     await page.locator(".error .error-message", { hasText: "Could not list the tables of Emulator: connection refused." }).waitFor();
   } finally {
     ui.failWith = undefined;
+  }
+});
+
+test("the menu reads at 4.5:1 or more in every theme, at 400 px, its focused item too", async () => {
+  const { page } = harness;
+  await page.setViewportSize({ width: 400, height: 700 });
+  try {
+    for (const theme of Object.keys(THEMES) as ThemeName[]) {
+      await applyTheme(page, theme);
+      const link = page.locator(".tables li", { hasText: "Orders" }).locator("button.link");
+      await link.focus();
+      await page.keyboard.press("Shift+F10");
+      await page.locator(".table-menu").waitFor();
+      await page.keyboard.press("ArrowDown");
+      assert.deepEqual(await lowContrast(page, 4.5, ".table-menu"), [], `the menu in ${theme}`);
+      const inside = await page.evaluate(() => {
+        const b = document.querySelector(".table-menu")!.getBoundingClientRect();
+        return b.left >= 0 && b.right <= window.innerWidth && b.bottom <= window.innerHeight;
+      });
+      assert.ok(inside, `the menu inside the 400 px window in ${theme}`);
+      await page.keyboard.press("Escape");
+    }
+  } finally {
+    await applyTheme(page, "light");
+    await page.setViewportSize({ width: 1000, height: 620 });
   }
 });

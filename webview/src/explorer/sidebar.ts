@@ -117,6 +117,8 @@ export class Sidebar {
   }
 
   setTables(view: TablesView): void {
+    // A menu left open on a row that is redrawn (or gone) would act on a table the list no longer shows.
+    this.menu.close(false);
     clear(this.tableList);
     const connected = view.kind !== "disconnected";
     this.newTable.disabled = this.createButton.disabled = !connected;
