@@ -265,7 +265,7 @@ test("the grid works from the keyboard: arrows, Home/End, Space selects, Enter o
 
 test("deleting the open table closes it; Run then says what to do", async () => {
   const { page } = harness;
-  await page.locator(".tables li", { hasText: first }).locator("button.icon").click();
+  await page.locator(".tables li", { hasText: first }).locator("button.delete-table").click();
   await page.locator(".title", { hasText: /^No table open$/ }).waitFor();
   assert.equal(await page.locator(".cost").innerText(), `Deleted the table ${first}.`);
   assert.equal(await page.locator(".grid-row").count(), 0);

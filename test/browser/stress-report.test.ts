@@ -1,56 +1,15 @@
 /**
- * The stress report page with two designs side by side. The reports come
- * from a controlled run: the real entity generator (seeded) renders each
- * design's keys at the design's peak rate, and the real metrics and report
- * builder measure them with fixed timestamps and latencies — so what the
- * page must show does not depend on how fast this machine happened to be
- * (a timed run against the emulator is the integration and e2e tiers' job).
+ * The stress report page with two designs side by side, from the fixed
+ * runs of report-runs.ts (controlled, so the figures do not depend on how
+ * fast this machine happened to be).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { proposedAlternative } from "../../client/src/runtime/stress/compare";
-import { EntityGenerator } from "../../client/src/runtime/stress/generator";
 import { Metrics } from "../../client/src/runtime/stress/metrics";
 import { buildReport, StressReport } from "../../client/src/runtime/stress/report";
 import { reportView } from "../../client/src/panel/views";
-import { analyzeTdl } from "../../server/src/core";
 import { Harness, openHarness } from "../helpers/webview-harness";
-
-const TABLE = "PurchasesBySeller";
-const DURATION_MS = 1200;
-
-/** A small seeded generator (mulberry32), so the generated keys are the same on every run. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The design's 10K inserts a second for 1.2 s, evenly spaced, with latencies from 1 to 9 ms. */
-function controlledRun(text: string, table: string): StressReport {
-  const tm = analyzeTdl(text).tables.find((t) => t.table.name.text === table)!;
-  const gen = new EntityGenerator(tm, seeded(7));
-  const metrics = new Metrics(0);
-  const count = 12_000;
-  for (let i = 0; i < count; i++) {
-    const { entity } = gen.next();
-    metrics.success("insert", entity.partitionKey, 1, 1 + (i % 9), (i * DURATION_MS) / count);
-  }
-  return buildReport({
-    metrics,
-    durationMs: DURATION_MS,
-    target: "emulator",
-    table: "stress0123456789",
-    design: { file: "by-seller.tdl", table },
-    mode: "design",
-    concurrency: 8,
-    partitionTarget: 2000,
-  });
-}
+import { designAndFix } from "./report-runs";
 
 let harness: Harness<"report">;
 let heatmapOpened = 0;
@@ -58,13 +17,7 @@ let onHeatmap: () => void = () => undefined;
 const runs: Array<{ label: string; report: StressReport }> = [];
 
 before(async () => {
-  const text = readFileSync("examples/student-cards/by-seller.tdl", "utf8");
-  const alt = proposedAlternative(text, TABLE)!;
-  assert.match(alt.text, /partitionKey = SellerID \+ "," \+ pad\(CardID, 6\)/);
-  runs.push(
-    { label: "as designed", report: controlledRun(text, TABLE) },
-    { label: "with the fix", report: controlledRun(alt.text, TABLE) },
-  );
+  runs.push(...designAndFix());
   harness = await openHarness(
     reportView(runs, async () => {
       heatmapOpened++;

@@ -4,7 +4,9 @@
  * are those of VS Code 1.100's Light Modern and Dark Modern
  * (extensions/theme-defaults/themes/*_modern.json) and, for the colours a
  * theme leaves out and for the two high-contrast themes, the defaults of
- * VS Code's colour registry. A variable VS Code leaves unset (a null
+ * VS Code's colour registry (the `charts-*` palette is the registry's:
+ * error, info and warning foregrounds, the minimap's find-match orange,
+ * and its own greens and purples). A variable VS Code leaves unset (a null
  * default, such as a high-contrast button background) is left out here too.
  * `applyTheme` switches a running page the way VS Code does: no reload.
  */
@@ -71,6 +73,14 @@ export const THEMES: Record<ThemeName, Theme> = {
       "toolbar-hoverBackground": "#B8B8B850",
       "editorCursor-foreground": "#000000",
       "editor-selectionBackground": "#ADD6FF",
+      "charts-foreground": "#3B3B3B",
+      "charts-lines": "#3B3B3B80",
+      "charts-red": "#E51400",
+      "charts-blue": "#1A85FF",
+      "charts-yellow": "#BF8803",
+      "charts-orange": "#D18616",
+      "charts-green": "#388A34",
+      "charts-purple": "#652D90",
     },
   },
   dark: {
@@ -122,6 +132,14 @@ export const THEMES: Record<ThemeName, Theme> = {
       "toolbar-hoverBackground": "#5A5D5E50",
       "editorCursor-foreground": "#AEAFAD",
       "editor-selectionBackground": "#264F78",
+      "charts-foreground": "#CCCCCC",
+      "charts-lines": "#CCCCCC80",
+      "charts-red": "#F14C4C",
+      "charts-blue": "#3794FF",
+      "charts-yellow": "#CCA700",
+      "charts-orange": "#D18616",
+      "charts-green": "#89D185",
+      "charts-purple": "#B180D7",
     },
   },
   "hc-dark": {
@@ -163,6 +181,14 @@ export const THEMES: Record<ThemeName, Theme> = {
       "progressBar-background": "#6FC3DF",
       "editorCursor-foreground": "#FFFFFF",
       "editor-selectionBackground": "#F3F518",
+      "charts-foreground": "#FFFFFF",
+      "charts-lines": "#FFFFFF80",
+      "charts-red": "#F48771",
+      "charts-blue": "#3794FF",
+      "charts-yellow": "#FFD370",
+      "charts-orange": "#AB5A00",
+      "charts-green": "#89D185",
+      "charts-purple": "#B180D7",
     },
   },
   "hc-light": {
@@ -206,6 +232,14 @@ export const THEMES: Record<ThemeName, Theme> = {
       "progressBar-background": "#0F4A85",
       "editorCursor-foreground": "#0F4A85",
       "editor-selectionBackground": "#0F4A85",
+      "charts-foreground": "#292929",
+      "charts-lines": "#29292980",
+      "charts-red": "#B5200D",
+      "charts-blue": "#1A85FF",
+      "charts-yellow": "#895503",
+      "charts-orange": "#0F4A85",
+      "charts-green": "#374E06",
+      "charts-purple": "#652D90",
     },
   },
 };

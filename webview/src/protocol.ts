@@ -92,6 +92,12 @@ export interface ExplorerRequests {
   };
   /** Cancels the running operation the page named; false when it is not running (any more). */
   "operation.cancel": { params: { operation: string }; result: boolean };
+  /**
+   * Runs VS Code's "Infer a Design from a Table…" on `table` of the active
+   * connection (it asks for the sample size and opens the design); answered
+   * once the command has ended.
+   */
+  "design.infer": { params: { table: string }; result: null };
 }
 
 /** The stress report's requests. */

@@ -37,6 +37,12 @@ export interface ExplorerUi {
   writeFile(target: string, text: string): Promise<void>;
   /** Runs work under a cancellable progress indicator. */
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Infers a design from `table` of the active connection (in VS Code, the
+   * `tableDesign.inferDesign` command); resolves when it has ended. A host
+   * without it answers the page that inferring is not available there.
+   */
+  inferDesign?(table: string): Promise<void>;
 }
 
 /** `'it''s'`: a string literal of OData (quotes doubled). */
@@ -212,6 +218,13 @@ export class ExplorerController {
       return { outcome: "saved", exported: read.rows.length, file: target };
     },
     "operation.cancel": async ({ operation }) => this.operations.cancel(operation),
+    "design.infer": async ({ table }) => {
+      if (!this.ui.inferDesign) throw new PanelError("inferring a design is not available here: run it from VS Code");
+      // The command reads the explorer's active connection; without one it would fall back to the emulator, not this table.
+      this.need();
+      await this.ui.inferDesign(table);
+      return null;
+    },
   };
 
   /** The handlers, each failure explained for the page with what the request was about. */

@@ -107,4 +107,5 @@ export const EXPLORER_SHAPES: Shapes<"explorer"> = {
     operation: optional(operation),
   },
   "operation.cancel": { operation },
+  "design.infer": { table: tableName },
 };

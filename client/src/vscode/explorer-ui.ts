@@ -35,6 +35,11 @@ export class VsCodeExplorerUi implements ExplorerUi {
     await vscode.commands.executeCommand("tableDesign.showHeatmap");
   }
 
+  /** The explorer's "Infer a design…": the command reads the explorer's active connection itself. */
+  async inferDesign(table: string): Promise<void> {
+    await vscode.commands.executeCommand("tableDesign.inferDesign", table);
+  }
+
   async promptConnection(): Promise<{ info: ConnectionInfo; secret: Secret } | undefined> {
     const kinds: Array<vscode.QuickPickItem & { connKind: ConnectionInfo["kind"] }> = [
       { label: "Connection string", connKind: "connection-string", detail: "Account key or SAS, or UseDevelopmentStorage=true" },

@@ -43,6 +43,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   "columns.sample": { table: "Orders" },
   "data.import": { table: "Orders", format: "json" },
   "data.export": { table: "Orders", format: "csv", filter: "" },
+  "design.infer": { table: "Orders" },
 };
 const METHODS = Object.keys(VALID);
 const INHERITED = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "propertyIsEnumerable", "__lookupGetter__"];

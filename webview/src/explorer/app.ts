@@ -98,6 +98,11 @@ export class ExplorerApp {
           await this.open(name);
         }),
       open: (t) => void this.safely(() => this.open(t)),
+      // VS Code asks for the sample size and opens the design; the page only reports a failure to start it.
+      infer: (t) =>
+        void this.safely(async () => {
+          await host.request("design.infer", { table: t });
+        }),
       remove: (t) =>
         void this.safely(async () => {
           const left = await host.request("table.delete", { name: t });

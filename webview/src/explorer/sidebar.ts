@@ -1,10 +1,12 @@
 /**
  * The explorer's sidebar: connections (the emulator, Connect…, the stored
  * ones with the active one marked) and the active connection's tables
- * (create, open, delete). Each list says what to do when it is empty.
+ * (create, open, infer a design, delete — from the row's buttons or its
+ * context menu). Each list says what to do when it is empty.
  */
 import type { ConnectionInfo } from "../protocol";
 import { clear, h } from "../dom";
+import { TableMenu } from "./table-menu";
 
 export interface SidebarActions {
   emulator(): void;
@@ -13,6 +15,8 @@ export interface SidebarActions {
   forget(id: string): void;
   create(name: string): void;
   open(table: string): void;
+  /** Infers a design from the table (VS Code's "Infer a Design from a Table…" on the active connection). */
+  infer(table: string): void;
   remove(table: string): void;
 }
 
@@ -26,9 +30,11 @@ export class Sidebar {
   private readonly tableList = h("ul", { class: "tables", "aria-label": "Tables" });
   private readonly newTable = h("input", { placeholder: "new table name", "aria-label": "New table name", class: "new-table" });
   private readonly createButton: HTMLButtonElement;
+  private readonly menu: TableMenu;
   private connecting: string | undefined;
 
   constructor(private readonly actions: SidebarActions) {
+    this.menu = new TableMenu(actions);
     this.createButton = h("button", { class: "create", onclick: () => this.create() }, "Create");
     this.newTable.addEventListener("keydown", (e) => {
       if (e.key === "Enter") this.create();
@@ -67,6 +73,7 @@ export class Sidebar {
         h("div", { class: "row" }, this.newTable, this.createButton),
         this.tableList,
       ),
+      this.menu.element,
     );
   }
 
@@ -110,6 +117,8 @@ export class Sidebar {
   }
 
   setTables(view: TablesView): void {
+    // A menu left open on a row that is redrawn (or gone) would act on a table the list no longer shows.
+    this.menu.close(false);
     clear(this.tableList);
     const connected = view.kind !== "disconnected";
     this.newTable.disabled = this.createButton.disabled = !connected;
@@ -120,18 +129,54 @@ export class Sidebar {
     if (!view.tables.length) return say("No tables yet — create one: type a name above and press Create.");
     for (const t of view.tables) {
       const open = t === view.open;
-      this.tableList.append(
+      const link = h(
+        "button",
+        {
+          class: "link",
+          "aria-current": open ? "true" : undefined,
+          "aria-haspopup": "menu",
+          title: `Open ${t} (Shift+F10 or right-click for more)`,
+          onclick: () => this.actions.open(t),
+        },
+        t,
+      );
+      const li = h(
+        "li",
+        { class: open ? "active" : "", dataset: { table: t } },
+        link,
         h(
-          "li",
-          { class: open ? "active" : "" },
-          h("button", { class: "link", "aria-current": open ? "true" : undefined, onclick: () => this.actions.open(t) }, t),
-          h(
-            "button",
-            { class: "icon", title: `Delete table ${t}`, "aria-label": `Delete table ${t}`, onclick: () => this.actions.remove(t) },
-            "✕",
-          ),
+          "button",
+          {
+            class: "icon infer-design",
+            title: `Infer a design from the entities of ${t}`,
+            "aria-label": `Infer a design from table ${t}…`,
+            onclick: () => this.actions.infer(t),
+          },
+          "Infer…",
+        ),
+        h(
+          "button",
+          {
+            class: "icon delete-table",
+            title: `Delete table ${t}`,
+            "aria-label": `Delete table ${t}`,
+            onclick: () => this.actions.remove(t),
+          },
+          "✕",
         ),
       );
+      // The row's context menu: a right-click anywhere on it, or the keyboard's menu key (Shift+F10) on its name.
+      li.addEventListener("contextmenu", (e) => {
+        e.preventDefault();
+        this.menu.open(t, e.clientX || e.pageX ? { x: e.clientX, y: e.clientY } : undefined, link);
+      });
+      link.addEventListener("keydown", (e) => {
+        if (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) {
+          e.preventDefault();
+          this.menu.open(t, undefined, link);
+        }
+      });
+      this.tableList.append(li);
     }
   }
 

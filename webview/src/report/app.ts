@@ -9,7 +9,7 @@ import type { ReportState, StressReport } from "../protocol";
 import type { OpType } from "../../../client/src/runtime/shapes";
 import { entityRate, errorsInWords, formatCount, plural } from "../../../client/src/runtime/shapes";
 import { h } from "../dom";
-import { drawCharts, hottestScale, shownOps } from "./charts";
+import { drawCharts, hottestScale, RunCharts, shownOps } from "./charts";
 
 /** Operation names as a user reads them: the call each one is. */
 const OP_WORDS: Record<OpType, string> = {
@@ -22,11 +22,32 @@ const OP_WORDS: Record<OpType, string> = {
   transaction: "transaction (submitTransaction)",
 };
 
+/**
+ * Renders every run of `state` into `root`. The charts follow the theme:
+ * VS Code switches it by changing the body's classes and the root's
+ * variables, and the charts are drawn again in the new colours.
+ */
 export function renderReports(root: HTMLElement, state: ReportState): void {
-  root.append(h("div", { class: `reports runs-${state.runs.length}` }, ...state.runs.map((run) => renderRun(run.label, run.report))));
+  const charts: RunCharts[] = [];
+  root.append(
+    h("div", { class: `reports runs-${state.runs.length}` }, ...state.runs.map((run) => renderRun(run.label, run.report, charts))),
+  );
+  let pending = false;
+  const recolour = () => {
+    if (pending) return;
+    pending = true;
+    // One redraw per frame however many attributes the switch changed.
+    requestAnimationFrame(() => {
+      pending = false;
+      for (const c of charts) c.recolour();
+    });
+  };
+  const themed = new MutationObserver(recolour);
+  themed.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+  themed.observe(document.documentElement, { attributes: true, attributeFilter: ["style", "class"] });
 }
 
-function renderRun(label: string, r: StressReport): HTMLElement {
+function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLElement {
   const canvas = (name: string) => h("canvas", { class: name, width: 560, height: 220 });
   const canvases = { timeline: canvas("timeline"), latency: canvas("latency"), partitions: canvas("partitions") };
   const ops = shownOps(r);
@@ -65,7 +86,7 @@ function renderRun(label: string, r: StressReport): HTMLElement {
     h("p", { class: "partitions-note" }, scale.caption),
     canvases.partitions,
   );
-  queueMicrotask(() => drawCharts(canvases, r, ops, scale));
+  queueMicrotask(() => charts.push(drawCharts(canvases, r, ops, scale)));
   return el;
 }
 

@@ -37,17 +37,36 @@ Chart.register(
 );
 
 export const OPS: OpType[] = ["insert", "update", "delete", "pointRead", "query", "scan", "transaction"];
-const COLORS: Record<OpType | "total" | "target", string> = {
-  insert: "#3794ff",
-  update: "#4ec9b0",
-  delete: "#d16969",
-  pointRead: "#89d185",
-  query: "#cca700",
-  scan: "#ce9178",
-  transaction: "#b180d7",
-  total: "#c586c0",
-  target: "#f14c4c",
+
+/** What each line or bar is drawn in: one of the report's colour variables (styles.css). */
+type Ink = OpType | "total" | "target" | "ink" | "grid";
+const INK_VARIABLE: Record<Ink, string> = {
+  insert: "--report-insert",
+  update: "--report-update",
+  delete: "--report-delete",
+  pointRead: "--report-point-read",
+  query: "--report-query",
+  scan: "--report-scan",
+  transaction: "--report-transaction",
+  total: "--report-total",
+  target: "--report-target",
+  ink: "--report-ink",
+  grid: "--report-grid",
 };
+/** Used only when the stylesheet did not load: Light Modern's text colour for everything. */
+const FALLBACK = "#3b3b3b";
+
+/**
+ * The theme's colours as they are now: read from the CSS variables (VS
+ * Code's chart palette, see styles.css), so a chart drawn again after a
+ * theme switch takes the new theme's colours.
+ */
+function palette(from: Element): Record<Ink, string> {
+  const style = getComputedStyle(from);
+  const colours = {} as Record<Ink, string>;
+  for (const [ink, variable] of Object.entries(INK_VARIABLE)) colours[ink as Ink] = style.getPropertyValue(variable).trim() || FALLBACK;
+  return colours;
+}
 
 /** The operations worth a row and a line: those that ran or failed. */
 export function shownOps(r: StressReport): OpType[] {
@@ -84,15 +103,30 @@ export function hottestScale(r: StressReport): PartitionScale {
   return { type: "logarithmic", min, max, caption: `${of}; the axis is logarithmic so that partitions far below the target stay visible.` };
 }
 
+/** The charts of one run, which can be drawn again in the theme's current colours. */
+export interface RunCharts {
+  recolour(): void;
+}
+
+/**
+ * Draws the three charts of one run. Every colour (lines, bars, labels,
+ * grid) comes from the theme; `recolour` applies the current theme's
+ * colours without rebuilding the charts.
+ */
 export function drawCharts(
   c: { timeline: HTMLCanvasElement; latency: HTMLCanvasElement; partitions: HTMLCanvasElement },
   r: StressReport,
   ops: OpType[],
   scale: PartitionScale,
-): void {
-  Chart.defaults.color = getComputedStyle(document.body).getPropertyValue("--vscode-foreground").trim() || "#333";
+): RunCharts {
   Chart.defaults.animation = false;
-  new Chart(c.timeline, {
+  // Colours are functions of `paint`, read at every update: Chart.js caches plain colour values per dataset and would keep the old theme's.
+  const paint = palette(c.timeline);
+  const colour = (ink: Ink) => () => paint[ink];
+  const top = r.partitions.slice(0, 20);
+  const target = r.verdict.partitionTargetEntitiesPerSecond;
+  const hot = top.map((p) => p.entitiesPerSecond > target || p.throttled > 0);
+  const timeline = new Chart(c.timeline, {
     type: "line",
     data: {
       labels: r.timeline.map((t) => `${(t.tMs / 1000).toFixed(1)} s`),
@@ -100,31 +134,34 @@ export function drawCharts(
         ...ops.map((op) => ({
           label: op,
           data: r.timeline.map((t) => t.byOperation?.[op] ?? 0),
-          borderColor: COLORS[op],
-          backgroundColor: COLORS[op],
+          borderColor: colour(op),
+          backgroundColor: colour(op),
         })),
-        { label: "total", data: r.timeline.map((t) => t.entitiesPerSecond), borderColor: COLORS.total, backgroundColor: COLORS.total },
+        {
+          label: "total",
+          data: r.timeline.map((t) => t.entitiesPerSecond),
+          borderColor: colour("total"),
+          backgroundColor: colour("total"),
+        },
       ],
     },
     options: { scales: { y: { title: { display: true, text: "entities/s" }, beginAtZero: true } } },
   });
-  new Chart(c.latency, {
+  const latency = new Chart(c.latency, {
     type: "bar",
     data: {
       labels: ["p50", "p95", "p99", "max"],
       datasets: ops.map((op) => {
         const l = r.operations[op].latencyMs;
-        return { label: op, data: [l.p50, l.p95, l.p99, l.max], backgroundColor: COLORS[op] };
+        return { label: op, data: [l.p50, l.p95, l.p99, l.max], backgroundColor: colour(op) };
       }),
     },
     options: { scales: { y: { title: { display: true, text: "ms" }, beginAtZero: true } } },
   });
-  const top = r.partitions.slice(0, 20);
-  const target = r.verdict.partitionTargetEntitiesPerSecond;
   c.partitions.dataset.scale = scale.type;
   c.partitions.dataset.min = String(scale.min);
   c.partitions.dataset.max = String(scale.max);
-  new Chart(c.partitions, {
+  const partitions = new Chart(c.partitions, {
     type: "bar",
     data: {
       labels: top.map((p) => (p.partitionKey.length > 18 ? p.partitionKey.slice(0, 17) + "…" : p.partitionKey)),
@@ -134,13 +171,15 @@ export function drawCharts(
           type: "bar" as const,
           label: "entities/s",
           data: top.map((p) => (scale.type === "logarithmic" && p.entitiesPerSecond <= 0 ? null : p.entitiesPerSecond)),
-          backgroundColor: top.map((p) => (p.entitiesPerSecond > target || p.throttled > 0 ? COLORS.target : COLORS.insert)),
+          // Red where the partition went over the target or was throttled.
+          backgroundColor: (ctx: { dataIndex: number }) => (hot[ctx.dataIndex] ? paint.target : paint.insert),
         },
         {
           type: "line" as const,
           label: `target ${entityRate(target)}`,
           data: top.map(() => target),
-          borderColor: COLORS.target,
+          borderColor: colour("target"),
+          backgroundColor: colour("target"),
           borderDash: [6, 4],
           pointRadius: 0,
         },
@@ -157,6 +196,37 @@ export function drawCharts(
       },
     },
   });
+  const recolour = () => {
+    Object.assign(paint, palette(c.timeline));
+    for (const chart of [timeline, latency, partitions] as Chart[]) {
+      themeText(chart, paint);
+      chart.update("none");
+    }
+  };
+  recolour();
+  return { recolour };
+}
+
+/** A chart's own options as plain objects (Chart.js keeps them after merging in every axis the chart draws). */
+type Loose = Record<string, Record<string, unknown> | undefined>;
+
+/**
+ * Axis labels, titles, grid lines and the legend in the theme's text and
+ * line colours. Written into the chart's own options (not the resolved
+ * view of them), which the next `update` reads again.
+ */
+function themeText(chart: Chart, p: Record<Ink, string>): void {
+  const options = chart.config.options as unknown as Record<string, unknown>;
+  const part = (owner: Record<string, unknown>, key: string) => (owner[key] ??= {}) as Record<string, unknown>;
+  for (const axis of Object.values(part(options, "scales") as Loose)) {
+    if (!axis) continue;
+    part(axis, "ticks").color = p.ink;
+    part(axis, "title").color = p.ink;
+    part(axis, "grid").color = p.grid;
+    part(axis, "border").color = p.grid;
+  }
+  part(part(part(options, "plugins"), "legend"), "labels").color = p.ink;
+  options.color = p.ink;
 }
 
 /** 1, 2 or 5 times a power of ten, at or above `n`: an axis end that reads well. */
