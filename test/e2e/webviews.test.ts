@@ -51,7 +51,7 @@ test("the explorer opens on the running emulator, and a connection that fails do
   await pick("Connection string");
   await answer("DefaultEndpointsProtocol=http;AccountName=nobody;AccountKey=bm9ib2R5;TableEndpoint=http://127.0.0.1:9/nobody");
   // Its name: the suggested one.
-  await page.locator(".quick-input-widget input").waitFor();
+  await page.locator(".quick-input-widget .quick-input-title", { hasText: "Name this connection" }).waitFor();
   await page.keyboard.press("Enter");
 
   // The error says what failed, quoting no key; the emulator stays active with its tables.
