@@ -701,6 +701,21 @@ async function fixedRateLatency(endpoint, sas, table, rate, seconds) {
 }
 
 /** The fidelity layer's added latency: the same reads straight to Azurite and through `tdl emulator`. */
+function printFidelity(fidelity) {
+  console.log(`\nFidelity layer: GET point reads at a fixed 2,000 requests/s, straight to Azurite and through the layer (ms)\n`);
+  console.log(
+    `${"round".padEnd(6)} ${"direct p50".padStart(11)} ${"layer p50".padStart(10)} ${"added p50".padStart(10)}   (p90 direct / layer, requests/s achieved)`,
+  );
+  fidelity.forEach((r, i) =>
+    console.log(
+      `${(i ? String(i) : "warm").padEnd(6)} ${r.direct.p50.toFixed(3).padStart(11)} ${r.proxied.p50.toFixed(3).padStart(10)} ${(r.proxied.p50 - r.direct.p50).toFixed(3).padStart(10)}   (${r.direct.p90.toFixed(2)} / ${r.proxied.p90.toFixed(2)}, ${r.direct.rate.toFixed(0)} / ${r.proxied.rate.toFixed(0)})`,
+    ),
+  );
+  const measured = fidelity.slice(1);
+  const added = measured.reduce((s, r) => s + r.proxied.p50 - r.direct.p50, 0) / measured.length;
+  console.log(`mean added p50 of the measured rounds: ${added.toFixed(3)} ms; target < 0.3 ms`);
+}
+
 async function benchFidelity() {
   const child = spawn(process.execPath, [path.join(ROOT, "dist/cli.js"), "emulator", "--port", "0"], {
     stdio: ["ignore", "pipe", "ignore"],
@@ -811,6 +826,11 @@ async function main() {
     printTypeScript(await runTypeScriptBench());
     return;
   }
+  // `node scripts/bench.mjs fidelity` runs the fidelity layer's latency section alone.
+  if (process.argv.includes("fidelity")) {
+    printFidelity(await benchFidelity());
+    return;
+  }
   // `node scripts/bench.mjs infer` runs the inference section alone.
   if (process.argv.includes("infer")) return benchInfer();
 
@@ -879,19 +899,7 @@ async function main() {
   console.log(
     `mean   ${ref.toFixed(0).padStart(13)} ${mine.toFixed(0).padStart(11)} ${(mine / ref).toFixed(2).padStart(6)}   target ratio ≥ 0.95; an emulator near 100% of a core is the saturated side`,
   );
-  const fidelity = await benchFidelity();
-  console.log(`\nFidelity layer: GET point reads at a fixed 2,000 requests/s, straight to Azurite and through the layer (ms)\n`);
-  console.log(
-    `${"round".padEnd(6)} ${"direct p50".padStart(11)} ${"layer p50".padStart(10)} ${"added p50".padStart(10)}   (p90 direct / layer, requests/s achieved)`,
-  );
-  fidelity.forEach((r, i) =>
-    console.log(
-      `${(i ? String(i) : "warm").padEnd(6)} ${r.direct.p50.toFixed(3).padStart(11)} ${r.proxied.p50.toFixed(3).padStart(10)} ${(r.proxied.p50 - r.direct.p50).toFixed(3).padStart(10)}   (${r.direct.p90.toFixed(2)} / ${r.proxied.p90.toFixed(2)}, ${r.direct.rate.toFixed(0)} / ${r.proxied.rate.toFixed(0)})`,
-    ),
-  );
-  const measured = fidelity.slice(1);
-  const added = measured.reduce((s, r) => s + r.proxied.p50 - r.direct.p50, 0) / measured.length;
-  console.log(`mean added p50 of the measured rounds: ${added.toFixed(3)} ms; target < 0.3 ms`);
+  printFidelity(await benchFidelity());
   printReliability(await benchReliability());
   benchInfer();
 }

@@ -40,7 +40,7 @@ export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 
 // The model of a table: properties, keys, facts.
 export type { PropertyInfo } from "./model/properties";
-export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
+export { dateTokenTexts, maxKeyChars, renderKey, sampleValues } from "./model/keys";
 export type { Scalar } from "./model/keys";
 export { analyzeKey } from "./model/key-parts";
 export type { KeyInfo, KeyPartInfo } from "./model/key-parts";

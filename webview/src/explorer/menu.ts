@@ -88,16 +88,24 @@ export class MenuButton {
   }
 
   private key(e: KeyboardEvent): void {
-    const items = this.items();
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
-    } else if (e.key === "Home" || e.key === "End") {
-      items[e.key === "Home" ? 0 : items.length - 1]?.focus();
-    } else if (e.key === "Escape" || e.key === "Tab") {
-      this.close(e.key === "Escape");
-      if (e.key === "Tab") return;
-    } else return;
-    e.preventDefault();
+    menuKey(e, this.items(), (refocus) => this.close(refocus));
   }
+}
+
+/**
+ * A menu's keys: arrows move through `items` (wrapping), Home/End jump to
+ * the ends, Escape closes and refocuses what opened it, Tab closes and lets
+ * the focus move on.
+ */
+export function menuKey(e: KeyboardEvent, items: HTMLButtonElement[], close: (refocus: boolean) => void): void {
+  const at = items.indexOf(document.activeElement as HTMLButtonElement);
+  if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+    items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
+  } else if (e.key === "Home" || e.key === "End") {
+    items[e.key === "Home" ? 0 : items.length - 1]?.focus();
+  } else if (e.key === "Escape" || e.key === "Tab") {
+    close(e.key === "Escape");
+    if (e.key === "Tab") return;
+  } else return;
+  e.preventDefault();
 }

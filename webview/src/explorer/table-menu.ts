@@ -7,6 +7,7 @@
  * (Escape gives the focus back to the table's name).
  */
 import { h } from "../dom";
+import { menuKey } from "./menu";
 
 /** What the menu's items do, for the table it was opened on. */
 export interface TableMenuActions {
@@ -83,16 +84,6 @@ export class TableMenu {
   }
 
   private key(e: KeyboardEvent): void {
-    const items = this.items();
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      items[(at + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length]?.focus();
-    } else if (e.key === "Home" || e.key === "End") {
-      items[e.key === "Home" ? 0 : items.length - 1]?.focus();
-    } else if (e.key === "Escape" || e.key === "Tab") {
-      this.close(e.key === "Escape");
-      if (e.key === "Tab") return;
-    } else return;
-    e.preventDefault();
+    menuKey(e, this.items(), (refocus) => this.close(refocus));
   }
 }

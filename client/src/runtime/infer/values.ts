@@ -7,7 +7,7 @@
  * itself (infer.ts), so a difference would show as a lower match rate.
  */
 import { createHash } from "node:crypto";
-import type { Scalar } from "../../../../server/src/core";
+import { dateTokenTexts, type Scalar } from "../../../../server/src/core";
 import type { EntityRow, TypedValue } from "../account/model";
 
 /** .NET ticks (100 ns since 0001-01-01) of the Unix epoch and of DateTime.MaxValue, as the core's `reverse` uses them. */
@@ -114,17 +114,7 @@ export type DateToken = (typeof DATE_TOKENS)[number];
 
 /** Each token's text for a date, in UTC. */
 export function dateTokens(ms: number): Record<DateToken, string> {
-  const d = new Date(ms);
-  const p2 = (n: number) => String(n).padStart(2, "0");
-  return {
-    yyyy: String(d.getUTCFullYear()).padStart(4, "0"),
-    MM: p2(d.getUTCMonth() + 1),
-    dd: p2(d.getUTCDate()),
-    HH: p2(d.getUTCHours()),
-    mm: p2(d.getUTCMinutes()),
-    ss: p2(d.getUTCSeconds()),
-    fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
-  };
+  return dateTokenTexts(new Date(ms));
 }
 
 /** A date rendered with a format of tokens and literal characters (the core's `date`). */

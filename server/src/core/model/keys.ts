@@ -33,10 +33,10 @@ export function dateFormatParts(format: string): string[] | undefined {
   return parts;
 }
 
-export function formatDate(d: Date, format: string): string {
-  const parts = dateFormatParts(format) ?? [];
+/** The text of each date-format token (`yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `fff`) for `d`, in UTC. */
+export function dateTokenTexts(d: Date): Record<"yyyy" | "MM" | "dd" | "HH" | "mm" | "ss" | "fff", string> {
   const p2 = (n: number) => String(n).padStart(2, "0");
-  const map: Record<string, string> = {
+  return {
     yyyy: String(d.getUTCFullYear()).padStart(4, "0"),
     MM: p2(d.getUTCMonth() + 1),
     dd: p2(d.getUTCDate()),
@@ -45,6 +45,11 @@ export function formatDate(d: Date, format: string): string {
     ss: p2(d.getUTCSeconds()),
     fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
   };
+}
+
+export function formatDate(d: Date, format: string): string {
+  const parts = dateFormatParts(format) ?? [];
+  const map: Record<string, string> = dateTokenTexts(d);
   return parts.map((p) => map[p] ?? p).join("");
 }
 
