@@ -147,7 +147,7 @@ function propertyNote(f: PropertyFacts, s: SampleSummary, keyOnly: string | unde
   if (f.fromPartitionCounts) notes.push(`distinct${f.hot !== undefined ? " and hot" : ""} from counting every partition (exact)`);
   else if (!f.enumValues && f.edm !== "Boolean" && !f.unique)
     notes.push(
-      `${nf(f.distinct.distinct)} values seen${f.distinct.capped ? " (counting stopped at the cap)" : ""}, ${distinctConfidence(f, s)}`,
+      `${nf(f.distinct.distinct)} ${f.distinct.distinct === 1 ? "value" : "values"} seen${f.distinct.capped ? " (HyperLogLog past the first 200,000: ≈ 1.6 %)" : ""}, ${distinctConfidence(f, s)}`,
     );
   if (f.unique) notes.push(`all ${nf(f.present)} sampled values differ`);
   if (f.monotonic) notes.push(`ρ ${f.monotonic.rho.toFixed(2)} with Timestamp`);

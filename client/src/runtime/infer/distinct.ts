@@ -1,30 +1,38 @@
 /**
  * How many different values a property has, from a sample. Values are
- * counted exactly (with their frequencies) up to a cap, which a sample of
- * `tdl infer` stays below; the table's count is then extrapolated with the
- * Guaranteed-Error Estimator (Charikar, Chaudhuri, Motwani, Narasayya,
+ * counted exactly (with their frequencies) up to a cap, which a default
+ * sample of `tdl infer` stays below; past the cap a HyperLogLog sketch
+ * (npm `bloom-filters`, seeded with every value counted so far) carries the
+ * count on, within about 1.6 %. The table's count is then extrapolated with
+ * the Guaranteed-Error Estimator (Charikar, Chaudhuri, Motwani, Narasayya,
  * PODS 2000): values seen once stand for √(N/n) unseen ones each.
- *
- * A HyperLogLog sketch would bound memory for samples beyond the cap
- * (npm `bloom-filters` ships a well-kept one); it is not installed, so
- * above the cap the count is reported as a lower bound instead of guessed.
  */
+import { HyperLogLog } from "bloom-filters";
 
-/** Distinct values counted exactly per property; beyond it the count is "more than". */
+/** Distinct values counted exactly per property; beyond it the sketch counts. */
 export const EXACT_DISTINCT_CAP = 200_000;
 
 export class DistinctCounter {
   private readonly counts = new Map<string, number>();
   private seen = 0;
-  /** Values not counted because the cap was reached. */
+  /** Values not counted exactly because the cap was reached. */
   private overflow = 0;
+  /** Every value seen, once the cap is reached (4,096 registers: ≈ 1.6 % standard error). */
+  private sketch: HyperLogLog | undefined;
 
   add(value: string): void {
     this.seen++;
     const c = this.counts.get(value);
     if (c !== undefined) this.counts.set(value, c + 1);
     else if (this.counts.size < EXACT_DISTINCT_CAP) this.counts.set(value, 1);
-    else this.overflow++;
+    else {
+      this.overflow++;
+      if (!this.sketch) {
+        this.sketch = new HyperLogLog(4096);
+        for (const v of this.counts.keys()) this.sketch.update(v);
+      }
+    }
+    this.sketch?.update(value);
   }
 
   /** Values added. */
@@ -32,9 +40,9 @@ export class DistinctCounter {
     return this.seen;
   }
 
-  /** Different values seen (a lower bound when `capped`). */
+  /** Different values seen: exact below the cap, the sketch's estimate (never below the exact count) past it. */
   get distinct(): number {
-    return this.counts.size;
+    return this.sketch ? Math.max(this.counts.size, Math.round(this.sketch.count(true))) : this.counts.size;
   }
 
   get capped(): boolean {

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { inferProperties, PropertyFacts } from "../../../../client/src/runtime/infer/properties";
-import { DistinctCounter } from "../../../../client/src/runtime/infer/distinct";
+import { DistinctCounter, EXACT_DISTINCT_CAP } from "../../../../client/src/runtime/infer/distinct";
 import { rowOf } from "../../../../client/src/runtime/infer/values";
 import type { EdmType, EntityRow } from "../../../../client/src/runtime/account/model";
 import { seeded } from "../../../helpers/generated-tables";
@@ -80,4 +80,13 @@ test("the counter never estimates above the table nor below the sample", () => {
   assert.equal(c.estimate(1_000_000), 10_000);
   assert.equal(c.estimate(100_000_000), 100_000);
   assert.equal(c.estimate(50), 100);
+});
+
+test("past the exact cap, distinct values are counted by a HyperLogLog sketch, within a few percent", () => {
+  const counter = new DistinctCounter();
+  const n = EXACT_DISTINCT_CAP + 100_000;
+  for (let i = 0; i < n; i++) counter.add(`v${i}`);
+  for (let i = 0; i < 50_000; i++) counter.add(`v${i}`); // repeats change nothing
+  assert.ok(counter.capped);
+  assert.ok(Math.abs(counter.distinct - n) / n < 0.05, `${counter.distinct} of ${n}`);
 });
