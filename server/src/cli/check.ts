@@ -175,12 +175,14 @@ function checkTsFiles(
     }
   }
   const unresolved = new Set<string>();
+  const notAnalysed: string[] = [];
   const entries = files.map((file) => {
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
+      const { entry, sdkUnresolved, skipped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
       if (sdkUnresolved) unresolved.add(sdkUnresolved);
+      if (skipped) notAnalysed.push(skipped);
       return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
@@ -190,11 +192,16 @@ function checkTsFiles(
   // Said once: the first folder where the SDK's types do not resolve, and how many more.
   const [first, ...more] = unresolved;
   const notes = first ? [`${first}${more.length ? ` (and in ${more.length} more folder${more.length === 1 ? "" : "s"})` : ""}`] : [];
-  return { entries, notes };
+  return { entries, notes: [...notes, ...notAnalysed] };
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: boolean): { entry: ReportFile; sdkUnresolved?: string } {
+function checkTsFile(
+  file: string,
+  text: string,
+  ts: TsAnalyzer,
+  driftIsError: boolean,
+): { entry: ReportFile; sdkUnresolved?: string; skipped?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
@@ -219,5 +226,5 @@ function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: b
       ];
     }),
   };
-  return { entry, sdkUnresolved: result.sdkUnresolved };
+  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed };
 }

@@ -64,6 +64,17 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
       });
     }
     if (own.length || !tm.checked) continue;
+    const clash = fileClash(name, modules);
+    if (clash) {
+      problems.push({
+        table: name,
+        code: "codegen",
+        message: clash,
+        start: tm.base + tm.table.name.start,
+        end: tm.base + tm.table.name.end,
+      });
+      continue;
+    }
     try {
       modules.push({
         table: name,
@@ -80,4 +91,23 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
     }
   }
   return { modules, problems };
+}
+
+/** Device names Windows reserves whatever the extension (`CON.keys.ts` cannot be created there). */
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/**
+ * Why this table's file cannot be written beside the modules already made:
+ * two tables whose names differ only in case (`Orders`, `orders`) would
+ * write one file on Windows and macOS, the second silently replacing the
+ * first; a Windows device name cannot be a file at all.
+ */
+function fileClash(table: string, modules: readonly GeneratedModule[]): string | undefined {
+  const file = keysFileName(table);
+  const other = modules.find((m) => m.fileName.toLowerCase() === file.toLowerCase());
+  if (other)
+    return `table '${table}' would be written to ${file}, the same file as table '${other.table}' (${other.fileName}) where file names ignore case (Windows, macOS); Azure table names ignore case too: rename one of them`;
+  if (DEVICE_NAMES.test(table))
+    return `table '${table}' would be written to ${file}, a name Windows reserves for a device: rename the table`;
+  return undefined;
 }

@@ -138,7 +138,8 @@ export function emitBuilder(src: Source, key: KeyPlan, entity: string, ctx: Plan
     `Builds the ${commentText(key.label)}: ${commentText(exprText(key))}.`,
     `Throws KeyError when a value is outside the design's domain or the key breaks a rule of the service.`,
   ]);
-  src.add(`export function ${key.fn}(e: ${pick(entity, key.props)}): string {`);
+  // A constant key reads no property: `_e` keeps the signature callers use without an unused parameter (noUnusedParameters).
+  src.add(`export function ${key.fn}(${key.props.length ? "e" : "_e"}: ${pick(entity, key.props)}): string {`);
   src.add(`return ${ctx.rt.use("keyChecked")}(${str(key.which)}, ${renderKey(key, (p) => `e.${p}`, ctx)}, ${key.maxBytes});`, 1);
   src.add("}");
 }
@@ -166,25 +167,29 @@ export function emitParser(src: Source, key: KeyPlan, entity: string, table: str
   const type = pick(entity, key.recovered);
   src.add(`export function ${name}(key: string): ${type} {`);
   src.add(`return ${rt.use("keyParse")}(${str(`${key.label} of ${table}`)}, key, ${key.maxLength}, (k) => {`, 1);
-  src.add(`const s = ${rt.use("keySplit")}(k, ${segConst});`, 2);
   const reads = new Map<string, string>();
   key.parts.forEach((p, i) => {
     if (p.read && !reads.has(p.read.prop)) reads.set(p.read.prop, p.read.expr(`s[${i}]`));
   });
-  src.add(
-    `const out: ${type} = {${[...reads].map(([prop, expr]) => ` ${objectKey(prop)}: ${expr}`).join(",")}${reads.size ? " " : ""}};`,
-    2,
-  );
+  const checks: string[] = [];
   if (!lost.length) {
-    src.add(`${rt.use("keyVerify")}(k, ${key.fn}(out), ${str(`the ${key.which}`)});`, 2);
+    checks.push(`${rt.use("keyVerify")}(k, ${key.fn}(out), ${str(`the ${key.which}`)});`);
   } else {
     key.parts.forEach((p, i) => {
       if (p.literal !== undefined || !p.props.length) return;
       if (p.props.every((x) => key.recovered.includes(x)))
-        src.add(`${rt.use("keyVerify")}(s[${i}], ${p.render((x) => `out.${x}`)}, ${str(p.desc)});`, 2);
-      else if (p.shape) src.add(`${rt.use("keyShape")}(s[${i}], /${p.shape}/, ${str(p.desc)});`, 2);
+        checks.push(`${rt.use("keyVerify")}(s[${i}], ${p.render((x) => `out.${x}`)}, ${str(p.desc)});`);
+      else if (p.shape) checks.push(`${rt.use("keyShape")}(s[${i}], /${p.shape}/, ${str(p.desc)});`);
     });
   }
+  // A key no segment of which is read or checked (a constant, a hash) still has its shape checked, without an unused `s` (noUnusedLocals).
+  const usesSegments = reads.size > 0 || checks.some((c) => c.includes("(s["));
+  src.add(`${usesSegments ? "const s = " : ""}${rt.use("keySplit")}(k, ${segConst});`, 2);
+  src.add(
+    `const out: ${type} = {${[...reads].map(([prop, expr]) => ` ${objectKey(prop)}: ${expr}`).join(",")}${reads.size ? " " : ""}};`,
+    2,
+  );
+  for (const c of checks) src.add(c, 2);
   src.add("return out;", 2);
   src.add("});", 1);
   src.add("}");

@@ -89,6 +89,7 @@ export class TypeScriptDocuments {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
       result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
+    if (result.notAnalysed) this.log(result.notAnalysed);
     if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
       this.said.add(result.sdkUnresolved);
       this.warn(result.sdkUnresolved);

@@ -30,6 +30,8 @@ export interface TsFileResult {
   usesSdk: boolean;
   /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
   sdkUnresolved?: string;
+  /** Set when the file is nested too deep for TypeScript's parser: it was not analysed, and this says why. */
+  notAnalysed?: string;
 }
 
 export interface TsAnalyzerOptions {
@@ -71,7 +73,11 @@ export class TsAnalyzer {
   analyze(fileName: string): TsFileResult {
     const project = this.projectFor(fileName);
     if (!project.has(fileName)) project.update(fileName, undefined);
-    const program = project.service.getProgram();
+    const program = project.program();
+    if (project.isTooDeep(fileName)) {
+      const notAnalysed = `${fileName} is nested too deep for the TypeScript parser (its stack overflowed): it is not analysed; the other files are`;
+      return { ...NOTHING, notAnalysed };
+    }
     const sf = program?.getSourceFile(fileName);
     // Pre-filters: no SDK method named in the text, no SDK call; no SDK types in the program, only files that import it are recognised.
     if (!program || !sf || !mayCallSdk(sf.text)) return NOTHING;

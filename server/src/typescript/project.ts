@@ -52,6 +52,10 @@ export class Project {
   /** Snapshots of files read from disk, kept while the editor does not hold them (their version stays 0). */
   private readonly disk = new Map<string, ts.IScriptSnapshot>();
   private projectVersion = 0;
+  /** Files whose current text overflows the TypeScript parser's stack (nesting thousands deep): the program reads them as empty. */
+  private readonly tooDeep = new Set<string>();
+  /** Files whose text changed since the last program was built (suspects when a build overflows). */
+  private readonly changed = new Set<string>();
   /**
    * Module resolutions and package.json lookups kept across programs: without it each program (each
    * keystroke) walks every file's folders up for its package.json again. Cleared when the files of the
@@ -110,6 +114,7 @@ export class Project {
    * cost more than the analysis).
    */
   private snapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    if (this.tooDeep.has(fileName)) return ts.ScriptSnapshot.fromString("");
     const doc = this.docs.get(fileName);
     if (doc) return (doc.snapshot ??= ts.ScriptSnapshot.fromString(doc.text));
     let disk = this.disk.get(fileName);
@@ -121,6 +126,49 @@ export class Project {
       this.disk.set(fileName, disk);
     }
     return disk;
+  }
+
+  /**
+   * The program, never a stack overflow: TypeScript's parser recurses per
+   * nesting level, so a file nested thousands deep throws RangeError while
+   * the program is built — for every file of the project, on every later
+   * build. The files that overflow alone are then read as empty (until
+   * their text changes) and the program is built again.
+   */
+  program(): ts.Program | undefined {
+    for (;;) {
+      try {
+        const program = this.service.getProgram();
+        this.changed.clear();
+        return program;
+      } catch (e) {
+        if (!(e instanceof RangeError) || !this.quarantine()) throw e;
+      }
+    }
+  }
+
+  /** Whether the file's current text overflowed the parser (and was analysed as empty). */
+  isTooDeep(fileName: string): boolean {
+    return this.tooDeep.has(fileName);
+  }
+
+  /**
+   * Parses each root alone; those that overflow are set aside. A file near
+   * the limit may parse alone (a shallower stack) and still overflow inside
+   * the program's build: then the files changed since the last good build
+   * are set aside. Returns whether any file was.
+   */
+  private quarantine(): boolean {
+    const deep = [...this.roots].filter((f) => !this.tooDeep.has(f) && overflows(f, this.docs.get(f)?.text ?? readDisk(f)));
+    const suspects = deep.length ? deep : [...this.changed].filter((f) => !this.tooDeep.has(f));
+    for (const f of suspects) {
+      this.tooDeep.add(f);
+      const doc = this.docs.get(f);
+      if (doc) this.docs.set(f, { text: doc.text, version: doc.version + 1 });
+    }
+    this.changed.clear();
+    if (suspects.length) this.projectVersion++;
+    return suspects.length > 0;
   }
 
   /** The file names of the program's roots. */
@@ -136,12 +184,14 @@ export class Project {
   update(fileName: string, text: string | undefined): void {
     if (!this.roots.has(fileName)) {
       this.roots.add(fileName);
+      this.changed.add(fileName);
       this.resolution.clear();
       this.projectVersion++;
     }
     const before = this.docs.get(fileName);
     if (text === undefined) {
       if (before) {
+        this.tooDeep.delete(fileName);
         this.docs.delete(fileName);
         this.disk.delete(fileName);
         this.projectVersion++;
@@ -153,6 +203,9 @@ export class Project {
       if (!before) this.docs.set(fileName, { text, version: 0 });
       return;
     }
+    // A new text is parsed afresh (the old one may have been too deep).
+    this.tooDeep.delete(fileName);
+    this.changed.add(fileName);
     this.docs.set(fileName, { text, version: (before?.version ?? 0) + 1 });
     this.projectVersion++;
   }
@@ -169,6 +222,18 @@ export class Project {
 
   has(fileName: string): boolean {
     return this.roots.has(fileName);
+  }
+}
+
+/** Whether TypeScript's parser overflows its stack on the text alone. */
+function overflows(fileName: string, text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, false);
+    return false;
+  } catch (e) {
+    if (e instanceof RangeError) return true;
+    throw e;
   }
 }
 

@@ -54,9 +54,11 @@ export class CharsetCollector {
   }
 }
 
-/** A character inside a class body: `\`, `-`, `^` and `]` escaped, `"` escaped for the string literal. */
+/**
+ * A character inside a class body: `\`, `-`, `^` and `]` escaped for the
+ * class. Only the class escape: the writer quotes the whole body as a string
+ * literal (tdlString), so escaping `"` or doubling `\` here would escape twice.
+ */
 function escapeClassChar(ch: string): string {
-  if (ch === "\\") return "\\\\\\\\";
-  if (ch === '"') return '\\"';
-  return "-^]".includes(ch) ? `\\\\${ch}` : ch;
+  return "\\-^]".includes(ch) ? `\\${ch}` : ch;
 }

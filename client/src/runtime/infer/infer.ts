@@ -11,6 +11,7 @@ import { RowView } from "./key-atoms";
 import { inferKeyGrammar, KeyGrammar } from "./key-grammar";
 import { partitionStats, PartitionStats } from "./load";
 import { applyPartitionCounts, inferProperties, PropertyFacts, valueBytes } from "./properties";
+import { IDENTIFIER } from "./tdl-text";
 import { Row, rowOf, scalarOf } from "./values";
 
 /** What the sampler tells about the read (all optional for a plain list of entities). */
@@ -61,9 +62,11 @@ export interface InferOptions {
 export function inferDesign(entities: readonly EntityRow[], meta: SampleMeta, options: InferOptions = {}): InferResult {
   const started = performance.now();
   const rows = entities.map(rowOf);
+  // Keys are explained only by properties the design can name: the writer leaves the others out.
+  const keyRows = rows.map(nameableOnly);
   const grammar = inferKeyGrammar(
-    rows,
-    rows.map((r) => new RowView(r)),
+    keyRows,
+    keyRows.map((r) => new RowView(r)),
   );
   const withKeyOnly = addKeyOnly(rows, grammar);
   // Facts are about entities: with index rows, each entity's main row speaks for it.
@@ -109,6 +112,14 @@ function propertyBytes(r: Row): number {
   let b = 0;
   for (const [name, v] of r.props) b += 8 + 2 * name.length + valueBytes(v);
   return b;
+}
+
+/** The row without the properties whose names are not TDL identifiers (the same row when all are). */
+function nameableOnly(r: Row): Row {
+  for (const name of r.props.keys()) {
+    if (!IDENTIFIER.test(name)) return { ...r, props: new Map([...r.props].filter(([n]) => IDENTIFIER.test(n))) };
+  }
+  return r;
 }
 
 /** Rows with their key-only values added (a new map only where there are any). */

@@ -42,15 +42,18 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   const derived: DerivedProperty[] = [];
   const maxima = new Map<string, number>();
   const reserved = new Set<string>();
-  for (const r of rows.slice(0, 100)) for (const k of r.props.keys()) reserved.add(k);
-  const solve = (keys: string[], idx: number[], prefix: string): KeyShape | undefined => {
-    const found = inferTemplate(
-      keys,
-      idx.map((i) => views[i]),
-    );
+  // Every row's names: a key-only name taken by a property of a later row would replace that property's values.
+  for (const r of rows) for (const k of r.props.keys()) reserved.add(k);
+  const solve = (keys: string[], idx: number[], prefix: string, whole?: boolean): KeyShape | undefined => {
+    const found = whole
+      ? { template: [{ kind: "free" } as Atom], matched: idx.map((_, m) => m), frees: keys.map((k) => [k]) }
+      : inferTemplate(
+          keys,
+          idx.map((i) => views[i]),
+        );
     if (!found) return undefined;
     const matched = found.matched.map((m) => idx[m]);
-    const solved = solveColumns(found.template, matched, views, found.frees, uniqueName(prefix, reserved));
+    const solved = solveColumns(found.template, matched, views, found.frees, freePrefix(prefix, reserved));
     for (const d of solved.derived) addDerived(derived, d, reserved);
     for (const [k, v] of solved.maxima) maxima.set(k, Math.max(v, maxima.get(k) ?? 0));
     return { template: solved.template, rows: matched };
@@ -64,7 +67,8 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   );
   const shapes: KeyShape[] = [];
   let remaining = all;
-  const least = Math.max(3, Math.ceil(rows.length * MIN_SHAPE_SHARE));
+  // A table of one or two entities still gets its RowKey (a design without one does not stand).
+  const least = Math.min(rows.length, Math.max(3, Math.ceil(rows.length * MIN_SHAPE_SHARE)));
   while (remaining.length >= least && shapes.length < MAX_SHAPES) {
     const shape = solve(
       remaining.map((i) => rows[i].rk),
@@ -75,6 +79,18 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
     shapes.push(shape);
     const taken = new Set(shape.rows);
     remaining = remaining.filter((i) => !taken.has(i));
+  }
+  // Too few rows for any shape (a table of two entities): the whole RowKey becomes a key-only string.
+  if (!shapes.length && remaining.length) {
+    shapes.push(
+      solve(
+        remaining.map((i) => rows[i].rk),
+        remaining,
+        "RowKey",
+        true,
+      )!,
+    );
+    remaining = [];
   }
   const [rowKey, ...others] = orderShapes(shapes, rows);
   const names = new Set<string>();
@@ -132,6 +148,14 @@ function uniqueName(base: string, taken: Set<string>, reserve = false): string {
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
   if (reserve) taken.add(name);
+  return name;
+}
+
+/** A prefix whose key-only names (`<prefix>Part<n>`) no property of the sample already has. */
+function freePrefix(base: string, taken: ReadonlySet<string>): string {
+  const clash = (p: string) => taken.has(p) || [...taken].some((t) => t.startsWith(`${p}Part`));
+  let name = base;
+  for (let n = 2; clash(name); n++) name = `${base}${n}`;
   return name;
 }
 

@@ -26,22 +26,42 @@ export interface TemplateMatch {
   frees: string[][];
 }
 
+/**
+ * Parts a proposed template may have. Designs have a handful; without a cap
+ * a long key that a one-character property matches everywhere ("kkk…" with
+ * K = "k") grows partials of a thousand parts, and the search took minutes.
+ */
+const MAX_ATOMS = 24;
+
 interface Partial {
   cost: number;
   atoms: Atom[];
+  /** `signature(atoms)`, kept so that comparing partials does not re-serialise them. */
+  sig: string;
+  /** The signature of every atom but the last (the last literal may still grow). */
+  head: string;
 }
 
-function extend(p: Partial, atom: Atom, chars: number): Partial {
+function extend(p: Partial, atom: Atom, chars: number): Partial | undefined {
   const last = p.atoms[p.atoms.length - 1];
   const cost = p.cost + atomCost(atom) + (atom.kind === "free" ? chars * FREE_CHAR_COST : 0);
-  if (atom.kind === "lit" && last?.kind === "lit")
-    return { cost, atoms: [...p.atoms.slice(0, -1), { kind: "lit", text: last.text + atom.text }] };
-  return { cost, atoms: [...p.atoms, atom] };
+  if (atom.kind === "lit" && last?.kind === "lit") {
+    const merged: Atom = { kind: "lit", text: last.text + atom.text };
+    return { cost, atoms: [...p.atoms.slice(0, -1), merged], head: p.head, sig: join(p.head, merged) };
+  }
+  if (p.atoms.length >= MAX_ATOMS) return undefined;
+  return { cost, atoms: [...p.atoms, atom], head: p.sig, sig: join(p.sig, atom) };
 }
 
-function keep(list: Partial[], p: Partial): void {
-  const sig = signature(p.atoms);
-  const same = list.findIndex((q) => signature(q.atoms) === sig);
+/** A signature with one more atom (as `signature` writes it). */
+function join(head: string, atom: Atom): string {
+  return head ? `${head}|${JSON.stringify(atom)}` : JSON.stringify(atom);
+}
+
+function keep(list: Partial[], p: Partial | undefined): void {
+  if (!p) return;
+  const sig = p.sig;
+  const same = list.findIndex((q) => q.sig === sig);
   if (same >= 0) {
     if (list[same].cost <= p.cost) return;
     list.splice(same, 1);
@@ -60,16 +80,22 @@ export function propose(key: string, view: RowView): Atom[][] {
   // are cheaper and would otherwise push every free explanation out.
   const best: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
   const withFree: Partial[][] = Array.from({ length: key.length + 1 }, () => []);
-  const put = (to: number, p: Partial) => keep(p.atoms.some((a) => a.kind === "free") ? withFree[to] : best[to], p);
-  best[0].push({ cost: 0, atoms: [] });
+  const put = (to: number, p: Partial, atom: Atom, chars: number) => {
+    const list = atom.kind === "free" || p.atoms.some((a) => a.kind === "free") ? withFree[to] : best[to];
+    // A full list that this step cannot enter: skip building it (many equal values make thousands of steps per position).
+    const worst = list.length >= K ? list[K - 1].cost : Infinity;
+    if (p.cost + atomCost(atom) + (atom.kind === "free" ? chars * FREE_CHAR_COST : 0) >= worst) return;
+    keep(list, extend(p, atom, chars));
+  };
+  best[0].push({ cost: 0, atoms: [], sig: "", head: "" });
   for (let i = 0; i < key.length; i++) {
     if (!best[i].length && !withFree[i].length) continue;
     const exact = exactSteps(key, i, view);
     const frees = freeEnds(key, i);
     for (const p of [...best[i], ...withFree[i]]) {
-      put(i + 1, extend(p, { kind: "lit", text: key[i] }, 1));
-      for (const s of exact) put(s.to, extend(p, s.atom, s.to - i));
-      if (p.atoms[p.atoms.length - 1]?.kind !== "free") for (const to of frees) put(to, extend(p, { kind: "free" }, to - i));
+      put(i + 1, p, { kind: "lit", text: key[i] }, 1);
+      for (const s of exact) put(s.to, p, s.atom, s.to - i);
+      if (p.atoms[p.atoms.length - 1]?.kind !== "free") for (const to of frees) put(to, p, { kind: "free" }, to - i);
     }
   }
   return [...best[key.length], ...withFree[key.length]].map((p) => p.atoms);

@@ -32,10 +32,12 @@ export function rowOf(e: EntityRow): Row {
 export function keyText(v: TypedValue): string | undefined {
   switch (v.type) {
     case "String":
+      return v.value;
+    case "Boolean":
+      return v.value === "true" ? "true" : "false";
+    // The core evaluates every number as a double: an Int64 past 2^53 (or "007") renders other digits than its text.
     case "Int32":
     case "Int64":
-    case "Boolean":
-      return v.value;
     case "Double": {
       const n = Number(v.value);
       return Number.isFinite(n) ? String(n) : undefined;
@@ -77,7 +79,13 @@ export function scalarOf(v: TypedValue): Scalar | undefined {
 
 /** Whether the value is a whole number the language can pad (int, int64; not negative: a sign breaks padding's order). */
 export function paddable(v: TypedValue): boolean {
-  return (v.type === "Int32" || v.type === "Int64") && /^\d+$/.test(v.value);
+  // Canonical and safe only: the core pads the double's text, which differs from "007" or 20-digit Int64s.
+  return (
+    (v.type === "Int32" || v.type === "Int64") &&
+    /^\d+$/.test(v.value) &&
+    String(Number(v.value)) === v.value &&
+    Number.isSafeInteger(Number(v.value))
+  );
 }
 
 /** Milliseconds of a DateTime value, or undefined. */
