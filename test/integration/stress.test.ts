@@ -39,11 +39,10 @@ async function tables(): Promise<string[]> {
 function consistent(r: StressReport): void {
   const seconds = r.durationMs / 1000;
   const total = Object.values(r.operations).reduce((s, o) => s + o.entities, 0);
-  assert.equal(
-    r.partitions.reduce((s, p) => s + p.entities, 0),
-    total,
-    "partitions add up",
-  );
+  // The report lists the busiest 1,000 partitions: all of them add up to the total, a cut list to less.
+  const listed = r.partitions.reduce((s, p) => s + p.entities, 0);
+  if (r.partitionCount <= r.partitions.length) assert.equal(listed, total, "partitions add up");
+  else assert.ok(r.partitions.length === 1000 && listed < total, `${r.partitionCount} partitions, ${r.partitions.length} listed`);
   for (const p of r.partitions) assert.ok(Math.abs(p.entitiesPerSecond - p.entities / seconds) <= 0.051, `partition ${JSON.stringify(p)}`);
   const timeline = r.timeline.reduce((s, t) => s + t.entities, 0);
   assert.equal(timeline, total, "the timeline adds up");

@@ -59,7 +59,7 @@ const LAYERS: Layer[] = [
     name: "runtime",
     paths: ["client/src/runtime"],
     may: [CORE],
-    packages: ["@azure/data-tables", "@azure/identity", "hdr-histogram-js", "node:"],
+    packages: ["@azure/data-tables", "@azure/identity", "bloom-filters", "hdr-histogram-js", "node:"],
   },
   {
     name: "cli",
