@@ -65,6 +65,8 @@ export function bucketOf(text: string, n: number): string {
   return String(v).padStart(String(Math.max(0, n - 1)).length, "0");
 }
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Renders a scalar as the language says keys render it. */
 export function renderScalar(v: Scalar): string {
   if (v instanceof Date) return v.toISOString();
@@ -89,7 +91,9 @@ function renderPart(part: Part, ctx: EvalContext): string {
   if (part.kind === "string") return part.value;
   if (part.kind === "ref") {
     const v = valueOf(ctx.values, part.name.text);
-    return v === undefined ? `{${part.name.text}}` : renderScalar(v);
+    if (v === undefined) return `{${part.name.text}}`;
+    // GUIDs render in lowercase, however the value was written (a value that is no GUID stays as it is).
+    return typeof v === "string" && GUID.test(v) && ctx.props.get(part.name.text)?.type === "guid" ? v.toLowerCase() : renderScalar(v);
   }
   const inner = isExpr(part.args[0]) ? part.args[0] : undefined;
   const text = inner ? renderKey(inner, ctx) : "";
