@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import ts from "typescript";
 import { TsAnalyzer } from "../../../server/src/typescript/analysis";
-import { generateExamples, GeneratedTable, removeDir, tempDir } from "./examples";
+import { generateExamples, GeneratedTable, removeDir, tempDir, STRICT } from "./examples";
 
 let dir = "";
 let generated: ReturnType<typeof generateExamples>;
@@ -19,25 +19,6 @@ before(() => {
   tables = generated.tables;
 });
 after(() => removeDir(dir));
-
-const STRICT: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.Node16,
-  moduleResolution: ts.ModuleResolutionKind.Node16,
-  strict: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  noImplicitReturns: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  noImplicitOverride: true,
-  noPropertyAccessFromIndexSignature: true,
-  noFallthroughCasesInSwitch: true,
-  isolatedModules: true,
-  skipLibCheck: true,
-  noEmit: true,
-  types: ["node"],
-};
 
 test("every table of every example design gets a module, or the design's error says why not", () => {
   const names = new Set(tables.map((t) => `${t.design}:${t.table}`));

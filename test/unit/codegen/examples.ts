@@ -5,10 +5,31 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import ts from "typescript";
 import { analyzeTdl, TdlAnalysis, TableModel } from "../../../server/src/core";
 import { CodegenProblem, generateKeyBuilders } from "../../../server/src/codegen";
 
 export const ROOT = path.resolve(__dirname, "..", "..", "..");
+
+/** The strictest compiler options a project may set: generated modules compile under them with no diagnostic. */
+export const STRICT: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.Node16,
+  moduleResolution: ts.ModuleResolutionKind.Node16,
+  strict: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitReturns: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noImplicitOverride: true,
+  noPropertyAccessFromIndexSignature: true,
+  noFallthroughCasesInSwitch: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: ["node"],
+};
 
 export interface GeneratedTable {
   /** The design, relative to the repository. */

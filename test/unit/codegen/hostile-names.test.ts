@@ -18,26 +18,7 @@ import ts from "typescript";
 import { analyzeTdl } from "../../../server/src/core";
 import { generateKeyBuilders } from "../../../server/src/codegen";
 import { fuzz } from "../../helpers/fuzz";
-import { removeDir, tempDir } from "./examples";
-
-const STRICT: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.Node16,
-  moduleResolution: ts.ModuleResolutionKind.Node16,
-  strict: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  noImplicitReturns: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  noImplicitOverride: true,
-  noPropertyAccessFromIndexSignature: true,
-  noFallthroughCasesInSwitch: true,
-  isolatedModules: true,
-  skipLibCheck: true,
-  noEmit: true,
-  types: ["node"],
-};
+import { removeDir, tempDir, STRICT } from "./examples";
 
 const dir = tempDir();
 after(() => removeDir(dir));
