@@ -146,6 +146,26 @@ test("dragging zooms into a key range and a time range; Zoom out and Show all go
   assert.ok(await page.locator("button.zoom-out").isDisabled());
 });
 
+test("from the keyboard: arrows move, Shift+arrows select, Enter zooms into the selection, minus zooms out", async () => {
+  const { page } = harness;
+  const plot = page.locator(".heatmap-plot");
+  const before = Number(await plot.getAttribute("data-keys"));
+  await plot.focus();
+  // The first arrow places the cursor on the newest second of the first row.
+  await page.keyboard.press("ArrowDown");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+ArrowDown");
+  for (let i = 0; i < 9; i++) await page.keyboard.press("Shift+ArrowLeft");
+  assert.ok(await page.locator(".heatmap-band").isVisible(), "the selection is drawn");
+  assert.match(await page.locator(".heatmap-tip").innerText(), /entities\/s/);
+  await page.keyboard.press("Enter");
+  await page.locator(".heatmap-zoom-text", { hasText: /^Showing keys Orders\/\d{3} … Orders\/\d{3}, the last 10 seconds\.$/ }).waitFor();
+  assert.equal(await plot.getAttribute("data-seconds"), "10");
+  assert.ok(Number(await plot.getAttribute("data-keys")) < before);
+  await page.keyboard.press("-");
+  await page.locator(".heatmap-zoom-text", { hasText: "Showing every key, the last 120 seconds." }).waitFor();
+  assert.equal(Number(await plot.getAttribute("data-keys")), before);
+});
+
 test("the summary follows the newest second, adds up a second sent twice, and returns to idle when traffic stops", async () => {
   const { page } = harness;
   await page

@@ -33,6 +33,9 @@ export class Heatmap {
   private zooms: Zoom[] = [];
   private view: { layout: Layout; g: Geometry } | undefined;
   private drag: { x: number; y: number } | undefined;
+  /** The keyboard's cell, and where a Shift+arrow selection started. */
+  private cursor: Cell | undefined;
+  private anchor: Cell | undefined;
   private queued = false;
 
   constructor(root: HTMLElement, initial: TrafficSecond[] = [], now?: number) {
@@ -69,6 +72,16 @@ export class Heatmap {
     });
     this.plot.addEventListener("pointerdown", (e) => this.pointerDown(e));
     this.plot.addEventListener("pointerup", (e) => this.pointerUp(e));
+    // From the keyboard: arrows move over the cells, Shift+arrows select, Enter zooms into the selection, minus zooms out.
+    this.plot.tabIndex = 0;
+    this.plot.setAttribute(
+      "aria-label",
+      "Key-space heatmap: arrow keys move over the cells, Shift+arrows select a range, Enter zooms into it, minus zooms out, Escape clears",
+    );
+    this.plot.addEventListener("keydown", (e) => this.key(e));
+    this.plot.addEventListener("blur", () => {
+      this.band.hidden = this.tip.hidden = true;
+    });
     new ResizeObserver(() => this.schedule()).observe(this.plot);
     // VS Code changes the body's classes and the root's variables when the theme changes.
     const themed = new MutationObserver(() => this.schedule());
@@ -144,7 +157,7 @@ export class Heatmap {
   }
 
   /** The column and row under a point of the plot (clamped when `clamp`), or undefined outside the cells. */
-  private cellAt(x: number, y: number, clamp = false): { col: number; row: number } | undefined {
+  private cellAt(x: number, y: number, clamp = false): Cell | undefined {
     if (!this.view) return undefined;
     const { layout, g } = this.view;
     let col = Math.floor((x - g.plot.x) / g.colW);
@@ -170,6 +183,12 @@ export class Heatmap {
       this.tip.hidden = true;
       return;
     }
+    this.showTip(at, e.offsetX, e.offsetY);
+  }
+
+  /** The tooltip of a cell (its keys, second and rates), near the point `x`, `y` of the plot. */
+  private showTip(at: Cell, x: number, y: number): void {
+    if (!this.view) return;
     const keys = this.view.layout.rows[at.row];
     const cell = this.view.layout.cells[at.col][at.row];
     const range = keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${n(keys.length)} keys)`;
@@ -178,8 +197,8 @@ export class Heatmap {
     this.tip.textContent =
       `${range}\n${clock(this.view.layout.times[at.col])} · ${n(rate)} entities/s` +
       (cell ? ` (${n(cell.reads)} read, ${n(cell.writes)} written) · ${share}% throttled` : "");
-    const left = Math.min(e.offsetX + 12, this.view.g.width - 220);
-    Object.assign(this.tip.style, { left: `${Math.max(0, left)}px`, top: `${e.offsetY + 14}px` });
+    const left = Math.min(x + 12, this.view.g.width - 220);
+    Object.assign(this.tip.style, { left: `${Math.max(0, left)}px`, top: `${y + 14}px` });
     this.tip.hidden = false;
   }
 
@@ -198,8 +217,12 @@ export class Heatmap {
     const across = Math.abs(e.offsetX - start.x) >= DRAG_MIN;
     const down = Math.abs(e.offsetY - start.y) >= DRAG_MIN;
     if (!across && !down) return;
-    const a = this.cellAt(start.x, start.y, true)!;
-    const b = this.cellAt(e.offsetX, e.offsetY, true)!;
+    this.zoomInto(this.cellAt(start.x, start.y, true)!, this.cellAt(e.offsetX, e.offsetY, true)!, across, down);
+  }
+
+  /** Zooms into the cells between `a` and `b`: their seconds when `across`, their keys when `down`. */
+  private zoomInto(a: Cell, b: Cell, across: boolean, down: boolean): void {
+    if (!this.view) return;
     const { layout } = this.view;
     const zoom: Zoom = { ...this.zoom };
     if (across) {
@@ -215,4 +238,62 @@ export class Heatmap {
     }
     this.setZoom([...this.zooms, zoom]);
   }
+
+  private key(e: KeyboardEvent): void {
+    const layout = this.view?.layout;
+    if (!layout?.rows.length || !layout.times.length) return;
+    const last = { col: layout.times.length - 1, row: layout.rows.length - 1 };
+    // The cursor starts on the newest second of the first row, and stays inside a map that changed size.
+    const at = this.cursor
+      ? { col: Math.min(this.cursor.col, last.col), row: Math.min(this.cursor.row, last.row) }
+      : { col: last.col, row: 0 };
+    const step = MOVES[e.key];
+    if (step) {
+      if (e.shiftKey) this.anchor ??= at;
+      else this.anchor = undefined;
+      this.cursor = {
+        col: Math.max(0, Math.min(last.col, at.col + (this.cursor ? step[0] : 0))),
+        row: Math.max(0, Math.min(last.row, at.row + (this.cursor ? step[1] : 0))),
+      };
+      this.showSelection();
+    } else if (e.key === "Enter") {
+      const from = this.anchor ?? at;
+      this.zoomInto(from, at, true, true);
+      this.anchor = this.cursor = undefined;
+      this.band.hidden = this.tip.hidden = true;
+    } else if (e.key === "-" || e.key === "Backspace") {
+      if (this.zooms.length) this.setZoom(this.zooms.slice(0, -1));
+    } else if (e.key === "Escape") {
+      this.anchor = undefined;
+      this.band.hidden = this.tip.hidden = true;
+    } else return;
+    e.preventDefault();
+  }
+
+  /** The keyboard's selection drawn as the drag band, with the cursor cell's tooltip. */
+  private showSelection(): void {
+    if (!this.view || !this.cursor) return;
+    const { g } = this.view;
+    const from = this.anchor ?? this.cursor;
+    const [c0, c1] = [Math.min(from.col, this.cursor.col), Math.max(from.col, this.cursor.col)];
+    const [r0, r1] = [Math.min(from.row, this.cursor.row), Math.max(from.row, this.cursor.row)];
+    const x = g.plot.x + c0 * g.colW;
+    const y = g.plot.y + r0 * g.rowH;
+    Object.assign(this.band.style, {
+      left: `${x}px`,
+      top: `${y}px`,
+      width: `${(c1 - c0 + 1) * g.colW}px`,
+      height: `${(r1 - r0 + 1) * g.rowH}px`,
+    });
+    this.band.hidden = false;
+    this.showTip(this.cursor, g.plot.x + (this.cursor.col + 1) * g.colW, g.plot.y + this.cursor.row * g.rowH);
+  }
 }
+
+interface Cell {
+  col: number;
+  row: number;
+}
+
+/** Arrow keys: a step in columns (seconds) and rows (key ranges). */
+const MOVES: Record<string, [number, number] | undefined> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
