@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
+import { languageService } from "./ts-service.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -261,23 +262,7 @@ async function benchTypeScript(dir) {
   /** TypeScript's LanguageService, in process: semantic diagnostics of every file. */
   const tsFirstPass = () => {
     const texts = new Map(files.map((f) => [f, { text: readFileSync(f, "utf8"), version: 1 }]));
-    const host = {
-      getScriptFileNames: () => files,
-      getScriptVersion: (f) => String(texts.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => {
-        const t = texts.get(f)?.text ?? ts.sys.readFile(f);
-        return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
-      },
-      getCurrentDirectory: () => dir,
-      getCompilationSettings: () => parsed.options,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-    };
-    const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+    const ls = languageService(ts, dir, files, parsed.options, texts);
     const cpu0 = process.cpuUsage();
     const started = performance.now();
     for (const f of files) ls.getSemanticDiagnostics(f);

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { readFileSync } from "node:fs";
+import { languageService } from "./ts-service.mjs";
 
 const started = performance.now();
 const cpu0 = process.cpuUsage();
@@ -12,24 +13,8 @@ const ts = createRequire(import.meta.url)("typescript");
 const loaded = performance.now() - started;
 const [dir, ...files] = process.argv.slice(2);
 const parsed = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(`${dir}/tsconfig.json`, "utf8")), ts.sys, dir);
-const texts = new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
-const host = {
-  getScriptFileNames: () => files,
-  getScriptVersion: () => "1",
-  getScriptSnapshot: (f) => {
-    const t = texts.get(f) ?? ts.sys.readFile(f);
-    return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
-  },
-  getCurrentDirectory: () => dir,
-  getCompilationSettings: () => parsed.options,
-  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-  fileExists: ts.sys.fileExists,
-  readFile: ts.sys.readFile,
-  readDirectory: ts.sys.readDirectory,
-  directoryExists: ts.sys.directoryExists,
-  getDirectories: ts.sys.getDirectories,
-};
-const ls = ts.createLanguageService(host, ts.createDocumentRegistry());
+const texts = new Map(files.map((f) => [f, { text: readFileSync(f, "utf8"), version: 1 }]));
+const ls = languageService(ts, dir, files, parsed.options, texts);
 let diagnostics = 0;
 for (const f of files) diagnostics += ls.getSemanticDiagnostics(f).length;
 const cpu = process.cpuUsage(cpu0);
