@@ -34,7 +34,7 @@ export { OP_TYPES } from "./stress/metrics";
 export { entityRate, errorsInWords, formatCount, plural } from "./stress/words";
 
 // Inferring a design from a live table
-export { inferDesign, checkDesign as checkInferredDesign } from "./infer/infer";
+export { inferDesign } from "./infer/infer";
 export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";
 export { inferFromTable, InferError } from "./infer/from-table";
 export type { TableInference } from "./infer/from-table";
