@@ -43,7 +43,7 @@ const worker = await esbuild.build({
   logLevel: "warning",
 });
 const webviewTarget = {
-  entryPoints: ["webview/src/main.ts"],
+  entryPoints: ["webview/main.ts"],
   outfile: "dist/webview.js",
   bundle: true,
   platform: "browser",
@@ -91,13 +91,13 @@ const telemetryOff = {
 const vendor = { ...node, sourcemap: false, minify: true, keepNames: true, define: {} };
 
 const targets = [
-  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"], plugins: [identityBeside] },
-  { ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" },
+  { ...node, entryPoints: ["client/extension.ts"], outfile: "dist/extension.js", external: ["vscode"], plugins: [identityBeside] },
+  { ...node, entryPoints: ["server/server.ts"], outfile: "dist/server.js" },
   // The TypeScript analysis, loaded by the server on the first TypeScript document.
-  { ...node, entryPoints: ["server/src/typescript/analysis.ts"], outfile: "dist/ts-analyzer.js" },
+  { ...node, entryPoints: ["ts-analysis/analysis.ts"], outfile: "dist/ts-analyzer.js" },
   {
     ...node,
-    entryPoints: ["server/src/cli/main.ts"],
+    entryPoints: ["cli/main.ts"],
     outfile: "dist/cli.js",
     banner: { js: "#!/usr/bin/env node" },
     plugins: [identityBeside],
@@ -107,7 +107,7 @@ const targets = [
 
 /** Third-party bundles, by the package they come from. */
 const vendorTargets = [
-  // The embedded emulator (client/src/runtime/emulator/azurite.ts runs this file with node).
+  // The embedded emulator (runtime/emulator/azurite.ts runs this file with node).
   {
     pkg: "azurite",
     options: {

@@ -7,7 +7,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".vscode-test/**", "test/fixtures/**", "test/corpus/**", "**/*.d.mts"] },
+  { ignores: ["dist/**", ".tsbuild/**", "node_modules/**", ".vscode-test/**", "test/fixtures/**", "test/corpus/**", "**/*.d.mts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,5 +20,5 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
-  { files: ["webview/src/**/*.ts"], languageOptions: { globals: { ...globals.browser } } },
+  { files: ["webview/**/*.ts"], languageOptions: { globals: { ...globals.browser } } },
 );

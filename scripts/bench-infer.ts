@@ -6,7 +6,7 @@
  * (that is the service's); the target is under 2 s per table.
  */
 import { performance } from "node:perf_hooks";
-import { inferDesign } from "../client/src/runtime/infer/infer";
+import { inferDesign } from "@runtime/infer/infer";
 import { generatedRows } from "../test/helpers/generated-tables";
 import { roundTripDesigns } from "../test/helpers/infer-round-trip";
 

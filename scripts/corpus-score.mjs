@@ -1,6 +1,6 @@
 // Scores the TypeScript/JavaScript analysis on the labelled corpus (test/corpus/README.md):
 // recall of the labelled findings, false alarms, and the classes of SDK query calls.
-// Used by `npm run bench` (with the bundled analyzer) and by test/unit/typescript/corpus.test.ts
+// Used by `npm run bench` (with the bundled analyzer) and by test/unit/ts-analysis/corpus.test.ts
 // (with the source one), so that both report the same figures.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";

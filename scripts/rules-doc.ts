@@ -1,8 +1,8 @@
 // `npm run docs:rules`: rewrites the rule tables of docs/rules.md from the
-// rule records (server/src/cli/catalog.ts); test/unit/docs-rules.test.ts
+// rule records (cli/catalog.ts); test/unit/docs-rules.test.ts
 // fails when they are out of date.
 import { readFileSync, writeFileSync } from "node:fs";
-import { withCurrentTables } from "../server/src/cli/catalog";
+import { withCurrentTables } from "@cli/catalog";
 
 const file = "docs/rules.md";
 const before = readFileSync(file, "utf8");

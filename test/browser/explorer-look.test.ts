@@ -10,8 +10,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { ExplorerController } from "../../client/src/panel/explorer-controller";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { ExplorerController } from "@client/explorer/controller";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { applyTheme, THEMES, ThemeName } from "./themes";

@@ -1,9 +1,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { ExplorerController } from "../../client/src/panel/explorer-controller";
-import { DEV_KEY } from "../../client/src/runtime/account/connection-string";
-import { toJson } from "../../client/src/runtime/account/transfer";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { ExplorerController } from "@client/explorer/controller";
+import { DEV_KEY } from "@runtime/account/connection-string";
+import { toJson } from "@runtime/account/transfer";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";

@@ -9,8 +9,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { Harness, openHarness } from "../helpers/webview-harness";
-import { heatmapView } from "../../client/src/panel/views";
-import type { TrafficSecond } from "../../webview/src/protocol";
+import { heatmapView } from "@client/webview-host/views";
+import type { TrafficSecond } from "@protocol/traffic";
 import { applyTheme, ThemeName } from "./themes";
 import { lowContrast } from "./contrast";
 

@@ -10,7 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { reportView } from "../../client/src/panel/views";
+import { reportView } from "@client/webview-host/views";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { applyTheme, THEMES, ThemeName } from "./themes";
 import { lowContrast } from "./contrast";

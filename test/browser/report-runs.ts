@@ -10,11 +10,12 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { proposedAlternative } from "../../client/src/runtime/stress/compare";
-import { EntityGenerator } from "../../client/src/runtime/stress/generator";
-import { Metrics } from "../../client/src/runtime/stress/metrics";
-import { buildReport, StressReport } from "../../client/src/runtime/stress/report";
-import { analyzeTdl } from "../../server/src/core";
+import { proposedAlternative } from "@runtime/stress/compare";
+import { EntityGenerator } from "@runtime/stress/generator";
+import { Metrics } from "@runtime/stress/metrics";
+import { buildReport } from "@runtime/stress/report";
+import { StressReport } from "@protocol/stress-report";
+import { analyzeTdl } from "@core";
 
 export const TABLE = "PurchasesBySeller";
 const DURATION_MS = 1200;

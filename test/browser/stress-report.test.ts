@@ -5,9 +5,10 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { Metrics } from "../../client/src/runtime/stress/metrics";
-import { buildReport, StressReport } from "../../client/src/runtime/stress/report";
-import { reportView } from "../../client/src/panel/views";
+import { Metrics } from "@runtime/stress/metrics";
+import { buildReport } from "@runtime/stress/report";
+import { StressReport } from "@protocol/stress-report";
+import { reportView } from "@client/webview-host/views";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { designAndFix } from "./report-runs";
 

@@ -9,10 +9,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { runCheck } from "../../server/src/cli/check";
-import { TdlAnalyzer } from "../../server/src/core";
-import { RULES } from "../../server/src/core/rules";
-import { Rule } from "../../server/src/core/rules/rule";
+import { runCheck } from "@cli/check";
+import { TdlAnalyzer } from "@core";
+import { RULES } from "@core/rules";
+import { Rule } from "@core/rules/rule";
 
 const CLI = process.env.TDL_CLI ? path.resolve(process.env.TDL_CLI) : path.resolve("dist/cli.js");
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { TableClient } from "@azure/data-tables";
-import { emulatorConnectionString } from "../../client/src/runtime/account/connection-string";
+import { emulatorConnectionString } from "@runtime/account/connection-string";
 import { generatedEntities, modelOf, populate } from "../helpers/generated-tables";
 import { goTo, makeWorkspace, openFile, openVsCode, quickFix, runCommand, VsCodeSession, waitForLine } from "../helpers/vscode";
 

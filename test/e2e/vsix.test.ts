@@ -11,8 +11,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { AccountSession } from "../../client/src/runtime/account/explorer";
-import { emulatorConnectionString } from "../../client/src/runtime/account/connection-string";
+import { AccountSession } from "@runtime/account/explorer";
+import { emulatorConnectionString } from "@runtime/account/connection-string";
 import { makeWorkspace, openFile, openVsCode, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
 
 const ROOT = path.resolve(__dirname, "../..");

@@ -3,7 +3,7 @@
  * ranges of diagnostics, and the text after applying a fix.
  */
 import assert from "node:assert/strict";
-import { analyzeTdl, AnalysisOptions, Finding, Severity } from "../../server/src/core";
+import { analyzeTdl, AnalysisOptions, Finding, Severity } from "@core";
 import { applyEdits, marked } from "./markers";
 
 /** Asserts that exactly the marked ranges carry `code` (other codes are ignored). */

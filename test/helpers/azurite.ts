@@ -2,9 +2,9 @@
  * A real Azurite for the integration tests, started by the test run on a
  * free loopback port and stopped by its PID.
  */
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { AccountSession } from "../../client/src/runtime/account/explorer";
-import { ConnectionInfo } from "../../client/src/runtime/account/model";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { AccountSession } from "@runtime/account/explorer";
+import { ConnectionInfo } from "@protocol/entities";
 
 export async function startAzurite(): Promise<EmbeddedEmulator> {
   return EmbeddedEmulator.start();

@@ -12,8 +12,8 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, Expr, Part, PropertyInfo, TableModel } from "../../server/src/core";
-import { designTable } from "../../server/src/typescript/drift/design-index";
+import { analyzeTdl, Expr, Part, PropertyInfo, TableModel } from "@core";
+import { designTable } from "@ts-analysis/drift/design-index";
 import { TSCONFIG } from "./typescript";
 
 export type SeedKind = "separator" | "pad-width" | "segment-order" | "missing-prefix" | "forbidden-character" | "undeclared-query";

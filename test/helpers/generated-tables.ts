@@ -6,10 +6,10 @@
  * sampled rows (unit tests) or written to an emulator (integration tests).
  */
 import { TableClient, TableEntity } from "@azure/data-tables";
-import { analyzeTdl, renderKey, TableModel } from "../../server/src/core";
-import { EntityGenerator } from "../../client/src/runtime/stress/generator";
-import { toRow } from "../../client/src/runtime/account/values";
-import type { EntityRow } from "../../client/src/runtime/account/model";
+import { analyzeTdl, renderKey, TableModel } from "@core";
+import { EntityGenerator } from "@runtime/stress/generator";
+import { toRow } from "@runtime/account/values";
+import type { EntityRow } from "@protocol/entities";
 
 /** A deterministic uniform generator (Park–Miller), so a test sees the same table every run. */
 export function seeded(seed: number): () => number {

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { analyzeTdl, TableModel } from "../../server/src/core";
+import { analyzeTdl, TableModel } from "@core";
 
 const ROOT = path.join(__dirname, "..", "..");
 

@@ -1,8 +1,8 @@
 /** Test doubles for the host's UI and storage (the account and the controller are real). */
-import { ConnectionStore, ExplorerUi } from "../../client/src/panel/explorer-controller";
-import { ConnectionInfo } from "../../client/src/runtime/account/model";
-import { Secret } from "../../client/src/runtime/account/clients";
-import { TransferFormat } from "../../webview/src/protocol";
+import { ConnectionStore, ExplorerUi } from "@client/explorer/controller";
+import { ConnectionInfo } from "@protocol/entities";
+import type { Secret } from "@runtime";
+import { TransferFormat } from "@protocol/pages";
 
 export class MemoryStore implements ConnectionStore {
   private readonly infos: ConnectionInfo[] = [];

@@ -3,8 +3,8 @@
  * host posts is recorded, and `send` delivers a message as the page would.
  * Handlers are wrapped so a test sees which requests reached them.
  */
-import { Handlers, PageChannel, ViewSpec, WebviewHost } from "../../client/src/panel/webview-host";
-import type { HostToWebview, ViewName } from "../../webview/src/protocol";
+import { Handlers, PageChannel, ViewSpec, WebviewHost } from "@client/webview-host/host";
+import type { HostToWebview, ViewName } from "@protocol/pages";
 
 export class RecordingChannel implements PageChannel {
   readonly posts: HostToWebview[] = [];

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { TsAnalyzer } from "../../server/src/typescript/analysis";
-import { Finding } from "../../server/src/core";
+import { TsAnalyzer } from "@ts-analysis/analysis";
+import { Finding } from "@core";
 import { applyEdits, marked } from "./markers";
 
 export const TSCONFIG = {

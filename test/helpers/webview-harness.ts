@@ -8,9 +8,9 @@ import { createServer, Server } from "node:http";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Browser, chromium, Page } from "playwright-core";
-import { webviewHtml } from "../../client/src/panel/webview-html";
-import { ViewSpec, WebviewHost } from "../../client/src/panel/webview-host";
-import type { EventOf, HostToWebview, ViewName } from "../../webview/src/protocol";
+import { webviewHtml } from "@client/webview-host/html";
+import { ViewSpec, WebviewHost } from "@client/webview-host/host";
+import type { EventOf, HostToWebview, ViewName } from "@protocol/pages";
 import { CHROMIUM_ARGS } from "./vscode";
 
 export interface Harness<V extends ViewName> {

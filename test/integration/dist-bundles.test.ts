@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { odata, TableClient, TableServiceClient, TableTransaction, AzureNamedKeyCredential } from "@azure/data-tables";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
 
 const DIST = path.resolve("dist");
 let alone: string;

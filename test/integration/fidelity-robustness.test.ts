@@ -2,8 +2,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { AzureNamedKeyCredential, generateAccountSas, TableClient } from "@azure/data-tables";
-import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
-import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
+import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
+import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
 import { tableName } from "../helpers/azurite";
 import { RawAnswer, rawRequest } from "../helpers/raw-http";
 

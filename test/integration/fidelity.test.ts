@@ -13,8 +13,8 @@ import {
   TableTransaction,
   TransactionAction,
 } from "@azure/data-tables";
-import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
-import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
+import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
+import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
 import { tableName } from "../helpers/azurite";
 
 /**

@@ -10,11 +10,11 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../server/src/core";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { InferError, inferFromTable } from "../../client/src/runtime/infer/from-table";
-import { sampleTable } from "../../client/src/runtime/infer/sample";
-import { sessionReader } from "../../client/src/runtime/infer/sample-reader";
+import { analyzeTdl } from "@core";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { InferError, inferFromTable } from "@runtime/infer/from-table";
+import { sampleTable } from "@runtime/infer/sample";
+import { sessionReader } from "@runtime/infer/sample-reader";
 import { session, startAzurite } from "../helpers/azurite";
 import { generatedEntities, populate } from "../helpers/generated-tables";
 import { keyExpressions, loadFindings, roundTripDesigns, withOriginalLoad } from "../helpers/infer-round-trip";

@@ -1,8 +1,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { checkLiveData } from "../../client/src/runtime/account/live-check";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { checkLiveData } from "@runtime/account/live-check";
 import { session, startAzurite } from "../helpers/azurite";
 
 let emu: EmbeddedEmulator;

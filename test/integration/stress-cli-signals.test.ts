@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import * as path from "node:path";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { session, startAzurite } from "../helpers/azurite";
 import { FaultProxy } from "../helpers/fault-proxy";
 

@@ -4,9 +4,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { session, startAzurite } from "../helpers/azurite";
-import { markerEntity } from "../../client/src/runtime/stress/marker";
+import { markerEntity } from "@runtime/stress/marker";
 
 let emu: EmbeddedEmulator;
 before(async () => {

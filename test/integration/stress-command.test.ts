@@ -11,10 +11,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
-import { runStress, proposedAlternative, STRESS_DEFAULTS } from "../../client/src/runtime";
-import type { TrafficSecond } from "../../client/src/runtime";
-import { commandStressOptions, CommandTarget } from "../../client/src/panel/stress-run";
+import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
+import { runStress, proposedAlternative, STRESS_DEFAULTS } from "@runtime";
+import type { TrafficSecond } from "@protocol";
+import { commandStressOptions, CommandTarget } from "@client/commands/stress-options";
 
 let emu: FidelityEmulator;
 let target: CommandTarget;

@@ -7,11 +7,11 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { runStress, StressFailure, StressOptions, StressPhase } from "../../client/src/runtime/stress/engine";
-import { findLeftovers, removeLeftovers } from "../../client/src/runtime/stress/cleanup";
-import { makeClients } from "../../client/src/runtime/account/clients";
-import { DEV_ACCOUNT, DEV_KEY } from "../../client/src/runtime/account/connection-string";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { runStress, StressFailure, StressOptions, StressPhase } from "@runtime/stress/engine";
+import { findLeftovers, removeLeftovers } from "@runtime/stress/cleanup";
+import { makeClients } from "@runtime/account/clients";
+import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
 import { AzureNamedKeyCredential, generateAccountSas } from "@azure/data-tables";
 import { emulatorConnection, session, startAzurite } from "../helpers/azurite";
 import { FaultProxy } from "../helpers/fault-proxy";

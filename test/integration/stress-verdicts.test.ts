@@ -12,11 +12,11 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { FidelityEmulator } from "../../client/src/runtime/emulator/fidelity-emulator";
-import { runStress, StressOptions } from "../../client/src/runtime/stress/engine";
-import { proposedAlternative } from "../../client/src/runtime/stress/compare";
-import type { StressReport } from "../../client/src/runtime/stress/report";
-import { analyzeTdl } from "../../server/src/core";
+import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
+import { runStress, StressOptions } from "@runtime/stress/engine";
+import { proposedAlternative } from "@runtime/stress/compare";
+import type { StressReport } from "@protocol/stress-report";
+import { analyzeTdl } from "@core";
 
 const LOAD_CODES = ["partition/hot", "partition/append-only", "partition/single-value"];
 

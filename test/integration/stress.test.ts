@@ -2,10 +2,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createHttpHeaders, PipelinePolicy, PipelineRequest, SendRequest } from "@azure/core-rest-pipeline";
-import { EmbeddedEmulator } from "../../client/src/runtime/emulator/azurite";
-import { runStress, StressOptions, StressRefused } from "../../client/src/runtime/stress/engine";
-import { backoffDelay, STRESS_BACKOFF, withRetries } from "../../client/src/runtime/stress/retry";
-import { StressReport } from "../../client/src/runtime/stress/report";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { runStress, StressOptions, StressRefused } from "@runtime/stress/engine";
+import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/stress/retry";
+import { StressReport } from "@protocol/stress-report";
 import { session, startAzurite } from "../helpers/azurite";
 
 let emu: EmbeddedEmulator;

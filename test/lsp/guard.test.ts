@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { TdlAnalyzer } from "../../server/src/core";
-import { RULES } from "../../server/src/core/rules";
-import { Rule } from "../../server/src/core/rules/rule";
-import { AnalysisCache } from "../../server/src/lsp/documents";
-import { Guard, InvalidParams } from "../../server/src/lsp/guard";
-import { keepsEveryCharacter } from "../../server/src/lsp/format-check";
+import { TdlAnalyzer } from "@core";
+import { RULES } from "@core/rules";
+import { Rule } from "@core/rules/rule";
+import { AnalysisCache } from "@server/lsp/documents";
+import { Guard, InvalidParams } from "@server/lsp/guard";
+import { keepsEveryCharacter } from "@server/lsp/format-check";
 
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
 

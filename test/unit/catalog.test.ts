@@ -7,8 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { FAMILIES } from "../../server/src/core";
-import { anchorOf, catalog, sarifRule, withCurrentTables } from "../../server/src/cli/catalog";
+import { FAMILIES } from "@core";
+import { anchorOf, catalog, sarifRule, withCurrentTables } from "@cli/catalog";
 
 test("docs/rules.md's rule tables are the ones the records generate (npm run docs:rules)", () => {
   const doc = readFileSync("docs/rules.md", "utf8");
@@ -51,8 +51,8 @@ test("every rule module has a test named after it", () => {
   const missing: string[] = [];
   const helpers = new Set(["rule.ts", "index.ts", "fix-helpers.ts", "spelling.ts"]);
   for (const [src, tests] of [
-    ["server/src/core/rules", "test/unit/core/rules"],
-    ["server/src/typescript/rules", "test/unit/typescript/rules"],
+    ["core/rules", "test/unit/core/rules"],
+    ["ts-analysis/rules", "test/unit/ts-analysis/rules"],
   ]) {
     for (const f of readdirSync(src).filter((f) => f.endsWith(".ts") && !helpers.has(f))) {
       const expected = path.join(tests, f.replace(/\.ts$/, ".test.ts"));

@@ -1,7 +1,10 @@
 /**
- * The layer boundaries of the README's "Layout", checked over the import
- * graph of every source file: a layer imports only what is below it, and
- * other layers reach the core and the runtime through their entry points.
+ * The folders are the layers (README, "Layout"). Over the import graph of
+ * every source file: each layer imports only the layers below it and the
+ * packages it is allowed; its tsconfig.json references exactly those layers
+ * (so `tsc -b` enforces the same boundary); no import climbs out of its layer
+ * with `../`; and no file is part of an import circle, type-only imports
+ * included.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,132 +16,208 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 interface Layer {
   name: string;
-  /** Files of the layer: a folder or a file, relative to the root. */
-  paths: string[];
-  /** Project files it may import (folders or files); its own files always. */
-  may: string[];
-  /** Packages it may import (exact names or prefixes ending in `/` or `:`). */
+  /** The layers it may import, all below it. */
+  below: string[];
+  /** Packages it may import (exact names, or prefixes ending in `/` or `:`). */
   packages: string[];
 }
 
-const CORE = "server/src/core/index.ts";
-const RUNTIME = "client/src/runtime/index.ts";
-const SHAPES = "client/src/runtime/shapes.ts";
-const CODEGEN = "server/src/codegen/index.ts";
-
-/** The core's leaf modules: result types, positions, the services table and the options; every room may use them. */
-const LEAVES = ["server/src/core/findings.ts", "server/src/core/positions.ts", "server/src/core/services.ts", "server/src/core/options.ts"];
-
-/** Inside the core, each room imports only the rooms below it. */
-const coreRoom = (room: string, below: string[]): Layer => ({
-  name: `core/${room}`,
-  paths: [`server/src/core/${room}`],
-  may: [...LEAVES, ...below.map((b) => `server/src/core/${b}`)],
-  packages: ["js-md5"],
-});
-
+/** Bottom to top: each layer may import only layers listed before it. */
 const LAYERS: Layer[] = [
-  { name: "core leaves", paths: LEAVES, may: ["server/src/core/services.ts"], packages: [] },
-  coreRoom("tdl", []),
-  coreRoom("odata", ["tdl"]),
-  coreRoom("model", ["tdl", "odata"]),
-  coreRoom("rules", ["tdl", "odata", "model"]),
-  coreRoom("analysis", ["tdl", "odata", "model", "rules"]),
-  { name: "core entry", paths: [CORE], may: ["server/src/core"], packages: [] },
-  { name: "ide", paths: ["server/src/ide"], may: [CORE], packages: [] },
-  { name: "typescript", paths: ["server/src/typescript"], may: [CORE], packages: ["typescript", "node:fs", "node:path"] },
-  // Pure like the core: a design model in, TypeScript text out.
-  { name: "codegen", paths: ["server/src/codegen"], may: [CORE], packages: [] },
-  {
-    name: "language server",
-    paths: ["server/src/server.ts", "server/src/lsp", "server/src/errors.ts"],
-    may: [CORE, "server/src/ide/index.ts", "server/src/typescript", "server/src/errors.ts", CODEGEN],
-    packages: ["vscode-languageserver", "vscode-languageserver/", "vscode-languageserver-textdocument", "node:"],
-  },
+  { name: "core", below: [], packages: ["js-md5"] },
+  { name: "protocol", below: ["core"], packages: [] },
+  { name: "codegen", below: ["core"], packages: [] },
+  { name: "ts-analysis", below: ["core"], packages: ["typescript", "node:fs", "node:path"] },
   {
     name: "runtime",
-    paths: ["client/src/runtime"],
-    may: [CORE],
+    below: ["core", "protocol"],
     packages: ["@azure/data-tables", "@azure/identity", "bloom-filters", "hdr-histogram-js", "node:"],
   },
   {
-    name: "cli",
-    paths: ["server/src/cli"],
-    may: [CORE, RUNTIME, "server/src/typescript", "server/src/errors.ts", CODEGEN],
-    packages: ["ignore", "node:"],
+    name: "server",
+    below: ["core", "ts-analysis"],
+    packages: ["vscode-languageserver", "vscode-languageserver/", "vscode-languageserver-textdocument", "node:"],
   },
+  { name: "cli", below: ["core", "protocol", "codegen", "ts-analysis", "runtime"], packages: ["ignore", "node:"] },
   {
-    name: "panel hosts",
-    paths: ["client/src/panel"],
-    may: [CORE, RUNTIME, "webview/src/protocol.ts"],
-    packages: ["@azure/data-tables", "node:"],
+    name: "client",
+    below: ["core", "protocol", "codegen", "runtime"],
+    packages: ["vscode", "vscode-languageclient/", "@azure/data-tables", "node:"],
   },
-  {
-    name: "extension",
-    paths: ["client/src/extension.ts", "client/src/vscode"],
-    may: [CORE, RUNTIME, "client/src/panel", "webview/src/protocol.ts", CODEGEN],
-    packages: ["vscode", "vscode-languageclient/", "node:"],
-  },
-  { name: "webview", paths: ["webview/src"], may: [CORE, SHAPES], packages: ["monaco-editor", "monaco-editor/", "chart.js"] },
+  { name: "webview", below: ["core", "protocol"], packages: ["monaco-editor", "monaco-editor/", "chart.js"] },
 ];
 
+/** Inside the core, each room imports only the rooms below it; the leaves are for every room. */
+const CORE_LEAVES = ["core/findings.ts", "core/positions.ts", "core/services.ts", "core/options.ts", "core/errors.ts", "core/text"];
+const CORE_ROOMS = ["tdl", "odata", "model", "rules", "analysis"];
+
+/** Parts of the client that stay free of `vscode`, so tests run them in plain Node. */
+const VSCODE_FREE = ["client/explorer", "client/webview-host", "client/commands/stress-options.ts"];
+
 function sourceFiles(rel: string): string[] {
-  const abs = path.join(ROOT, rel);
-  if (statSync(abs).isFile()) return [rel];
-  return readdirSync(abs, { recursive: true, encoding: "utf8" })
-    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))
-    .map((f) => path.join(rel, f));
+  return readdirSync(path.join(ROOT, rel), { recursive: true, encoding: "utf8" })
+    .filter((f) => /\.ts$/.test(f) && !f.endsWith(".d.ts"))
+    .map((f) => path.posix.join(rel, f.split(path.sep).join("/")));
 }
 
-/** Every import and export specifier of a file, type-only ones included. */
+/** Every import and export specifier of a file, type-only ones and `import("…")` types included. */
 function importsOf(file: string): string[] {
   return ts.preProcessFile(readFileSync(path.join(ROOT, file), "utf8"), true, true).importedFiles.map((f) => f.fileName);
 }
 
-function resolveProject(from: string, spec: string): string {
-  const base = path.normalize(path.join(path.dirname(from), spec));
-  for (const candidate of [`${base}.ts`, path.join(base, "index.ts"), base]) {
+function existing(base: string): string | undefined {
+  for (const candidate of [`${base}.ts`, path.posix.join(base, "index.ts"), base]) {
     try {
       if (statSync(path.join(ROOT, candidate)).isFile()) return candidate;
     } catch {
       // not this one
     }
   }
-  return base;
+  return undefined;
 }
 
-const inside = (file: string, p: string) => file === p || file.startsWith(p.endsWith(".ts") ? `${p}\u0000` : `${p}/`);
-const layerOf = (file: string) => LAYERS.find((l) => l.paths.some((p) => inside(file, p)));
+/** The project file an import names (a relative path or a layer's `@alias`), or undefined for a package. */
+function resolveImport(from: string, spec: string): string | undefined {
+  if (spec.startsWith(".")) return existing(path.posix.normalize(path.posix.join(path.posix.dirname(from), spec))) ?? spec;
+  const alias = /^@([\w-]+)(\/.*)?$/.exec(spec);
+  if (alias && LAYERS.some((l) => l.name === alias[1])) return existing(`${alias[1]}${alias[2] ?? ""}`) ?? spec;
+  return undefined;
+}
 
-test("every source file belongs to a layer", () => {
-  const all = ["server/src", "client/src", "webview/src"].flatMap(sourceFiles);
+const layerOf = (file: string) => LAYERS.find((l) => file.startsWith(`${l.name}/`));
+const inside = (file: string, p: string) => file === p || file.startsWith(`${p}/`);
+const allFiles = () => LAYERS.flatMap((l) => sourceFiles(l.name));
+
+/** What is wrong with one import of a file, or undefined. */
+function problemOf(file: string, spec: string, target: string | undefined): string | undefined {
+  const layer = layerOf(file)!;
+  if (VSCODE_FREE.some((p) => inside(file, p)) && spec === "vscode") return "imports vscode in a part that must stay free of it";
+  if (target === undefined) {
+    const ok = layer.packages.some((p) => spec === p || ((p.endsWith("/") || p.endsWith(":")) && spec.startsWith(p)));
+    return ok ? undefined : `imports the package '${spec}'`;
+  }
+  if (/(^|\/)\.\.\/\.\.\/\.\.\//.test(spec)) return `climbs three folders: '${spec}'`;
+  const to = layerOf(target);
+  if (!to) return `imports '${spec}', which is in no layer`;
+  if (to !== layer) {
+    if (spec.startsWith(".")) return `reaches into ${to.name} with a relative path: '${spec}'`;
+    if (!layer.below.includes(to.name)) return `imports ${target}: ${to.name} is not below ${layer.name}`;
+  }
+  if (layer.name === "core") return coreRoomProblem(file, target);
+  if (inside(file, "server/ide") && to.name === "server" && !inside(target, "server/ide")) return `the IDE features import ${target}`;
+  return undefined;
+}
+
+function coreRoomProblem(file: string, target: string): string | undefined {
+  if (CORE_LEAVES.some((p) => inside(target, p))) return undefined;
+  const roomOf = (f: string) => CORE_ROOMS.indexOf(f.split("/")[1]);
+  const from = roomOf(file);
+  const to = roomOf(target);
+  if (from < 0) return undefined; // the entry point and the leaves
+  return to <= from ? undefined : `core/${CORE_ROOMS[from]} imports ${target} from the room above it`;
+}
+
+test("every import points down: layers, their packages, the core's rooms, the client's vscode-free parts", () => {
+  const problems: string[] = [];
+  for (const file of allFiles())
+    for (const spec of importsOf(file)) {
+      const p = problemOf(file, spec, resolveImport(file, spec));
+      if (p) problems.push(`${file} ${p}`);
+    }
+  assert.deepEqual(problems, []);
+});
+
+test("each layer's tsconfig.json references exactly the layers below it that it may import, so tsc -b enforces the stack", () => {
+  for (const layer of LAYERS) {
+    const config = ts.readConfigFile(path.join(ROOT, layer.name, "tsconfig.json"), ts.sys.readFile).config as {
+      references?: Array<{ path: string }>;
+      compilerOptions?: { composite?: boolean };
+    };
+    assert.equal(config.compilerOptions?.composite, true, `${layer.name} is a composite project`);
+    const refs = (config.references ?? []).map((r) => path.posix.basename(r.path)).sort();
+    assert.deepEqual(refs, [...layer.below].sort(), `${layer.name}/tsconfig.json references`);
+  }
+});
+
+/** The files on import circles: Tarjan's strongly connected components of more than one file (or a self-import). */
+function circles(files: string[], edges: (f: string) => string[]): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const connect = (v: string) => {
+    // An explicit stack of (node, next edge) keeps deep graphs off the call stack.
+    const work: Array<[string, number]> = [[v, 0]];
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    while (work.length) {
+      const top = work[work.length - 1];
+      const [node, i] = top;
+      const next = edges(node)[i];
+      if (next !== undefined) {
+        top[1]++;
+        if (!idx.has(next)) {
+          idx.set(next, index);
+          low.set(next, index++);
+          stack.push(next);
+          on.add(next);
+          work.push([next, 0]);
+        } else if (on.has(next)) low.set(node, Math.min(low.get(node)!, idx.get(next)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) low.set(work[work.length - 1][0], Math.min(low.get(work[work.length - 1][0])!, low.get(node)!));
+      if (low.get(node) === idx.get(node)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          on.delete(w);
+          component.push(w);
+        } while (w !== node);
+        if (component.length > 1 || edges(node).includes(node)) out.push(component.sort());
+      }
+    }
+  };
+  for (const f of files) if (!idx.has(f)) connect(f);
+  return out;
+}
+
+test("no file is part of an import circle, type-only imports included", () => {
+  const files = allFiles();
+  const graph = new Map(
+    files.map((f) => [
+      f,
+      importsOf(f)
+        .map((s) => resolveImport(f, s))
+        .filter((t): t is string => t !== undefined && t.endsWith(".ts")),
+    ]),
+  );
   assert.deepEqual(
-    all.filter((f) => !layerOf(f)),
+    circles(files, (f) => graph.get(f) ?? []),
     [],
   );
 });
 
-test("no layer imports upward, and other layers reach the core and the runtime through their entry points", () => {
-  const problems: string[] = [];
-  for (const layer of LAYERS) {
-    for (const file of layer.paths.flatMap(sourceFiles)) {
-      for (const spec of importsOf(file)) {
-        if (spec.startsWith(".")) {
-          const target = resolveProject(file, spec);
-          const own = layerOf(target) === layer;
-          if (!own && !layer.may.some((p) => inside(target, p))) problems.push(`${file} (${layer.name}) imports ${target}`);
-        } else if (!layer.packages.some((p) => spec === p || ((p.endsWith("/") || p.endsWith(":")) && spec.startsWith(p)))) {
-          problems.push(`${file} (${layer.name}) imports the package '${spec}'`);
-        }
-      }
-    }
-  }
-  assert.deepEqual(problems, []);
-});
-
-test("the check itself catches an upward import", () => {
-  const rules = layerOf("server/src/core/rules/keys.ts")!;
-  assert.equal(rules.name, "core/rules");
-  assert.ok(!rules.may.some((p) => inside("server/src/core/analysis/analyze.ts", p)), "rules may not import the analysis above them");
-  assert.ok(!layerOf("server/src/core/tdl/parser.ts")!.packages.includes("node:"), "the core may not use Node");
+test("the checks themselves catch an upward import, a climb, a vscode import where it must not be, and a circle", () => {
+  assert.match(problemOf("core/rules/keys.ts", "@runtime", "runtime/index.ts") ?? "", /runtime is not below core/);
+  assert.match(problemOf("core/rules/keys.ts", "../analysis/analyze", "core/analysis/analyze.ts") ?? "", /room above it/);
+  assert.match(problemOf("core/tdl/parser.ts", "node:fs", undefined) ?? "", /package 'node:fs'/);
+  assert.match(problemOf("runtime/a/b/c.ts", "../../../core", "core/index.ts") ?? "", /climbs three folders/);
+  assert.match(problemOf("client/explorer/controller.ts", "vscode", undefined) ?? "", /free of it/);
+  assert.equal(problemOf("client/extension.ts", "vscode", undefined), undefined);
+  const ring = new Map([
+    ["a", ["b"]],
+    ["b", ["c"]],
+    ["c", ["a"]],
+    ["d", ["a"]],
+  ]);
+  assert.deepEqual(
+    circles([...ring.keys()], (f) => ring.get(f) ?? []),
+    [["a", "b", "c"]],
+  );
 });

@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { fixText, TakenEdits } from "../../../server/src/cli/fix";
-import { analyzeTdl, TextEdit } from "../../../server/src/core";
+import { fixText, TakenEdits } from "@cli/fix";
+import { analyzeTdl, TextEdit } from "@core";
 import { fuzz } from "../../helpers/fuzz";
 
 /** The rule as a plain list checks it: overlapping ranges, or two edits of the same range. */

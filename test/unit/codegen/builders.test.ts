@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { analyzeTdl } from "../../../server/src/core";
-import { generateKeyBuilders } from "../../../server/src/codegen";
+import { analyzeTdl } from "@core";
+import { generateKeyBuilders } from "@codegen";
 import { removeDir, tempDir } from "./examples";
 
 const DESIGN = `service azure-table

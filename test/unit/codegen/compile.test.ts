@@ -6,7 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import ts from "typescript";
-import { TsAnalyzer } from "../../../server/src/typescript/analysis";
+import { TsAnalyzer } from "@ts-analysis/analysis";
 import { generateExamples, GeneratedTable, removeDir, tempDir, STRICT } from "./examples";
 
 let dir = "";

@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { analyzeTdl, TdlAnalysis, TableModel } from "../../../server/src/core";
-import { CodegenProblem, generateKeyBuilders } from "../../../server/src/codegen";
+import { analyzeTdl, TdlAnalysis, TableModel } from "@core";
+import { CodegenProblem, generateKeyBuilders } from "@codegen";
 
 export const ROOT = path.resolve(__dirname, "..", "..", "..");
 

@@ -15,8 +15,8 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import fc from "fast-check";
 import ts from "typescript";
-import { analyzeTdl } from "../../../server/src/core";
-import { generateKeyBuilders } from "../../../server/src/codegen";
+import { analyzeTdl } from "@core";
+import { generateKeyBuilders } from "@codegen";
 import { fuzz } from "../../helpers/fuzz";
 import { removeDir, tempDir, STRICT } from "./examples";
 

@@ -9,8 +9,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import ts from "typescript";
-import { analyzeTdl } from "../../../server/src/core";
-import { generateKeyBuilders } from "../../../server/src/codegen";
+import { analyzeTdl } from "@core";
+import { generateKeyBuilders } from "@codegen";
 import { fuzz } from "../../helpers/fuzz";
 import { hostileDesign } from "../../helpers/hostile-designs";
 

@@ -4,7 +4,7 @@
  * key gives back — worked out from the design here, apart from the generator.
  */
 import fc from "fast-check";
-import { Expr, isStringLit, Part, PropertyInfo, Scalar } from "../../../server/src/core";
+import { Expr, isStringLit, Part, PropertyInfo, Scalar } from "@core";
 
 /** The type a generated module takes for a property. */
 export type Value = string | number | boolean | bigint | Date | Uint8Array;

@@ -14,8 +14,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { analyzeTdl, formatTdl, LineIndex, TdlAnalysis, TdlAnalyzer } from "../../../server/src/core";
-import { complete, definition, hover, outline, prepareRename, references } from "../../../server/src/ide";
+import { analyzeTdl, formatTdl, LineIndex, TdlAnalysis, TdlAnalyzer } from "@core";
+import { complete, definition, hover, outline, prepareRename, references } from "@server/ide";
 import { fuzz } from "../../helpers/fuzz";
 
 /** One call's time bound: generous for a loaded CI machine, far below a hang. */

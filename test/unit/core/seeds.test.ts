@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl } from "../../../server/src/core";
+import { analyzeTdl } from "@core";
 import { codes } from "../../helpers/analysis";
 
 const above = (file: string) =>

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { isServiceName, resolveOptions, SERVICE_NAMES, SERVICES } from "../../../server/src/core";
+import { isServiceName, resolveOptions, SERVICE_NAMES, SERVICES } from "@core";
 
 test("the setting's enum in package.json is the services table's names", () => {
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl, TdlAnalyzer } from "../../../../server/src/core";
-import { parse } from "../../../../server/src/core/tdl/parser";
-import { chunkStarts } from "../../../../server/src/core/tdl/chunks";
+import { analyzeTdl, TdlAnalyzer } from "@core";
+import { parse } from "@core/tdl/parser";
+import { chunkStarts } from "@core/tdl/chunks";
 
 const files = ["marathon", "ledger", "telemetry", "student-cards/composite-colon"].map((f) => readFileSync(`examples/${f}.tdl`, "utf8"));
 const TRICKY = `// head

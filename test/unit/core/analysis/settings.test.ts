@@ -1,7 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl, applyUserSettings } from "../../../../server/src/core";
-import { TsAnalyzer } from "../../../../server/src/typescript/analysis";
+import { analyzeTdl, applyUserSettings } from "@core";
+import { TsAnalyzer } from "@ts-analysis/analysis";
 import { TsFixture } from "../../../helpers/typescript";
 
 const DESIGN = (pkLine: string) => `table Orders {

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl, renderKey } from "../../../../server/src/core";
+import { analyzeTdl, renderKey } from "@core";
 
 const DESIGN = `table Sessions {
   Tenant: string(4)

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parse } from "../../../../server/src/core/tdl/parser";
-import { propertyInfos } from "../../../../server/src/core/model/properties";
-import { tableFacts } from "../../../../server/src/core/model/facts";
+import { parse } from "@core/tdl/parser";
+import { propertyInfos } from "@core/model/properties";
+import { tableFacts } from "@core/model/facts";
 import { fuzz } from "../../../helpers/fuzz";
 
 function facts(pk: string, members: string) {

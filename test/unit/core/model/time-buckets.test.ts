@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parse } from "../../../../server/src/core/tdl/parser";
-import { insertRate, retainedSpan, timeBucket } from "../../../../server/src/core/model/time-buckets";
-import { propertyInfos } from "../../../../server/src/core/model/properties";
-import { tableEstimates } from "../../../../server/src/core/model/estimates";
-import { formatDuration, parseDuration } from "../../../../server/src/core/tdl/numbers";
+import { parse } from "@core/tdl/parser";
+import { insertRate, retainedSpan, timeBucket } from "@core/model/time-buckets";
+import { propertyInfos } from "@core/model/properties";
+import { tableEstimates } from "@core/model/estimates";
+import { formatDuration, parseDuration } from "@core/tdl/numbers";
 import { fuzz } from "../../../helpers/fuzz";
 
 const DAY = 86400;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../../../server/src/core";
+import { analyzeTdl } from "@core";
 
 /** Each query's class and estimates as the CodeLens and the query/class hint read them. */
 function lenses(queries: string, extra = ""): Record<string, string> {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classifyFilter } from "../../../../server/src/core/odata/classify";
-import { parseFilter } from "../../../../server/src/core/odata/parser";
+import { classifyFilter } from "@core/odata/classify";
+import { parseFilter } from "@core/odata/parser";
 
 function classOf(filter: string): string {
   const p = parseFilter(filter);

@@ -10,10 +10,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
-import { classifyFilter, KeyConstraint, keyConstraint, normalize } from "../../../../server/src/core/odata/classify";
-import { lexOData } from "../../../../server/src/core/odata/lexer";
-import { CompareOp, FilterExpr, parseFilter } from "../../../../server/src/core/odata/parser";
-import { printFilter } from "../../../../server/src/core/odata/print";
+import { classifyFilter, KeyConstraint, keyConstraint, normalize } from "@core/odata/classify";
+import { lexOData } from "@core/odata/lexer";
+import { CompareOp, FilterExpr, parseFilter } from "@core/odata/parser";
+import { printFilter } from "@core/odata/print";
 
 /** The structure a filter means, with runs of `and`/`or` flattened (their grouping is free). */
 type Meaning = { k: "and" | "or"; items: Meaning[] } | { k: "not"; e: Meaning } | { k: "leaf"; s: string };

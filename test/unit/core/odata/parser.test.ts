@@ -1,11 +1,11 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../../../server/src/core";
-import { runClassify } from "../../../../server/src/cli/classify";
-import { classifyFilter, keyConstraint, normalize } from "../../../../server/src/core/odata/classify";
-import { lexOData } from "../../../../server/src/core/odata/lexer";
-import { FilterExpr, MAX_FILTER_DEPTH, parseFilter } from "../../../../server/src/core/odata/parser";
-import { printFilter } from "../../../../server/src/core/odata/print";
+import { analyzeTdl } from "@core";
+import { runClassify } from "@cli/classify";
+import { classifyFilter, keyConstraint, normalize } from "@core/odata/classify";
+import { lexOData } from "@core/odata/lexer";
+import { FilterExpr, MAX_FILTER_DEPTH, parseFilter } from "@core/odata/parser";
+import { printFilter } from "@core/odata/print";
 import { TsFixture } from "../../../helpers/typescript";
 
 function parsed(filter: string): FilterExpr {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../../../server/src/core";
+import { analyzeTdl } from "@core";
 import { applyFix, codes, expectFindings } from "../../../helpers/analysis";
 import { marked } from "../../../helpers/markers";
 

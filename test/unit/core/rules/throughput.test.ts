@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../../../server/src/core";
+import { analyzeTdl } from "@core";
 
 test("throughput/account sums every pattern of the file", () => {
   const text = `table Alpha {

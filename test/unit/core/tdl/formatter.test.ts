@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { formatTdl } from "../../../../server/src/core";
+import { formatTdl } from "@core";
 
 test("the formatter indents, spaces, aligns and keeps comments", () => {
   const before = `// orders

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { parse } from "../../../../server/src/core/tdl/parser";
-import { lex, T } from "../../../../server/src/core/tdl/lexer";
+import { parse } from "@core/tdl/parser";
+import { lex, T } from "@core/tdl/lexer";
 import { marked } from "../../../helpers/markers";
 
 test("the language reference's example parses without errors into its members", () => {

@@ -1,12 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import {
-  ConnectionStringError,
-  DEV_ACCOUNT,
-  DEV_KEY,
-  parseConnectionString,
-} from "../../../../client/src/runtime/account/connection-string";
+import { ConnectionStringError, DEV_ACCOUNT, DEV_KEY, parseConnectionString } from "@runtime/account/connection-string";
 
 /** A key of the real length (64 bytes, 88 base64 characters) that no message may quote. */
 const KEY = createHash("sha512").update("connection-string.test").digest("base64");

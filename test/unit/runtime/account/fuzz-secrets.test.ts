@@ -10,10 +10,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
-import { ConnectionStringError, parseConnectionString } from "../../../../client/src/runtime/account/connection-string";
-import { interpretConnectionInput } from "../../../../client/src/runtime/account/connection-input";
-import { describeError } from "../../../../client/src/runtime/account/errors";
-import { redact } from "../../../../client/src/runtime/account/redact";
+import { ConnectionStringError, parseConnectionString } from "@runtime/account/connection-string";
+import { interpretConnectionInput } from "@runtime/account/connection-input";
+import { describeError } from "@runtime/account/errors";
+import { redact } from "@runtime/account/redact";
 
 /** High-entropy secrets from a seed: a key of 32 or 64 bytes, a SAS signature (URL-encoded as the portal gives it). */
 const secrets = fc.record({ seed: fc.integer(), long: fc.boolean() }).map(({ seed, long }) => ({

@@ -8,9 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
-import { analyzeTdl } from "../../../../server/src/core";
-import { inferDesign } from "../../../../client/src/runtime/infer/infer";
-import type { EdmType, EntityRow } from "../../../../client/src/runtime/account/model";
+import { analyzeTdl } from "@core";
+import { inferDesign } from "@runtime/infer/infer";
+import type { EdmType, EntityRow } from "@protocol/entities";
 
 const text = fc.string({
   unit: fc.constantFrom("a", "B", "0", "7", "_", ":", "-", '"', "\\", "\u0000", "\r", "\n", "\t", "é", "😀", " ", "'", "/"),

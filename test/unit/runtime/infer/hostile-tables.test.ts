@@ -14,9 +14,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
-import { analyzeTdl } from "../../../../server/src/core";
-import { inferDesign, InferResult } from "../../../../client/src/runtime/infer/infer";
-import type { EdmType, EntityRow, TypedValue } from "../../../../client/src/runtime/account/model";
+import { analyzeTdl } from "@core";
+import { inferDesign, InferResult } from "@runtime/infer/infer";
+import type { EdmType, EntityRow, TypedValue } from "@protocol/entities";
 
 /** Findings a data-driven design may carry (the data itself breaks a rule); anything else of severity error is the writer's fault. */
 const DATA_ERRORS = new Set(["key/invalid-character", "key/too-long", "key/pad-too-narrow", "entity/too-large", "table/invalid-name"]);

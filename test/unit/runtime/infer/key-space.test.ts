@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
-import { END, logWidth, midpoint } from "../../../../client/src/runtime/infer/key-space";
+import { END, logWidth, midpoint } from "@runtime/infer/key-space";
 
 const key = fc.string({ unit: fc.constantFrom("0", "1", "9", "A", "P", "_", "z", "~", " ", "\u0000", "\u00e9", "\uffff"), maxLength: 12 });
 

@@ -5,10 +5,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { inferProperties, PropertyFacts } from "../../../../client/src/runtime/infer/properties";
-import { DistinctCounter, EXACT_DISTINCT_CAP } from "../../../../client/src/runtime/infer/distinct";
-import { rowOf } from "../../../../client/src/runtime/infer/values";
-import type { EdmType, EntityRow } from "../../../../client/src/runtime/account/model";
+import { inferProperties, PropertyFacts } from "@runtime/infer/properties";
+import { DistinctCounter, EXACT_DISTINCT_CAP } from "@runtime/infer/distinct";
+import { rowOf } from "@runtime/infer/values";
+import type { EdmType, EntityRow } from "@protocol/entities";
 import { seeded } from "../../../helpers/generated-tables";
 
 const START = Date.UTC(2026, 0, 1);

@@ -8,9 +8,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeTdl } from "../../../../server/src/core";
-import { inferDesign } from "../../../../client/src/runtime/infer/infer";
-import type { EntityRow } from "../../../../client/src/runtime/account/model";
+import { analyzeTdl } from "@core";
+import { inferDesign } from "@runtime/infer/infer";
+import type { EntityRow } from "@protocol/entities";
 import { generatedRows } from "../../../helpers/generated-tables";
 import { keyExpressions, loadFindings, roundTripDesigns, withOriginalLoad } from "../../../helpers/infer-round-trip";
 

@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Metrics } from "../../../../client/src/runtime/stress/metrics";
+import { Metrics } from "@runtime/stress/metrics";
 
 /** `perSecond` inserts a second, evenly spaced, for `ms` milliseconds. */
 function steady(perSecond: number, ms: number): Metrics {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { batchFailureAnswer, codeForStatus, errorAnswer } from "../../../../../client/src/runtime/emulator/fidelity/answers";
+import { batchFailureAnswer, codeForStatus, errorAnswer } from "@runtime/emulator/fidelity/answers";
 
 const e = { status: 400, code: "PropertyNameInvalid", message: "The property name is invalid." };
 

@@ -1,13 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { batchRejection, entityBytes, rejection } from "../../../../../client/src/runtime/emulator/fidelity/rejections";
-import {
-  parseDateTime,
-  propertyNameRejection,
-  propertyValueRejection,
-} from "../../../../../client/src/runtime/emulator/fidelity/properties";
-import { parseTablePath } from "../../../../../client/src/runtime/emulator/fidelity/requests";
-import { BatchOperation } from "../../../../../client/src/runtime/emulator/fidelity/batch";
+import { batchRejection, entityBytes, rejection } from "@runtime/emulator/fidelity/rejections";
+import { parseDateTime, propertyNameRejection, propertyValueRejection } from "@runtime/emulator/fidelity/properties";
+import { parseTablePath } from "@runtime/emulator/fidelity/requests";
+import { BatchOperation } from "@runtime/emulator/fidelity/batch";
 
 const A = "devstoreaccount1";
 const insert = (entity: Record<string, unknown>) =>

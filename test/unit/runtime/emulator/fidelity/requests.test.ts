@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseTablePath, splitTarget } from "../../../../../client/src/runtime/emulator/fidelity/requests";
-import { boundaryOf, parseBatch } from "../../../../../client/src/runtime/emulator/fidelity/batch";
-import { pinnedPartition } from "../../../../../client/src/runtime/emulator/fidelity/charges";
+import { parseTablePath, splitTarget } from "@runtime/emulator/fidelity/requests";
+import { boundaryOf, parseBatch } from "@runtime/emulator/fidelity/batch";
+import { pinnedPartition } from "@runtime/emulator/fidelity/charges";
 import { fuzz } from "../../../../helpers/fuzz";
 
 const A = "devstoreaccount1";

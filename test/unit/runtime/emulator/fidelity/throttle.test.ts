@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Throttle, TokenBucket } from "../../../../../client/src/runtime/emulator/fidelity/throttle";
-import { chargeOf } from "../../../../../client/src/runtime/emulator/fidelity/charges";
-import { parseTablePath } from "../../../../../client/src/runtime/emulator/fidelity/requests";
+import { Throttle, TokenBucket } from "@runtime/emulator/fidelity/throttle";
+import { chargeOf } from "@runtime/emulator/fidelity/charges";
+import { parseTablePath } from "@runtime/emulator/fidelity/requests";
 
 test("a token bucket: a full bucket's worth at once, then the rate; throttled whole or not at all", () => {
   const b = new TokenBucket(100, 100, 0);

@@ -1,0 +1,127 @@
+/**
+ * `tdl check` output: compiler-style text, the documented JSON, and
+ * SARIF 2.1.0 for code-scanning upload.
+ */
+import { Range, Severity } from "@core";
+import { sarifRule } from "./catalog";
+
+export interface ReportFix {
+  title: string;
+  edits: Array<{ range: Range; newText: string }>;
+}
+
+export interface ReportDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  fixes: ReportFix[];
+}
+
+export interface ReportQuery {
+  table: string;
+  name: string;
+  class: string;
+  partitions: number | null;
+  scanned: number | null;
+  returned: number | null;
+}
+
+export interface ReportFile {
+  path: string;
+  diagnostics: ReportDiagnostic[];
+  queries: ReportQuery[];
+}
+
+export interface CheckReport {
+  files: ReportFile[];
+  /** `infos` counts info and hint findings (query classes), as the documented JSON shape has it. */
+  summary: { errors: number; warnings: number; infos: number };
+}
+
+export function summarize(files: ReportFile[]): CheckReport {
+  const summary = { errors: 0, warnings: 0, infos: 0 };
+  const key = { error: "errors", warning: "warnings", info: "infos", hint: "infos" } as const;
+  for (const f of files) for (const d of f.diagnostics) summary[key[d.severity]]++;
+  return { files, summary };
+}
+
+export function formatText(report: CheckReport): string {
+  const lines: string[] = [];
+  for (const f of report.files) {
+    for (const d of f.diagnostics) {
+      lines.push(`${f.path}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code} ${d.message}`);
+    }
+  }
+  const s = report.summary;
+  const failed = report.files.filter(hasInternal).length;
+  lines.push(
+    `${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info` +
+      (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be analysed (internal failure)` : ""),
+  );
+  return lines.join("\n") + "\n";
+}
+
+const hasInternal = (f: ReportFile) => f.diagnostics.some((d) => d.code === "internal");
+
+const SARIF_LEVEL = { error: "error", warning: "warning", info: "note", hint: "note" } as const;
+
+/**
+ * SARIF 2.1.0. A file whose analysis failed is a result (`internal`) and a
+ * tool execution notification; `problems` (inputs that could not be read)
+ * are notifications too, and either makes the invocation unsuccessful.
+ */
+export function formatSarif(report: CheckReport, version: string, problems: string[] = []): string {
+  const notifications = [
+    ...report.files.flatMap((f) =>
+      f.diagnostics
+        .filter((d) => d.code === "internal")
+        .map((d) => ({
+          level: "error",
+          descriptor: { id: "internal" },
+          message: { text: d.message },
+          locations: [{ physicalLocation: { artifactLocation: { uri: f.path } } }],
+        })),
+    ),
+    ...problems.map((p) => ({ level: "error", descriptor: { id: "unreadable-input" }, message: { text: p } })),
+  ];
+  const codes = [...new Set(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)))].sort();
+  const sarif = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "tdl",
+            version,
+            rules: codes.map(sarifRule),
+          },
+        },
+        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+        results: report.files.flatMap((f) =>
+          f.diagnostics.map((d) => ({
+            ruleId: d.code,
+            ruleIndex: codes.indexOf(d.code),
+            level: SARIF_LEVEL[d.severity],
+            message: { text: d.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: f.path },
+                  region: {
+                    startLine: d.range.start.line + 1,
+                    startColumn: d.range.start.character + 1,
+                    endLine: d.range.end.line + 1,
+                    endColumn: d.range.end.character + 1,
+                  },
+                },
+              },
+            ],
+          })),
+        ),
+      },
+    ],
+  };
+  return JSON.stringify(sarif, null, 2) + "\n";
+}

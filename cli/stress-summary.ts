@@ -1,0 +1,61 @@
+/**
+ * What `tdl stress` prints when it is not asked for JSON: the verdict
+ * first, then the figures a user checks — the hottest partition against
+ * its target, how the run was scaled to the machine, per operation the
+ * calls, rate, p50/p99 latency and errors, and in design mode what each
+ * access pattern ran as.
+ */
+import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
+import { OP_TYPES, type StressReport } from "@protocol";
+
+const OP_WORDS: Record<string, string> = {
+  insert: "insert",
+  update: "update",
+  delete: "delete",
+  pointRead: "point read",
+  query: "key-range query",
+  scan: "table scan",
+  transaction: "transaction",
+};
+
+export function summary(r: StressReport, reportFile?: string): string {
+  const v = r.verdict;
+  const lines = [
+    `${r.mode} on ${r.target} · design table ${r.design.table} · ${(r.durationMs / 1000).toFixed(1)} s at concurrency ${r.concurrency} · stress table ${r.table}`,
+    `verdict: ${v.exceedsTarget ? "HOT" : "ok"} — hottest partition ${entityRate(v.hottestPartitionEntitiesPerSecond)} against a target of ${entityRate(v.partitionTargetEntitiesPerSecond)}` +
+      (v.throttled.partition || v.throttled.account
+        ? `; throttled: ${plural(v.throttled.partition, "request")} at a partition, ${formatCount(v.throttled.account)} at the account`
+        : "; nothing throttled"),
+  ];
+  if (r.calibration) {
+    const c = r.calibration;
+    lines.push(
+      c.capacityEntitiesPerSecond !== undefined
+        ? `scaled: this machine served ${entityRate(c.capacityEntitiesPerSecond)} in the calibration probe; targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale.toPrecision(2)} (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`
+        : `scaled: targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale} as asked (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`,
+    );
+  }
+  const rows = OP_TYPES.map((op) => [op, r.operations[op]] as const).filter(([, o]) => o.count || Object.keys(o.errors).length);
+  if (rows.length) {
+    lines.push(
+      `  ${"operation".padEnd(16)} ${"calls".padStart(7)} ${"entities/s".padStart(11)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)}  errors`,
+    );
+    for (const [op, o] of rows) {
+      const failed = Object.values(o.errors).reduce((s, n) => s + n, 0);
+      lines.push(
+        `  ${OP_WORDS[op].padEnd(16)} ${formatCount(o.count + failed).padStart(7)} ${formatCount(o.entitiesPerSecond).padStart(11)} ${(o.count ? String(o.latencyMs.p50) : "–").padStart(8)} ${(o.count ? String(o.latencyMs.p99) : "–").padStart(8)}  ${errorsInWords(o.errorCodes, o.errors)}${o.retries ? ` (${plural(o.retries, "retry", "retries")})` : ""}`,
+      );
+    }
+  } else {
+    lines.push("  no operation ran");
+  }
+  for (const p of r.patterns ?? []) {
+    lines.push(
+      `  pattern ${p.name}: ${p.queryClass ? `${p.queryClass} as ` : ""}${OP_WORDS[p.op]}, paced at ${formatCount(p.callsPerSecond)} calls/s: ${plural(p.calls, "call")}${p.failed ? `, ${formatCount(p.failed)} failed` : ""}`,
+    );
+  }
+  for (const s of r.skipped ?? []) lines.push(`  pattern ${s.source}: did not run (${s.reason})`);
+  lines.push(`  ${plural(r.partitionCount, "partition")} touched`, `note: ${v.note}`);
+  if (reportFile) lines.push(`report: ${reportFile}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,113 @@
+/**
+ * Code generation: a design in, one TypeScript module per table out — typed
+ * entity interface, key builders and parsers, query and transaction helpers
+ * (`tdl codegen`, the language server's "Generate key builders"). Pure: text
+ * in, text out; the callers write the files. A table whose design has an
+ * error gets no module: the error is returned instead, at its place.
+ */
+import { TdlAnalysis } from "@core";
+import { tableModule } from "./module";
+import { CodegenError, CodegenProblem } from "./problems";
+
+export type { CodegenProblem } from "./problems";
+
+export interface GeneratedModule {
+  table: string;
+  /** `<table>.keys.ts`. */
+  fileName: string;
+  text: string;
+}
+
+export interface CodegenResult {
+  modules: GeneratedModule[];
+  /** Why tables got no module: the design's errors and the generator's own reasons (document offsets). */
+  problems: CodegenProblem[];
+}
+
+export interface CodegenOptions {
+  /** Only these tables (all when absent). */
+  tables?: readonly string[];
+  /** The design's file name, named in each module's header. */
+  source?: string;
+}
+
+/** The file a table's module goes to. */
+export function keysFileName(table: string): string {
+  return `${table}.keys.ts`;
+}
+
+/** Generates the modules of a design's tables (those asked for), or says why it cannot. */
+export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptions = {}): CodegenResult {
+  const wanted = options.tables ? new Set(options.tables) : undefined;
+  const tables = analysis.tables.filter((t) => !wanted || wanted.has(t.table.name.text));
+  const errors = analysis.findings.filter((f) => f.severity === "error");
+  const modules: GeneratedModule[] = [];
+  const problems: CodegenProblem[] = [];
+  for (const tm of tables) {
+    const name = tm.table.name.text;
+    const start = tm.base + tm.table.start;
+    const end = tm.base + tm.table.end;
+    // The design's errors inside the table, and those outside every table (the service line), stop it.
+    const own = errors.filter(
+      (f) =>
+        (f.start >= start && f.start <= end) ||
+        !analysis.tables.some((t) => f.start >= t.base + t.table.start && f.start <= t.base + t.table.end),
+    );
+    for (const f of own) problems.push({ table: name, code: f.code, message: f.message, start: f.start, end: f.end });
+    if (!tm.checked && !own.length) {
+      problems.push({
+        table: name,
+        code: "codegen",
+        message: `table '${name}' was not checked (it exceeds the analysis budget), so no module is generated for it`,
+        start: tm.base + tm.table.name.start,
+        end: tm.base + tm.table.name.end,
+      });
+    }
+    if (own.length || !tm.checked) continue;
+    const clash = fileClash(name, modules);
+    if (clash) {
+      problems.push({
+        table: name,
+        code: "codegen",
+        message: clash,
+        start: tm.base + tm.table.name.start,
+        end: tm.base + tm.table.name.end,
+      });
+      continue;
+    }
+    try {
+      modules.push({
+        table: name,
+        fileName: keysFileName(name),
+        text: tableModule({ tm, profile: analysis.profile, source: options.source }),
+      });
+    } catch (e) {
+      if (!(e instanceof CodegenError)) throw e;
+      const at =
+        e.start !== undefined
+          ? { start: tm.base + e.start, end: tm.base + (e.end ?? e.start) }
+          : { start: tm.base + tm.table.name.start, end: tm.base + tm.table.name.end };
+      problems.push({ table: name, code: "codegen", message: e.message, ...at });
+    }
+  }
+  return { modules, problems };
+}
+
+/** Device names Windows reserves whatever the extension (`CON.keys.ts` cannot be created there). */
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/**
+ * Why this table's file cannot be written beside the modules already made:
+ * two tables whose names differ only in case (`Orders`, `orders`) would
+ * write one file on Windows and macOS, the second silently replacing the
+ * first; a Windows device name cannot be a file at all.
+ */
+function fileClash(table: string, modules: readonly GeneratedModule[]): string | undefined {
+  const file = keysFileName(table);
+  const other = modules.find((m) => m.fileName.toLowerCase() === file.toLowerCase());
+  if (other)
+    return `table '${table}' would be written to ${file}, the same file as table '${other.table}' (${other.fileName}) where file names ignore case (Windows, macOS); Azure table names ignore case too: rename one of them`;
+  if (DEVICE_NAMES.test(table))
+    return `table '${table}' would be written to ${file}, a name Windows reserves for a device: rename the table`;
+  return undefined;
+}

@@ -1,0 +1,219 @@
+/**
+ * The table explorer's engine, free of `vscode`: tables, pages of entities
+ * by continuation token, edits guarded by ETags, deletes batched per
+ * partition, and queries with their measured cost. Every call is bounded
+ * in time and reports errors a user can act on.
+ */
+import { TableTransaction, TransactionAction } from "@azure/data-tables";
+import { ClientPair, credentialOf, makeClients } from "./clients";
+import type { Secret } from "./secret";
+import { AccountError, describeError } from "./errors";
+import { SasInfo, sasTimeProblem } from "./sas";
+import { TableOperation } from "./sas-grants";
+import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "@protocol/entities";
+import { checkValue, toEntity, toRow } from "./values";
+import { SERVICES } from "@core";
+
+export const PAGE_SIZE = 1000;
+export const BATCH_LIMIT = 100;
+/** Clocks differ: a SAS is refused before the call only when it is this far outside its window (the service judges the rest). */
+const SAS_CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface SessionOptions {
+  /** Upper bound on one request (the unreachable-endpoint case), in ms. */
+  timeoutMs?: number;
+}
+
+export class AccountSession {
+  readonly clients: ClientPair;
+  readonly timeoutMs: number;
+  private readonly sharedKey: boolean;
+  private readonly sas: SasInfo | undefined;
+
+  constructor(
+    readonly connection: ConnectionInfo,
+    secret: Secret,
+    options: SessionOptions = {},
+  ) {
+    this.clients = makeClients(connection, secret);
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
+  }
+
+  /**
+   * Runs one SDK call with the time bound (and the caller's cancellation),
+   * mapping errors. A SAS token that has clearly expired or not started yet
+   * fails here, without a request. `operation` names what a refused SAS lacks
+   * when the request alone does not tell (transactions).
+   */
+  async call<T>(fn: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal, operation?: TableOperation): Promise<T> {
+    const early = this.sas && sasTimeProblem(this.sas, new Date(), SAS_CLOCK_SKEW_MS);
+    if (early) throw new AccountError(early.message, early.code, 403);
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+    try {
+      return await fn(combined);
+    } catch (e) {
+      if (signal?.aborted) throw new DOMException("cancelled", "AbortError");
+      throw describeError(e, this.connection.endpoint, this.timeoutMs, { sharedKey: this.sharedKey, sas: this.sas, operation });
+    }
+  }
+
+  async listTables(): Promise<string[]> {
+    return this.call(async (abortSignal) => {
+      const names: string[] = [];
+      for await (const t of this.clients.service.listTables({ abortSignal })) if (t.name) names.push(t.name);
+      return names.sort((a, b) => a.localeCompare(b));
+    });
+  }
+
+  async createTable(name: string): Promise<void> {
+    const rule = SERVICES["azure-table"].tableName;
+    if (!rule.pattern.test(name))
+      throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
+    await this.call((abortSignal) => this.clients.service.createTable(name, { abortSignal, onResponse: failOnConflict }));
+  }
+
+  async deleteTable(name: string): Promise<void> {
+    await this.call((abortSignal) => this.clients.service.deleteTable(name, { abortSignal }));
+  }
+
+  /** One page of entities (1,000 by default), continuing from `continuationToken`; `signal` cancels it. */
+  async page(
+    table: string,
+    opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<PageResult> {
+    return this.call(async (abortSignal) => {
+      const it = this.clients
+        .table(table)
+        .listEntities<Record<string, unknown>>({
+          abortSignal,
+          disableTypeConversion: true,
+          queryOptions: { filter: opts.filter || undefined, select: opts.select?.length ? opts.select : undefined },
+        })
+        .byPage({ maxPageSize: opts.pageSize ?? PAGE_SIZE, continuationToken: opts.continuationToken });
+      const { value } = await it.next();
+      const page = (value ?? []) as Array<Record<string, unknown>> & { continuationToken?: string };
+      return { entities: page.map((e) => toRow(e as never)), continuationToken: page.continuationToken };
+    }, opts.signal);
+  }
+
+  async getEntity(table: string, partitionKey: string, rowKey: string): Promise<EntityRow> {
+    return this.call(async (abortSignal) =>
+      toRow(
+        (await this.clients
+          .table(table)
+          .getEntity<Record<string, unknown>>(partitionKey, rowKey, { abortSignal, disableTypeConversion: true })) as never,
+      ),
+    );
+  }
+
+  /** Inserts a new entity; fails if one with the same keys exists. Returns it as stored. */
+  async insertEntity(table: string, row: EntityRow): Promise<EntityRow> {
+    validate(row);
+    await this.call((abortSignal) => this.clients.table(table).createEntity(toEntity(row), { abortSignal }));
+    return this.getEntity(table, row.partitionKey, row.rowKey);
+  }
+
+  /**
+   * Replaces an entity only if it still has the ETag it was read with: a
+   * concurrent change makes this fail with ConflictError and writes nothing.
+   */
+  async updateEntity(table: string, row: EntityRow, etag: string): Promise<EntityRow> {
+    validate(row);
+    await this.call((abortSignal) => this.clients.table(table).updateEntity(toEntity(row), "Replace", { abortSignal, etag }));
+    return this.getEntity(table, row.partitionKey, row.rowKey);
+  }
+
+  /** Deletes entities in entity group transactions: one partition per batch, at most 100 each. */
+  async deleteEntities(
+    table: string,
+    keys: Array<{ partitionKey: string; rowKey: string }>,
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<{ deleted: number; batches: number }> {
+    const batches = batchesByPartition(keys);
+    let deleted = 0;
+    for (const batch of batches) {
+      if (signal?.aborted) break;
+      const tx = new TableTransaction();
+      for (const k of batch) tx.deleteEntity(k.partitionKey, k.rowKey);
+      await this.call((abortSignal) => this.clients.table(table).submitTransaction(tx.actions, { abortSignal }), signal, "batchDelete");
+      deleted += batch.length;
+      onProgress?.(deleted, keys.length);
+    }
+    return { deleted, batches: batches.length };
+  }
+
+  /** Upserts rows in batches per partition (import), with progress and cancellation. */
+  async upsertRows(
+    table: string,
+    rows: EntityRow[],
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    rows.forEach(validate);
+    let done = 0;
+    for (const batch of batchesByPartition(rows)) {
+      if (signal?.aborted) break;
+      const actions: TransactionAction[] = batch.map((r) => ["upsert", toEntity(r), "Replace"]);
+      await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal, "batchUpsert");
+      done += batch.length;
+      onProgress?.(done, rows.length);
+    }
+    return done;
+  }
+
+  /**
+   * Runs a query and measures what it cost: requests, pages, continuation
+   * tokens followed, entities returned and elapsed time, up to `limit` rows.
+   */
+  async query(table: string, filter: string, opts: { select?: string[]; limit?: number; signal?: AbortSignal } = {}): Promise<QueryResult> {
+    const limit = opts.limit ?? PAGE_SIZE;
+    const started = performance.now();
+    const cost = { requests: 0, pages: 0, continuationTokens: 0, entities: 0, elapsedMs: 0 };
+    const entities: EntityRow[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.page(table, {
+        filter,
+        select: opts.select,
+        continuationToken: token,
+        pageSize: Math.min(PAGE_SIZE, limit - entities.length),
+      });
+      cost.requests++;
+      cost.pages++;
+      entities.push(...page.entities);
+      token = page.continuationToken;
+      if (token && entities.length < limit) cost.continuationTokens++;
+    } while (token && entities.length < limit && !opts.signal?.aborted);
+    cost.entities = entities.length;
+    cost.elapsedMs = Math.round(performance.now() - started);
+    return { entities, cost, continuationToken: token };
+  }
+}
+
+/** Groups keys by partition, in runs of at most 100 (an entity group transaction's limit). */
+export function batchesByPartition<T extends { partitionKey: string }>(items: T[]): T[][] {
+  const byPk = new Map<string, T[]>();
+  for (const it of items) {
+    const list = byPk.get(it.partitionKey) ?? [];
+    list.push(it);
+    byPk.set(it.partitionKey, list);
+  }
+  const out: T[][] = [];
+  for (const list of byPk.values()) for (let i = 0; i < list.length; i += BATCH_LIMIT) out.push(list.slice(i, i + BATCH_LIMIT));
+  return out;
+}
+
+function validate(row: EntityRow): void {
+  for (const [name, v] of Object.entries(row.properties)) {
+    const problem = checkValue(name, v);
+    if (problem) throw describeError({ message: problem }, "", 0);
+  }
+}
+
+/** createTable treats 409 as success; the explorer wants to say the table exists. */
+function failOnConflict(res: { status: number }): void {
+  if (res.status === 409) throw Object.assign(new Error("exists"), { code: "TableAlreadyExists", statusCode: 409 });
+}

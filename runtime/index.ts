@@ -1,0 +1,37 @@
+/**
+ * The table runtime: accounts (connections, sessions, SAS, secrets kept out
+ * of messages), the embedded emulator with Azure fidelity, and partition
+ * stress tests. Free of `vscode`: the extension and the CLI both import it
+ * here, through this one entry point.
+ */
+// Accounts
+export { makeClients } from "./account/clients";
+export type { Secret } from "./account/secret";
+export { cleanConnection, interpretConnectionInput, readSasToken } from "./account/connection-input";
+export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
+export { AccountError, ConflictError } from "./account/errors";
+export { AccountSession } from "./account/explorer";
+export { checkLiveData } from "./account/live-check";
+export { holdsSecret, redact } from "./account/redact";
+export { deserialize, serialize } from "./account/transfer";
+
+// The embedded emulator
+export { FidelityEmulator } from "./emulator/fidelity-emulator";
+
+// Stress tests
+export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";
+export type { LeftoverTable } from "./stress/cleanup";
+export { proposedAlternative } from "./stress/compare";
+export { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
+export type { StressOptions } from "./stress/engine";
+export { endpointHost, PHASE_WORDS } from "./stress/phases";
+export type { StressPhase } from "./stress/phases";
+
+// Inferring a design from a live table
+export { inferDesign } from "./infer/infer";
+export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";
+export { inferFromTable, InferError } from "./infer/from-table";
+export type { TableInference } from "./infer/from-table";
+export { sampleTable } from "./infer/sample";
+export type { PageReader, Sample, SampleOptions } from "./infer/sample";
+export { histogramLines } from "./infer/load";

@@ -1,0 +1,126 @@
+/**
+ * The stress report `tdl stress --report` writes: operations with their rates,
+ * latency percentiles, errors and retries; what each access pattern ran
+ * as; partitions by rate, with what was throttled at each; the timeline;
+ * how the run was scaled to the machine (emulator); and a verdict that
+ * says whether a partition ran hot.
+ */
+import { Metrics, round } from "./metrics";
+import { calibrationNote, verdictOf } from "./verdict";
+import type { Work } from "./workload";
+import {
+  OP_TYPES,
+  type Calibration,
+  type Leftover,
+  type OperationReport,
+  type OpType,
+  type PatternReport,
+  type Skipped,
+  type StressMode,
+  type StressReport,
+} from "@protocol/stress-report";
+
+const MAX_PARTITIONS = 1000;
+
+export function buildReport(args: {
+  metrics: Metrics;
+  durationMs: number;
+  target: "emulator" | "account";
+  table: string;
+  design: { file: string; table: string };
+  mode: StressMode;
+  concurrency: number;
+  partitionTarget: number;
+  stopped?: string;
+  /** Sentences about the run itself (it overran, the preload was cut short), appended to the verdict's note. */
+  notes?: string[];
+  leftover?: Leftover;
+  calibration?: Calibration;
+  work?: Work[];
+  skipped?: Skipped[];
+  pace?: { callsPerSecond: number; sent: number; dropped: number };
+}): StressReport {
+  const { metrics } = args;
+  // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
+  const durationMs = Math.max(1, Math.round(args.durationMs));
+  const seconds = durationMs / 1000;
+  const operations = {} as Record<OpType, OperationReport>;
+  for (const op of OP_TYPES) {
+    const s = metrics.ops[op];
+    // HDR percentiles report their bucket's upper edge: never above the exact maximum.
+    const ms = (p: number) => (s.latency.totalCount ? round(Math.min(s.latency.getValueAtPercentile(p), s.latency.maxValue) / 1000) : 0);
+    operations[op] = {
+      count: s.requests,
+      entities: s.entities,
+      entitiesPerSecond: round(s.entities / seconds, 1),
+      latencyMs: { p50: ms(50), p95: ms(95), p99: ms(99), max: s.latency.totalCount ? round(s.latency.maxValue / 1000) : 0 },
+      errors: { ...s.errors },
+      errorCodes: { ...s.errorCodes },
+      retries: s.retries,
+      ...(op === "query" || op === "scan" ? { entitiesScanned: s.scanned, pages: s.pages } : {}),
+    };
+  }
+  const all = [...metrics.partitions]
+    .map(([partitionKey, p]) => ({
+      partitionKey,
+      entities: p.entities,
+      entitiesPerSecond: round(p.entities / seconds, 1),
+      throttled: p.throttled,
+    }))
+    .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond || b.throttled - a.throttled);
+  const requests = OP_TYPES.reduce((n, op) => n + metrics.ops[op].requests, 0);
+  const endWins = metrics.beyond.end >= metrics.beyond.start;
+  const verdict = verdictOf({
+    target: args.target,
+    partitionTarget: args.partitionTarget,
+    hottest: all[0] ?? { entitiesPerSecond: 0 },
+    partitions: all.length,
+    throttled: metrics.throttled,
+    requests,
+    calibration: args.calibration,
+    beyond: {
+      entitiesPerSecond: round((endWins ? metrics.beyond.end : metrics.beyond.start) / seconds, 1),
+      end: endWins ? "end" : "start",
+    },
+  });
+  const rates = (args.work ?? [])
+    .filter((w) => w.source)
+    .map((w) => ({ source: w.source!, perSecond: w.weight * (w.op === "insert" || w.op === "update" || w.op === "delete" ? w.batch : 1) }));
+  const calibration = args.calibration && { ...args.calibration, note: calibrationNote(args.calibration, rates) };
+  const notes = [verdict.note, ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
+  return {
+    target: args.target,
+    table: args.table,
+    design: args.design,
+    mode: args.mode,
+    durationMs,
+    concurrency: args.concurrency,
+    operations,
+    ...(args.mode === "design" && args.work ? { patterns: patternsOf(args.work, metrics, args.calibration?.scale ?? 1) } : {}),
+    ...(args.skipped?.length ? { skipped: args.skipped } : {}),
+    partitions: all.slice(0, MAX_PARTITIONS),
+    partitionCount: all.length,
+    timeline: metrics.timeline(durationMs),
+    verdict: { ...verdict, note: notes.join(" ") },
+    ...(calibration ? { calibration } : {}),
+    ...(args.pace ? { pace: args.pace } : {}),
+    ...(args.stopped ? { stopped: args.stopped } : {}),
+    ...(args.leftover ? { leftover: args.leftover } : {}),
+  };
+}
+
+function patternsOf(work: Work[], metrics: Metrics, scale: number): PatternReport[] {
+  return work
+    .filter((w) => w.source)
+    .map((w) => {
+      const counted = metrics.bySource.get(w.source!) ?? { calls: 0, failed: 0 };
+      return {
+        name: w.source!,
+        op: w.op,
+        ...(w.queryClass ? { queryClass: w.queryClass } : {}),
+        callsPerSecond: round(w.weight * scale, 2),
+        calls: counted.calls,
+        failed: counted.failed,
+      };
+    });
+}

@@ -1,0 +1,167 @@
+/**
+ * Completion by context: keywords where a member starts, types after `:`,
+ * modifiers after a type, property names and key functions in keys, property
+ * names and clauses in access patterns, names and operators in filters.
+ */
+import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICE_NAMES, lex, T, Token, hasLineBreak, TdlAnalysis, tableAt } from "@core";
+import { FUNCTION_DOCS } from "./hover";
+
+export type CompletionKind = "keyword" | "type" | "property" | "function" | "modifier" | "value" | "operator";
+
+export interface Completion {
+  label: string;
+  kind: CompletionKind;
+  detail?: string;
+  documentation?: string;
+  /** Snippet text (LSP snippet syntax) when it differs from the label. */
+  snippet?: string;
+}
+
+const TYPE_SNIPPETS: Record<string, string> = {
+  string: "string(${1:60})",
+  int: "int(${1:0}..${2:100})",
+  int64: "int64(${1:0}..${2:1000000})",
+  double: "double",
+  bool: "bool",
+  datetime: "datetime",
+  guid: "guid",
+  binary: "binary(${1:1KiB})",
+  enum: "enum(${1:A}, ${2:B})",
+};
+const FUNCTION_SNIPPETS: Record<string, string> = {
+  pad: "pad(${1:P}, ${2:5})",
+  hash: "hash(${1:P}, ${2:4})",
+  bucket: "bucket(${1:P}, ${2:16})",
+  reverse: "reverse(${1:P})",
+  date: 'date(${1:P}, "${2:yyyyMMdd}")',
+  lower: "lower(${1:P})",
+  upper: "upper(${1:P})",
+};
+const MEMBER_SNIPPETS: Record<string, string> = {
+  partitionKey: "partitionKey = ",
+  rowKey: "rowKey = ",
+  index: "index ${1:Name} rowKey = ",
+  rows: "rows ${1:1M}",
+  entitySize: "entitySize ${1:1KB}",
+  retention: "retention ${1:90d}",
+  query: "query ${1:Name} ${2:100}/s where ",
+  transaction: "transaction ${1:Name} entities ${2:2} sharing ",
+  insert: "insert ${1:Name} ${2:100}/s",
+  upsert: "upsert ${1:Name} ${2:100}/s",
+  update: "update ${1:Name} ${2:100}/s",
+  merge: "merge ${1:Name} ${2:100}/s",
+  delete: "delete ${1:Name} ${2:100}/s",
+};
+
+const kw = (labels: readonly string[], detail?: string): Completion[] => labels.map((label) => ({ label, kind: "keyword", detail }));
+
+export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
+  const text = analysis.text;
+  const { tokens } = lex(text);
+  // A string under the caret may be a filter; a word being typed at the caret is the prefix, not context.
+  const under = tokens.find((t) => t.kind === T.String && t.start < offset && (offset < t.end || (offset === t.end && t.error)));
+  if (under) return filterCompletions(analysis, offset);
+  const before = tokens.filter((t) => t.kind !== T.EOF && t.end <= offset && !(t.kind === T.Ident && t.end === offset));
+  const prev = before[before.length - 1];
+  const tm = tableAt(analysis, offset);
+  const lineStart = !prev || hasLineBreak(text, prev.end, offset);
+
+  if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.base + tm.table.end <= offset)) {
+    if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICE_NAMES.map((s) => ({ label: s, kind: "value" as const }));
+    return kw(analysis.service || analysis.tables.length ? ["table"] : ["service", "table"]);
+  }
+  if (!prev || prev.kind === T.LBrace || lineStart) return memberStarts();
+
+  // The tokens of the current member: back to the last one that starts a line inside the table.
+  let m = before.length - 1;
+  while (m > 0 && !before[m].lineStart && before[m].start > tm.base + tm.table.open) m--;
+  const member = before.slice(m);
+  const head = member[0];
+  const props = [...tm.props.values()];
+  const propertyItems = (): Completion[] =>
+    props.map((p) => ({ label: p.name, kind: "property", detail: tm.text.slice(p.decl.type.start, p.decl.end) }));
+
+  if (member[1]?.kind === T.Colon) {
+    if (prev.kind === T.Colon) return Object.entries(TYPE_SNIPPETS).map(([label, snippet]) => ({ label, kind: "type", snippet }));
+    if (prev.kind === T.LParen || prev.kind === T.Comma || prev.kind === T.DotDot) return [];
+    return MODIFIERS.map((label) => ({ label, kind: "modifier", snippet: modifierSnippet(label) }));
+  }
+  const word = head.kind === T.Ident ? head.value : "";
+  if (word === "partitionKey" || word === "rowKey" || word === "index") {
+    if (prev.kind === T.Equals || prev.kind === T.Plus || (prev.kind === T.LParen && isCallParen(before))) {
+      return [...propertyItems(), ...functionItems()];
+    }
+    if (word === "index" && prev.kind === T.Ident && member.length === 2) return kw(["rowKey"]);
+    return prev.kind === T.Comma || prev.kind === T.LParen ? [] : [{ label: "+", kind: "operator" }];
+  }
+  if (word === "query") return queryCompletions(member, prev, propertyItems);
+  if (word === "transaction") {
+    if (prev.kind === T.Ident && prev.value === "sharing") return propertyItems();
+    if (prev.kind === T.Comma) return propertyItems();
+    if (member.some((t) => t.value === "sharing")) return [];
+    if (member.some((t) => t.value === "entities")) return prev.kind === T.Number ? kw(["sharing"]) : [];
+    return member.length >= 2 ? kw(["entities"]) : [];
+  }
+  if (["insert", "upsert", "update", "merge", "delete"].includes(word))
+    return member.length >= 2 && prev.kind !== T.Slash ? kw(["batch"]) : [];
+  return [];
+}
+
+function memberStarts(): Completion[] {
+  return MEMBER_KEYWORDS.map((label) => ({ label, kind: "keyword" as const, snippet: MEMBER_SNIPPETS[label] }));
+}
+
+function functionItems(): Completion[] {
+  return KEY_FUNCTIONS.map((label) => ({
+    label,
+    kind: "function" as const,
+    snippet: FUNCTION_SNIPPETS[label],
+    documentation: FUNCTION_DOCS[label],
+  }));
+}
+
+function modifierSnippet(m: (typeof MODIFIERS)[number]): string | undefined {
+  return { distinct: "distinct ${1:100}", hot: "hot ${1:30}%", charset: 'charset "${1:a-z0-9}"' }[m as string];
+}
+
+/** `(` right after a key-function name opens its argument list. */
+function isCallParen(before: Token[]): boolean {
+  const fn = before[before.length - 2];
+  return !!fn && fn.kind === T.Ident && (KEY_FUNCTIONS as readonly string[]).includes(fn.value);
+}
+
+const COMPARISONS = ["=", "<", "<=", ">", ">=", "between", "prefix"];
+
+function queryCompletions(member: Token[], prev: Token, propertyItems: () => Completion[]): Completion[] {
+  const words = new Set(member.filter((t) => t.kind === T.Ident).map((t) => t.value));
+  const beforePrev = member[member.length - 2];
+  const isWord = (t: Token | undefined, ...w: string[]) => !!t && t.kind === T.Ident && w.includes(t.value);
+  if (isWord(prev, "where", "and", "select") || (prev.kind === T.Comma && words.has("select"))) return propertyItems();
+  if (prev.kind === T.Ident && isWord(beforePrev, "where", "and"))
+    return COMPARISONS.map((label) => ({ label, kind: "operator" as const }));
+  const afterNameOrRate = member.length === 2 || (prev.kind === T.Ident && beforePrev?.kind === T.Slash);
+  if (afterNameOrRate && !words.has("where") && !words.has("filter")) return kw(["where", "filter"]);
+  const valueEnd = prev.kind === T.Question || prev.kind === T.String || prev.kind === T.Number;
+  if (words.has("where") && valueEnd && !words.has("select") && !words.has("returns")) return kw(["and", "select", "returns"]);
+  if (words.has("filter") && prev.kind === T.String) return kw(["select", "returns"]);
+  if (words.has("select") && prev.kind === T.Ident && !words.has("returns")) return kw(["returns"]);
+  return [];
+}
+
+/** Inside a `filter "…"` string: property names, the keys and OData operators. */
+function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] {
+  const tm = tableAt(analysis, offset);
+  if (!tm) return [];
+  const rel = offset - tm.base;
+  const inFilter = tm.table.accesses.some((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
+  if (!inFilter) return [];
+  const names = ["PartitionKey", "RowKey", "Timestamp", ...tm.props.keys()];
+  return [
+    ...names.map((label) => ({ label, kind: "property" as const })),
+    ...["eq", "ne", "gt", "ge", "lt", "le", "and", "or", "not"].map((label) => ({ label, kind: "operator" as const })),
+    ...["datetime'2026-01-01T00:00:00Z'", "guid'00000000-0000-0000-0000-000000000000'", "X'0a1b'", "true", "false"].map((label) => ({
+      label,
+      kind: "value" as const,
+    })),
+  ];
+}

@@ -1,0 +1,264 @@
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { analyzeTdl } from "@core";
+import { TsAnalyzer } from "@ts-analysis/analysis";
+import { TsFixture } from "../../../helpers/typescript";
+
+const fx = new TsFixture();
+after(() => fx.dispose());
+
+const HEAD = `import { TableClient, TableTransaction, odata } from "@azure/data-tables";
+const client = TableClient.fromConnectionString(process.env.CONN ?? "", "Orders");
+interface Order { customer: string; bib: number; total: number; id: string; status: "open" | "openPaid" | "closed" }
+`;
+
+test("ts/unpadded-number on numbers in templates, concatenations and String(); silent once padded", () => {
+  fx.expect(
+    "a.ts",
+    `${HEAD}
+export async function save(o: Order, n: number) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${«o.bib»}\` });
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: "r" + «String(n)» });
+  await client.deleteEntity(o.customer, «n.toString()»);
+  await client.createEntity({ partitionKey: o.customer, rowKey: String(o.bib).padStart(10, "0") });
+}
+`,
+    "ts/unpadded-number",
+  );
+});
+
+test('ts/unpadded-number fix: String(x).padStart(W, "0"), W from a design of the same table', () => {
+  fx.fix(
+    "b.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`bib-\${o.bib}\` });
+}
+`,
+    "ts/unpadded-number",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`bib-\${String(o.bib).padStart(10, "0")}\` });
+}
+`,
+  );
+  const design = analyzeTdl(
+    `table Orders {\n  Customer: string(20)\n  Bib: int(0..99999)\n  partitionKey = Customer\n  rowKey = pad(Bib, 5)\n}\n`,
+  ).tables[0].props;
+  const withDesign = new TsFixture(undefined, new TsAnalyzer({ design: (t) => (t === "Orders" ? design : undefined) }));
+  try {
+    withDesign.fix(
+      "c.ts",
+      `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "bib" + String(o.bib) });
+}
+`,
+      "ts/unpadded-number",
+      `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "bib" + String(o.bib).padStart(5, "0") });
+}
+`,
+    );
+  } finally {
+    withDesign.dispose();
+  }
+});
+
+test("ts/append-only-key: the clock, time-ordered ids and counters lead the partition key", () => {
+  fx.expect(
+    "d.ts",
+    `${HEAD}
+declare function ulid(): string;
+let seq = 0;
+export async function log(message: string) {
+  await client.createEntity({ partitionKey: \`\${«Date.now()»}\`, rowKey: "x", message });
+  await client.createEntity({ partitionKey: «new Date().toISOString()», rowKey: "x", message });
+  await client.createEntity({ partitionKey: «ulid()», rowKey: "x", message });
+  await client.createEntity({ partitionKey: String(«seq++»), rowKey: "x", message });
+  await client.createEntity({ partitionKey: message + Date.now(), rowKey: "x" });
+}
+`,
+    "ts/append-only-key",
+  );
+});
+
+test("ts/append-only-key fix: a hash prefix bound to a const, with the node:crypto import added once", () => {
+  fx.fix(
+    "e.ts",
+    `${HEAD}
+export async function log(message: string) {
+  await client.createEntity({ partitionKey: \`\${Date.now()}\`, rowKey: "x", message });
+}
+`,
+    "ts/append-only-key",
+    `${HEAD.replace(`import { TableClient, TableTransaction, odata } from "@azure/data-tables";`, `import { TableClient, TableTransaction, odata } from "@azure/data-tables";\nimport { createHash } from "node:crypto";`)}
+export async function log(message: string) {
+  const keyValue = \`\${Date.now()}\`;
+  await client.createEntity({ partitionKey: createHash("md5").update(keyValue).digest("hex").slice(0, 4) + "_" + keyValue, rowKey: "x", message });
+}
+`,
+  );
+});
+
+test("ts/constant-partition-key, with a composite fix from another property of the entity", () => {
+  fx.expect(
+    "f.ts",
+    `${HEAD}
+const TABLE_PK = "orders";
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: «TABLE_PK», rowKey: o.id, customer: o.customer });
+  await client.createEntity({ partitionKey: «"all"», rowKey: o.id });
+}
+`,
+    "ts/constant-partition-key",
+  );
+  fx.fix(
+    "g.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: "orders", rowKey: o.id, customer: o.customer });
+}
+`,
+    "ts/constant-partition-key",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: "orders_" + o.customer, rowKey: o.id, customer: o.customer });
+}
+`,
+  );
+});
+
+test("ts/invalid-key-character and ts/separator-order, with their fixes", () => {
+  fx.expect(
+    "h.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: «"a/b"» + o.id });
+}
+`,
+    "ts/invalid-key-character",
+  );
+  fx.fix(
+    "i.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "a#b" + o.id });
+}
+`,
+    "ts/invalid-key-character",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: "a_b" + o.id });
+}
+`,
+  );
+  fx.expect(
+    "j.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status}«_»\${o.id}\` });
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${String(o.total).padStart(10, "0")}_\${o.id}\` });
+}
+`,
+    "ts/separator-order",
+  );
+  fx.fix(
+    "j2.ts",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status}_\${o.id}\` });
+}
+`,
+    "ts/separator-order",
+    `${HEAD}
+export async function save(o: Order) {
+  await client.createEntity({ partitionKey: o.customer, rowKey: \`\${o.status},\${o.id}\` });
+}
+`,
+  );
+});
+
+test("ts/append-only-key: time buckets of the clock and date-library formats", () => {
+  fx.file(
+    "date-libs.d.ts",
+    `declare module "date-fns" { export function format(d: Date | number, f: string): string; }
+declare module "dayjs" { interface Dayjs { format(f?: string): string; } function dayjs(d?: Date | string | number): Dayjs; export default dayjs; }
+`,
+  );
+  fx.expect(
+    "buckets.ts",
+    `${HEAD}
+import { format } from "date-fns";
+import dayjs from "dayjs";
+export async function log(message: string, at: Date) {
+  await client.createEntity({ partitionKey: «new Date().toISOString().slice(0, 10)», rowKey: message });
+  await client.createEntity({ partitionKey: «new Date().toISOString().split("T")[0]», rowKey: message });
+  const d = new Date();
+  await client.createEntity({ partitionKey: \`\${«d.getFullYear()»}-\${d.getMonth() + 1}\`, rowKey: message });
+  await client.createEntity({ partitionKey: «format(new Date(), "yyyy-MM-dd")», rowKey: message });
+  await client.createEntity({ partitionKey: «dayjs().format("YYYYMMDDHH")», rowKey: message });
+  await client.createEntity({ partitionKey: String(«Math.floor(Date.now() / 3_600_000)»), rowKey: message });
+  await client.createEntity({ partitionKey: format(at, "yyyy-MM"), rowKey: message });
+  await client.createEntity({ partitionKey: message, rowKey: new Date().toISOString().slice(0, 10) });
+}
+`,
+    "ts/append-only-key",
+  );
+});
+
+test("the reverse timestamp (log tail) is a fixed-width key part: no unpadded number, no append-only key", () => {
+  const f = fx.file(
+    "log-tail.ts",
+    `${HEAD}
+export async function log(device: string, message: string) {
+  await client.createEntity({ partitionKey: device, rowKey: (8640000000000000 - Date.now()).toString(), message });
+  await client.createEntity({ partitionKey: device, rowKey: String(9999999999999 - Date.now()) + "_" + message });
+  await client.createEntity({ partitionKey: device, rowKey: \`\${Number.MAX_SAFE_INTEGER - Date.now()}\` });
+}
+`,
+  );
+  assert.deepEqual(
+    fx.analyzer.analyze(f).findings.map((x) => x.code),
+    [],
+  );
+});
+
+test("a declared literal key type is a constant partition key wherever that type is written", () => {
+  fx.expect(
+    "declared.ts",
+    `${HEAD}
+interface VisitorEntity { partitionKey: "VISITOR"; rowKey: string; visits: number }
+interface Tagged { partitionKey: "a" | "b"; rowKey: string }
+export async function save(v: VisitorEntity, t: Tagged, e: VisitorEntity & { extra: 1 }) {
+  await client.upsertEntity(«v»);
+  await client.createEntity<VisitorEntity>({ ...v, partitionKey: «v.partitionKey» });
+  await client.updateEntity(«e», "Replace");
+  await client.upsertEntity(t);
+}
+`,
+    "ts/constant-partition-key",
+  );
+});
+
+test("ts/constant-partition-key: a table written only with a few status constants is one finding per file, naming its partitions", () => {
+  const found = fx.expect(
+    "status.ts",
+    `import { TableClient } from "@azure/data-tables";
+const jobs = TableClient.fromConnectionString(process.env.CONN ?? "", "Jobs");
+export async function flow(id: string, job: { rowKey: string }) {
+  await jobs.createEntity({ partitionKey: «"pending"», rowKey: id });
+  await jobs.upsertEntity({ ...job, partitionKey: "done" });
+  await jobs.updateEntity({ partitionKey: "failed", rowKey: id, attempts: 1 });
+  await jobs.createEntity({ partitionKey: "pending", rowKey: id + "-retry" });
+}
+`,
+    "ts/constant-partition-key",
+  );
+  assert.equal(found[0].severity, "warning");
+  assert.match(
+    found[0].message,
+    /no write to table "Jobs" varies its partition key: the whole table has 3 partitions \("pending", "done", "failed"\)/,
+  );
+});

@@ -1,0 +1,150 @@
+/**
+ * TypeScript and JavaScript analysis: one LanguageService per
+ * tsconfig.json/jsconfig.json (or folder, when there is none), fed with the
+ * editor's open documents and the disk, updated incrementally. A file is
+ * checked with the `ts/*` rules when it calls the SDK — recognised by the
+ * checker's types, whether or not the file imports the SDK itself. Two
+ * pre-filters keep ordinary code fast: the file's text must name an SDK
+ * method, and the program must hold the SDK's types (or the file import
+ * it, for the syntactic fallback). One file's failure never stops the others.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "@core";
+import { UsageFinder } from "./calls";
+import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
+import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
+import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
+import { isTestFile, TableIndex } from "./tables";
+import type { DesignLookup } from "./drift/design-index";
+
+export { TS_RULES } from "./rules";
+export { isCodeFile } from "./project";
+export { mayCallSdk } from "./sdk";
+
+export interface TsFileResult {
+  findings: Finding[];
+  queries: Array<{ start: number; end: number; table?: string; classification: TsQuery["classification"] }>;
+  /** False when the file does not call the SDK (it then gets no diagnostics). */
+  usesSdk: boolean;
+  /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
+  sdkUnresolved?: string;
+  /** Set when the file is nested too deep for TypeScript's parser: it was not analysed, and this says why. */
+  notAnalysed?: string;
+}
+
+export interface TsAnalyzerOptions {
+  /** Properties of a design table by name, from the workspace's `.tdl` files. */
+  design?: (table: string | undefined) => ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The whole declared table of that name (for the drift rules): none, no drift findings. */
+  designTable?: DesignLookup;
+  /** The service profile for files (a design's `service` does not reach code), the partition target, the user's rule levels, test files. */
+  analysis?: AnalysisOptions;
+}
+
+const NOTHING: TsFileResult = { findings: [], queries: [], usesSdk: false };
+
+/** Where the TypeScript lib files are: beside the bundle (dist/ts-lib) or in the typescript package. */
+function libDirectory(): string {
+  const bundled = path.join(__dirname, "ts-lib");
+  return fs.existsSync(bundled) ? bundled : path.dirname(ts.getDefaultLibFilePath(DEFAULT_OPTIONS));
+}
+
+export class TsAnalyzer {
+  private readonly projects = new Map<string, Project>();
+  /** The config file (or none) that governs each folder, found once per folder. */
+  private readonly configs = new Map<string, string | undefined>();
+  private readonly lib = libDirectory();
+  private readonly tables = new TableIndex();
+
+  constructor(private readonly options: TsAnalyzerOptions = {}) {}
+
+  /** Records the editor's text of a file (or its on-disk text when `text` is undefined). The version is not needed: texts are compared. */
+  update(fileName: string, text: string | undefined, _version?: number): void {
+    this.projectFor(fileName).update(fileName, text);
+  }
+
+  close(fileName: string): void {
+    for (const p of this.projects.values()) p.close(fileName);
+  }
+
+  /** Analyses one file. */
+  analyze(fileName: string): TsFileResult {
+    const project = this.projectFor(fileName);
+    if (!project.has(fileName)) project.update(fileName, undefined);
+    const program = project.program();
+    if (project.isTooDeep(fileName)) {
+      const notAnalysed = `${fileName} is nested too deep for the TypeScript parser (its stack overflowed): it is not analysed; the other files are`;
+      return { ...NOTHING, notAnalysed };
+    }
+    const sf = program?.getSourceFile(fileName);
+    // Pre-filters: no SDK method named in the text, no SDK call; no SDK types in the program, only files that import it are recognised.
+    if (!program || !sf || !mayCallSdk(sf.text)) return NOTHING;
+    const typed = sdkResolves(program);
+    const imports = importsSdk(sf);
+    if (!typed && !imports) return NOTHING;
+    const checker = program.getTypeChecker();
+    const finder = new UsageFinder(checker, sf);
+    const usage = finder.find();
+    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length;
+    const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
+    if (!calls) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    const analysis = this.options.analysis;
+    const tests = analysis?.loadRulesInTests === true;
+    const { findings, queries } = runTsRules({
+      sf,
+      checker,
+      usage,
+      usageFinder: finder,
+      profile: profileFor(undefined, analysis?.defaultService),
+      design: (t) => this.options.design?.(t),
+      designTable: (t) => this.options.designTable?.(t),
+      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
+    });
+    // Load rules judge production traffic: a test's fixed keys are not a design.
+    const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
+    return {
+      findings: applyUserSettings(kept, sf.text, analysis?.rules),
+      usesSdk: true,
+      ...(sdkUnresolved ? { sdkUnresolved } : {}),
+      queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
+    };
+  }
+
+  /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
+  semanticDiagnostics(fileName: string): ts.Diagnostic[] {
+    const project = this.projectFor(fileName);
+    if (!project.has(fileName)) project.update(fileName, undefined);
+    return [...project.service.getSyntacticDiagnostics(fileName), ...project.service.getSemanticDiagnostics(fileName)];
+  }
+
+  private projectFor(fileName: string): Project {
+    const config = this.configFor(path.dirname(fileName));
+    const key = config ?? path.dirname(fileName);
+    let project = this.projects.get(key);
+    if (!project) {
+      const read = config ? readConfig(config) : { options: DEFAULT_OPTIONS, files: [] };
+      project = new Project(config ? path.dirname(config) : key, read.options, read.files, this.lib);
+      this.projects.set(key, project);
+    }
+    return project;
+  }
+
+  /** The nearest tsconfig.json or jsconfig.json above a folder (a tsconfig wins in the same folder). */
+  private configFor(dir: string): string | undefined {
+    if (this.configs.has(dir)) return this.configs.get(dir);
+    const ts1 = ts.findConfigFile(dir, ts.sys.fileExists, "tsconfig.json");
+    const js1 = ts.findConfigFile(dir, ts.sys.fileExists, "jsconfig.json");
+    const found = ts1 && js1 ? (path.dirname(js1).length > path.dirname(ts1).length ? js1 : ts1) : (ts1 ?? js1);
+    this.configs.set(dir, found);
+    return found;
+  }
+}
+
+function unresolvedMessage(fileName: string): string {
+  return (
+    `${SDK}'s types do not resolve from ${path.dirname(fileName)} (no node_modules yet? run npm install): ` +
+    "SDK calls are recognised only where the client is made in the same file, so most findings are missing"
+  );
+}

@@ -1,0 +1,385 @@
+/**
+ * Decomposes a TypeScript key expression into parts — literal text, values
+ * of a known type, zero-padded numbers, hash digests, clock readings,
+ * time-ordered ids, counters — following local constants and helper
+ * functions, with types from the checker.
+ */
+import ts from "typescript";
+
+export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter" | "reversed-clock";
+
+export interface TsKeyPart {
+  kind: TsPartKind;
+  /** The node in the file the part comes from (a literal, an interpolated expression…). */
+  node: ts.Node;
+  /** Literal text, for `literal` parts. */
+  text?: string;
+  /** The value's type, for `value` parts. */
+  type?: "number" | "string" | "boolean" | "other";
+  /** Known fixed width (padStart of a value that fits, slice of a digest, a literal). */
+  width?: number;
+  /** Values a string-literal union type allows (its alphabet is then known). */
+  literals?: string[];
+  /** A name for the value, from the expression (`order.bib` → "bib"). */
+  name?: string;
+}
+
+const CLOCK_CALLS = new Set([
+  "Date.now",
+  "performance.now",
+  "process.hrtime.bigint",
+  "DateTime.now",
+  "DateTime.utc",
+  "DateTime.local",
+  "Temporal.Now.instant",
+  "Temporal.Now.plainDateISO",
+]);
+/** Date libraries' "now" when called without arguments: `dayjs()`, `moment()`, `moment.utc()`. */
+const NOW_FACTORIES = new Set(["dayjs", "moment", "dayjs.utc", "moment.utc", "DateTime.now"]);
+/** Methods whose result is still a reading of the same clock: a time bucket of it (a prefix, a field, a format). */
+const CLOCK_VIEWS = new Set([
+  "toISOString",
+  "toJSON",
+  "getTime",
+  "valueOf",
+  "toUTCString",
+  "toDateString",
+  "toLocaleDateString",
+  "toLocaleString",
+  "toLocaleTimeString",
+  "toTimeString",
+  "getFullYear",
+  "getUTCFullYear",
+  "getMonth",
+  "getUTCMonth",
+  "getDate",
+  "getUTCDate",
+  "getDay",
+  "getUTCDay",
+  "getHours",
+  "getUTCHours",
+  "getMinutes",
+  "getUTCMinutes",
+  "format",
+  "toFormat",
+  "toISO",
+  "toISODate",
+  "toMillis",
+  "unix",
+  "startOf",
+  "utc",
+  "toDate",
+  "slice",
+  "substring",
+  "substr",
+  "split",
+  "padStart",
+  "toString",
+  "toFixed",
+]);
+/** Date libraries' formatting functions taking the date first: `format(new Date(), "yyyy-MM-dd")` (date-fns), `formatISO(…)`. */
+const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
+const TIME_ID_CALLS = new Set(["ulid", "monotonicFactory", "uuidv7", "v7", "uuidV7", "ulidx", "ksuid"]);
+const MAX_DEPTH = 8;
+
+export class KeyDecomposer {
+  /** Per symbol: the one value of a `let` (null when it has none or several); each scope is walked once. */
+  private readonly singleValues = new Map<ts.Symbol, ts.Expression | null>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  /** The parts of a key expression, in order. */
+  parts(expr: ts.Expression, depth = 0): TsKeyPart[] {
+    const e = skipOuter(expr);
+    if (depth > MAX_DEPTH) return [this.value(e)];
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e))
+      return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
+    if (ts.isNumericLiteral(e)) return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
+    if (ts.isTemplateExpression(e)) {
+      const out: TsKeyPart[] = [];
+      if (e.head.text) out.push({ kind: "literal", node: e.head, text: e.head.text, width: e.head.text.length });
+      for (const span of e.templateSpans) {
+        out.push(...this.parts(span.expression, depth + 1));
+        if (span.literal.text) out.push({ kind: "literal", node: span.literal, text: span.literal.text, width: span.literal.text.length });
+      }
+      return out;
+    }
+    if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken && this.isStringy(e)) {
+      return [...this.parts(e.left, depth + 1), ...this.parts(e.right, depth + 1)];
+    }
+    if (ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) {
+      const op = e.operator;
+      if (op === ts.SyntaxKind.PlusPlusToken || op === ts.SyntaxKind.MinusMinusToken)
+        return [{ kind: "counter", node: e, name: nameOf(e.operand) }];
+    }
+    if (ts.isIdentifier(e)) {
+      const init = this.constInitializer(e);
+      if (init) return this.parts(init, depth + 1).map((p) => (p.kind === "value" ? { ...p, node: e } : p));
+      return [this.value(e)];
+    }
+    if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.callParts(e, depth);
+    // `iso.split("T")[0]`: an element of a split clock reading is a time bucket.
+    if (ts.isElementAccessExpression(e) && this.isClock(e.expression, depth)) return [{ kind: "clock", node: e }];
+    if (ts.isBinaryExpression(e)) return this.arithmeticParts(e, depth);
+    return [this.value(e)];
+  }
+
+  /** Numbers computed from the clock: `Date.now() / 3600000` is a clock bucket; `MAX − Date.now()` the reverse timestamp (log-tail) idiom. */
+  private arithmeticParts(e: ts.BinaryExpression, depth: number): TsKeyPart[] {
+    const op = e.operatorToken.kind;
+    if (op === ts.SyntaxKind.MinusToken && this.isClock(e.right, depth) && isLargeConstant(e.left)) {
+      // Fixed width for millennia: 8640000000000000 − now and 9999999999999 − now keep their digit count.
+      return [{ kind: "reversed-clock", node: e, width: skipOuter(e.left).getText().replace(/_/g, "").length }];
+    }
+    const arithmetic = [
+      ts.SyntaxKind.MinusToken,
+      ts.SyntaxKind.SlashToken,
+      ts.SyntaxKind.AsteriskToken,
+      ts.SyntaxKind.PlusToken,
+      ts.SyntaxKind.PercentToken,
+    ];
+    if (
+      arithmetic.includes(op) &&
+      op !== ts.SyntaxKind.PercentToken &&
+      (this.isClock(e.left, depth) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth)))
+    ) {
+      return [{ kind: "clock", node: e }];
+    }
+    return [this.value(e)];
+  }
+
+  /** True when an expression is a single clock reading (or a bucket of one). */
+  private isClock(e: ts.Expression, depth: number): boolean {
+    if (depth > MAX_DEPTH) return false;
+    const parts = this.parts(e, depth + 1);
+    return parts.length === 1 && parts[0].kind === "clock";
+  }
+
+  private callParts(e: ts.CallExpression | ts.NewExpression, depth: number): TsKeyPart[] {
+    const callee = ts.isCallExpression(e) ? calleeName(e.expression) : "";
+    if (
+      ts.isNewExpression(e) &&
+      ts.isIdentifier(e.expression) &&
+      e.expression.text === "Date" &&
+      (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth)))
+    ) {
+      return [{ kind: "clock", node: e }];
+    }
+    if (!ts.isCallExpression(e)) return [this.value(e)];
+    if (CLOCK_CALLS.has(callee) || (NOW_FACTORIES.has(callee) && !e.arguments.length)) return [{ kind: "clock", node: e }];
+    if (FORMAT_FUNCTIONS.has(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
+    if (
+      ["Math.floor", "Math.round", "Math.trunc", "Math.ceil", "Number", "BigInt"].includes(callee) &&
+      e.arguments[0] &&
+      this.isClock(e.arguments[0], depth)
+    )
+      return [{ kind: "clock", node: e }];
+    if (TIME_ID_CALLS.has(callee.split(".").pop() ?? "")) return [{ kind: "time-id", node: e }];
+    if (callee === "String" && e.arguments.length === 1)
+      return this.parts(e.arguments[0], depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+    if (ts.isPropertyAccessExpression(e.expression)) {
+      const method = e.expression.name.text;
+      const target = e.expression.expression;
+      if (method === "toString" && !e.arguments.length)
+        return this.parts(target, depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+      if (method === "padStart" || method === "padEnd") {
+        const width = e.arguments[0] && ts.isNumericLiteral(e.arguments[0]) ? Number(e.arguments[0].text) : undefined;
+        const inner = this.parts(target, depth + 1);
+        const monotonic = inner.find((p) => p.kind === "clock" || p.kind === "counter" || p.kind === "time-id");
+        return [monotonic ? { ...monotonic, node: e, width } : { kind: "padded", node: e, width, name: inner[0]?.name }];
+      }
+      if ((method === "slice" || method === "substring" || method === "substr") && isDigest(target)) {
+        const [a, b] = e.arguments;
+        const width = a && b && ts.isNumericLiteral(a) && ts.isNumericLiteral(b) ? Number(b.text) - Number(a.text) : undefined;
+        return [{ kind: "hash", node: e, width }];
+      }
+      if (method === "digest") return [{ kind: "hash", node: e }];
+      if (CLOCK_VIEWS.has(method)) {
+        // A prefix, a field or a format of a clock reading is a time bucket: still the clock.
+        const inner = this.parts(target, depth + 1);
+        if (inner.length === 1 && inner[0].kind === "clock") return [{ kind: "clock", node: e }];
+        if (inner.length === 1 && inner[0].kind === "reversed-clock") return [{ ...inner[0], node: e }];
+        if (method === "toISOString" || method === "toJSON")
+          return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
+      }
+      if (["toLowerCase", "toUpperCase", "trim"].includes(method)) return this.parts(target, depth + 1);
+    }
+    // A helper function of the program: follow its single returned expression.
+    const returned = this.returnedExpression(e);
+    if (returned) return this.parts(returned, depth + 1);
+    return [this.value(e)];
+  }
+
+  /** A value part with its type from the checker. */
+  value(e: ts.Expression): TsKeyPart {
+    const type = this.checker.getTypeAtLocation(e);
+    const literals = stringLiterals(type);
+    return { kind: "value", node: e, type: typeKind(type), ...(literals ? { literals } : {}), name: nameOf(e) };
+  }
+
+  private isStringy(e: ts.BinaryExpression): boolean {
+    const t = this.checker.getTypeAtLocation(e);
+    return (
+      (t.flags & ts.TypeFlags.StringLike) !== 0 ||
+      (t.flags & ts.TypeFlags.Any) !== 0 ||
+      [e.left, e.right].some((s) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s)))
+    );
+  }
+
+  /**
+   * The one value a variable declared in this program holds: a `const`'s
+   * initializer, or a `let`/`var` assigned exactly once (its initializer
+   * and no assignment, or no initializer and one plain assignment).
+   */
+  constInitializer(id: ts.Identifier): ts.Expression | undefined {
+    const sym = symbolOf(this.checker, id);
+    const decl = sym?.valueDeclaration;
+    if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
+    if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
+    let cached = this.singleValues.get(sym);
+    if (cached === undefined) {
+      cached = singleAssignment(this.checker, sym, decl) ?? null;
+      this.singleValues.set(sym, cached);
+    }
+    return cached ?? undefined;
+  }
+
+  /** The expression a called function returns, when it has a single `return` (or is an arrow with an expression body). */
+  returnedExpression(call: ts.CallExpression): ts.Expression | undefined {
+    const sig = this.checker.getResolvedSignature(call);
+    const decl = sig?.declaration;
+    if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
+    if ((ts.isArrowFunction(decl) || ts.isFunctionExpression(decl)) && decl.body && !ts.isBlock(decl.body)) return decl.body;
+    const body = (decl as ts.FunctionLikeDeclaration).body;
+    if (!body || !ts.isBlock(body)) return undefined;
+    const returns: ts.ReturnStatement[] = [];
+    const visit = (n: ts.Node) => {
+      if (ts.isReturnStatement(n)) returns.push(n);
+      else if (!ts.isFunctionLike(n)) ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(body, visit);
+    return returns.length === 1 ? returns[0].expression : undefined;
+  }
+}
+
+/** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
+export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
+  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
+    ? checker.getShorthandAssignmentValueSymbol(id.parent)
+    : checker.getSymbolAtLocation(id);
+}
+
+export function skipOuter(e: ts.Expression): ts.Expression {
+  let x = e;
+  while (
+    ts.isParenthesizedExpression(x) ||
+    ts.isAsExpression(x) ||
+    ts.isNonNullExpression(x) ||
+    ts.isSatisfiesExpression(x) ||
+    ts.isTypeAssertionExpression(x)
+  ) {
+    x = x.expression;
+  }
+  return x;
+}
+
+/** The value of a `let`/`var` that is written exactly once in its scope (declaration included); undefined otherwise. */
+function singleAssignment(checker: ts.TypeChecker, sym: ts.Symbol, decl: ts.VariableDeclaration): ts.Expression | undefined {
+  // The scope that can assign it: the enclosing function body, or the file for a top-level variable.
+  let scope: ts.Node = decl;
+  while (scope.parent && !ts.isFunctionLike(scope.parent) && !ts.isSourceFile(scope)) scope = scope.parent;
+  if (!ts.isSourceFile(scope) && scope.parent) scope = scope.parent;
+  const name = (decl.name as ts.Identifier).text;
+  const writes: ts.Expression[] = decl.initializer ? [decl.initializer] : [];
+  let other = false;
+  const visit = (n: ts.Node): void => {
+    if (other) return;
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
+      ts.isIdentifier(skipOuter(n.left)) &&
+      (skipOuter(n.left) as ts.Identifier).text === name &&
+      checker.getSymbolAtLocation(skipOuter(n.left)) === sym
+    ) {
+      if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) writes.push(n.right);
+      else other = true;
+    } else if (
+      (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
+      ts.isIdentifier(n.operand) &&
+      n.operand.text === name &&
+      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) &&
+      checker.getSymbolAtLocation(n.operand) === sym
+    ) {
+      other = true;
+    } else if (
+      (ts.isForOfStatement(n) || ts.isForInStatement(n)) &&
+      ts.isVariableDeclarationList(n.initializer) &&
+      n.initializer.declarations.includes(decl)
+    ) {
+      other = true;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(scope);
+  return !other && writes.length === 1 ? writes[0] : undefined;
+}
+
+/** A numeric literal of 13 digits or more, or `Number.MAX_SAFE_INTEGER`: the minuend of a reverse timestamp. */
+function isLargeConstant(e: ts.Expression): boolean {
+  const x = skipOuter(e);
+  if (ts.isNumericLiteral(x)) return x.text.replace(/_/g, "").length >= 13;
+  if (ts.isBigIntLiteral(x)) return x.text.length >= 14;
+  return ts.isPropertyAccessExpression(x) && x.getText() === "Number.MAX_SAFE_INTEGER";
+}
+
+function calleeName(e: ts.Expression): string {
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e)) {
+    const left = calleeName(e.expression);
+    return left ? `${left}.${e.name.text}` : e.name.text;
+  }
+  return "";
+}
+
+/** `createHash(…).update(…).digest("hex")`, possibly through a local const. */
+function isDigest(e: ts.Expression): boolean {
+  const x = skipOuter(e);
+  return ts.isCallExpression(x) && ts.isPropertyAccessExpression(x.expression) && x.expression.name.text === "digest";
+}
+
+function nameOf(e: ts.Expression): string | undefined {
+  const x = skipOuter(e);
+  if (ts.isIdentifier(x)) return x.text;
+  if (ts.isPropertyAccessExpression(x)) return x.name.text;
+  if (ts.isCallExpression(x)) return nameOf(x.expression);
+  return undefined;
+}
+
+function typeKind(t: ts.Type): TsKeyPart["type"] {
+  if (t.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.BigIntLike)) return "number";
+  if (t.flags & ts.TypeFlags.StringLike) return "string";
+  if (t.flags & ts.TypeFlags.BooleanLike) return "boolean";
+  if (t.isUnion() && t.types.every((u) => u.flags & ts.TypeFlags.StringLike)) return "string";
+  if (t.isUnion() && t.types.every((u) => u.flags & (ts.TypeFlags.NumberLike | ts.TypeFlags.Undefined | ts.TypeFlags.Null)))
+    return "number";
+  return "other";
+}
+
+function stringLiterals(t: ts.Type): string[] | undefined {
+  const members = t.isUnion() ? t.types : [t];
+  if (!members.every((m) => m.isStringLiteral())) return undefined;
+  return members.map((m) => (m as ts.StringLiteralType).value);
+}
+
+/** The one text a key's parts spell when every part is fixed (a literal, or a value whose declared type is one string literal). */
+export function constantText(parts: readonly TsKeyPart[]): string | undefined {
+  if (!parts.length) return undefined;
+  let out = "";
+  for (const p of parts) {
+    if (p.kind === "literal") out += p.text ?? "";
+    else if (p.kind === "value" && p.literals?.length === 1) out += p.literals[0];
+    else return undefined;
+  }
+  return out;
+}

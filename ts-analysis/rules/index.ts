@@ -1,0 +1,114 @@
+/**
+ * Every TypeScript rule, in reporting order, and the run over one file: the
+ * shared facts (keys, classified queries) computed once, each rule inside its
+ * own guard, its findings under its own code. A new rule is one more record
+ * in a module and one more line here.
+ */
+import ts from "typescript";
+import { attempt, Caught, Finding, internalFinding, PropertyInfo, reporterFor, ServiceProfile } from "@core";
+import { FileUsage, UsageFinder } from "../calls";
+import type { TableSites } from "../tables";
+import { KeyDecomposer } from "../key-parts";
+import { appendOnlyKey, constantPartitionKey, invalidKeyCharacter, separatorOrder, unpaddedNumber } from "./keys";
+import { crossPartitionTransaction, transactionTooLarge } from "./transactions";
+import { classifyQueries, queryClass, tableScan } from "./queries";
+import { filterSyntax } from "./filter-syntax";
+import { readBeforeWrite } from "./read-before-write";
+import { Key, TsQuery, TsRule, TsRuleContext } from "./rule";
+import { designDriftKey } from "./design-drift-key";
+import { designDriftQuery } from "./design-drift-query";
+import type { DesignTable } from "../drift/design-index";
+
+export type { TsQuery } from "./rule";
+export { queryLabel } from "./queries";
+
+export const TS_RULES: readonly TsRule[] = [
+  // Keys
+  unpaddedNumber,
+  appendOnlyKey,
+  constantPartitionKey,
+  invalidKeyCharacter,
+  separatorOrder,
+  // Transactions
+  crossPartitionTransaction,
+  transactionTooLarge,
+  // Queries
+  queryClass,
+  tableScan,
+  filterSyntax,
+  // Read then write
+  readBeforeWrite,
+  // Drift between the code and the workspace's design
+  designDriftKey,
+  designDriftQuery,
+];
+
+export interface TsFileInput {
+  sf: ts.SourceFile;
+  checker: ts.TypeChecker;
+  usage: FileUsage;
+  profile: ServiceProfile;
+  design(table: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined;
+  /** The whole declared table, for the drift rules (none: no drift findings). */
+  designTable?(table: string | undefined): DesignTable | undefined;
+  /** The finder the usage was found with (its decomposer and caches are shared with the rules). */
+  usageFinder: UsageFinder;
+  /** The write sites of a table across the project; none when only this file is known. */
+  tableSites?(table: string | undefined): TableSites | undefined;
+}
+
+/** Rules about load (how writes spread over partitions): off in test files unless turned on. */
+export const LOAD_RULES: ReadonlySet<string> = new Set(["ts/constant-partition-key", "ts/append-only-key", "ts/unpadded-number"]);
+
+/** Runs every rule on one file; returns its findings (sorted) and its classified queries (for CodeLens and the CLI). */
+export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RULES): { findings: Finding[]; queries: TsQuery[] } {
+  const decomposer = input.usageFinder.decomposer;
+  const keys = keysOf(input.usage, decomposer);
+  const queries = classifyQueries(input.usage, input.checker, input.sf, decomposer);
+  const tableSites = (t: string | undefined) => input.tableSites?.(t);
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const caught: Caught[] = [];
+  for (const rule of rules) {
+    const out: Finding[] = [];
+    const ctx: TsRuleContext = { ...input, decomposer, keys, queries, tableSites, report: reporterFor(rule, out) };
+    // A rule's findings count only if it completes; a throw becomes one `internal` finding for the file.
+    if (!attempt(caught, rule.code, () => rule.check(ctx))) continue;
+    for (const f of out) {
+      const id = `${f.code}:${f.start}:${f.end}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        findings.push(f);
+      }
+    }
+  }
+  if (caught.length) findings.push(internalFinding(caught, 0, 0));
+  findings.sort((a, b) => a.start - b.start || a.end - b.end);
+  return { findings, queries };
+}
+
+/** Every key the file builds: entities written (alone or in transactions), and the keys of getEntity/deleteEntity. */
+function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
+  const out: Key[] = [];
+  const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
+  for (const w of writes) {
+    if (w.partitionKey) out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
+    else if (w.declaredPartitionKey !== undefined) {
+      // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
+      out.push({
+        which: "partitionKey",
+        expr: w.entity,
+        parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }],
+        table: w.table,
+        write: w,
+        declared: true,
+      });
+    }
+    if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
+  }
+  for (const k of usage.keyed) {
+    out.push({ which: "partitionKey", expr: k.partitionKey, parts: d.parts(k.partitionKey), table: k.table });
+    out.push({ which: "rowKey", expr: k.rowKey, parts: d.parts(k.rowKey), table: k.table });
+  }
+  return out;
+}

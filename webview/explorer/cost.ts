@@ -1,0 +1,39 @@
+/**
+ * The cost line and the count beside the grid, worded so that they agree:
+ * the cost line says what the query (and its Load more pages) returned and
+ * what was inserted or deleted since, the count what the grid holds now.
+ */
+import type { QueryResult } from "@protocol/entities";
+
+type QueryCost = QueryResult["cost"];
+
+/** Rows added to or taken from the grid since the query ran. */
+export interface Edits {
+  inserted: number;
+  deleted: number;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/**
+ * `1 request · 1 page · 0 continuation tokens followed · 4 entities · 12 ms · point · since then 2 inserted`,
+ * with the elapsed time apart (it differs from run to run).
+ */
+export function costLine(c: QueryCost, badge: string | undefined, edits: Edits): { before: string; elapsed: string; after: string } {
+  const since = [
+    edits.inserted ? `${edits.inserted.toLocaleString("en-US")} inserted` : "",
+    edits.deleted ? `${edits.deleted.toLocaleString("en-US")} deleted` : "",
+  ].filter(Boolean);
+  return {
+    before: `${count(c.requests, "request", "requests")} · ${count(c.pages, "page", "pages")} · ${count(c.continuationTokens, "continuation token", "continuation tokens")} followed · ${count(c.entities, "entity", "entities")}`,
+    elapsed: ` · ${c.elapsedMs.toLocaleString("en-US")} ms`,
+    after: `${badge ? ` · ${badge}` : ""}${since.length ? ` · since then ${since.join(", ")}` : ""}`,
+  };
+}
+
+/** `1,200 entities (more available)`. */
+export function countLine(n: number, more: boolean): string {
+  return `${count(n, "entity", "entities")}${more ? " (more available)" : ""}`;
+}

@@ -1,0 +1,190 @@
+/**
+ * The stress report view: for each run (two side by side when comparing
+ * designs), the verdict with how the run was scaled, the operations'
+ * figures, what each access pattern ran as, and three charts (see
+ * charts.ts). Numbers and nouns use the runtime's words, so the page says
+ * "1 partition" and "no errors" the way the CLI's summary does.
+ */
+import type { ReportState } from "@protocol/pages";
+import type { StressReport } from "@protocol/stress-report";
+import type { OpType } from "@protocol";
+import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
+import { h } from "../dom";
+import { drawCharts, hottestScale, RunCharts, shownOps } from "./charts";
+
+/** Operation names as a user reads them: the call each one is. */
+const OP_WORDS: Record<OpType, string> = {
+  insert: "insert",
+  update: "update",
+  delete: "delete",
+  pointRead: "point read (getEntity)",
+  query: "range query (listEntities)",
+  scan: "table scan",
+  transaction: "transaction (submitTransaction)",
+};
+
+/**
+ * Renders every run of `state` into `root`. The charts follow the theme:
+ * VS Code switches it by changing the body's classes and the root's
+ * variables, and the charts are drawn again in the new colours.
+ */
+export function renderReports(root: HTMLElement, state: ReportState): void {
+  const charts: RunCharts[] = [];
+  root.append(
+    h("div", { class: `reports runs-${state.runs.length}` }, ...state.runs.map((run) => renderRun(run.label, run.report, charts))),
+  );
+  let pending = false;
+  const recolour = () => {
+    if (pending) return;
+    pending = true;
+    // One redraw per frame however many attributes the switch changed.
+    requestAnimationFrame(() => {
+      pending = false;
+      for (const c of charts) c.recolour();
+    });
+  };
+  const themed = new MutationObserver(recolour);
+  themed.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+  themed.observe(document.documentElement, { attributes: true, attributeFilter: ["style", "class"] });
+}
+
+function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLElement {
+  const canvas = (name: string) => h("canvas", { class: name, width: 560, height: 220 });
+  const canvases = { timeline: canvas("timeline"), latency: canvas("latency"), partitions: canvas("partitions") };
+  const ops = shownOps(r);
+  const scale = hottestScale(r);
+  const shown = Math.min(20, r.partitions.length);
+  const el = h(
+    "section",
+    { class: "run" },
+    h("h1", {}, label),
+    h(
+      "p",
+      { class: "meta" },
+      [r.mode, r.target, `${(r.durationMs / 1000).toFixed(1)} s`, `concurrency ${r.concurrency}`, `table ${r.table}`].join(" · ") +
+        (r.stopped ? ` · stopped: ${r.stopped}` : ""),
+    ),
+    h(
+      "p",
+      { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
+      h("strong", {}, `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
+      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
+    ),
+    operationsTable(r, ops),
+    errorsLine(r, ops),
+    patternsTable(r),
+    h("h2", {}, "Throughput over time"),
+    canvases.timeline,
+    h("h2", {}, "Latency percentiles"),
+    canvases.latency,
+    h(
+      "h2",
+      {},
+      shown < r.partitionCount
+        ? `Hottest partitions (${formatCount(shown)} of ${formatCount(r.partitionCount)})`
+        : `Hottest partitions (${plural(r.partitionCount, "partition")})`,
+    ),
+    h("p", { class: "partitions-note" }, scale.caption),
+    canvases.partitions,
+  );
+  queueMicrotask(() => charts.push(drawCharts(canvases, r, ops, scale)));
+  return el;
+}
+
+/** One row per operation that ran or failed: calls, entities and their rate, latency, errors in words, retries. */
+function operationsTable(r: StressReport, ops: OpType[]): HTMLElement {
+  if (!ops.length) return h("p", { class: "ops empty" }, "No operation ran.");
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "ops" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["operation", "calls", "entities", "entities/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "errors", "retries"].map((c) =>
+            h("th", {}, c),
+          ),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...ops.map((op) => {
+          const o = r.operations[op];
+          // Calls answered and failed alike, as the CLI's summary counts them.
+          const calls = o.count + Object.values(o.errors).reduce((n, k) => n + k, 0);
+          return h(
+            "tr",
+            { dataset: { op } },
+            h("td", {}, OP_WORDS[op]),
+            h("td", {}, formatCount(calls)),
+            h("td", {}, formatCount(o.entities)),
+            h("td", {}, formatCount(o.entitiesPerSecond)),
+            h("td", {}, formatCount(o.latencyMs.p50)),
+            h("td", {}, formatCount(o.latencyMs.p95)),
+            h("td", {}, formatCount(o.latencyMs.p99)),
+            h("td", {}, formatCount(o.latencyMs.max)),
+            h("td", { class: "errors" }, errorsInWords(o.errorCodes ?? {}, o.errors)),
+            h("td", {}, formatCount(o.retries)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** "No errors." or the run's errors by code, summed over its operations. */
+function errorsLine(r: StressReport, ops: OpType[]): HTMLElement {
+  const codes: Record<string, number> = {};
+  for (const op of ops) {
+    const o = r.operations[op];
+    for (const [code, n] of Object.entries(Object.keys(o.errorCodes ?? {}).length ? o.errorCodes : o.errors))
+      codes[code] = (codes[code] ?? 0) + n;
+  }
+  const words = errorsInWords(codes);
+  return h("p", { class: `errors-line ${words === "none" ? "ok" : "failed"}` }, words === "none" ? "No errors." : `Errors: ${words}.`);
+}
+
+/** Design mode: each access pattern, the call it ran as, its pace, and how many calls it made. */
+function patternsTable(r: StressReport): HTMLElement | undefined {
+  const patterns = r.patterns ?? [];
+  const skipped = r.skipped ?? [];
+  if (!patterns.length && !skipped.length) return undefined;
+  return h(
+    "div",
+    { class: "patterns" },
+    h("h2", {}, "Access patterns"),
+    patterns.length
+      ? h(
+          "div",
+          { class: "table-scroll" },
+          h(
+            "table",
+            { class: "ops patterns-table" },
+            h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
+            h(
+              "tbody",
+              {},
+              ...patterns.map((p) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", {}, p.name),
+                  h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
+                  h("td", {}, formatCount(p.callsPerSecond)),
+                  h("td", {}, formatCount(p.calls)),
+                  h("td", {}, formatCount(p.failed)),
+                ),
+              ),
+            ),
+          ),
+        )
+      : undefined,
+    ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)),
+  );
+}
