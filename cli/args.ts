@@ -5,8 +5,9 @@
  * `-5` and anything after `--` are positionals.
  */
 import { AnalysisOptions, resolveOptions } from "@core";
+import { UsageError } from "@core/errors";
 
-export class UsageError extends Error {}
+export { UsageError } from "@core/errors";
 
 /** The options every analysing subcommand takes (check, classify, fix, stress): one meaning everywhere. */
 export const ANALYSIS_OPTIONS = ["service", "partition-target", "rule"] as const;

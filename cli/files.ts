@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ignore, { Ignore } from "ignore";
 
-export class InputError extends Error {}
+export { InputError } from "@core/errors";
 
 const ALWAYS_SKIPPED = new Set(["node_modules", ".git"]);
 

@@ -9,8 +9,9 @@
  * `Fields<T>` makes the compiler demand a shape for every field of `T`, with
  * `optional()` exactly where `T`'s field is optional.
  */
+import { UsageError } from "@core/errors";
 
-export class ShapeError extends Error {
+export class ShapeError extends UsageError {
   constructor(
     readonly path: string,
     readonly rule: string,

@@ -4,22 +4,28 @@
  * endpoint, a conflicting edit. Every message passes through `redact`, so no
  * secret the SDK echoes (a request URL with its SAS) reaches a user or a log.
  */
+import { InputError, TdlError } from "@core/errors";
 import { redact } from "./redact";
 import { parseSas, SasInfo, sasTimeProblem } from "./sas";
 import { missingGrant, operationOf, TableOperation } from "./sas-grants";
 
-export class AccountError extends Error {
+/**
+ * What the service (or the way to it) answered, in words. Its kind follows
+ * the status: no answer or a 5xx is `unavailable`, a 400 is `input`, any
+ * other refusal (401, 403, 404, 409, 412…) is `refused`.
+ */
+export class AccountError extends TdlError {
   constructor(
     message: string,
     readonly code: string,
     readonly status?: number,
   ) {
-    super(redact(message));
+    super(status === undefined || status >= 500 ? "unavailable" : status === 400 ? "input" : "refused", redact(message));
   }
 }
 
 /** A connection string or endpoint that cannot be read; the message names the setting and its position, never its value. */
-export class ConnectionStringError extends Error {
+export class ConnectionStringError extends InputError {
   constructor(message: string) {
     super(redact(message));
   }

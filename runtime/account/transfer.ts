@@ -4,10 +4,11 @@
  * column beside each property (as Azure Storage Explorer does).
  */
 import { EDM_TYPES, EdmType, EntityRow, TypedValue } from "@protocol/entities";
+import { InputError } from "@core/errors";
 
 export type TransferFormat = "json" | "csv";
 
-export class TransferError extends Error {}
+export class TransferError extends InputError {}
 
 // ---- JSON ----
 

@@ -7,8 +7,10 @@ import type { AccountSession } from "../account/explorer";
 import { inferDesign, InferOptions, InferResult } from "./infer";
 import { Sample, sampleTable, SampleOptions } from "./sample";
 import { sessionReader } from "./sample-reader";
+import { RefusedError } from "@core/errors";
 
-export class InferError extends Error {}
+/** An empty table, or one that cannot be read: the table has nothing to infer from. */
+export class InferError extends RefusedError {}
 
 export interface TableInference extends InferResult {
   sample: Omit<Sample, "entities">;

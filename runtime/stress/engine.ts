@@ -30,6 +30,7 @@ import { EndpointSilent, RunClock, runPhase } from "./run-phase";
 import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
 import { callsPerSecond, plan, readsBack } from "./workload";
 import { WrittenPool } from "./written";
+import { RefusedError } from "@core/errors";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
@@ -92,7 +93,8 @@ export interface StressOptions extends ScalingOptions {
   clientOptions?: { additionalPolicies?: unknown[] };
 }
 
-export class StressRefused extends Error {}
+/** A real account without consent, or a table name already taken: nothing was created. */
+export class StressRefused extends RefusedError {}
 
 /**
  * Runs one stress test and returns its report (also when cancelled: see

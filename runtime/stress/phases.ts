@@ -5,6 +5,7 @@
  * how to remove it.
  */
 import type { StressReport, Leftover } from "@protocol/stress-report";
+import { InputError, UnavailableError } from "@core/errors";
 
 export type StressPhase = "create" | "calibrate" | "preload" | "run" | "drain" | "delete";
 
@@ -22,7 +23,7 @@ export const DEFAULT_CLEANUP_HINT =
   "run `tdl stress --cleanup --older-than 0s` against the same endpoint, or the command 'Table Design: Remove Leftover Stress Tables' in VS Code";
 
 /** The run ended badly: `report` holds what was measured up to then. */
-export class StressFailure extends Error {
+export class StressFailure extends UnavailableError {
   constructor(
     message: string,
     readonly report: StressReport,
@@ -34,7 +35,7 @@ export class StressFailure extends Error {
 }
 
 /** The design or options cannot be run (exit 2 in the CLI): nothing was created. */
-export class StressInputError extends Error {}
+export class StressInputError extends InputError {}
 
 /** The host of an endpoint: what messages may show of it. */
 export function endpointHost(endpoint: string): string {

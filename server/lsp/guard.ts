@@ -7,10 +7,10 @@
  */
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
 import { Finding } from "@core";
-import { describeError, stackOf } from "@core/errors";
+import { describeError, stackOf, UsageError } from "@core/errors";
 
 /** Params that break the protocol's contract (a missing URI, a negative line): answered as InvalidParams. */
-export class InvalidParams extends Error {}
+export class InvalidParams extends UsageError {}
 
 /** Where the guards write: `connection.console` in the server, a list in tests. */
 export interface GuardLog {
