@@ -4,7 +4,7 @@
  * option too (there are no short options, so it is an unknown one); `-`,
  * `-5` and anything after `--` are positionals.
  */
-import { AnalysisOptions, resolveOptions } from "@core";
+import { AnalysisOptions, clip, resolveOptions } from "@core";
 import { UsageError } from "@core/errors";
 
 export { UsageError } from "@core/errors";
@@ -68,5 +68,5 @@ export function parseArgs(argv: string[], valued: readonly string[], flags: read
 
 /** An argument as echoed in a message: bounded, so a pasted megabyte does not come back. */
 export function shown(a: string): string {
-  return a.length > 60 ? `${a.slice(0, 60)}…` : a;
+  return clip(a, 60);
 }

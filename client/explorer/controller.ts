@@ -9,7 +9,7 @@
  */
 import { AccountSession, Secret, deserialize, serialize } from "@runtime";
 import { ConnectionInfo } from "@protocol";
-import { parseFilter, classifyFilter } from "@core";
+import { parseFilter, classifyFilter, plural } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
@@ -54,7 +54,6 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
  * edited or deleted.
  */
 const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set(["PartitionKey", "RowKey", ...select])] : select);
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export class ExplorerController {
   private readonly connection: ActiveConnection;

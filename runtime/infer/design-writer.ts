@@ -4,7 +4,7 @@
  * keys and index rows, and the load estimates. Every line a reader may
  * doubt carries its evidence in a trailing comment.
  */
-import type { ServiceName } from "@core";
+import { clip, type ServiceName } from "@core";
 import type { IndexShape, KeyGrammar, KeyShape } from "./key-grammar";
 import { histogramLines, PartitionStats } from "./load";
 import type { PropertyFacts } from "./properties";
@@ -110,14 +110,10 @@ function header(p: DesignParts): string[] {
     "//",
     `// Entities per partition ${st.counted ? "in the table (counted)" : "in the sample"}:`,
     ...histogramLines(st.histogram).map((l) => `//   ${l}`),
-    `// Hottest partitions ${st.counted ? "of the table" : "of the sample"}: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey))} ${nf(h.entities)} (${Math.round(h.share * 1000) / 10}%)${!st.counted && h.exact !== undefined ? `, ${nf(h.exact)} in all` : ""}`).join("; ")}.`,
+    `// Hottest partitions ${st.counted ? "of the table" : "of the sample"}: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey, 40))} ${nf(h.entities)} (${Math.round(h.share * 1000) / 10}%)${!st.counted && h.exact !== undefined ? `, ${nf(h.exact)} in all` : ""}`).join("; ")}.`,
   );
   if (p.inferMs !== undefined) out.push(`// Inferred in ${Math.round(p.inferMs)} ms.`);
   return [...out, ""];
-}
-
-function clip(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
 
 /** Pad widths by property (the widest), from every key and index. */
@@ -153,7 +149,7 @@ function propertyNote(f: PropertyFacts, s: SampleSummary, keyOnly: string | unde
   if (f.monotonic) notes.push(`ρ ${f.monotonic.rho.toFixed(2)} with Timestamp`);
   if (f.hot !== undefined && !f.fromPartitionCounts) {
     const top = f.distinct.top();
-    if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`);
+    if (top) notes.push(`${tdlString(clip(top.value, 40))} in ${pct(top.count, f.present)}`);
   }
   return notes.join("; ");
 }

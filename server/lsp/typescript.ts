@@ -7,10 +7,9 @@
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TsAnalyzer, TsFileResult } from "@ts-analysis/analysis";
-import { AnalysisOptions, LineIndex } from "@core";
+import { AnalysisOptions, analysisFailed, LineIndex } from "@core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "@ts-analysis/loader";
-import { internalFinding } from "./guard";
 import { stackOf } from "@core/errors";
 
 const CODE_LANGUAGES = new Set(["typescript", "typescriptreact", "javascript", "javascriptreact"]);
@@ -87,7 +86,7 @@ export class TypeScriptDocuments {
       result = this.ts.analyze(file);
     } catch (e) {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
-      result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
+      result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
     if (result.notAnalysed) this.log(result.notAnalysed);
     if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {

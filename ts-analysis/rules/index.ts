@@ -5,7 +5,7 @@
  * in a module and one more line here.
  */
 import ts from "typescript";
-import { attempt, Caught, Finding, internalFinding, PropertyInfo, reporterFor, ServiceProfile } from "@core";
+import { attempt, Caught, Finding, PropertyInfo, reporterFor, rulesFailed, ServiceProfile } from "@core";
 import { FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer } from "../key-parts";
@@ -82,7 +82,7 @@ export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RUL
       }
     }
   }
-  if (caught.length) findings.push(internalFinding(caught, 0, 0));
+  if (caught.length) findings.push(rulesFailed(caught, 0, 0));
   findings.sort((a, b) => a.start - b.start || a.end - b.end);
   return { findings, queries };
 }

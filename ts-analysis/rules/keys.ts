@@ -4,7 +4,7 @@
  * forbidden characters and separators that break composite order.
  */
 import ts from "typescript";
-import { Fix, padWidth, separatorBelow, TextEdit } from "@core";
+import { Fix, padWidth, separatorBelow, showChar, TextEdit } from "@core";
 import { bindBefore, createHashImport, freshName } from "../edits";
 import { skipOuter, TsKeyPart, constantText } from "../key-parts";
 import * as path from "node:path";
@@ -226,11 +226,11 @@ export const invalidKeyCharacter: TsRule = {
         const replaced = [...src].map((ch, i) => (i > 0 && i < src.length - 1 && bad.includes(ch) ? "_" : ch)).join("");
         ctx.report(
           span(ctx.sf, p.node),
-          `${bad.map((c) => `'${c}'`).join(", ")} cannot appear in a ${ctx.profile.label} key (forbidden: / \\ # ? and control characters).`,
+          `${bad.map(showChar).join(", ")} cannot appear in a ${ctx.profile.label} key (forbidden: ${ctx.profile.forbiddenKeyText}).`,
           {
             fixes: [
               {
-                title: `Replace ${bad.map((c) => `'${c}'`).join(", ")} with '_'`,
+                title: `Replace ${bad.map(showChar).join(", ")} with '_'`,
                 edits: [{ ...span(ctx.sf, p.node), newText: replaced }],
                 preferred: true,
               },
