@@ -1,8 +1,9 @@
 /**
  * Extension entry: the language server for `.tdl` files and TypeScript that
  * uses `@azure/data-tables`; the table explorer, connections and the
- * embedded emulator. VS Code glue only: the engines live in account/,
- * emulator/ and panel/.
+ * embedded emulator. VS Code glue only: the engines live in runtime/ (accounts,
+ * the emulator, stress, inference), the pages' controllers in explorer/ and
+ * webview-host/.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";

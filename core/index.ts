@@ -69,7 +69,7 @@ export type { Scalar } from "./model/keys";
 export { analyzeKey } from "./model/key-parts";
 export type { KeyInfo, KeyPartInfo } from "./model/key-parts";
 export type { TableEstimates } from "./model/estimates";
-export type { LoadEstimate } from "./model/load";
+export type { LoadEstimate } from "./model/peak-load";
 export type { RetainedSpan, TimeBucket } from "./model/time-buckets";
 export { keyBytes, utf8Bytes } from "./model/key-bytes";
 export { tableFacts } from "./model/facts";

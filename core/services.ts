@@ -3,7 +3,7 @@
  * targets, each number with its source (docs/service-facts.md). Every list of
  * service names — the language's `service` line, `--service`, the
  * `tableDesign.service` setting's enum, the grammar — derives from it
- * (test/unit/services.test.ts checks package.json and the grammar).
+ * (test/unit/core/services.test.ts checks package.json and the grammar).
  */
 
 /** What a service allows and targets. */

@@ -34,4 +34,4 @@ export { inferFromTable, InferError } from "./infer/from-table";
 export type { TableInference } from "./infer/from-table";
 export { sampleTable } from "./infer/sample";
 export type { PageReader, Sample, SampleOptions } from "./infer/sample";
-export { histogramLines } from "./infer/load";
+export { histogramLines } from "./infer/partition-stats";

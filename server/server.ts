@@ -1,6 +1,6 @@
 /**
- * The language server: maps each LSP request onto one call of the pure
- * service (`service/`). `node dist/server.js --stdio` speaks LSP on stdio.
+ * The language server: maps each LSP request onto one call of the IDE
+ * features (`ide/`) over the pure core. `node dist/server.js --stdio` speaks LSP on stdio.
  *
  * Every handler runs inside the guard (`lsp/guard.ts`): no document,
  * request or notification can make the process exit. Params are checked

@@ -28,8 +28,8 @@ export interface TableSites {
 }
 
 /**
- * Test code: `*.test.*`, `*.spec.*`, and anything under a `__tests__/`,
- * `test/` or `tests/` folder of the project (folders above the project's
+ * Test code: `*.test.*`, `*.spec.*`, and anything under a folder named
+ * `__tests__`, `test` or `tests` in the project (folders above the project's
  * own folder do not count: a project kept under someone's `test/` is not a test).
  */
 export function isTestFile(fileName: string, projectDir: string): boolean {

@@ -6,7 +6,7 @@
  */
 import { clip, type ServiceName } from "@core";
 import type { IndexShape, KeyGrammar, KeyShape } from "./key-grammar";
-import { histogramLines, PartitionStats } from "./load";
+import { histogramLines, PartitionStats } from "./partition-stats";
 import type { PropertyFacts } from "./properties";
 import { IDENTIFIER, tdlCount, tdlExpr, tdlSize, tdlString, tdlType } from "./tdl-text";
 
