@@ -33,6 +33,7 @@ export { clip, clipVisible, codePointLabel, formatCount, isInvisible, listNames,
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
 export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";
 export { classifyFilter, keyConstraint, normalize } from "./odata/classify";
+export { odataString } from "./odata/print";
 export type { FilterContext, KeyConstraint } from "./odata/classify";
 export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";
@@ -57,8 +58,10 @@ export {
   hash32,
   invertedTicks,
   isDateToken,
+  MAX_DATE_MS,
   MAX_TICKS,
   md5hex,
+  MIN_DATE_MS,
   padDigits,
   reverseInteger,
   TICKS_DIGITS,

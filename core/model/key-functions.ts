@@ -21,6 +21,10 @@ export const TICKS_PER_MS = 10000n;
 /** Digits of every inverted-ticks text: those of MAX_TICKS (19). */
 export const TICKS_DIGITS = MAX_TICKS.toString().length;
 
+/** The first and the last millisecond a .NET DateTime holds (0001-01-01, 9999-12-31T23:59:59.999Z): the dates keys can render. */
+export const MIN_DATE_MS = Number(-EPOCH_TICKS / TICKS_PER_MS);
+export const MAX_DATE_MS = Number((MAX_TICKS - EPOCH_TICKS) / TICKS_PER_MS);
+
 /** `reverse` of a datetime (milliseconds since the epoch): DateTime.MaxValue.Ticks minus its ticks, 19 digits. */
 export function invertedTicks(ms: number): string {
   const ticks = EPOCH_TICKS + BigInt(ms) * TICKS_PER_MS;

@@ -98,30 +98,20 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
         charset: DIGITS,
       };
     }
-    case "hash": {
-      const buckets = 16 ** Math.min(n ?? 32, 13);
-      return {
-        ...base,
-        order: "none",
-        orderReason: "a hash scatters consecutive values",
-        monotonic: sameAtOnce ? "bucket" : undefined,
-        timeBucket: innerInfo?.timeBucket,
-        distinct: hashedDistinct(buckets),
-        hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
-        charset: HEX,
-      };
-    }
+    case "hash":
     case "bucket": {
-      const buckets = Math.max(1, n ?? 1);
+      // Both scatter consecutive values over a fixed number of buckets: 16^n hex texts, or n bucket numbers.
+      const hash = part.fnName === "hash";
+      const buckets = hash ? 16 ** Math.min(n ?? 32, 13) : Math.max(1, n ?? 1);
       return {
         ...base,
         order: "none",
-        orderReason: "a bucket number scatters consecutive values",
+        orderReason: hash ? "a hash scatters consecutive values" : "a bucket number scatters consecutive values",
         monotonic: sameAtOnce ? "bucket" : undefined,
         timeBucket: innerInfo?.timeBucket,
         distinct: hashedDistinct(buckets),
         hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
-        charset: DIGITS,
+        charset: hash ? HEX : DIGITS,
       };
     }
     case "reverse":

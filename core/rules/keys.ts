@@ -7,7 +7,7 @@ import { KeyInfo, KeyPartInfo } from "../model/key-parts";
 import { tableFacts } from "../model/facts";
 import { charsetFind, charsetMin } from "../model/charset";
 import { keyBytes } from "../model/key-bytes";
-import { DATE_TOKENS } from "../model/key-functions";
+import { bucketWidth, DATE_TOKENS } from "../model/key-functions";
 import { maxKeyChars, sampleValue, renderScalar } from "../model/keys";
 import { renderedDigits } from "../model/properties";
 import { ServiceProfile } from "../services";
@@ -109,7 +109,7 @@ function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | 
   }
   if (p.kind === "call" && p.fnName === "reverse" && info?.prop?.max !== undefined && info.prop.type !== "datetime")
     return renderedDigits(info.prop.max);
-  if (p.kind === "call" && p.fnName === "bucket" && isNumberLit(p.args[1])) return String(Math.max(0, p.args[1].value - 1)).length;
+  if (p.kind === "call" && p.fnName === "bucket" && isNumberLit(p.args[1])) return bucketWidth(p.args[1].value);
   return undefined;
 }
 

@@ -8,6 +8,7 @@
  * (`$select`). Requests and entities are bounded; progress is reported and
  * the caller's signal cancels between and during requests.
  */
+import { odataString } from "@core";
 import type { EntityRow } from "@protocol/entities";
 import { END, logWidth, midpoint } from "./key-space";
 
@@ -73,8 +74,6 @@ interface Interval {
   /** Probes into the gap before this interval that found nothing new; from two on, read on with tokens there. */
   dry?: number;
 }
-
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** Reads a spread-out sample of a table. */
 export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Promise<Sample> {
@@ -160,7 +159,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
       left.end = r.page.continuationToken ? (r.last ?? left.end) : END;
       left.next = token(left.next!.filter, r.page.continuationToken);
     } else {
-      const filter = `PartitionKey ge ${quote(mid)}`;
+      const filter = `PartitionKey ge ${odataString(mid)}`;
       const r = await read({ filter });
       const probe: Interval = {
         start: mid,

@@ -20,6 +20,7 @@ import {
   type QueryClass,
   keyConstraint,
   normalize,
+  odataString,
   parseFilter,
   separatorBreaksOrder,
 } from "@core";
@@ -105,8 +106,6 @@ interface KeyBound {
   clauses: string[];
 }
 
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /** The smallest string above every string that starts with `prefix`. */
 function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
@@ -151,12 +150,12 @@ function bound(
     // Nothing pins this part: the key is bounded by the prefix so far.
     return { clauses: pinned && prefix ? within(name, prefix) : [] };
   }
-  return { exact: prefix, clauses: [`${name} eq ${lit(prefix)}`] };
+  return { exact: prefix, clauses: [`${name} eq ${odataString(prefix)}`] };
 }
 
 /** Keys that start with `prefix`. */
 function within(name: string, prefix: string): string[] {
-  return [`${name} ge ${lit(prefix)}`, `${name} lt ${lit(prefixEnd(prefix))}`];
+  return [`${name} ge ${odataString(prefix)}`, `${name} lt ${odataString(prefixEnd(prefix))}`];
 }
 
 /** Bounds for `op` on a part rendered as `at` (after the pinned `prefix`); a reversing part turns a lower bound into an upper one. */
@@ -166,8 +165,8 @@ function rangeClauses(name: string, prefix: string, at: string, op: Cond["op"], 
   const lower = op === ">" || op === ">=" || op === "between";
   const strict = op === ">" || op === "<";
   if (lower !== reversing)
-    return [`${name} ${strict ? "gt" : "ge"} ${lit(at)}`, ...(prefix ? [`${name} lt ${lit(prefixEnd(prefix))}`] : [])];
-  return [...(prefix ? [`${name} ge ${lit(prefix)}`] : []), `${name} ${strict ? "lt" : "le"} ${lit(at)}`];
+    return [`${name} ${strict ? "gt" : "ge"} ${odataString(at)}`, ...(prefix ? [`${name} lt ${odataString(prefixEnd(prefix))}`] : [])];
+  return [...(prefix ? [`${name} ge ${odataString(prefix)}`] : []), `${name} ${strict ? "lt" : "le"} ${odataString(at)}`];
 }
 
 /** A condition the key does not cover, as a property comparison the service filters by. */
@@ -188,7 +187,7 @@ function propertyClause(w: Cond, v: Scalar | undefined, p: PropertyInfo | undefi
     case "between":
       return `${name} ge ${value}`;
     case "prefix":
-      return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${lit(prefixEnd(v))}` : undefined;
+      return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${odataString(prefixEnd(v))}` : undefined;
   }
 }
 
@@ -212,6 +211,6 @@ export function odataLiteral(v: Scalar, p: PropertyInfo): string {
     case "binary":
       return `X'${String(v)}'`;
     default:
-      return lit(String(v));
+      return odataString(String(v));
   }
 }

@@ -4,7 +4,7 @@
  * forbidden characters and separators that break composite order.
  */
 import ts from "typescript";
-import { Fix, padWidth, separatorBelow, showChar, TextEdit } from "@core";
+import { Fix, padWidth, plural, separatorBelow, showChar, TextEdit } from "@core";
 import { bindBefore, createHashImport, freshName } from "../edits";
 import { skipOuter, TsKeyPart, constantText } from "../key-parts";
 import * as path from "node:path";
@@ -153,7 +153,7 @@ export const constantPartitionKey: TsRule = {
                 .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
         ctx.report(
           span(ctx.sf, key.expr),
-          `${where} (${same.length} site${same.length === 1 ? "" : "s"} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
+          `${where} (${plural(same.length, "site")} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
             `${whole}${target}. Build the key from a property that varies.`,
           { fixes: fix ? [fix] : undefined },
         );

@@ -22,7 +22,9 @@ import {
   Expr,
   formatDate,
   invertedTicks,
+  MAX_DATE_MS,
   md5hex,
+  MIN_DATE_MS,
   padDigits,
   renderKey,
   reverseInteger,
@@ -222,7 +224,7 @@ const anyText = fc.oneof(
   fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((units) => String.fromCharCode(...units)),
   fc.string({ unit: "binary", maxLength: 20 }),
 );
-const anyDate = fc.date({ min: new Date(-62135596800000), max: new Date(253402300799999), noInvalidDate: true });
+const anyDate = fc.date({ min: new Date(MIN_DATE_MS), max: new Date(MAX_DATE_MS), noInvalidDate: true });
 /** Formats of tokens and copied characters: anything but an ASCII letter, which no fixed-width format holds. */
 const anyFormat = fc
   .array(
