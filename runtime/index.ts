@@ -13,7 +13,9 @@ export { AccountError, ConflictError } from "./account/errors";
 export { AccountSession } from "./account/explorer";
 export { checkLiveData } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
-export { deserialize, serialize } from "./account/transfer";
+export { planImport, serialize } from "./transfer/plan";
+export type { ImportPlan } from "./transfer/plan";
+export { TransferError } from "./transfer/records";
 
 // The embedded emulator
 export { FidelityEmulator } from "./emulator/fidelity-emulator";
