@@ -3,11 +3,11 @@
  * exists, so that a rename cannot leave a reader looking for a file that
  * is gone (as rust-analyzer's `tidy` tests do for its docs).
  *
- * Where: the comments of the source files git tracks (.ts .tsx .mts .cts
+ * Where: the comments of the repository's source files (.ts .tsx .mts .cts
  * .js .mjs .cjs, comments found by the TypeScript parser, so strings and
- * regular expressions are not read as comments) and the Markdown files git
- * tracks — except CHANGELOG.md, which is history, and test/corpus/ and
- * test/fixtures/, sample projects with a layout of their own.
+ * regular expressions are not read as comments) and its Markdown files,
+ * leaving out what .gitignore does, CHANGELOG.md (history), and test/corpus/
+ * and test/fixtures/ (sample projects with a layout of their own).
  *
  * What counts as a path (the convention):
  * - `ROOT/…`: names joined by `/` (letters, digits, `_`, `.`, `-`), the
@@ -33,8 +33,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import ignore from "ignore";
@@ -43,11 +42,21 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const FILE_NAME = /\.(ts|tsx|mjs|cjs|js|json|md|tdl|css|html)$/;
 const EXEMPT = /^(CHANGELOG\.md$|test\/corpus\/|test\/fixtures\/)/;
+const ignored = ignore().add(readFileSync(path.join(ROOT, ".gitignore"), "utf8"));
 
-/** The files git tracks, and the new ones it does not ignore (a path may name a file not yet added). */
-const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" })
-  .split("\n")
-  .filter((f) => f && existsSync(path.join(ROOT, f)));
+/** The repository's files, as git sees them: what .gitignore leaves out is not walked (nor .git, nor links). */
+function repositoryFiles(dir = ""): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.name === ".git" || e.isSymbolicLink()) continue;
+    if (e.isDirectory() && !ignored.ignores(`${rel}/`)) out.push(...repositoryFiles(rel));
+    else if (e.isFile() && !ignored.ignores(rel)) out.push(rel);
+  }
+  return out;
+}
+
+const tracked = repositoryFiles();
 const files = new Set(tracked);
 const folders = new Set(
   tracked.flatMap((f) =>
@@ -59,7 +68,6 @@ const folders = new Set(
 );
 const rootFolders = new Set(tracked.filter((f) => f.includes("/")).map((f) => f.split("/")[0]));
 const folderNames = new Set([...folders].map((d) => path.posix.basename(d)));
-const ignored = ignore().add(readFileSync(path.join(ROOT, ".gitignore"), "utf8"));
 
 /** The comments of a source file, each with its offset. */
 function comments(file: string, text: string): Array<{ at: number; text: string }> {
