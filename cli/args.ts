@@ -78,7 +78,7 @@ function checkForm(cmd: Command, given: ReadonlyMap<string, string>): void {
   const form: Form<string> | undefined = chosen[0];
   for (const name of given.keys()) {
     if (form && name !== form.selector && !form.options.includes(name))
-      throw new UsageError(`--${form.selector} does not take --${name}: ${formSynopsis(cmd, form)}`);
+      throw new UsageError(`--${form.selector} does not take --${name}: ${formSynopsis(cmd, form).replace(/\s+/g, " ").trim()}`);
     const owner = forms.find((f) => f !== form && f.own.includes(name));
     if (!form && owner) throw new UsageError(`--${name} goes with --${owner.selector}`);
   }

@@ -20,6 +20,7 @@ const IN_WORDS: Record<string, string> = {
   ENOENT: "nothing can be created there",
   ENOSPC: "no space left on the device",
   EISDIR: "a folder is there",
+  ENOTDIR: "a file is on the way",
 };
 
 /** `path: what (EACCES: permission denied)`: the error's code and what it means, never a stack. */
