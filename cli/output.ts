@@ -8,6 +8,7 @@
  * quietly, without a stack.
  */
 import * as fs from "node:fs";
+import { isatty } from "node:tty";
 import { pause } from "./files";
 
 export interface CliResult {
@@ -35,7 +36,8 @@ export const processIo: Io = {
       writeAll(1, text);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EPIPE") stdoutClosed = true;
+      // A reader that went away (EPIPE), or a terminal that closed (EIO on a tty): nobody is left to read the rest.
+      if (code === "EPIPE" || (code === "EIO" && isatty(1))) stdoutClosed = true;
       else stdoutFailure = code ?? String(e);
     }
   },
