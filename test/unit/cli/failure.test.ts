@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { InputError, RefusedError, UnavailableError, UsageError } from "@core/errors";
 import { AccountError, ConnectionStringError } from "@runtime/account/errors";
-import { TransferError } from "@runtime/account/transfer";
+import { TransferError } from "@runtime/transfer/records";
 import { InferError } from "@runtime/infer/from-table";
 import { StressFailure, StressInputError } from "@runtime/stress/phases";
 import { StressRefused } from "@runtime/stress/engine";
