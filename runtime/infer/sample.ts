@@ -111,7 +111,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   };
 
   const firstRead = await read({}).catch((e: unknown) => {
-    throw o.signal?.aborted ? new DOMException("cancelled", "AbortError") : e;
+    throw o.signal?.aborted ? new DOMException("cancelled before any entity was read", "AbortError") : e;
   });
   const intervals: Interval[] = [
     {
