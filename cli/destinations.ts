@@ -21,6 +21,7 @@ const IN_WORDS: Record<string, string> = {
   ENOSPC: "no space left on the device",
   EISDIR: "a folder is there",
   ENOTDIR: "a file is on the way",
+  ENXIO: "a pipe nothing reads",
 };
 
 /** `path: what (EACCES: permission denied)`: the error's code and what it means, never a stack. */
@@ -34,10 +35,13 @@ function refused(p: string, what: string, e: unknown): InputError {
 const probeIn = (dir: string) => path.join(dir, `.tdl-write-check-${process.pid}`);
 
 /**
- * Throws an InputError saying why `file` cannot be written: a folder, a pipe
- * (which would block until something reads it), or no permission. A file
- * that exists is opened for writing without being changed; one that does not
- * is created and removed again. A character device (`/dev/null`) is allowed.
+ * Throws an InputError saying why `file` cannot be written: a folder, a
+ * socket, a pipe nothing reads (it would block until something does), or no
+ * permission. A file that exists is opened for writing without being
+ * changed; one that does not is created and removed again. A character
+ * device (`/dev/null`) is allowed, and so is a pipe with a reader
+ * (`--report /dev/stdout | jq`): opening it without blocking succeeds only
+ * then.
  */
 export function checkOutputFile(file: string): void {
   let stat: fs.Stats | undefined;
@@ -47,8 +51,8 @@ export function checkOutputFile(file: string): void {
     if (errno(e) !== "ENOENT") throw refused(file, "cannot write", e);
   }
   if (stat?.isDirectory()) throw new InputError(`${file}: cannot write (a folder, not a file)`);
-  if (stat && !stat.isFile() && !stat.isCharacterDevice())
-    throw new InputError(`${file}: cannot write (not a regular file: a pipe or socket would block until something reads it)`);
+  if (stat && !stat.isFile() && !stat.isCharacterDevice() && !stat.isFIFO())
+    throw new InputError(`${file}: cannot write (not a regular file, a device or a pipe)`);
   try {
     if (stat) fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
     else {

@@ -13,9 +13,22 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { checkOutputFile } from "@cli/destinations";
 
 const CLI = process.env.TDL_CLI ? path.resolve(process.env.TDL_CLI) : path.resolve("dist/cli.js");
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
@@ -106,7 +119,7 @@ test("output paths that cannot be written are refused before any work: codegen -
       /^tdl: a-file\/traffic\.jsonl: cannot write \(ENOTDIR: a file is on the way\)\n$/,
     ],
     [["emulator", "--port", "0", "--record", "."], /^tdl: \.: cannot write \(a folder, not a file\)\n$/],
-    [["emulator", "--port", "0", "--record", "pipe.tdl"], /^tdl: pipe\.tdl: cannot write \(not a regular file: a pipe/],
+    [["emulator", "--port", "0", "--record", "pipe.tdl"], /^tdl: pipe\.tdl: cannot write \(ENXIO: a pipe nothing reads\)\n$/],
     [
       [
         "stress",
@@ -182,5 +195,19 @@ test("a reader that goes away (| head) ends any output quietly: no stack, no EPI
     assert.match(r.stdout, / exit 0\n$/, args.join(" "));
     assert.doesNotMatch(r.stderr, STACK_FRAME, args.join(" "));
     assert.doesNotMatch(r.stderr, /EPIPE/, args.join(" "));
+  }
+});
+
+test("a pipe with a reader is a place to write (--report /dev/stdout | jq); one nothing reads is refused", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tdl-fifo-"));
+  const fifo = path.join(dir, "out");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+  assert.throws(() => checkOutputFile(fifo), /out: cannot write \(ENXIO: a pipe nothing reads\)/);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    assert.doesNotThrow(() => checkOutputFile(fifo));
+  } finally {
+    closeSync(reader);
+    rmSync(dir, { recursive: true, force: true });
   }
 });
