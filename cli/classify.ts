@@ -2,9 +2,9 @@
  * `tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]`:
  * the class of one OData filter, with estimates from a design's table.
  * A filter that does not parse exits 2 with its position; a failure of the
- * parser or classifier itself exits 3 with its message, never a stack.
+ * parser or classifier itself is thrown, for the CLI's one mapping (exit 3
+ * with its message, never a stack).
  */
-import * as fs from "node:fs";
 import {
   AnalysisOptions,
   analyzeTdl,
@@ -17,10 +17,10 @@ import {
   FilterContext,
   filterContext,
 } from "@core";
-import { InputError, unreadable } from "./files";
-import { UsageError } from "./args";
-import { debugging, EXIT } from "./failure";
-import { describeError, stackOf } from "@core/errors";
+import { readTextFile } from "./files";
+import { EXIT } from "./failure";
+import { describeError, InputError, UsageError } from "@core/errors";
+import type { CliResult } from "./output";
 
 export interface ClassifyOptions {
   /** How the design is analysed (its service profile when it declares none, the partition target). */
@@ -30,31 +30,19 @@ export interface ClassifyOptions {
   format: "text" | "json";
 }
 
-type Output = { stdout: string; stderr: string; exitCode: number };
-
-export function runClassify(filter: string, options: ClassifyOptions): Output {
+/** The class of `filter`; a filter that does not parse is exit 2 with its position, a failure of the classifier itself is thrown (exit 3). */
+export function runClassify(filter: string, options: ClassifyOptions): CliResult {
   const context = designContext(options);
-  let parsed: ReturnType<typeof parseFilter>;
-  let c: Classification;
-  try {
-    parsed = parseFilter(filter);
-    if (!parsed.ok) {
-      const { message, start } = parsed.error;
-      return {
-        stdout: "",
-        stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`,
-        exitCode: EXIT.usage,
-      };
-    }
-    c = classifyFilter(parsed.expr, context);
-  } catch (e) {
-    const stack = debugging() ? `${stackOf(e)}\n` : "";
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) {
+    const { message, start } = parsed.error;
     return {
       stdout: "",
-      stderr: `tdl: internal failure while classifying the filter: ${describeError(e)} (TDL_DEBUG=1 prints the stack)\n${stack}`,
-      exitCode: EXIT.internal,
+      stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`,
+      exitCode: EXIT.usage,
     };
   }
+  const c: Classification = classifyFilter(parsed.expr, context);
   if (options.format === "json") {
     const json = {
       class: c.class,
@@ -88,12 +76,7 @@ export function caret(filter: string, start: number): string {
 function designContext(options: ClassifyOptions): FilterContext {
   if (!options.design && !options.table) return {};
   if (!options.design || !options.table) throw new UsageError("--design and --table go together");
-  let text: string;
-  try {
-    text = fs.readFileSync(options.design, "utf8");
-  } catch (e) {
-    throw new InputError(unreadable(options.design, e));
-  }
+  const text = readTextFile(options.design);
   const analysis = analyzeTdl(text, options.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === options.table);
   if (!tm) {

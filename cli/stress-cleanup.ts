@@ -6,12 +6,9 @@
  * never deleted; a real account's tables only with `--yes-real-account`.
  */
 import { makeClients, describeLeftover, findLeftovers, removeLeftovers, endpointHost } from "@runtime";
-import { UsageError } from "./args";
 import type { CliResult } from "./output";
 import type { StressTarget } from "./stress-target";
-
-/** Only these options make sense with --cleanup. */
-export const CLEANUP_OPTIONS = new Set(["cleanup", "older-than", "emulator", "connection-string-env", "yes-real-account"]);
+import { EXIT, inContext } from "./failure";
 
 export async function cleanupCommand(
   target: StressTarget,
@@ -30,8 +27,8 @@ export async function cleanupCommand(
     try {
       tables = await findLeftovers(clients, target.connection.endpoint, { olderThanMs, signal: abort.signal });
     } catch (e) {
-      if (abort.signal.aborted) return { stdout: "", stderr: "tdl: cancelled before anything was deleted\n", exitCode: 1 };
-      return { stdout: "", stderr: `tdl: could not list the stress tables at ${host}: ${(e as Error).message}\n`, exitCode: 1 };
+      if (abort.signal.aborted) return { stdout: "", stderr: "tdl: cancelled before anything was deleted\n", exitCode: EXIT.failed };
+      throw inContext(`could not list the stress tables at ${host}`, e);
     }
     const now = Date.now();
     const lines = [`${tables.length} stress… table${tables.length === 1 ? "" : "s"} at ${host}`];
@@ -46,7 +43,7 @@ export async function cleanupCommand(
       return {
         stdout: lines.join("\n") + "\n",
         stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${removable.length === 1 ? "this table" : `these ${removable.length} tables`}\n`,
-        exitCode: 2,
+        exitCode: EXIT.usage,
       };
     }
     const results = await removeLeftovers(clients, target.connection.endpoint, removable, { signal: abort.signal });
@@ -68,19 +65,10 @@ export async function cleanupCommand(
       stdout: lines.join("\n") + "\n",
       stderr:
         failed || skipped ? `tdl: ${failed + skipped} leftover stress table${failed + skipped === 1 ? "" : "s"} remain at ${host}\n` : "",
-      exitCode: failed || skipped ? 1 : 0,
+      exitCode: failed || skipped ? EXIT.failed : EXIT.clean,
     };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-
-/** Fails with a usage error naming the first option that --cleanup does not take. */
-export function checkCleanupOptions(given: Iterable<string>): void {
-  for (const name of given)
-    if (!CLEANUP_OPTIONS.has(name))
-      throw new UsageError(
-        `--cleanup does not take --${name}: tdl stress --cleanup [--older-than 10m] (--emulator | --connection-string-env VAR [--yes-real-account])`,
-      );
 }

@@ -8,6 +8,7 @@
  * still goes.
  */
 import type { StressPhase } from "@runtime";
+import { EXIT } from "./failure";
 
 /** Deletion's bound after the second press; the process exits a little after it whatever happens. */
 export const HURRY_DELETE_MS = 10_000;
@@ -88,6 +89,6 @@ export class StressInterrupts {
   private exitNow(why: string): void {
     const what = this.table === undefined || this.phase === undefined ? "no stress table was created" : this.leftover(this.table);
     this.write(`tdl: ${why}: ${what}\n`);
-    this.exit(1);
+    this.exit(EXIT.failed);
   }
 }

@@ -2,10 +2,10 @@
  * Where `tdl stress` points: an account whose connection string is in an
  * environment variable, or the local emulator (`UseDevelopmentStorage=true`).
  */
-import { ConnectionStringError, isLoopback, parseConnectionString, type Secret } from "@runtime";
+import { isLoopback, parseConnectionString, type Secret } from "@runtime";
 import type { ConnectionInfo } from "@protocol";
-import { UsageError } from "./args";
-import { InputError } from "./files";
+import { UsageError } from "@core/errors";
+import { inContext } from "./failure";
 
 /** Where `tdl stress` points: an account (from an environment variable) or an emulator. */
 export interface StressTarget {
@@ -28,8 +28,7 @@ export function targetFromEnv(envVar: string): StressTarget {
       envVar,
     };
   } catch (e) {
-    if (e instanceof ConnectionStringError) throw new InputError(`the connection string in ${envVar}: ${e.message}`);
-    throw e;
+    throw inContext(`the connection string in ${envVar}`, e);
   }
 }
 

@@ -16,11 +16,11 @@
 
 /** What went wrong, as a front end needs to know it. */
 export type ErrorKind =
-  /** The caller asked wrongly: an unknown option, a missing argument, a request no client sends. */
+  /** The caller asked wrongly: an unknown option, a missing argument, a confirmation not given, a request no client sends. */
   | "usage"
   /** The input cannot be used: a file that does not parse, a connection string that is not one. */
   | "input"
-  /** Someone said no: the service (403, 409, 412), a real account without consent, a design with errors. */
+  /** Someone said no: the service (403, 409, 412), the user who cancelled, a design with errors. */
   | "refused"
   /** Something needed is not there: an endpoint that does not answer, a stall, a tool not installed. */
   | "unavailable"
@@ -69,6 +69,8 @@ export class UnavailableError extends TdlError {
 /** The kind of any thrown value: a TdlError's own, an abort is `refused` by the user, the rest `internal`. */
 export function kindOf(e: unknown): ErrorKind {
   if (e instanceof TdlError) return e.kind;
+  // An AbortController's abort (a DOMException named AbortError): the user said stop.
+  if ((e as { name?: unknown } | null)?.name === "AbortError") return "refused";
   return "internal";
 }
 

@@ -31,9 +31,11 @@ export { clip, clipVisible, codePointLabel, formatCount, isInvisible, listNames,
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
+export { stringLiteral } from "./odata/print";
+export { entityLimitProblems, entitySize, keyTextBytes } from "./model/entity-limits";
+export type { LimitProblem, TypedEntity } from "./model/entity-limits";
 export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";
 export { classifyFilter, keyConstraint, normalize } from "./odata/classify";
-export { odataString } from "./odata/print";
 export type { FilterContext, KeyConstraint } from "./odata/classify";
 export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";

@@ -9,6 +9,7 @@
 //   TEST_SKIP_CHECKS=1 npm test -- FILE        skip type-check, lint and format (quick reruns)
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -42,5 +43,26 @@ const args = process.argv.slice(2);
 const chosen = args.filter((a) => a.endsWith(".test.ts"));
 const extra = args.filter((a) => !a.endsWith(".test.ts"));
 const tiers = (process.env.TEST_TIERS ?? "unit,lsp,cli,integration,browser,e2e").split(",");
-const files = chosen.length ? chosen : tiers.flatMap((tier) => testFiles(path.join("test", tier)));
-step(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", ...extra, ...files]);
+/**
+ * Tiers whose tests are pure computation run two files at a time (one per
+ * core of the reference machine); the tiers that start servers, browsers
+ * or VS Code, or judge rates, run one file at a time.
+ */
+const PARALLEL = new Set(["unit", "lsp", "cli"]);
+/** Runs the files; a failure is remembered, and the other group still runs (one red tier should not hide another). */
+let failed = 0;
+const run = (files, concurrency) => {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...extra, ...files], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (r.status !== 0) failed = r.status ?? 1;
+};
+if (chosen.length) run(chosen, 1);
+else {
+  const parallel = tiers.filter((t) => PARALLEL.has(t)).flatMap((tier) => testFiles(path.join("test", tier)));
+  const serial = tiers.filter((t) => !PARALLEL.has(t)).flatMap((tier) => testFiles(path.join("test", tier)));
+  if (parallel.length) run(parallel, Math.min(2, availableParallelism()));
+  if (serial.length) run(serial, 1);
+}
+process.exit(failed);

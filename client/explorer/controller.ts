@@ -11,7 +11,7 @@ import { AccountSession, Secret, planImport, serialize } from "@runtime";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
 import { ConnectionInfo } from "@protocol";
-import { parseFilter, classifyFilter, odataString, plural } from "@core";
+import { parseFilter, classifyFilter, plural, stringLiteral as literal } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
@@ -48,6 +48,7 @@ export interface ExplorerUi {
   inferDesign?(table: string): Promise<void>;
 }
 
+/** `'it''s'`: a string literal of OData (quotes doubled). */
 /**
  * A `$select` that keeps the keys: the service returns only the properties
  * named, and rows without their keys could not be told apart, opened,
@@ -130,7 +131,7 @@ export class ExplorerController {
     "entity.get": async ({ table, partitionKey, rowKey }) => this.need().getEntity(table, partitionKey, rowKey),
     "entity.insert": async ({ table, row }) => this.need().insertEntity(table, row),
     "entity.matches": async ({ table, filter, partitionKey, rowKey }) => {
-      const keys = `PartitionKey eq ${odataString(partitionKey)} and RowKey eq ${odataString(rowKey)}`;
+      const keys = `PartitionKey eq ${literal(partitionKey)} and RowKey eq ${literal(rowKey)}`;
       const page = await this.need().page(table, { filter: filter.trim() ? `(${filter}) and ${keys}` : keys, pageSize: 1 });
       return page.entities.length > 0;
     },

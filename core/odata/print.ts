@@ -5,8 +5,8 @@
  */
 import { FilterExpr, Literal } from "./parser";
 
-/** `'it''s'`: text as a string literal of OData (its quotes doubled). */
-export function odataString(s: string): string {
+/** A string as an OData literal: in single quotes, each quote doubled. */
+export function stringLiteral(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
@@ -14,7 +14,7 @@ export function odataString(s: string): string {
 export function printLiteral(v: Literal): string {
   switch (v.type) {
     case "string":
-      return odataString(v.value);
+      return stringLiteral(v.value);
     case "int64":
       return `${v.value}L`;
     // A double written without point or exponent ("2d") keeps its suffix to stay a double.

@@ -11,6 +11,12 @@ import type { ThrottleSettings } from "./fidelity/throttle";
 import { TrafficRecorder } from "./fidelity/recorder";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
 import { SERVICES } from "@core";
+import { describeError, stackOf, UnavailableError } from "@core/errors";
+
+/** A start that failed for want of something the machine did not give (a port, a process): its message, its stack as detail. */
+function notStarted(e: unknown): never {
+  throw new UnavailableError(describeError(e), stackOf(e));
+}
 
 export interface FidelityOptions {
   port?: number;
@@ -58,8 +64,9 @@ export class FidelityEmulator implements ThrottleControl {
     else this.proxy.throttle.configure({ ...base, scale: mode.scale, burstSeconds: mode.burstSeconds, enabled: true });
   }
 
+  /** Starts Azurite and the layer in front of it; what stops either (a port in use, Azurite failing or slow to start) is `unavailable`. */
   static async start(o: FidelityOptions = {}): Promise<FidelityEmulator> {
-    const azurite = await EmbeddedEmulator.start({ log: o.log });
+    const azurite = await EmbeddedEmulator.start({ log: o.log }).catch(notStarted);
     const warn = o.warn ?? o.log;
     const recorder = new TrafficRecorder(o.record, warn);
     const azure = SERVICES["azure-table"];
@@ -81,7 +88,7 @@ export class FidelityEmulator implements ThrottleControl {
     } catch (e) {
       recorder.stop();
       await azurite.stop();
-      throw e;
+      return notStarted(e);
     }
   }
 

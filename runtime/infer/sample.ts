@@ -8,8 +8,8 @@
  * (`$select`). Requests and entities are bounded; progress is reported and
  * the caller's signal cancels between and during requests.
  */
-import { odataString } from "@core";
 import type { EntityRow } from "@protocol/entities";
+import { stringLiteral as quote } from "@core";
 import { END, logWidth, midpoint } from "./key-space";
 
 /** One page of a query: what `AccountSession` reads (sample-reader.ts) or a test supplies. */
@@ -111,7 +111,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
   };
 
   const firstRead = await read({}).catch((e: unknown) => {
-    throw o.signal?.aborted ? new DOMException("cancelled", "AbortError") : e;
+    throw o.signal?.aborted ? new DOMException("cancelled before any entity was read", "AbortError") : e;
   });
   const intervals: Interval[] = [
     {
@@ -159,7 +159,7 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
       left.end = r.page.continuationToken ? (r.last ?? left.end) : END;
       left.next = token(left.next!.filter, r.page.continuationToken);
     } else {
-      const filter = `PartitionKey ge ${odataString(mid)}`;
+      const filter = `PartitionKey ge ${quote(mid)}`;
       const r = await read({ filter });
       const probe: Interval = {
         start: mid,

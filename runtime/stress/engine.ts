@@ -30,7 +30,7 @@ import { EndpointSilent, RunClock, runPhase } from "./run-phase";
 import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
 import { callsPerSecond, plan, readsBack } from "./workload";
 import { WrittenPool } from "./written";
-import { RefusedError } from "@core/errors";
+import { UsageError } from "@core/errors";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
@@ -95,11 +95,15 @@ export interface StressOptions extends ScalingOptions {
   clientOptions?: { additionalPolicies?: unknown[] };
 }
 
-/** A real account without consent, or a table name already taken: nothing was created. */
 /** How long deletion keeps trying by default while the endpoint does not answer. */
 export const DELETE_WITHIN_MS = 60_000;
 
-export class StressRefused extends RefusedError {}
+/**
+ * A real account without consent: nothing was created. A usage error — the
+ * caller left out the confirmation (`--yes-real-account`, exit 2 in the CLI;
+ * VS Code asks first and never gets here without it).
+ */
+export class StressRefused extends UsageError {}
 
 /**
  * Runs one stress test and returns its report (also when cancelled: see

@@ -20,11 +20,11 @@ import {
   type QueryClass,
   keyConstraint,
   normalize,
-  odataString,
   parseFilter,
   separatorBreaksOrder,
 } from "@core";
 import type { WrittenEntity } from "./written";
+import { stringLiteral as lit } from "@core";
 
 export type ReadRequest =
   | { kind: "get"; pk: string; rk: string }
@@ -150,12 +150,12 @@ function bound(
     // Nothing pins this part: the key is bounded by the prefix so far.
     return { clauses: pinned && prefix ? within(name, prefix) : [] };
   }
-  return { exact: prefix, clauses: [`${name} eq ${odataString(prefix)}`] };
+  return { exact: prefix, clauses: [`${name} eq ${lit(prefix)}`] };
 }
 
 /** Keys that start with `prefix`. */
 function within(name: string, prefix: string): string[] {
-  return [`${name} ge ${odataString(prefix)}`, `${name} lt ${odataString(prefixEnd(prefix))}`];
+  return [`${name} ge ${lit(prefix)}`, `${name} lt ${lit(prefixEnd(prefix))}`];
 }
 
 /** Bounds for `op` on a part rendered as `at` (after the pinned `prefix`); a reversing part turns a lower bound into an upper one. */
@@ -165,8 +165,8 @@ function rangeClauses(name: string, prefix: string, at: string, op: Cond["op"], 
   const lower = op === ">" || op === ">=" || op === "between";
   const strict = op === ">" || op === "<";
   if (lower !== reversing)
-    return [`${name} ${strict ? "gt" : "ge"} ${odataString(at)}`, ...(prefix ? [`${name} lt ${odataString(prefixEnd(prefix))}`] : [])];
-  return [...(prefix ? [`${name} ge ${odataString(prefix)}`] : []), `${name} ${strict ? "lt" : "le"} ${odataString(at)}`];
+    return [`${name} ${strict ? "gt" : "ge"} ${lit(at)}`, ...(prefix ? [`${name} lt ${lit(prefixEnd(prefix))}`] : [])];
+  return [...(prefix ? [`${name} ge ${lit(prefix)}`] : []), `${name} ${strict ? "lt" : "le"} ${lit(at)}`];
 }
 
 /** A condition the key does not cover, as a property comparison the service filters by. */
@@ -187,7 +187,7 @@ function propertyClause(w: Cond, v: Scalar | undefined, p: PropertyInfo | undefi
     case "between":
       return `${name} ge ${value}`;
     case "prefix":
-      return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${odataString(prefixEnd(v))}` : undefined;
+      return typeof v === "string" && v ? `${name} ge ${value} and ${name} lt ${lit(prefixEnd(v))}` : undefined;
   }
 }
 
@@ -211,6 +211,6 @@ export function odataLiteral(v: Scalar, p: PropertyInfo): string {
     case "binary":
       return `X'${String(v)}'`;
     default:
-      return odataString(String(v));
+      return lit(String(v));
   }
 }

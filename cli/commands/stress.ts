@@ -1,0 +1,231 @@
+/**
+ * `tdl stress`: a partition stress test from the command line, against the
+ * embedded emulator or an account whose connection string is in an
+ * environment variable; `tdl stress --cleanup` removes leftover stress
+ * tables (stress-cleanup.ts). Ctrl+C cancels in any phase and the table is
+ * still deleted (stress-signals.ts). Everything that can be checked — the
+ * options, the design, the target, the --report file — is checked before an
+ * emulator or a table is started.
+ */
+import * as fs from "node:fs";
+import { UsageError } from "@core/errors";
+import { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, endpointHost, PHASE_WORDS, FidelityEmulator } from "@runtime";
+import type { StressReport, StressMode } from "@protocol";
+import { command } from "../command";
+import { ANALYSIS, analysisOf, choice, custom, duration, flag, integer, outputFile, positive, text, type Values } from "../options";
+import { EXIT, failureResult } from "../failure";
+import { readTextFile } from "../files";
+import type { CliResult, Io } from "../output";
+import { cleanupCommand } from "../stress-cleanup";
+import { localEmulator, targetFromEnv } from "../stress-target";
+import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
+import { summary } from "../stress-summary";
+
+const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
+
+/** `read=50,write=50` → the shares of reads and writes. */
+export function parseMix(raw: string): { read: number; write: number } {
+  const mix = { read: 0, write: 0 };
+  for (const part of raw.split(",")) {
+    const [k, v] = part.split("=").map((x) => x.trim());
+    if ((k !== "read" && k !== "write") || !/^\d+$/.test(v ?? ""))
+      throw new UsageError(`--mix takes read=N,write=N, not '${raw.slice(0, 40)}'`);
+    mix[k] = Number(v);
+  }
+  if (mix.read + mix.write <= 0) throw new UsageError("--mix needs a positive share");
+  return mix;
+}
+
+const OPTIONS = {
+  design: text("FILE", "the design"),
+  table: text("NAME", "its table to stress"),
+  emulator: flag("the embedded emulator (with --cleanup: the emulator on 127.0.0.1:10002, tdl emulator)"),
+  "connection-string-env": text("VAR", "the environment variable that holds the account's connection string"),
+  duration: duration("30s", "how long the load runs: 30s, 2m, 1h or 500ms", { above0: true }).default(30_000, "30s"),
+  concurrency: integer("N", "requests in flight at once", { min: 1 }).default(STRESS_DEFAULTS.concurrency),
+  mode: choice(
+    MODES,
+    "single-partition (one hot partition), spread (keys spread as the design spreads them) or design (its access patterns at their rates)",
+    {
+      invalid: (raw, name) => `--${name} must be ${MODES.join(", ")}, not '${raw.slice(0, 40)}'`,
+    },
+  ).default("spread"),
+  mix: custom("read=50,write=50", "the shares of reads and writes", parseMix),
+  batch: integer("N", "write in entity group transactions of N entities", {
+    min: 1,
+    max: 100,
+    invalid: () => "--batch takes 1 to 100 (an entity group transaction's limit)",
+  }),
+  scale: positive("K", "in design mode, multiplies the design's rates"),
+  preload: integer("N", "entities written before the run, for the reads (default 200)", { min: 0 }),
+  "emulator-scale": positive("K", "scale the emulator's targets by K instead of calibrating to this machine"),
+  "keep-table": flag("keep the stress table afterwards (to look at it; tdl stress --cleanup removes it)"),
+  report: outputFile("FILE.json", "also write the JSON report to FILE.json (checked before the run starts)"),
+  format: choice(["text", "json"], "text (a summary) or json (the report)").default("text"),
+  "yes-real-account": flag("confirm a stress test of a real account: it loads it at peak and costs money"),
+  cleanup: flag("delete leftover stress tables instead of running one"),
+  "older-than": duration("10m", "with --cleanup: only tables older than this").default(600_000, "10m"),
+  ...ANALYSIS.options,
+};
+
+type StressValues = Values<typeof OPTIONS>;
+
+export const stress = command({
+  name: "stress",
+  summary: "Stress-test a design's partitions in a fresh, marked stress… table, always deleted afterwards; print a summary",
+  description:
+    "The JSON report comes with --format json or into --report FILE. On the emulator, a short probe first measures what this machine serves and scales Azure's targets and the design's rates to it (or by --emulator-scale K). A non-emulator endpoint needs --yes-real-account. Ctrl+C cancels (the table is still deleted); a second Ctrl+C waits at most 10 s for the deletion; a third exits at once, naming the table.",
+  exits: "0 done; 1 the run failed, was cancelled or a table could not be deleted; 2 bad usage",
+  options: OPTIONS,
+  required: ["design", "table"],
+  oneOf: [{ options: ["emulator", "connection-string-env"], what: "target" }],
+  forms: [
+    {
+      selector: "cleanup",
+      options: ["older-than", "emulator", "connection-string-env", "yes-real-account"],
+      own: ["older-than"],
+      description:
+        "Delete leftover stress tables that carry a stress test's marker and are older than --older-than (default 10m); tables without the marker are left alone.",
+    },
+  ],
+  run: (args, io) => (args.options.cleanup ? cleanup(args.options, args.given) : run(args.options, io)),
+});
+
+/** `tdl stress --cleanup`: the target's leftover stress tables. */
+function cleanup(options: StressValues, given: ReadonlyMap<string, string>): Promise<CliResult> {
+  const envVar = options["connection-string-env"];
+  const target = envVar !== undefined ? targetFromEnv(envVar) : localEmulator();
+  return cleanupCommand(target, options["older-than"], given.get("older-than") ?? "10m", options["yes-real-account"]);
+}
+
+/** One stress run, its design and target checked before an emulator or a table starts. */
+async function run(options: StressValues, io: Io): Promise<CliResult> {
+  const { mode, concurrency, batch, preload, format, scale, mix } = options;
+  // Required by the declaration: present whenever the run form is.
+  const [file, tableName] = [options.design!, options.table!];
+  const durationMs = options.duration;
+  const emulatorScale = options["emulator-scale"];
+  const envVar = options["connection-string-env"];
+  const text = readTextFile(file);
+  // Checked before an emulator starts, so a bad variable, table or design costs nothing.
+  const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
+  const analysis = analysisOf(options);
+  checkDesign({ design: { text, file, table: tableName }, analysis, mode, mix, batch });
+  const reportFile = options.report;
+  const write = io.err;
+  let progressShown = false;
+  let deleting = false;
+  let deletingTable: string | undefined;
+  const say = (s: string) => {
+    write(`${progressShown ? "\n" : ""}tdl: ${s}\n`);
+    progressShown = false;
+  };
+  const hint = account
+    ? `tdl stress --cleanup --older-than 0s --connection-string-env ${account.envVar}${account.local ? "" : " --yes-real-account"}`
+    : undefined;
+  const interrupts = new StressInterrupts(
+    (table) =>
+      account
+        ? `the stress table ${table} may remain at ${endpointHost(account.connection.endpoint)}; remove it with: ${hint}`
+        : `the embedded emulator stops with tdl, and the stress table ${table} with it`,
+    write,
+  );
+  interrupts.install();
+  let emulator: FidelityEmulator | undefined;
+  try {
+    let target = account;
+    if (!target) {
+      // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
+      emulator = await FidelityEmulator.start({ scale: emulatorScale ?? 1 });
+      target = {
+        connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint },
+        secret: { connectionString: emulator.connectionString },
+        local: true,
+      };
+    }
+    const host = endpointHost(target.connection.endpoint);
+    const report = await runStress({
+      connection: target.connection,
+      secret: target.secret,
+      emulator: emulator ? true : undefined,
+      confirmedRealAccount: options["yes-real-account"],
+      design: { text, file, table: tableName },
+      analysis,
+      mode,
+      durationMs,
+      concurrency,
+      mix,
+      batch,
+      scale,
+      preload,
+      keepTable: options["keep-table"],
+      // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
+      throttle: emulator,
+      emulatorScale,
+      signal: interrupts.cancel.signal,
+      hurry: interrupts.hurry.signal,
+      hurryDeleteMs: HURRY_DELETE_MS,
+      cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
+      onPhase: (phase, table) => {
+        interrupts.track(phase, table);
+        if (phase === "create") say(`creating the stress table ${table} at ${host}`);
+        else if (phase === "calibrate")
+          say(
+            emulatorScale === undefined
+              ? "calibrating the emulator (what this machine serves)"
+              : `scaling the emulator's targets by ${emulatorScale}`,
+          );
+        else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
+        else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
+        else if (phase === "delete") {
+          deleting = true;
+          deletingTable = table;
+          say(`${PHASE_WORDS.delete} ${table}`);
+        }
+      },
+      onDeleteWait: (w) =>
+        say(
+          `still trying to delete ${deletingTable ?? "the stress table"} (${w.reason}; ${(w.elapsedMs / 1000).toFixed(0)} s of at most ${(w.boundMs / 1000).toFixed(0)} s)`,
+        ),
+      onProgress: (p) => {
+        progressShown = true;
+        write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `);
+      },
+    });
+    if (progressShown) write("\n");
+    if (deleting) say(`the stress table ${report.table} was deleted`);
+    return output(report, reportFile, format);
+  } catch (e) {
+    if (progressShown) write("\n");
+    const failed = failureResult(e, "stress");
+    // A run that failed still measured something: its report goes where a finished run's would.
+    const measured = e instanceof StressFailure ? output(e.report, reportFile, format, false) : undefined;
+    return measured ? { ...measured, stderr: measured.stderr + failed.stderr, exitCode: failed.exitCode } : failed;
+  } finally {
+    interrupts.uninstall();
+    await emulator?.stop();
+  }
+}
+
+/**
+ * The report on stdout: the summary, or JSON with `--format json`;
+ * `--report FILE` writes the JSON to FILE as well. A file that cannot be
+ * written loses nothing: the JSON then goes to stdout.
+ */
+function output(report: StressReport, file: string | undefined, format: string, withStopped = true): CliResult {
+  const json = JSON.stringify(report, null, 2) + "\n";
+  const exitCode = report.stopped ? EXIT.failed : EXIT.clean;
+  const stderr = report.stopped && withStopped ? `tdl: stopped: ${report.stopped}\n` : "";
+  if (file) {
+    try {
+      fs.writeFileSync(file, json);
+    } catch (e) {
+      return {
+        stdout: json,
+        stderr: `${stderr}tdl: cannot write the report to ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): it follows on stdout\n`,
+        exitCode: EXIT.failed,
+      };
+    }
+  }
+  return { stdout: format === "json" ? json : summary(report, file), stderr, exitCode };
+}
