@@ -107,7 +107,10 @@ test(`export and import of ${ENTITIES.toLocaleString("en-US")} entities over ${P
   await killAndResume(["import", dir, "--table", target, ...account], moments(11, 5, 300, 2500));
   const verified = tdl(["import", dir, "--table", target, "--verify", ...account]);
   assert.equal(verified.status, 0, verified.stderr);
-  assert.match(verified.stderr, new RegExp(`verified: ${ENTITIES.toLocaleString("en-US")} entities, checksum ${exported.checksum}, equal to the export's`));
+  assert.match(
+    verified.stderr,
+    new RegExp(`verified: ${ENTITIES.toLocaleString("en-US")} entities, checksum ${exported.checksum}, equal to the export's`),
+  );
 });
 
 test("delete a partition: without a terminal and --yes it refuses; --dry-run counts; --yes deletes and logs every key", async () => {
