@@ -50,3 +50,7 @@ export { copyTable } from "./bulk/copy";
 export type { CopyResult } from "./bulk/copy";
 export { planDelete, runDelete, selectionFilter } from "./bulk/delete";
 export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
+
+// Prices for cost estimates: the snapshot, the cache, the Retail Prices API
+export { cacheFolder, refreshPrices, sheetFor } from "./prices/retail";
+export type { SheetChoice } from "./prices/retail";

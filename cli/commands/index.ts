@@ -16,6 +16,7 @@ import { exportCommand } from "./export";
 import { importCommand } from "./import";
 import { copy } from "./copy";
 import { deleteCommand } from "./delete";
+import { cost } from "./cost";
 
 export const COMMANDS: readonly Command[] = [
   check,
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   emulator,
   infer,
   codegen,
+  cost,
   exportCommand,
   importCommand,
   copy,
