@@ -98,3 +98,11 @@ export type { RuleLevel } from "./options";
 
 // Fix helpers shared with the TypeScript rules.
 export { padWidth, separatorBelow } from "./rules/fix-helpers";
+
+// What a design costs a month, per service profile.
+export { designCost, HOURS_PER_MONTH } from "./cost/estimate";
+export type { CostLine, ServiceEstimate, TableCost, CostOptions } from "./cost/estimate";
+export { priceOf, REDUNDANCIES, unitSize } from "./cost/prices";
+export type { Meter, PriceSheet, Redundancy } from "./cost/prices";
+export { SNAPSHOT } from "./cost/snapshot";
+export { SECONDS_PER_MONTH } from "./cost/usage";

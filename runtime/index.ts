@@ -38,3 +38,19 @@ export { sampleTable } from "./infer/sample";
 export { sessionReader } from "./infer/sample-reader";
 export type { PageReader, Sample, SampleOptions } from "./infer/sample";
 export { histogramLines } from "./infer/partition-stats";
+
+// Bulk jobs: export, import, verify, copy, delete
+export { exportTable } from "./bulk/export";
+export type { ExportOptions, ExportResult } from "./bulk/export";
+export { importTable } from "./bulk/import";
+export type { ImportOptions, ImportResult, SkippedLine } from "./bulk/import";
+export { verifyTable } from "./bulk/verify";
+export type { Verification } from "./bulk/verify";
+export { copyTable } from "./bulk/copy";
+export type { CopyResult } from "./bulk/copy";
+export { planDelete, runDelete, selectionFilter } from "./bulk/delete";
+export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
+
+// Prices for cost estimates: the snapshot, the cache, the Retail Prices API
+export { cacheFolder, refreshPrices, sheetFor } from "./prices/retail";
+export type { SheetChoice } from "./prices/retail";

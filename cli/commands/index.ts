@@ -12,8 +12,26 @@ import { stress } from "./stress";
 import { emulator } from "./emulator";
 import { infer } from "./infer";
 import { codegen } from "./codegen";
+import { exportCommand } from "./export";
+import { importCommand } from "./import";
+import { copy } from "./copy";
+import { deleteCommand } from "./delete";
+import { cost } from "./cost";
 
-export const COMMANDS: readonly Command[] = [check, classify, fix, stress, emulator, infer, codegen];
+export const COMMANDS: readonly Command[] = [
+  check,
+  classify,
+  fix,
+  stress,
+  emulator,
+  infer,
+  codegen,
+  cost,
+  exportCommand,
+  importCommand,
+  copy,
+  deleteCommand,
+];
 
 /** The subcommand named `name`, if there is one (never one of Object's own properties). */
 export function commandNamed(name: string): Command | undefined {

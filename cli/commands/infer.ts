@@ -8,17 +8,9 @@
  */
 import * as fs from "node:fs";
 import { analyzeTdl } from "@core";
-import { InputError, UsageError } from "@core/errors";
-import {
-  AccountError,
-  AccountSession,
-  histogramLines,
-  inferFromTable,
-  interpretConnectionInput,
-  type Secret,
-  type TableInference,
-} from "@runtime";
-import type { ConnectionInfo } from "@protocol";
+import { InputError } from "@core/errors";
+import { AccountError, AccountSession, histogramLines, inferFromTable, type TableInference } from "@runtime";
+import { accountOf, ACCOUNT_OPTIONS, ONE_ACCOUNT } from "../account";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, integer, outputFile, text } from "../options";
 import { EXIT, inContext } from "../failure";
@@ -37,18 +29,17 @@ export const infer = command({
   exits: "0 done; 1 the table could not be read or is empty; 2 bad usage",
   options: {
     table: text("NAME", "the table to read"),
-    "connection-string-env": text("VAR", "the environment variable that holds the account's connection string"),
-    "account-url": text("URL", "the account's table endpoint, with a SAS or signed in with Microsoft Entra ID"),
+    ...ACCOUNT_OPTIONS,
     sample: integer("N", "how many entities to read at most", { min: 1, max: MAX_SAMPLE }).default(10_000, "10,000"),
     out: outputFile("FILE", "write the design here instead of stdout"),
     service: ANALYSIS.options.service,
   },
   required: ["table"],
-  oneOf: [{ options: ["connection-string-env", "account-url"], what: "source" }],
+  oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
     const { table, sample, out } = options;
     const service = analysisOf(options).defaultService;
-    const { connection, secret } = target(options["connection-string-env"], options["account-url"]);
+    const { connection, secret } = accountOf(options["connection-string-env"], options["account-url"]);
     const controller = new AbortController();
     const onSigint = () => {
       io.err("tdl: stopping: the design is inferred from what was read so far\n");
@@ -87,21 +78,6 @@ export const infer = command({
     return { stdout: out !== undefined ? "" : result.text, stderr: summary(table!, result, out), exitCode: EXIT.clean };
   },
 });
-
-/** The connection from `--connection-string-env VAR` or `--account-url URL` (exactly one, as the declaration says). */
-function target(envVar: string | undefined, url: string | undefined): { connection: ConnectionInfo; secret: Secret } {
-  const text = envVar !== undefined ? process.env[envVar] : url;
-  if (!text) throw new UsageError(envVar !== undefined ? `the environment variable ${envVar} is not set` : "--account-url needs a URL");
-  // A URL with a SAS reads with it; a URL without one signs in with Microsoft Entra ID.
-  let input: ReturnType<typeof interpretConnectionInput>;
-  try {
-    input = interpretConnectionInput(text, "entra-id");
-  } catch (e) {
-    throw inContext(envVar !== undefined ? `the connection string in ${envVar}` : "--account-url", e);
-  }
-  if (envVar !== undefined && input.kind !== "connection-string") throw new InputError(`${envVar} holds a URL: pass it with --account-url`);
-  return { connection: { id: "cli", name: envVar ?? "account", kind: input.kind, endpoint: input.endpoint }, secret: input.secret };
-}
 
 /** What stderr says after a run: the read, the partition histogram, the keys' coverage, the analyzer's findings. */
 function summary(table: string, r: TableInference, out: string | undefined): string {

@@ -40,13 +40,13 @@ test("every rule of a declaration names options it declares, and every option is
   }
   assert.deepEqual(
     COMMANDS.map((c) => c.name),
-    ["check", "classify", "fix", "stress", "emulator", "infer", "codegen"],
+    ["check", "classify", "fix", "stress", "emulator", "infer", "codegen", "cost", "export", "import", "copy", "delete"],
   );
 });
 
-/** A command the registry does not hold, declared as a future one would be (interfaces.md's `tdl delete`). */
+/** A command the registry does not hold, declared as a future one would be (a `tdl purge`). */
 const remove = command({
-  name: "delete",
+  name: "purge",
   summary: "Delete a partition or the entities a filter selects",
   description: "Asks first; without a terminal it refuses.",
   exits: "0 done; 1 the job failed; 2 bad usage",
@@ -89,26 +89,26 @@ test("a new declaration is parsed, checked and documented with no other change: 
   );
   assert.equal((await remove.run(args, { out: () => undefined, err: () => undefined })).stdout, "Orders 101 text\n");
   const refusals: Array<[string[], string]> = [
-    [["--partition", "p"], "delete needs --table T (or --resume)"],
+    [["--partition", "p"], "purge needs --table T (or --resume)"],
     [["--table", "T"], "choose one selection: --partition P or --filter F"],
     [["--table", "T", "--partition", "p", "--filter", "x"], "choose one selection: --partition P or --filter F"],
     [["--table", "T", "--partition", "p", "--batch", "101"], "--batch needs a whole number from 1 to 100"],
     [["--table", "T", "--partition", "p", "--format", "xml"], "--format must be text or json, not 'xml'"],
     [["--table", "T", "--partition", "p", "--older-than", "1m"], "--older-than goes with --resume"],
-    [["--resume", "j1", "--partition", "p"], "--resume does not take --partition: tdl delete --resume JOB [--older-than 10m] [--yes]"],
+    [["--resume", "j1", "--partition", "p"], "--resume does not take --partition: tdl purge --resume JOB [--older-than 10m] [--yes]"],
     [["--table", "T", "--partition", "p", "--yes=1"], "--yes takes no value"],
     [["--table", "T", "--partition"], "--partition needs a value"],
-    [["--table", "T", "--partition", "p", "stray"], "delete takes no positional arguments (got 'stray')"],
+    [["--table", "T", "--partition", "p", "stray"], "purge takes no positional arguments (got 'stray')"],
     [["--table", "T", "--partition", "p", "-x"], "unknown option -x (an argument that starts with '-' goes after --)"],
     [["--table", "T", "--partition", "p", "--constructor"], "unknown option --constructor"],
   ];
   for (const [argv, message] of refusals) assert.throws(() => parseCommand(remove, argv), { kind: "usage", message }, argv.join(" "));
   assert.equal(
     synopsis(remove).replace(/\s+/g, " ").trim(),
-    "tdl delete --table T (--partition P | --filter F) [--batch N] [--format text|json] [--dry-run] [--yes] [ANALYSIS OPTIONS]",
+    "tdl purge --table T (--partition P | --filter F) [--batch N] [--format text|json] [--dry-run] [--yes] [ANALYSIS OPTIONS]",
   );
   assert.match(commandHelp(remove), /\n {2}--batch N {21}entities per transaction \(default 100\)\n/);
-  assert.match(mainHelp([...COMMANDS, remove]), /Analysis options \(check, classify, fix, stress, codegen, delete\):/);
+  assert.match(mainHelp([...COMMANDS, remove]), /Analysis options \(check, classify, fix, stress, codegen, cost, purge\):/);
 });
 
 test("tdl's own entry maps what a command throws: a usage error points to the command's --help", async () => {

@@ -1,0 +1,92 @@
+/**
+ * `tdl cost DESIGN.tdl`: what each table's declared load costs a month on
+ * each service profile — Table Storage's transactions (batches and query
+ * pages counted as the service bills them, throttled retries included) and
+ * capacity, Cosmos DB for Table's request units provisioned for the hottest
+ * partition (provisioned, autoscale and serverless side by side),
+ * Tablestore's capacity units — with the price sheet's date and region.
+ */
+import { analyzeTdl, designCost, type Redundancy, type ServiceEstimate, type TableCost } from "@core";
+import { refreshPrices, sheetFor, type SheetChoice } from "@runtime";
+import { command } from "../command";
+import { ANALYSIS, analysisOf, choice, flag, text } from "../options";
+import { readTextFile } from "../files";
+import { EXIT } from "../failure";
+
+export const cost = command({
+  name: "cost",
+  summary: "The monthly cost of each table's declared load per service profile, with the prices' date and region",
+  description:
+    "Rates are peak rates: the month is priced as if the peak lasted. Prices come from the snapshot shipped with tdl, or from Azure's Retail Prices API with --refresh-prices (cached per region); the output says which.",
+  exits: "0; 1 the design has errors (those tables are not priced); 2 bad usage or an unreadable design",
+  positionals: { arg: "DESIGN.tdl", count: "one" },
+  options: {
+    table: text("NAME", "only this table"),
+    region: text("REGION", "the Azure region whose prices apply (eastus, westeurope…)").default("eastus"),
+    redundancy: choice(["lrs", "zrs", "grs", "ra-grs"], "Table Storage's redundancy, for the data stored").default("lrs"),
+    "refresh-prices": flag("read current prices from Azure's Retail Prices API (and cache them)"),
+    format: choice(["text", "json"], "text or json").default("text"),
+    ...ANALYSIS.options,
+  },
+  async run({ positionals: [design], options }, io) {
+    const text = readTextFile(design);
+    const analysis = analyzeTdl(text, analysisOf(options));
+    let choice: SheetChoice;
+    if (options["refresh-prices"]) {
+      try {
+        choice = await refreshPrices(options.region);
+      } catch (e) {
+        const fallback = sheetFor(options.region);
+        choice = {
+          ...fallback,
+          note: [`the Retail Prices API could not be reached (${(e as Error).message})`, fallback.note].filter(Boolean).join("; "),
+        };
+      }
+    } else choice = sheetFor(options.region);
+    const redundancy = options.redundancy.toUpperCase() as Redundancy;
+    const tables = designCost(analysis, { prices: choice.sheet, redundancy, table: options.table });
+    const errors = analysis.findings.filter((f) => f.severity === "error").length;
+    const source = choice.sheet.source === "snapshot" ? "the snapshot shipped with tdl" : "Azure's Retail Prices API";
+    if (choice.note) io.err(`tdl: ${choice.note}\n`);
+    const prices = {
+      date: choice.sheet.date,
+      region: choice.sheet.region,
+      source: choice.sheet.source,
+      redundancy,
+      ...(choice.note ? { note: choice.note } : {}),
+    };
+    const stdout =
+      options.format === "json"
+        ? JSON.stringify({ prices, tables }, null, 2) + "\n"
+        : `prices of ${choice.sheet.region} on ${choice.sheet.date} (${source}), US dollars a month at the declared peak rates\n\n${tables.map(tableText).join("\n")}`;
+    return {
+      stdout,
+      stderr: errors
+        ? `tdl: ${design} has ${errors} error${errors === 1 ? "" : "s"}: tables with errors are not priced (tdl check ${design})\n`
+        : "",
+      exitCode: errors ? EXIT.findings : EXIT.clean,
+    };
+  },
+});
+
+const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const qty = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: n < 10 ? 2 : 0 });
+
+function tableText(t: TableCost): string {
+  const lines = [`${t.table}`];
+  for (const e of t.estimates) lines.push(...estimateText(e));
+  if (t.assumptions.length) lines.push(`  assumed: ${t.assumptions.join("; ")}`);
+  return lines.join("\n") + "\n";
+}
+
+function estimateText(e: ServiceEstimate): string[] {
+  const head = `  ${e.service.padEnd(13)} ${e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd)}`;
+  const out = [head];
+  for (const l of e.lines) out.push(`    ${l.item}: ${qty(l.quantity)} ${l.unit}${l.monthlyUsd ? `, ${usd(l.monthlyUsd)}` : ""}`);
+  if (e.throughput)
+    out.push(
+      `    throughput side by side: provisioned ${usd(e.throughput.provisioned)}, autoscale ${usd(e.throughput.autoscale)}, serverless ${usd(e.throughput.serverless)}`,
+    );
+  for (const n of e.notes) out.push(`    ${n}`);
+  return out;
+}

@@ -1,0 +1,62 @@
+/**
+ * What every bulk job of the command line shares: Ctrl+C (or SIGTERM, or a
+ * closed terminal) stops it at the next safe point — its checkpoint is
+ * always whole, so a rerun goes on from there — a second Ctrl+C exits at
+ * once, and progress on stderr at most twice a second.
+ */
+import { createInterface } from "node:readline";
+import { isatty } from "node:tty";
+import type { Io } from "./output";
+
+export interface JobSignals {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/** Turns the first interrupt into a cancel of the job (saying how to resume); the second exits with 1. */
+export function interruptible(io: Io, resume: string): JobSignals {
+  const controller = new AbortController();
+  let presses = 0;
+  const press = () => {
+    if (++presses === 1) {
+      io.err(`\ntdl: stopping at the next checkpoint; ${resume}\n`);
+      controller.abort();
+    } else {
+      io.err(`tdl: exiting now; ${resume}\n`);
+      process.exit(1);
+    }
+  };
+  for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, press);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.off(s, press);
+    },
+  };
+}
+
+/** A progress reporter that writes at most every `ms` (and always the last call when `final`). */
+export function throttled(io: Io, ms = 500): (line: string, final?: boolean) => void {
+  let last = -Infinity;
+  return (line, final = false) => {
+    const now = performance.now();
+    if (!final && now - last < ms) return;
+    last = now;
+    io.err(`${line}\n`);
+  };
+}
+
+export const count = (n: number) => n.toLocaleString("en-US");
+
+/** Asks on the terminal and returns the answer; undefined when there is no terminal to ask on. */
+export async function ask(io: Io, question: string): Promise<string | undefined> {
+  if (!isatty(0)) return undefined;
+  io.err(question);
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    for await (const line of rl) return line.trim();
+    return "";
+  } finally {
+    rl.close();
+  }
+}
