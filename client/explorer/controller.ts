@@ -157,7 +157,11 @@ export class ExplorerController {
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
       if (parsed && !parsed.ok)
-        throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
+        throw new PanelError(
+          `the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`,
+          undefined,
+          "input",
+        );
       const result = await this.need().query(table, filter, { select: withKeys(select), limit });
       const classification = parsed?.ok ? classifyFilter(parsed.expr) : null;
       return { ...result, classification };
@@ -172,11 +176,17 @@ export class ExplorerController {
       const file = await this.ui.openFile(format);
       if (!file) return null;
       if (file.text.length > LIMITS.importChars)
-        throw new PanelError(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
+        throw new PanelError(
+          `the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`,
+          undefined,
+          "input",
+        );
       const rows = deserialize(file.text, format);
       if (rows.length > LIMITS.importRows)
         throw new PanelError(
           `the file holds ${rows.length.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
+          undefined,
+          "input",
         );
       const imported = await this.ui.withProgress(`Importing ${plural(rows.length, "entity", "entities")} into ${table}`, (report, outer) =>
         this.operations.run(operation, outer, (signal) => {
@@ -220,7 +230,8 @@ export class ExplorerController {
     },
     "operation.cancel": async ({ operation }) => this.operations.cancel(operation),
     "design.infer": async ({ table }) => {
-      if (!this.ui.inferDesign) throw new PanelError("inferring a design is not available here: run it from VS Code");
+      if (!this.ui.inferDesign)
+        throw new PanelError("inferring a design is not available here: run it from VS Code", undefined, "unavailable");
       // The command reads the explorer's active connection; without one it would fall back to the emulator, not this table.
       this.need();
       await this.ui.inferDesign(table);

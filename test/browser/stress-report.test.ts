@@ -169,6 +169,7 @@ test("the heatmap button asks the host, which answers; a request of another page
     type: "response",
     id: 9001,
     ok: false,
+    kind: "usage",
     error: "refused: unknown request 'entities.delete' for the report page",
   });
   assert.equal(heatmapOpened, 1);

@@ -31,7 +31,7 @@ function explorer() {
   return { ...h, calls, ask };
 }
 
-const refusal = (error: string) => [{ type: "response", id: 1, ok: false, error: `refused: ${error}` }];
+const refusal = (error: string) => [{ type: "response", id: 1, ok: false, kind: "usage", error: `refused: ${error}` }];
 
 test("the handshake sends the view's state; events wait for it", () => {
   const { spec } = spied(new ExplorerController(new MemoryStore(), new ScriptedUi(undefined as never), () => undefined).view());
@@ -103,7 +103,7 @@ test("oversized and deeply nested requests are refused before they are read", as
   let deep: unknown = "x";
   for (let i = 0; i < 100_000; i++) deep = { a: deep };
   const [nested] = await e.ask("query.run", deep);
-  assert.deepEqual(nested, { type: "response", id: 2, ok: false, error: "refused: params nest deeper than 12 levels" });
+  assert.deepEqual(nested, { type: "response", id: 2, ok: false, kind: "usage", error: "refused: params nest deeper than 12 levels" });
   const [wide] = await e.ask("entities.delete", { table: "Orders", entities: new Array(LIMITS.requestChars + 1).fill(0) });
   assert.match((wide as { error: string }).error, /larger than/);
   const [filter] = await e.ask("query.run", { table: "Orders", filter: "x".repeat(LIMITS.filter + 1) });
@@ -146,6 +146,7 @@ test("updates and deletes need the ETag they read: never '*', never missing", as
     type: "response",
     id: 1,
     ok: false,
+    kind: "usage",
     error: "no connection: connect to an account or start the emulator first",
   });
   assert.deepEqual(e.calls, [{ method: "entity.update", params: { table: "Orders", row: { ...row, etag: ETAG }, etag: ETAG } }]);
@@ -215,14 +216,20 @@ test("requests before the handshake, after dispose, or beyond the in-flight boun
   const { spec, calls } = spied(reportView([], () => never));
   const { host, channel, logs } = hostOn(spec);
   channel.send({ type: "request", id: 1, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(1), [{ type: "response", id: 1, ok: false, error: "refused: the page has not said it is ready" }]);
+  assert.deepEqual(channel.answers(1), [
+    { type: "response", id: 1, ok: false, kind: "usage", error: "refused: the page has not said it is ready" },
+  ]);
   channel.send({ type: "ready" });
   for (let id = 2; id < 2 + LIMITS.inFlight; id++) channel.send({ type: "request", id, method: "heatmap.open", params: {} });
   assert.equal(calls.length, LIMITS.inFlight);
   channel.send({ type: "request", id: 2, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(2), [{ type: "response", id: 2, ok: false, error: "refused: request id 2 is already in use" }]);
+  assert.deepEqual(channel.answers(2), [
+    { type: "response", id: 2, ok: false, kind: "usage", error: "refused: request id 2 is already in use" },
+  ]);
   channel.send({ type: "request", id: 99, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(99), [{ type: "response", id: 99, ok: false, error: "refused: more than 32 requests at once" }]);
+  assert.deepEqual(channel.answers(99), [
+    { type: "response", id: 99, ok: false, kind: "usage", error: "refused: more than 32 requests at once" },
+  ]);
   host.dispose();
   assert.equal(channel.listening, false, "the host stopped listening");
   host.receive({ type: "request", id: 100, method: "heatmap.open", params: {} });
@@ -244,7 +251,9 @@ test("a failing handler answers with its message, a bug is logged with its stack
   channel.send({ type: "request", id: 1, method: "heatmap.open", params: {} });
   release();
   await host.settled();
-  assert.deepEqual(channel.answers(1), [{ type: "response", id: 1, ok: false, error: "cannot read properties of undefined" }]);
+  assert.deepEqual(channel.answers(1), [
+    { type: "response", id: 1, ok: false, kind: "internal", error: "cannot read properties of undefined" },
+  ]);
   assert.match(logs.at(-1)!, /^\[report\] heatmap\.open failed: TypeError: cannot read properties of undefined\n\s+at /);
   channel.send({ type: "request", id: 2, method: "heatmap.open", params: {} });
   host.dispose();
