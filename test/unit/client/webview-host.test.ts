@@ -7,10 +7,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ExplorerController } from "@client/explorer/controller";
-import { reportView } from "@client/webview-host/views";
+import report from "@client/webview-host/pages/report";
+import { servePage } from "../../helpers/page-services";
 import { LIMITS } from "@protocol/pages";
 import { MemoryStore, ScriptedUi } from "../../helpers/memory-store";
 import { hostOn, spied } from "../../helpers/page-channel";
+
+/** The stress report's spec with no runs, whose heatmap button runs `openHeatmap`. */
+const reportView = (openHeatmap: () => Promise<unknown>) =>
+  servePage(report, { execute: openHeatmap }, { title: "Stress test", runs: [] }).spec;
 
 const ETAG = `W/"datetime'2026-01-02T03%3A04%3A05.6789012Z'"`;
 const row = { partitionKey: "p1", rowKey: "r1", properties: { Age: { type: "Int32", value: "33" } } };
@@ -213,7 +218,7 @@ test("logs and answers name the rule, never the payload", async () => {
 
 test("requests before the handshake, after dispose, or beyond the in-flight bound are refused", async () => {
   const never = new Promise<void>(() => undefined);
-  const { spec, calls } = spied(reportView([], () => never));
+  const { spec, calls } = spied(reportView(() => never));
   const { host, channel, logs } = hostOn(spec);
   channel.send({ type: "request", id: 1, method: "heatmap.open", params: {} });
   assert.deepEqual(channel.answers(1), [
@@ -240,7 +245,7 @@ test("requests before the handshake, after dispose, or beyond the in-flight boun
 
 test("a failing handler answers with its message, a bug is logged with its stack, and a closed panel gets nothing", async () => {
   let release: () => void = () => undefined;
-  const spec = reportView([], async () => {
+  const spec = reportView(async () => {
     await new Promise<void>((r) => {
       release = r;
     });
@@ -261,14 +266,14 @@ test("a failing handler answers with its message, a bug is logged with its stack
   await host.settled();
   assert.deepEqual(channel.answers(2), [], "no answer to a closed panel");
   // Posting to a webview VS Code already disposed throws: logged, not thrown.
-  const late = hostOn(reportView([], async () => undefined));
+  const late = hostOn(reportView(async () => undefined));
   late.channel.failPosts = true;
   late.channel.send({ type: "ready" });
   assert.match(late.logs.at(-1)!, /could not post to the page: Webview is disposed/);
 });
 
 test("a page that keeps sending junk does not flood the log", () => {
-  const { host, channel, logs } = hostOn(reportView([], async () => undefined));
+  const { host, channel, logs } = hostOn(reportView(async () => undefined));
   channel.send({ type: "ready" });
   for (let id = 1; id <= 5000; id++) channel.send({ type: "request", id, method: "entities.delete", params: {} });
   assert.equal(channel.posts.filter((p) => p.type === "response" && !p.ok).length, 5000, "every request is still answered");
