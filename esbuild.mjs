@@ -25,6 +25,8 @@ const node = {
   minify: production,
   logLevel: "warning",
   define: { TDL_VERSION: JSON.stringify(version) },
+  // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: take its ES modules.
+  alias: { "jsonc-parser": "./node_modules/jsonc-parser/lib/esm/main.js" },
 };
 
 /**

@@ -3,13 +3,17 @@
  * the run in whatever phase it is, and the table is deleted as usual. The
  * second says the table is being deleted before exiting and bounds that to
  * 10 s. Only the third exits at once — and says which table remains and how
- * to remove it.
+ * to remove it. SIGHUP (the terminal closed) is a user who is gone: cancel
+ * and delete within the short bound at once, writing only where a write
+ * still goes.
  */
 import type { StressPhase } from "@runtime";
 
 /** Deletion's bound after the second press; the process exits a little after it whatever happens. */
 export const HURRY_DELETE_MS = 10_000;
 const HARD_EXIT_MS = HURRY_DELETE_MS + 2_000;
+
+const ignore = (): void => undefined;
 
 export class StressInterrupts {
   /** Aborted by the first press: cancels the run. */
@@ -34,13 +38,25 @@ export class StressInterrupts {
   install(): void {
     process.on("SIGINT", this.press);
     process.on("SIGTERM", this.press);
+    process.on("SIGHUP", this.hangup);
+    // A closed terminal or pipe fails writes (EIO, EPIPE) as 'error' events: losing a line must not stop the deletion.
+    process.stdout.on("error", ignore);
+    process.stderr.on("error", ignore);
   }
 
   uninstall(): void {
     process.off("SIGINT", this.press);
     process.off("SIGTERM", this.press);
+    process.off("SIGHUP", this.hangup);
+    process.stdout.off("error", ignore);
+    process.stderr.off("error", ignore);
     clearTimeout(this.hardExit);
   }
+
+  /** The terminal closed: nobody will press Ctrl+C again, so the first two presses happen now. */
+  private readonly hangup = (): void => {
+    while (this.presses < 2) this.press();
+  };
 
   /** The run's phase and table, as the engine reports them. */
   track(phase: StressPhase, table: string): void {

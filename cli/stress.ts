@@ -119,6 +119,7 @@ export async function stressCommand(argv: string[]): Promise<CliResult> {
   const write = (s: string) => void process.stderr.write(s);
   let progressShown = false;
   let deleting = false;
+  let deletingTable: string | undefined;
   const say = (s: string) => {
     write(`${progressShown ? "\n" : ""}tdl: ${s}\n`);
     progressShown = false;
@@ -182,9 +183,14 @@ export async function stressCommand(argv: string[]): Promise<CliResult> {
         else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
         else if (phase === "delete") {
           deleting = true;
+          deletingTable = table;
           say(`${PHASE_WORDS.delete} ${table}`);
         }
       },
+      onDeleteWait: (w) =>
+        say(
+          `still trying to delete ${deletingTable ?? "the stress table"} (${w.reason}; ${(w.elapsedMs / 1000).toFixed(0)} s of at most ${(w.boundMs / 1000).toFixed(0)} s)`,
+        ),
       onProgress: (p) => {
         progressShown = true;
         write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `);

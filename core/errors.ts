@@ -35,7 +35,6 @@ export class TdlError extends Error {
     readonly detail?: string,
   ) {
     super(message);
-    this.name = new.target.name;
   }
 }
 

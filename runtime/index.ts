@@ -11,9 +11,11 @@ export { cleanConnection, interpretConnectionInput, readSasToken } from "./accou
 export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
 export { AccountError, ConflictError } from "./account/errors";
 export { AccountSession } from "./account/explorer";
-export { checkLiveData } from "./account/live-check";
+export { checkLiveData, liveSummary } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
-export { deserialize, serialize } from "./account/transfer";
+export { planImport, serialize } from "./transfer/plan";
+export type { ImportPlan } from "./transfer/plan";
+export { TransferError } from "./transfer/records";
 
 // The embedded emulator
 export { FidelityEmulator } from "./emulator/fidelity-emulator";
@@ -33,5 +35,6 @@ export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer
 export { inferFromTable, InferError } from "./infer/from-table";
 export type { TableInference } from "./infer/from-table";
 export { sampleTable } from "./infer/sample";
+export { sessionReader } from "./infer/sample-reader";
 export type { PageReader, Sample, SampleOptions } from "./infer/sample";
 export { histogramLines } from "./infer/load";

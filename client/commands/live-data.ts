@@ -4,7 +4,7 @@
  * as diagnostics in the design file.
  */
 import * as vscode from "vscode";
-import { AccountSession, checkLiveData } from "@runtime";
+import { AccountSession, checkLiveData, liveSummary, sampleTable, sessionReader } from "@runtime";
 import { analysisOptions } from "../vscode/settings";
 
 const SAMPLE = 1000;
@@ -26,8 +26,10 @@ export class LiveDataChecker implements vscode.Disposable {
       vscode.window.showWarningMessage(`${session.connection.name} has no table '${table}' (it has ${tables.join(", ") || "none"}).`);
       return;
     }
-    const page = await session.page(table, { pageSize: SAMPLE });
-    const { findings, sampled } = checkLiveData(doc.getText(), table, page.entities, analysisOptions());
+    // A sample spread over the key space, not the first page: the first page is one corner of the table.
+    const sample = await sampleTable(sessionReader(session, table), { sample: SAMPLE });
+    const check = checkLiveData(doc.getText(), table, sample.entities, analysisOptions());
+    const { findings } = check;
     const severity = {
       error: vscode.DiagnosticSeverity.Error,
       warning: vscode.DiagnosticSeverity.Warning,
@@ -43,9 +45,9 @@ export class LiveDataChecker implements vscode.Disposable {
         return d;
       }),
     );
-    vscode.window.showInformationMessage(
-      `Sampled ${sampled} entities of '${table}' on ${session.connection.name}: ${findings.length ? `${findings.length} finding${findings.length === 1 ? "" : "s"} in the Problems panel` : "the live data fits the design"}.`,
-    );
+    const summary = `${liveSummary(check, table)} (${session.connection.name})`;
+    if (findings.some((f) => f.severity === "warning" || f.severity === "error")) vscode.window.showWarningMessage(summary);
+    else vscode.window.showInformationMessage(summary);
   }
 
   dispose(): void {

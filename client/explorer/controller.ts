@@ -7,7 +7,9 @@
  * Every failure reaches the page as a sentence for the user, with the
  * service's answer as its details (`explain`).
  */
-import { AccountSession, Secret, deserialize, serialize } from "@runtime";
+import { AccountSession, Secret, planImport, serialize } from "@runtime";
+import { REFUSE_ALL } from "@protocol/transfer";
+import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
 import { ConnectionInfo } from "@protocol";
 import { parseFilter, classifyFilter } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
@@ -181,28 +183,45 @@ export class ExplorerController {
           undefined,
           "input",
         );
-      const rows = deserialize(file.text, format);
-      if (rows.length > LIMITS.importRows)
+      const plan = planImport(file.text, format, REFUSE_ALL);
+      const rows = plan.summary.entities;
+      if (plan.summary.refused)
         throw new PanelError(
-          `the file holds ${rows.length.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
+          refusedImport(plan.summary),
+          plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"),
+          "input",
+        );
+      if (rows > LIMITS.importRows)
+        throw new PanelError(
+          `the file holds ${rows.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
           undefined,
           "input",
         );
-      const imported = await this.ui.withProgress(`Importing ${plural(rows.length, "entity", "entities")} into ${table}`, (report, outer) =>
+      const report = await this.ui.withProgress(`Importing ${plural(rows, "entity", "entities")} into ${table}`, (progress, outer) =>
         this.operations.run(operation, outer, (signal) => {
-          this.progress("import", operation, 0, rows.length);
-          return this.need().upsertRows(
+          this.progress("import", operation, 0, rows);
+          return this.need().writeBatches(
             table,
-            rows,
+            plan.batches,
             (done, total) => {
-              report(done, total);
+              progress(done, total);
               this.progress("import", operation, done, total);
             },
             signal,
           );
         }),
       );
-      return { imported, total: rows.length };
+      if (report.failed.length)
+        throw new PanelError(
+          `${plural(report.written, "entity", "entities")} written in whole batches; ${plural(
+            report.failed.reduce((n, f) => n + f.entities, 0),
+            "entity",
+            "entities",
+          )} of ${plural(report.failed.length, "partition batch", "partition batches")} not written (each batch is written whole or not at all)`,
+          report.failed.map((f) => `PartitionKey '${f.partitionKey}': ${f.entities} not written: ${f.reason}`).join("\n"),
+        );
+      const imported = report.written;
+      return { imported, total: rows };
     },
     "data.export": async ({ table, format, scope, filter, select, operation }) => {
       const target = await this.ui.saveTarget(format, `${table}${scope === "result" ? "-result" : ""}.${format}`);
@@ -271,3 +290,21 @@ function sceneOf(params: Record<string, unknown>): ErrorScene {
     scene.row = { partitionKey: params.partitionKey, rowKey: params.rowKey };
   return scene;
 }
+
+/** Why an import wrote nothing: the problems found by kind, the first few of them in words. */
+function refusedImport(summary: ImportPlanSummary): string {
+  const kinds = Object.entries(summary.problemCounts)
+    .map(([kind, n]) => plural(n ?? 0, ...PROBLEM_WORDS[kind as keyof typeof PROBLEM_WORDS]))
+    .join(", ");
+  const first = summary.problems[0];
+  return `nothing was imported: the file has ${kinds}${first ? ` (first, line ${first.line}: ${first.message})` : ""}`;
+}
+
+const PROBLEM_WORDS: Record<ImportProblem["kind"], [string, string]> = {
+  invalid: ["value that does not fit its type", "values that do not fit their type"],
+  nulls: ["null value", "null values"],
+  nested: ["nested object or array", "nested objects or arrays"],
+  zoneless: ["date-time without a time zone", "date-times without a time zone"],
+  duplicateKeys: ["repeated PartitionKey and RowKey", "repeated PartitionKeys and RowKeys"],
+  duplicateProperties: ["property written twice", "properties written twice"],
+};

@@ -13,9 +13,11 @@ import { TableOperation } from "./sas-grants";
 import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "@protocol/entities";
 import { checkValue, toEntity, toRow } from "./values";
 import { SERVICES } from "@core";
+import type { ImportReport } from "@protocol/transfer";
+import { batchesByPartition } from "./batches";
+import { keepDoublesPolicy } from "./double-policy";
 
 export const PAGE_SIZE = 1000;
-export const BATCH_LIMIT = 100;
 /** Clocks differ: a SAS is refused before the call only when it is this far outside its window (the service judges the rest). */
 const SAS_CLOCK_SKEW_MS = 5 * 60_000;
 
@@ -35,7 +37,8 @@ export class AccountSession {
     secret: Secret,
     options: SessionOptions = {},
   ) {
-    this.clients = makeClients(connection, secret);
+    // Reads keep Edm.Double on whole numbers (double-policy.ts): what is read is written back with its type.
+    this.clients = makeClients(connection, secret, { additionalPolicies: [{ policy: keepDoublesPolicy, position: "perRetry" }] });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
   }
@@ -146,6 +149,7 @@ export class AccountSession {
   }
 
   /** Upserts rows in batches per partition (import), with progress and cancellation. */
+  /** Upserts `rows` in batches per partition; throws the first batch's failure (for seeding tables: an import uses writeBatches). */
   async upsertRows(
     table: string,
     rows: EntityRow[],
@@ -153,15 +157,46 @@ export class AccountSession {
     signal?: AbortSignal,
   ): Promise<number> {
     rows.forEach(validate);
-    let done = 0;
-    for (const batch of batchesByPartition(rows)) {
-      if (signal?.aborted) break;
+    const report = await this.writeBatches(table, batchesByPartition(rows), onProgress, signal, true);
+    return report.written;
+  }
+
+  /**
+   * Writes each batch (one partition, at most 100 entities) as one entity
+   * group transaction: each is written whole or not at all. A batch the
+   * service refuses is reported with its reason and the others are still
+   * written; a cancel stops before the next batch. `stopOnFailure` throws the
+   * first failure instead.
+   */
+  async writeBatches(
+    table: string,
+    batches: EntityRow[][],
+    onProgress?: (done: number, total: number) => void,
+    signal?: AbortSignal,
+    stopOnFailure = false,
+  ): Promise<ImportReport> {
+    const total = batches.reduce((n, b) => n + b.length, 0);
+    const report: ImportReport = { written: 0, batchesWritten: 0, failed: [], notAttempted: 0 };
+    for (const [i, batch] of batches.entries()) {
+      if (signal?.aborted) {
+        report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
+        break;
+      }
       const actions: TransactionAction[] = batch.map((r) => ["upsert", toEntity(r), "Replace"]);
-      await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal, "batchUpsert");
-      done += batch.length;
-      onProgress?.(done, rows.length);
+      try {
+        await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal, "batchUpsert");
+        report.written += batch.length;
+        report.batchesWritten++;
+      } catch (e) {
+        if (stopOnFailure) throw e;
+        const reason = signal?.aborted
+          ? "cancelled while it was being sent: the service wrote it whole or not at all"
+          : (e as Error).message;
+        report.failed.push({ partitionKey: batch[0].partitionKey, entities: batch.length, reason });
+      }
+      onProgress?.(report.written + report.failed.reduce((n, f) => n + f.entities, 0), total);
     }
-    return done;
+    return report;
   }
 
   /**
@@ -191,19 +226,6 @@ export class AccountSession {
     cost.elapsedMs = Math.round(performance.now() - started);
     return { entities, cost, continuationToken: token };
   }
-}
-
-/** Groups keys by partition, in runs of at most 100 (an entity group transaction's limit). */
-export function batchesByPartition<T extends { partitionKey: string }>(items: T[]): T[][] {
-  const byPk = new Map<string, T[]>();
-  for (const it of items) {
-    const list = byPk.get(it.partitionKey) ?? [];
-    list.push(it);
-    byPk.set(it.partitionKey, list);
-  }
-  const out: T[][] = [];
-  for (const list of byPk.values()) for (let i = 0; i < list.length; i += BATCH_LIMIT) out.push(list.slice(i, i + BATCH_LIMIT));
-  return out;
 }
 
 function validate(row: EntityRow): void {

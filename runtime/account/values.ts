@@ -29,27 +29,67 @@ function typed(v: unknown): TypedValue {
   return { type: "String", value: String(v ?? "") };
 }
 
+/** ISO 8601 date and time as the service takes it: a date, a time to the minute, seconds with up to 7 fractional digits, and a zone. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,7})?)?(Z|[+-]\d{2}:\d{2})$/i;
+/** The same without a zone: a moment that depends on the machine reading it. */
+export const ZONELESS_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,7})?)?$/;
+const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /** Checks a typed value; returns a message when the text does not fit its type. */
 export function checkValue(name: string, v: TypedValue): string | undefined {
-  const bad = (what: string) => `${name}: '${v.value}' is not ${what}`;
+  const bad = (what: string) => `${name}: '${v.value.slice(0, 60)}' is not ${what}`;
   switch (v.type) {
-    case "Int32":
-      return /^-?\d+$/.test(v.value) && Math.abs(Number(v.value)) <= 2 ** 31 ? undefined : bad("a 32-bit integer");
+    case "Int32": {
+      const n = Number(v.value);
+      return /^-?\d+$/.test(v.value) && n >= -(2 ** 31) && n < 2 ** 31 ? undefined : bad("a 32-bit integer");
+    }
     case "Int64":
-      return /^-?\d{1,19}$/.test(v.value) ? undefined : bad("a 64-bit integer");
+      return /^-?\d{1,19}$/.test(v.value) && BigInt(v.value) >= INT64_MIN && BigInt(v.value) <= INT64_MAX
+        ? undefined
+        : bad("a 64-bit integer");
     case "Double":
-      return v.value.trim() !== "" && !Number.isNaN(Number(v.value)) ? undefined : bad("a number");
+      return DECIMAL.test(v.value) || v.value === "NaN" || v.value === "Infinity" || v.value === "-Infinity"
+        ? undefined
+        : bad("a number (NaN, Infinity and -Infinity included)");
     case "Boolean":
       return v.value === "true" || v.value === "false" ? undefined : bad("true or false");
     case "DateTime":
-      return Number.isNaN(Date.parse(v.value)) ? bad("an ISO 8601 date-time") : undefined;
+      if (ZONELESS_DATE_TIME.test(v.value)) return `${name}: '${v.value}' has no time zone: add Z for UTC, or an offset such as +02:00`;
+      if (!validDateTime(v.value)) return bad("an ISO 8601 date and time, such as 2024-03-01T10:00:00.1234567Z");
+      // The service refuses earlier dates (400 OutOfRangeInput, docs/emulator-conformance.md).
+      return v.value < "1601" ? `${name}: '${v.value}' is before 1601-01-01, the earliest DateTime Azure stores` : undefined;
     case "Guid":
       return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v.value) ? undefined : bad("a GUID");
     case "Binary":
-      return /^[A-Za-z0-9+/]*={0,2}$/.test(v.value) ? undefined : bad("base64");
+      return /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(v.value) ? undefined : bad("base64");
     default:
       return undefined;
   }
+}
+
+function validDateTime(text: string): boolean {
+  const m = DATE_TIME.exec(text);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s = "0"] = m;
+  const date = new Date(0);
+  date.setUTCFullYear(+y, +mo - 1, +d);
+  return date.getUTCFullYear() === +y && date.getUTCMonth() === +mo - 1 && date.getUTCDate() === +d && +h < 24 && +mi < 60 && +s < 60;
+}
+
+/**
+ * A DateTime in UTC as the service stores it, with every fractional digit
+ * kept (a JavaScript Date keeps three; Azure keeps seven): a value already
+ * in UTC is sent as it is, an offset is applied to the whole seconds and the
+ * fraction carried over unchanged.
+ */
+export function utcDateTime(text: string): string {
+  const m = DATE_TIME.exec(text);
+  if (!m || m[8].toUpperCase() === "Z") return text;
+  const fraction = m[7] ?? "";
+  const whole = new Date(`${text.slice(0, text.length - m[8].length - fraction.length)}${m[8]}`);
+  return `${whole.toISOString().slice(0, 19)}${fraction}Z`;
 }
 
 /** The entity the SDK writes for a row (types kept through `{ value, type }`). */
@@ -63,7 +103,7 @@ export function toEntity(row: EntityRow): TableEntity<Record<string, unknown>> {
         : v.type === "Boolean"
           ? v.value === "true"
           : v.type === "DateTime"
-            ? { value: new Date(v.value).toISOString(), type: "DateTime" }
+            ? { value: utcDateTime(v.value), type: "DateTime" }
             : v.type === "Int32"
               ? { value: Number(v.value), type: "Int32" }
               : { value: v.value, type: v.type };

@@ -18,7 +18,7 @@ import { isAbort, linked } from "./deadline";
 import { directHttpClient } from "./direct-http";
 import type { Calibration } from "./calibrate";
 import { EntityGenerator } from "./generator";
-import { createMarkedTable, deleteWithBackoff, TableTaken } from "./lifecycle";
+import { createMarkedTable, deleteWithBackoff, DeleteWait, TableTaken } from "./lifecycle";
 import { preload } from "./load";
 import type { CallContext } from "./operations";
 import { activeTables } from "./marker";
@@ -78,8 +78,10 @@ export interface StressOptions extends ScalingOptions {
   preloadMs?: number;
   /** The run fails when the endpoint gives no answer at all for this long (default 5 s). */
   outageMs?: number;
-  /** How long deletion keeps trying while the endpoint is down (default 30 s). */
+  /** How long deletion keeps trying while the endpoint is down or stalls (default 60 s: a 40 s stall still ends with the table deleted). */
   deleteWithinMs?: number;
+  /** Each failed delete attempt while deletion keeps trying (the CLI says it is still trying). */
+  onDeleteWait?: (w: DeleteWait) => void;
   /** Deletion's bound after `hurry` (default 10 s). */
   hurryDeleteMs?: number;
   /** How the user removes a table left behind (the CLI names its exact command line). */
@@ -94,6 +96,9 @@ export interface StressOptions extends ScalingOptions {
 }
 
 /** A real account without consent, or a table name already taken: nothing was created. */
+/** How long deletion keeps trying by default while the endpoint does not answer. */
+export const DELETE_WITHIN_MS = 60_000;
+
 export class StressRefused extends RefusedError {}
 
 /**
@@ -308,14 +313,14 @@ async function deletePhase(
 ): Promise<{ leftover?: Leftover; afterMs?: number }> {
   enter();
   const t0 = performance.now();
-  const budget = { until: t0 + (o.deleteWithinMs ?? 30_000) };
+  const budget = { until: t0 + (o.deleteWithinMs ?? DELETE_WITHIN_MS) };
   const hurry = () => {
     budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000));
   };
   if (o.hurry?.aborted) hurry();
   else o.hurry?.addEventListener("abort", hurry, { once: true });
   try {
-    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs);
+    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs, o.onDeleteWait);
     if (!outcome.deleted)
       return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
     return outcome.attempts > 1 ? { afterMs: performance.now() - t0 } : {};

@@ -95,6 +95,21 @@ export interface DeleteOutcome {
 
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 4000;
+/**
+ * One delete request waits at most this long: a request sent into a stall
+ * must not hold the whole budget, so a new attempt goes out within seconds
+ * of the endpoint coming back.
+ */
+const ATTEMPT_MS = 5000;
+
+/** A failed attempt, as it happens: the caller tells the user it is still trying. */
+export interface DeleteWait {
+  attempts: number;
+  elapsedMs: number;
+  /** How long deletion may still keep trying, from the start. */
+  boundMs: number;
+  reason: string;
+}
 
 /**
  * Deletes `table`, retrying connection failures, timeouts and 5xx with a
@@ -107,6 +122,7 @@ export async function deleteWithBackoff(
   endpoint: string,
   budget: DeleteBudget,
   requestTimeoutMs: number,
+  onWait?: (w: DeleteWait) => void,
 ): Promise<DeleteOutcome> {
   let delay = FIRST_DELAY_MS;
   let attempts = 0;
@@ -117,7 +133,7 @@ export async function deleteWithBackoff(
     const remaining = budget.until - performance.now();
     if (remaining <= 0 && attempts > 0) break;
     attempts++;
-    lastTimeout = Math.max(250, Math.min(requestTimeoutMs, remaining));
+    lastTimeout = Math.max(250, Math.min(requestTimeoutMs, ATTEMPT_MS, remaining));
     try {
       await withDeadline(undefined, lastTimeout, (abortSignal) => service.deleteTable(table, { abortSignal }));
       return { deleted: true, attempts };
@@ -126,6 +142,12 @@ export async function deleteWithBackoff(
       if (err.statusCode === 404 || errorCode(err) === "TableBeingDeleted") return { deleted: true, attempts };
       last = e;
       if (err.statusCode !== undefined && err.statusCode < 500 && err.statusCode !== 408 && err.statusCode !== 429) break;
+      onWait?.({
+        attempts,
+        elapsedMs: performance.now() - started,
+        boundMs: budget.until - started,
+        reason: describeError(e, endpoint, lastTimeout).message,
+      });
     }
     await sleep(Math.min(delay, budget.until - performance.now()));
     delay = Math.min(MAX_DELAY_MS, delay * 2);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
 import { DEV_KEY } from "@runtime/account/connection-string";
-import { toJson } from "@runtime/account/transfer";
+import { toJson } from "@runtime/transfer/json";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";

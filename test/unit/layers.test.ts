@@ -31,7 +31,7 @@ const LAYERS: Layer[] = [
   {
     name: "runtime",
     below: ["core", "protocol"],
-    packages: ["@azure/data-tables", "@azure/identity", "bloom-filters", "hdr-histogram-js", "node:"],
+    packages: ["@azure/data-tables", "@azure/identity", "bloom-filters", "hdr-histogram-js", "jsonc-parser", "node:"],
   },
   {
     name: "server",
