@@ -13,7 +13,9 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { TextDocument } from "vscode-languageserver-textdocument";
 import { LspClient } from "../helpers/lsp-client";
+import { marked } from "../helpers/markers";
 
 /** The first TypeScript program takes seconds on a shared machine; a hang takes for ever. */
 const FIRST_ANALYSIS_MS = 60_000;
@@ -35,12 +37,14 @@ const DESIGN = `table Visits {
   rowKey       = Page
 }
 `;
-const CODE = `import { TableClient } from "@azure/data-tables";
+/** The code, with «» around the key that drifts from the design on disk. */
+const MARKED = marked(`import { TableClient } from "@azure/data-tables";
 const visits = TableClient.fromConnectionString(process.env.CONN ?? "", "Visits");
 export async function visit(site: string, page: string) {
-  await visits.upsertEntity({ partitionKey: \`\${site}__\${page}\`, rowKey: page });
+  await visits.upsertEntity({ partitionKey: «\`\${site}__\${page}\`», rowKey: page });
 }
-`;
+`);
+const CODE = MARKED.text;
 
 before(async () => {
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true } }));
@@ -65,9 +69,12 @@ test("a FIFO, a link to /dev/zero and a 10 MB file among the designs: the scan r
   await client.open(uri, CODE, "typescript");
   const d = await client.diagnosticsOf(uri, 1, FIRST_ANALYSIS_MS);
   // The design on disk was read: the code's "__" drifts from its "|".
+  const doc = TextDocument.create(uri, "typescript", 1, CODE);
   assert.deepEqual(
-    d.diagnostics.filter((x) => x.code === "ts/design-drift-key").map((x) => x.range.start),
-    [{ line: 3, character: 44 }],
+    d.diagnostics
+      .filter((x) => x.code === "ts/design-drift-key")
+      .map((x) => ({ start: doc.offsetAt(x.range.start), end: doc.offsetAt(x.range.end) })),
+    MARKED.ranges,
   );
   // Said once, with each file and its reason.
   assert.equal(warnings.length, 1, warnings.join("\n"));
