@@ -28,6 +28,9 @@ export { formatCount, formatDuration, formatPercent } from "./tdl/numbers";
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
+export { stringLiteral } from "./odata/print";
+export { entityLimitProblems, entitySize, keyTextBytes } from "./model/entity-limits";
+export type { LimitProblem, TypedEntity } from "./model/entity-limits";
 export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";
 export { classifyFilter, keyConstraint, normalize } from "./odata/classify";
 export type { FilterContext, KeyConstraint } from "./odata/classify";

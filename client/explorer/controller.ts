@@ -11,7 +11,7 @@ import { AccountSession, Secret, planImport, serialize } from "@runtime";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
 import { ConnectionInfo } from "@protocol";
-import { parseFilter, classifyFilter } from "@core";
+import { parseFilter, classifyFilter, stringLiteral as literal } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
@@ -49,7 +49,6 @@ export interface ExplorerUi {
 }
 
 /** `'it''s'`: a string literal of OData (quotes doubled). */
-const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 /**
  * A `$select` that keeps the keys: the service returns only the properties
  * named, and rows without their keys could not be told apart, opened,

@@ -5,11 +5,16 @@
  */
 import { FilterExpr, Literal } from "./parser";
 
+/** A string as an OData literal: in single quotes, each quote doubled. */
+export function stringLiteral(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
 /** A literal as the filter writes it: quotes doubled, typed prefixes, the int64 suffix. */
 export function printLiteral(v: Literal): string {
   switch (v.type) {
     case "string":
-      return `'${v.value.replace(/'/g, "''")}'`;
+      return stringLiteral(v.value);
     case "int64":
       return `${v.value}L`;
     // A double written without point or exponent ("2d") keeps its suffix to stay a double.

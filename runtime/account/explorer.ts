@@ -16,6 +16,7 @@ import { SERVICES } from "@core";
 import type { ImportReport } from "@protocol/transfer";
 import { batchesByPartition } from "./batches";
 import { keepDoublesPolicy } from "./double-policy";
+import { ifMatchPolicy, withIfMatch } from "./if-match-policy";
 
 export const PAGE_SIZE = 1000;
 /** Clocks differ: a SAS is refused before the call only when it is this far outside its window (the service judges the rest). */
@@ -38,7 +39,12 @@ export class AccountSession {
     options: SessionOptions = {},
   ) {
     // Reads keep Edm.Double on whole numbers (double-policy.ts): what is read is written back with its type.
-    this.clients = makeClients(connection, secret, { additionalPolicies: [{ policy: keepDoublesPolicy, position: "perRetry" }] });
+    this.clients = makeClients(connection, secret, {
+      additionalPolicies: [
+        { policy: keepDoublesPolicy, position: "perRetry" },
+        { policy: ifMatchPolicy, position: "perRetry" },
+      ],
+    });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
   }
@@ -148,7 +154,28 @@ export class AccountSession {
     return { deleted, batches: batches.length };
   }
 
-  /** Upserts rows in batches per partition (import), with progress and cancellation. */
+  /**
+   * Deletes the entities of one partition (at most 100) in one transaction,
+   * each only if it still has the ETag given: when any changed, the service
+   * refuses the whole batch (412) and nothing is deleted.
+   */
+  async deleteBatchIfUnchanged(
+    table: string,
+    targets: Array<{ partitionKey: string; rowKey: string; etag: string }>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const actions: TransactionAction[] = targets.map((t) => ["delete", { partitionKey: t.partitionKey, rowKey: t.rowKey }]);
+    await this.call(
+      (abortSignal) =>
+        withIfMatch(
+          targets.map((t) => t.etag),
+          () => this.clients.table(table).submitTransaction(actions, { abortSignal }),
+        ),
+      signal,
+      "batchDelete",
+    );
+  }
+
   /** Upserts `rows` in batches per partition; throws the first batch's failure (for seeding tables: an import uses writeBatches). */
   async upsertRows(
     table: string,

@@ -9,6 +9,7 @@
  * the caller's signal cancels between and during requests.
  */
 import type { EntityRow } from "@protocol/entities";
+import { stringLiteral as quote } from "@core";
 import { END, logWidth, midpoint } from "./key-space";
 
 /** One page of a query: what `AccountSession` reads (sample-reader.ts) or a test supplies. */
@@ -73,8 +74,6 @@ interface Interval {
   /** Probes into the gap before this interval that found nothing new; from two on, read on with tokens there. */
   dry?: number;
 }
-
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** Reads a spread-out sample of a table. */
 export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Promise<Sample> {

@@ -24,6 +24,7 @@ import {
   separatorBreaksOrder,
 } from "@core";
 import type { WrittenEntity } from "./written";
+import { stringLiteral as lit } from "@core";
 
 export type ReadRequest =
   | { kind: "get"; pk: string; rk: string }
@@ -104,8 +105,6 @@ interface KeyBound {
   exact?: string;
   clauses: string[];
 }
-
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The smallest string above every string that starts with `prefix`. */
 function prefixEnd(prefix: string): string {

@@ -19,15 +19,17 @@ const KEYS = new Set(["PartitionKey", "RowKey", "partitionKey", "rowKey"]);
 const SYSTEM = new Set(["Timestamp", "timestamp", "odata.etag", "etag", "odata.metadata"]);
 
 export function toJson(rows: EntityRow[]): string {
-  const out = rows.map((r) => {
-    const o: Record<string, unknown> = { PartitionKey: r.partitionKey, RowKey: r.rowKey };
-    for (const [k, v] of Object.entries(r.properties)) {
-      o[k] = jsonValue(v.type, v.value);
-      if (v.type !== "String" && v.type !== "Boolean") o[`${k}@odata.type`] = `Edm.${v.type}`;
-    }
-    return o;
-  });
-  return JSON.stringify(out, null, 2) + "\n";
+  return JSON.stringify(rows.map(entityObject), null, 2) + "\n";
+}
+
+/** One entity as a JSON object with its annotations: an element of an export, or a line of a bulk export. */
+export function entityObject(r: EntityRow): Record<string, unknown> {
+  const o: Record<string, unknown> = { PartitionKey: r.partitionKey, RowKey: r.rowKey };
+  for (const [k, v] of Object.entries(r.properties)) {
+    o[k] = jsonValue(v.type, v.value);
+    if (v.type !== "String" && v.type !== "Boolean") o[`${k}@odata.type`] = `Edm.${v.type}`;
+  }
+  return o;
 }
 
 /** A number where JSON holds it exactly; its text otherwise (NaN, infinities, -0, Int64, digits a double would round). */
@@ -57,6 +59,22 @@ export function readJson(text: string, problems: Problems): RawRecord[] {
   }
   if (root.type !== "array") throw new TransferError("the JSON must be an array of entities");
   return (root.children ?? []).map((node, i) => readRecord(node, i + 1, body, line, problems));
+}
+
+/**
+ * One JSON object (a line of a bulk export) as a record: `index` and `line`
+ * say where it came from. A line that is not one JSON object is an `invalid`
+ * problem, not a thrown error: a bulk import reports it and goes on.
+ */
+export function readJsonObject(text: string, index: number, line: number, problems: Problems): RawRecord {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length || !root || root.type !== "object") {
+    const why = errors.length ? describeParseError(errors[0].error) : "not an object";
+    problems.add({ kind: "invalid", record: index, line, message: `line ${line} is not a JSON entity (${why})` });
+    return { index, line, properties: [] };
+  }
+  return readRecord(root, index, text, () => line, problems);
 }
 
 function describeParseError(code: number): string {

@@ -1,0 +1,102 @@
+/**
+ * `tdl copy`: a table into another table, account or service profile, by
+ * way of a bulk export (so a copy resumes like one). Before anything is
+ * written, every exported entity is checked against the target profile's
+ * limits — on Cosmos DB for Table a RowKey of at most 255 bytes, items of at
+ * most 2 MB — and the entities that would fail are listed with their file
+ * and line. Nothing is written while any would fail, unless the caller
+ * chose to skip them; results that Cosmos DB does not sort are no problem,
+ * since the import batches by partition as it goes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createInterface } from "node:readline";
+import { entityLimitProblems, SERVICES, ServiceName } from "@core";
+import { REFUSE_ALL } from "@protocol/transfer";
+import type { AccountSession } from "../account/explorer";
+import { readJsonObject } from "../transfer/json";
+import { Problems } from "../transfer/records";
+import { typeRecord } from "../transfer/typing";
+import { exportTable, ExportResult } from "./export";
+import { importTable, ImportResult, SkippedLine } from "./import";
+
+export interface CopyOptions {
+  source: AccountSession;
+  sourceTable: string;
+  target: AccountSession;
+  targetTable: string;
+  targetService: ServiceName;
+  /** Where the export goes (and the job's checkpoints). */
+  dir: string;
+  /** Write the entities that pass and report the others, instead of writing nothing. */
+  skipInvalid?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number }) => void;
+}
+
+export interface CopyResult {
+  exported: ExportResult;
+  /** Entities the target would refuse, with where they are in the export (the first 1,000) and how many in all. */
+  preflight: { failing: SkippedLine[]; count: number };
+  /** Undefined when nothing was written (the pre-flight failed, or the export was cancelled). */
+  imported?: ImportResult;
+}
+
+const MAX_LISTED = 1000;
+
+export async function copyTable(o: CopyOptions): Promise<CopyResult> {
+  const exported = await exportTable({
+    session: o.source,
+    table: o.sourceTable,
+    dir: o.dir,
+    signal: o.signal,
+    onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities }),
+  });
+  if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 } };
+  const preflight = await checkAgainst(o.dir, exported, (row) => refusalOf(row, o.targetService), o);
+  if (preflight.count && !o.skipInvalid) return { exported, preflight };
+  const imported = await importTable({
+    session: o.target,
+    table: o.targetTable,
+    dir: o.dir,
+    service: o.targetService,
+    signal: o.signal,
+    reject: (row) => refusalOf(row, o.targetService),
+    onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total }),
+  });
+  return { exported, preflight, imported };
+}
+
+function refusalOf(row: Parameters<typeof entityLimitProblems>[0], service: ServiceName): string | undefined {
+  const problems = entityLimitProblems(row, SERVICES[service]);
+  return problems.length ? problems.map((p) => p.message).join("; ") : undefined;
+}
+
+/** Reads every exported entity and lists those `refusal` names. */
+async function checkAgainst(
+  dir: string,
+  exported: ExportResult,
+  refusal: (row: Parameters<typeof entityLimitProblems>[0]) => string | undefined,
+  o: CopyOptions,
+): Promise<CopyResult["preflight"]> {
+  const failing: SkippedLine[] = [];
+  let count = 0;
+  let done = 0;
+  for (const r of exported.manifest.ranges) {
+    const lines = createInterface({ input: fs.createReadStream(path.join(dir, r.file), "utf8"), crlfDelay: Infinity });
+    let at = 0;
+    for await (const text of lines) {
+      at++;
+      if (o.signal?.aborted) return { failing, count };
+      const problems = new Problems(REFUSE_ALL);
+      const row = typeRecord(readJsonObject(text, at, at, problems), problems);
+      const why = row && refusal(row);
+      if (why) {
+        count++;
+        if (failing.length < MAX_LISTED) failing.push({ file: r.file, line: at, message: `${row.partitionKey} / ${row.rowKey}: ${why}` });
+      }
+      if (++done % 10_000 === 0) o.onProgress?.({ phase: "preflight", done, total: exported.manifest.count });
+    }
+  }
+  return { failing, count };
+}

@@ -1,0 +1,138 @@
+/**
+ * `tdl delete` and *Delete Matching Entities…*: the entities of a partition
+ * or of a filter, found first (a dry run: how many, in which partitions,
+ * each with the ETag it had), then deleted in batches of one partition —
+ * each delete conditioned on that ETag, so an entity changed after the dry
+ * run is kept and reported, never deleted unseen. What was deleted is
+ * written to a file, one JSON line per entity, as it happens.
+ */
+import * as fs from "node:fs";
+import { stringLiteral } from "@core";
+import type { AccountSession } from "../account/explorer";
+import { batchesByPartition } from "../account/batches";
+import { throttleAware } from "./pace";
+
+export interface DeleteSelection {
+  table: string;
+  /** Every entity of one partition… */
+  partition?: string;
+  /** …or every entity a filter matches. */
+  filter?: string;
+}
+
+export interface DeleteTarget {
+  partitionKey: string;
+  rowKey: string;
+  etag: string;
+}
+
+export interface DeletePlan {
+  selection: DeleteSelection;
+  entities: DeleteTarget[];
+  partitions: number;
+}
+
+export interface DeleteReport {
+  deleted: number;
+  /** Changed since the dry run (their ETag no longer matches): kept. */
+  changed: DeleteTarget[];
+  /** Already gone when their turn came. */
+  gone: number;
+  /** Not attempted: the job was cancelled. */
+  notAttempted: number;
+}
+
+/** The filter of a selection. */
+export function selectionFilter(s: DeleteSelection): string {
+  if (s.partition !== undefined) return `PartitionKey eq ${stringLiteral(s.partition)}`;
+  if (s.filter?.trim()) return s.filter;
+  throw new Error("a delete needs a partition or a filter");
+}
+
+/** The dry run: every matching entity's keys and ETag (only the keys are read). */
+export async function planDelete(
+  session: AccountSession,
+  s: DeleteSelection,
+  signal?: AbortSignal,
+  onProgress?: (found: number) => void,
+): Promise<DeletePlan> {
+  const entities: DeleteTarget[] = [];
+  let token: string | undefined;
+  do {
+    const page = await throttleAware(
+      () => session.page(s.table, { filter: selectionFilter(s), select: ["PartitionKey", "RowKey"], continuationToken: token, signal }),
+      signal,
+    );
+    for (const e of page.entities) entities.push({ partitionKey: e.partitionKey, rowKey: e.rowKey, etag: e.etag ?? "*" });
+    onProgress?.(entities.length);
+    token = page.continuationToken;
+  } while (token && !signal?.aborted);
+  return { selection: s, entities, partitions: new Set(entities.map((e) => e.partitionKey)).size };
+}
+
+/**
+ * Deletes what the plan found, a batch (one partition, at most 100) at a
+ * time, each entity only with its dry-run ETag. A batch refused because one
+ * entity changed is retried entity by entity, so the others still go.
+ * `log` receives each deleted entity's keys as a JSON line.
+ */
+export async function runDelete(
+  session: AccountSession,
+  plan: DeletePlan,
+  log: string,
+  signal?: AbortSignal,
+  onProgress?: (done: number, total: number) => void,
+): Promise<DeleteReport> {
+  const report: DeleteReport = { deleted: 0, changed: [], gone: 0, notAttempted: 0 };
+  const fd = fs.openSync(log, "a");
+  const logged = (rows: DeleteTarget[]) => {
+    if (rows.length) fs.writeSync(fd, rows.map((r) => JSON.stringify({ PartitionKey: r.partitionKey, RowKey: r.rowKey }) + "\n").join(""));
+    report.deleted += rows.length;
+  };
+  try {
+    const batches = batchesByPartition(plan.entities);
+    for (const [i, batch] of batches.entries()) {
+      if (signal?.aborted) {
+        report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
+        break;
+      }
+      try {
+        await throttleAware(() => session.deleteBatchIfUnchanged(plan.selection.table, batch, signal), signal);
+        logged(batch);
+      } catch {
+        // One changed or missing entity refuses the whole batch: each on its own, then.
+        for (const e of batch) await deleteOne(session, plan.selection.table, e, report, logged, signal);
+      }
+      onProgress?.(report.deleted + report.changed.length + report.gone, plan.entities.length);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return report;
+}
+
+async function deleteOne(
+  session: AccountSession,
+  table: string,
+  e: DeleteTarget,
+  report: DeleteReport,
+  logged: (rows: DeleteTarget[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  try {
+    await throttleAware(
+      () =>
+        session.call(
+          (abortSignal) => session.clients.table(table).deleteEntity(e.partitionKey, e.rowKey, { abortSignal, etag: e.etag }),
+          signal,
+        ),
+      signal,
+    );
+    logged([e]);
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status === 412) report.changed.push(e);
+    else if (status === 404) report.gone++;
+    else throw err;
+  }
+}

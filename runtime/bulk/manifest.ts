@@ -1,0 +1,79 @@
+/**
+ * A bulk export's folder: one JSON-lines file per key range and a manifest
+ * that says what each holds — its PartitionKey range, how many entities and
+ * their checksum — and, while the job runs, how far each range got. The
+ * manifest is the checkpoint: it is rewritten atomically (a temporary file,
+ * flushed, then renamed over the old one) after each page, so a crash leaves
+ * either the old state or the new one, never half of one. A resumed export
+ * cuts each range's file back to the length its checkpoint names and goes on
+ * with the continuation token saved with it (the service's tokens do not
+ * expire, and unlike "after the last key" they also hold where results are
+ * not sorted, as on Cosmos DB for Table).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { InputError } from "@core/errors";
+
+export const MANIFEST = "manifest.json";
+export const MANIFEST_VERSION = 1;
+
+/** One PartitionKey range `[from, to)` of the table (`to` undefined: to the end). */
+export interface RangeState {
+  index: number;
+  from: string;
+  to?: string;
+  file: string;
+  /** Entities written to the file so far, and their checksum (checksum.ts). */
+  count: number;
+  checksum: string;
+  /** Bytes of the file that hold complete entities: a resume truncates to it. */
+  bytes: number;
+  /** Where the read goes on: the query's filter and the service's continuation token after the last page written. */
+  next?: { filter?: string; token: string };
+  done: boolean;
+}
+
+export interface Manifest {
+  version: number;
+  table: string;
+  /** Where it came from: the endpoint's host, never a credential. */
+  source: string;
+  started: string;
+  finished?: string;
+  ranges: RangeState[];
+  /** All ranges together. */
+  count: number;
+  checksum: string;
+}
+
+/** Writes `data` to `file` so that a crash leaves either the old file or the new one. */
+export function writeAtomically(file: string, data: string): void {
+  const tmp = `${file}.tmp`;
+  const fd = fs.openSync(tmp, "w");
+  try {
+    fs.writeSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+}
+
+export function saveManifest(dir: string, m: Manifest): void {
+  writeAtomically(path.join(dir, MANIFEST), JSON.stringify(m, null, 1) + "\n");
+}
+
+/** The folder's manifest, or undefined when there is none; a manifest that is not one is an input error. */
+export function loadManifest(dir: string): Manifest | undefined {
+  const file = path.join(dir, MANIFEST);
+  if (!fs.existsSync(file)) return undefined;
+  let m: Manifest;
+  try {
+    m = JSON.parse(fs.readFileSync(file, "utf8")) as Manifest;
+  } catch (e) {
+    throw new InputError(`${file} is not a bulk export's manifest: ${(e as Error).message}`);
+  }
+  if (m?.version !== MANIFEST_VERSION || !Array.isArray(m.ranges))
+    throw new InputError(`${file} is not a manifest this version reads (version ${String(m?.version)})`);
+  return m;
+}
