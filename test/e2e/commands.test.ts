@@ -51,6 +51,10 @@ for (const title of ["Start the Embedded Emulator", "Show the Emulator's Key-spa
       (await toasts()).filter((t) => /Running the contributed command|resulted in an error/.test(t)),
       [],
     );
-    await page.locator(".notification-toast .codicon-notifications-clear").first().click().catch(() => undefined);
+    await page
+      .locator(".notification-toast .codicon-notifications-clear")
+      .first()
+      .click()
+      .catch(() => undefined);
   });
 }
