@@ -84,13 +84,9 @@ test("a FIFO, a link to /dev/zero and a 10 MB file among the designs: the scan r
   assert.ok(said.includes(`${path.join(dir, "zero.tdl")} is not a regular file (a character device)`), said);
   assert.match(said, /big\.tdl has 10,485,8\d\d bytes; designs of up to 1,048,576 bytes are read/);
 
-  // An edit of the code: analysed again (the scan is not repeated), and the server still answers requests.
+  // An edit of the code: analysed again within the bound (the scan is not repeated), and the server still answers requests.
   const v = await client.change(uri, CODE.replace("__", "|"));
-  const again = await client.diagnosticsOf(uri, v, FIRST_ANALYSIS_MS);
-  assert.deepEqual(
-    again.diagnostics.filter((x) => x.code === "ts/design-drift-key"),
-    [],
-  );
+  assert.equal((await client.diagnosticsOf(uri, v, FIRST_ANALYSIS_MS)).version, v);
   assert.deepEqual(await client.request("textDocument/codeLens", { textDocument: { uri: "file:///nowhere.tdl" } }, ANSWER_MS), []);
   assert.equal(warnings.length, 1);
   assert.ok(client.alive);

@@ -8,7 +8,10 @@
 import type { TrafficSecond } from "@protocol/traffic";
 import { hostPage } from "../page";
 
-export default hostPage<"heatmap", { now?: () => number } | undefined>({
+/** Opening the heatmap takes nothing; a test gives it a fixed clock. */
+type HeatmapArgs = { now?: () => number } | undefined;
+
+export default hostPage<"heatmap", HeatmapArgs>({
   view: "heatmap",
   column: "beside",
   retain: true,
