@@ -157,7 +157,11 @@ export class ExplorerController {
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
       if (parsed && !parsed.ok)
-        throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
+        throw new PanelError(
+          `the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`,
+          undefined,
+          "input",
+        );
       const result = await this.need().query(table, filter, { select: withKeys(select), limit });
       const classification = parsed?.ok ? classifyFilter(parsed.expr) : null;
       return { ...result, classification };
@@ -172,14 +176,24 @@ export class ExplorerController {
       const file = await this.ui.openFile(format);
       if (!file) return null;
       if (file.text.length > LIMITS.importChars)
-        throw new PanelError(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
+        throw new PanelError(
+          `the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`,
+          undefined,
+          "input",
+        );
       const plan = planImport(file.text, format, REFUSE_ALL);
       const rows = plan.summary.entities;
       if (plan.summary.refused)
-        throw new PanelError(refusedImport(plan.summary), plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"));
+        throw new PanelError(
+          refusedImport(plan.summary),
+          plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"),
+          "input",
+        );
       if (rows > LIMITS.importRows)
         throw new PanelError(
           `the file holds ${rows.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
+          undefined,
+          "input",
         );
       const report = await this.ui.withProgress(`Importing ${plural(rows, "entity", "entities")} into ${table}`, (progress, outer) =>
         this.operations.run(operation, outer, (signal) => {
@@ -233,7 +247,8 @@ export class ExplorerController {
     },
     "operation.cancel": async ({ operation }) => this.operations.cancel(operation),
     "design.infer": async ({ table }) => {
-      if (!this.ui.inferDesign) throw new PanelError("inferring a design is not available here: run it from VS Code");
+      if (!this.ui.inferDesign)
+        throw new PanelError("inferring a design is not available here: run it from VS Code", undefined, "unavailable");
       // The command reads the explorer's active connection; without one it would fall back to the emulator, not this table.
       this.need();
       await this.ui.inferDesign(table);

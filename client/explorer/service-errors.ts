@@ -9,14 +9,16 @@
  */
 import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, codePointLabel, isInvisible } from "@core";
 import { AccountError, redact } from "@runtime";
+import { type ErrorKind, TdlError } from "@core/errors";
 
-/** An error for the page: a sentence, and the raw answer behind "details". */
-export class PanelError extends Error {
+/** An error for the page: a sentence, the raw answer behind "details", and its kind (how the page shows it). */
+export class PanelError extends TdlError {
   constructor(
     message: string,
     readonly details?: string,
+    kind: Exclude<ErrorKind, "internal"> = "refused",
   ) {
-    super(redact(message));
+    super(kind, redact(message));
     if (details !== undefined) this.details = redact(details);
   }
 }
@@ -142,25 +144,29 @@ function serviceAnswer(message: string): string {
 }
 
 /**
- * `e` as a `PanelError`: a known service code in a sentence for this
- * scene (the service's answer in the details), anything else as it was.
+ * `e` as a `PanelError` of its kind: a known service code in a sentence
+ * for this scene (the service's answer in the details), another expected
+ * failure as it was. Anything else is a bug: returned as it is, so that the
+ * host logs its stack and the page says where it is.
  */
-export function explain(e: unknown, scene: ErrorScene = {}): PanelError {
+export function explain(e: unknown, scene: ErrorScene = {}): PanelError | Error {
   if (e instanceof PanelError) return e;
   if (e instanceof AccountError) {
     const answer = serviceAnswer(e.message);
     const head = `${e.status ? `HTTP ${e.status} ` : ""}${e.code}`;
     // A 403 is the account layer's to explain: it knows the credential (a key, which SAS grant is missing).
     const known = e.status !== 403 && Object.hasOwn(SERVICE_ERRORS, e.code) ? SERVICE_ERRORS[e.code] : undefined;
-    if (known) return new PanelError(known(scene, answer), `${head}\n${answer}`);
+    if (known) return new PanelError(known(scene, answer), `${head}\n${answer}`, e.kind);
     if (e.status && /^the service answered/.test(e.message)) {
-      return new PanelError(`the service refused the request (${head}): see the details for its answer`, `${head}\n${answer}`);
+      return new PanelError(`the service refused the request (${head}): see the details for its answer`, `${head}\n${answer}`, e.kind);
     }
     // The account layer's own sentences (network, credentials, SAS) are already what the user needs.
-    return new PanelError(e.message, e.code && e.code !== "Error" ? head : undefined);
+    return new PanelError(e.message, e.code && e.code !== "Error" ? head : undefined, e.kind);
   }
-  if (e instanceof Error) return new PanelError(e.message);
-  return new PanelError(String(e));
+  if (e instanceof TdlError) return new PanelError(e.message, e.detail, e.kind);
+  // An abort is the user's own doing: said as a refusal, not as a bug.
+  if (e instanceof Error && e.name === "AbortError") return new PanelError(e.message || "cancelled");
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /** The codes the table explains (for tests that check every code has a sentence). */
