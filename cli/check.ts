@@ -26,6 +26,9 @@ export interface CheckOptions {
   newAnalyzer?: () => TdlAnalyzer;
 }
 
+/** Time for all TypeScript files of one project together in `tdl check`. */
+const TS_PROJECT_MS = 60_000;
+
 const isDriftCode = (code: string) => code === "ts/design-drift-key" || code === "ts/design-drift-query";
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
@@ -155,6 +158,8 @@ function checkTsFiles(
       design: (t) => (t ? designs.props.get(t) : undefined),
       designTable: (t) => (t ? designs.tables.get(t) : undefined),
       analysis: options.analysis,
+      // Files get the editor's budget; a project gets a minute in all (the files after it are named as not analysed).
+      budget: { projectMs: TS_PROJECT_MS },
     });
   } catch (e) {
     failures.add("TypeScript analysis", e);
@@ -180,9 +185,10 @@ function checkTsFiles(
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved, skipped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
+      const { entry, sdkUnresolved, skipped, budget } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
       if (sdkUnresolved) unresolved.add(sdkUnresolved);
       if (skipped) notAnalysed.push(skipped);
+      if (budget) notAnalysed.push(budget);
       return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
@@ -201,7 +207,7 @@ function checkTsFile(
   text: string,
   ts: TsAnalyzer,
   driftIsError: boolean,
-): { entry: ReportFile; sdkUnresolved?: string; skipped?: string } {
+): { entry: ReportFile; sdkUnresolved?: string; skipped?: string; budget?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
@@ -226,5 +232,5 @@ function checkTsFile(
       ];
     }),
   };
-  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed };
+  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed, budget: result.budget };
 }

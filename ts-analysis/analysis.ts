@@ -12,7 +12,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "@core";
+import { Budget } from "./budget";
 import { UsageFinder } from "./calls";
+import { KeyDecomposer } from "./key-parts";
 import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
 import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
@@ -30,8 +32,12 @@ export interface TsFileResult {
   usesSdk: boolean;
   /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
   sdkUnresolved?: string;
-  /** Set when the file is nested too deep for TypeScript's parser: it was not analysed, and this says why. */
+  /** Set when the file is nested too deep for TypeScript's parser, or its project's time is spent: it was not analysed, and this says why. */
   notAnalysed?: string;
+  /** Set when the file's time budget ran out: what was skipped, as a log line (the findings carry one `ts/budget` notice too). */
+  budget?: string;
+  /** The work of the analysis proper (the program already built): steps counted by the budget, and milliseconds. */
+  stats?: { steps: number; ms: number };
 }
 
 export interface TsAnalyzerOptions {
@@ -41,7 +47,15 @@ export interface TsAnalyzerOptions {
   designTable?: DesignLookup;
   /** The service profile for files (a design's `service` does not reach code), the partition target, the user's rule levels, test files. */
   analysis?: AnalysisOptions;
+  /**
+   * Time allowed to the analysis of one file (default 2 s) and to all files of one project together (default: no limit;
+   * the CLI sets one). Past it, the findings made so far are kept and one notice says what was skipped.
+   */
+  budget?: { fileMs?: number; projectMs?: number };
 }
+
+/** The default time of one file's analysis: an editor shows diagnostics within it whatever the code. */
+export const DEFAULT_FILE_MS = 2000;
 
 const NOTHING: TsFileResult = { findings: [], queries: [], usesSdk: false };
 
@@ -57,6 +71,8 @@ export class TsAnalyzer {
   private readonly configs = new Map<string, string | undefined>();
   private readonly lib = libDirectory();
   private readonly tables = new TableIndex();
+  /** Time spent analysing each project's files (for its budget). */
+  private readonly spent = new WeakMap<Project, number>();
 
   constructor(private readonly options: TsAnalyzerOptions = {}) {}
 
@@ -84,12 +100,44 @@ export class TsAnalyzer {
     const typed = sdkResolves(program);
     const imports = importsSdk(sf);
     if (!typed && !imports) return NOTHING;
+    const started = performance.now();
+    const spent = this.spent.get(project) ?? 0;
+    const limits = this.options.budget ?? {};
+    const left = (limits.projectMs ?? Infinity) - spent;
+    if (left <= 0) {
+      const notAnalysed = `${fileName} was not analysed: the time budget of its project (${limits.projectMs} ms) is spent`;
+      return { ...NOTHING, usesSdk: true, notAnalysed };
+    }
+    const budget = new Budget(Math.min(limits.fileMs ?? DEFAULT_FILE_MS, left));
+    try {
+      const result = this.check(fileName, sf, program, project, budget, typed, imports);
+      return result.usesSdk ? { ...result, stats: { steps: budget.work, ms: performance.now() - started } } : result;
+    } finally {
+      this.spent.set(project, spent + performance.now() - started);
+    }
+  }
+
+  private check(
+    fileName: string,
+    sf: ts.SourceFile,
+    program: ts.Program,
+    project: Project,
+    budget: Budget,
+    typed: boolean,
+    imports: boolean,
+  ): TsFileResult {
     const checker = program.getTypeChecker();
-    const finder = new UsageFinder(checker, sf);
+    const decomposer = new KeyDecomposer(checker, budget);
+    const finder = new UsageFinder(checker, sf, decomposer);
     const usage = finder.find();
+    // The calls found before the budget ran out are still judged, within a grace of half the budget.
+    budget.extend(Math.min(budget.ms / 2, 1000));
     const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length;
     const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
-    if (!calls) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    if (!calls && !budget.skipped.length) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    // A usage cut short by the budget is not kept for the other files: they would judge the table on part of it.
+    if (!budget.skipped.length)
+      budget.guard("the index of this file's write sites", undefined, () => this.tables.record(sf, usage, decomposer));
     const analysis = this.options.analysis;
     const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
@@ -100,14 +148,17 @@ export class TsAnalyzer {
       profile: profileFor(undefined, analysis?.defaultService),
       design: (t) => this.options.design?.(t),
       designTable: (t) => this.options.designTable?.(t),
-      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
+      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests, budget) : undefined),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
+    const spent = budget.skipped.length ? budgetNotice(fileName, budget) : undefined;
+    if (spent) kept.push(spent.finding);
     return {
       findings: applyUserSettings(kept, sf.text, analysis?.rules),
       usesSdk: true,
       ...(sdkUnresolved ? { sdkUnresolved } : {}),
+      ...(spent ? { budget: spent.log } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
   }
@@ -140,6 +191,15 @@ export class TsAnalyzer {
     this.configs.set(dir, found);
     return found;
   }
+}
+
+/** The `ts/budget` notice of a file whose time ran out, and the log line that says the same. */
+function budgetNotice(fileName: string, budget: Budget): { finding: Finding; log: string } {
+  const what = budget.skipped.join("; ");
+  const message =
+    `the analysis of this file stopped at its time budget (${budget.ms.toFixed(0)} ms) and skipped: ${what}. ` +
+    "The findings shown were made before; the rest of the file may hold more.";
+  return { finding: { code: "ts/budget", severity: "info", start: 0, end: 0, message }, log: `${fileName}: ${message}` };
 }
 
 function unresolvedMessage(fileName: string): string {

@@ -7,6 +7,7 @@
  */
 import ts from "typescript";
 import { ActionFinder } from "./actions";
+import { Exhausted } from "./budget";
 import { ClientOrigins } from "./clients";
 import { KeyDecomposer, skipOuter } from "./key-parts";
 import { CLIENT_METHODS, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
@@ -56,6 +57,8 @@ export interface TransactionCall {
   writes: EntityWrite[];
   /** Statically known number of actions (undefined when it depends on run time). */
   count?: number;
+  /** Where the count comes from: the push or call in a loop that adds the most actions. */
+  countAt?: ts.Node;
 }
 
 export interface FileUsage {
@@ -83,22 +86,32 @@ export class UsageFinder {
   ) {
     this.decomposer = decomposer ?? new KeyDecomposer(checker);
     this.origins = new ClientOrigins(checker, this.decomposer);
-    this.actions = new ActionFinder(checker, this.decomposer, sf);
+    this.actions = new ActionFinder(checker, this.decomposer, this.decomposer.budget);
   }
 
+  /** Every SDK call of the file, in source order; when the time budget runs out, those found so far. */
   find(): FileUsage {
     const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [] };
     const txWrites = new Map<ts.Symbol, EntityWrite[]>();
+    const budget = this.decomposer.budget;
     // Walked with a stack of its own, in source order: a key of 5,000 concatenated parts is a tree 5,000 deep.
     const stack: ts.Node[] = [this.sf];
     const children: ts.Node[] = [];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CLIENT_METHODS.has(n.expression.name.text)) {
-        this.onCall(n, n.expression, usage, txWrites);
+    let at: ts.Node = this.sf;
+    try {
+      while (stack.length) {
+        budget.tick();
+        const n = (at = stack.pop()!);
+        if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CLIENT_METHODS.has(n.expression.name.text)) {
+          this.onCall(n, n.expression, usage, txWrites);
+        }
+        ts.forEachChild(n, (c) => void children.push(c));
+        while (children.length) stack.push(children.pop()!);
       }
-      ts.forEachChild(n, (c) => void children.push(c));
-      while (children.length) stack.push(children.pop()!);
+    } catch (e) {
+      if (!(e instanceof Exhausted)) throw e;
+      const line = this.sf.getLineAndCharacterOfPosition(at.getStart(this.sf)).line + 1;
+      budget.skip(`the SDK calls from line ${line} on`);
     }
     return usage;
   }
@@ -236,11 +249,11 @@ export class UsageFinder {
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(x.expression));
       const writes = (sym && txWrites.get(sym)) ?? [];
-      return { call, writes: writes.map((w) => ({ ...w, table, inTransaction: call })), count: this.actions.countTransactionCalls(sym) };
+      return { call, writes: writes.map((w) => ({ ...w, table, inTransaction: call })), ...this.actions.countTransactionCalls(sym, call) };
     }
     const found = this.actions.of(x);
     const writes = found.actions.map((a) => ({ ...this.entityWrite(call, a.op, a.entity), table, inTransaction: call }));
-    return { call, writes, count: found.count };
+    return { call, writes, count: found.count, countAt: found.countAt };
   }
 }
 

@@ -89,6 +89,7 @@ export class FilterResolver {
   private alts(e0: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
     const e = skipOuter(e0);
     if (depth > MAX_DEPTH) return undefined;
+    this.decomposer.budget.tick();
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return [[this.literal(e, e.text)]];
     if (ts.isTaggedTemplateExpression(e) && ts.isIdentifier(e.tag) && e.tag.text === "odata") return [this.odata(e.template)];
     if (ts.isTemplateExpression(e)) {
@@ -153,7 +154,9 @@ export class FilterResolver {
     let arr = skipOuter(target);
     if (ts.isIdentifier(arr)) {
       const init = this.decomposer.constInitializer(arr);
-      if (!init || isMutated(this.checker, arr, this.sf)) return undefined;
+      const sym = this.checker.getSymbolAtLocation(arr);
+      const facts = this.decomposer.facts(arr);
+      if (!init || facts.isMutated(sym) || facts.pushes(sym).length) return undefined;
       arr = skipOuter(init);
     }
     if (!ts.isArrayLiteralExpression(arr)) return undefined;
@@ -225,33 +228,6 @@ export function returnedExpressions(decl: ts.SignatureDeclaration): ts.Expressio
   };
   ts.forEachChild(body, visit);
   return bare ? undefined : out;
-}
-
-/** True when an array variable is changed in place somewhere in the file (push, splice, index assignment…). */
-function isMutated(checker: ts.TypeChecker, id: ts.Identifier, sf: ts.SourceFile): boolean {
-  const sym = checker.getSymbolAtLocation(id);
-  let mutated = false;
-  const visit = (n: ts.Node): void => {
-    if (mutated) return;
-    if (
-      ts.isPropertyAccessExpression(n) &&
-      ["push", "unshift", "splice", "pop", "shift", "reverse", "sort", "fill"].includes(n.name.text) &&
-      ts.isIdentifier(n.expression) &&
-      checker.getSymbolAtLocation(n.expression) === sym
-    )
-      mutated = true;
-    else if (
-      ts.isBinaryExpression(n) &&
-      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-      ts.isElementAccessExpression(n.left) &&
-      ts.isIdentifier(n.left.expression) &&
-      checker.getSymbolAtLocation(n.left.expression) === sym
-    )
-      mutated = true;
-    else ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return mutated;
 }
 
 function product(a: Alts, b: Alts): Alts {

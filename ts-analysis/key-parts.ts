@@ -5,6 +5,8 @@
  * functions, with types from the checker.
  */
 import ts from "typescript";
+import { Budget } from "./budget";
+import { FileFacts } from "./facts";
 
 export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter" | "reversed-clock";
 
@@ -81,17 +83,39 @@ const CLOCK_VIEWS = new Set([
 const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
 const TIME_ID_CALLS = new Set(["ulid", "monotonicFactory", "uuidv7", "v7", "uuidV7", "ulidx", "ksuid"]);
 const MAX_DEPTH = 8;
+const PENDING = "pending" as const;
 
 export class KeyDecomposer {
-  /** Per symbol: the one value of a `let` (null when it has none or several); each scope is walked once. */
-  private readonly singleValues = new Map<ts.Symbol, ts.Expression | null>();
+  /** Parts of each key expression already decomposed (a key is asked for by several rules). */
+  private readonly memo = new Map<ts.Node, { parts: TsKeyPart[]; depth: number } | typeof PENDING>();
 
-  constructor(private readonly checker: ts.TypeChecker) {}
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    readonly budget: Budget = new Budget(),
+  ) {}
+
+  /** The facts of the file a node is in (one walk per file, kept per checker). */
+  facts(n: ts.Node): FileFacts {
+    return FileFacts.of(this.checker, n.getSourceFile(), this.budget);
+  }
 
   /** The parts of a key expression, in order. */
   parts(expr: ts.Expression, depth = 0): TsKeyPart[] {
     const e = skipOuter(expr);
     if (depth > MAX_DEPTH) return [this.value(e)];
+    this.budget.tick();
+    const known = this.memo.get(e);
+    // A key that refers back to itself (through a helper's return) is a value, not a loop.
+    if (known === PENDING) return [this.value(e)];
+    // Kept with the depth it was computed at: a result cut short deeper down is not reused higher up.
+    if (known && known.depth <= depth) return known.parts;
+    this.memo.set(e, PENDING);
+    const parts = this.decompose(e, depth);
+    this.memo.set(e, { parts, depth });
+    return parts;
+  }
+
+  private decompose(e: ts.Expression, depth: number): TsKeyPart[] {
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e))
       return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
     if (ts.isNumericLiteral(e)) return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
@@ -236,12 +260,8 @@ export class KeyDecomposer {
     const decl = sym?.valueDeclaration;
     if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
     if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
-    let cached = this.singleValues.get(sym);
-    if (cached === undefined) {
-      cached = singleAssignment(this.checker, sym, decl) ?? null;
-      this.singleValues.set(sym, cached);
-    }
-    return cached ?? undefined;
+    const defs = this.facts(decl).defs(sym);
+    return defs.length === 1 && (defs[0].kind === "init" || defs[0].kind === "assign") ? defs[0].value : undefined;
   }
 
   /** The expression a called function returns, when it has a single `return` (or is an arrow with an expression body). */
@@ -281,48 +301,6 @@ export function skipOuter(e: ts.Expression): ts.Expression {
     x = x.expression;
   }
   return x;
-}
-
-/** The value of a `let`/`var` that is written exactly once in its scope (declaration included); undefined otherwise. */
-function singleAssignment(checker: ts.TypeChecker, sym: ts.Symbol, decl: ts.VariableDeclaration): ts.Expression | undefined {
-  // The scope that can assign it: the enclosing function body, or the file for a top-level variable.
-  let scope: ts.Node = decl;
-  while (scope.parent && !ts.isFunctionLike(scope.parent) && !ts.isSourceFile(scope)) scope = scope.parent;
-  if (!ts.isSourceFile(scope) && scope.parent) scope = scope.parent;
-  const name = (decl.name as ts.Identifier).text;
-  const writes: ts.Expression[] = decl.initializer ? [decl.initializer] : [];
-  let other = false;
-  const visit = (n: ts.Node): void => {
-    if (other) return;
-    if (
-      ts.isBinaryExpression(n) &&
-      n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
-      n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
-      ts.isIdentifier(skipOuter(n.left)) &&
-      (skipOuter(n.left) as ts.Identifier).text === name &&
-      checker.getSymbolAtLocation(skipOuter(n.left)) === sym
-    ) {
-      if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) writes.push(n.right);
-      else other = true;
-    } else if (
-      (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
-      ts.isIdentifier(n.operand) &&
-      n.operand.text === name &&
-      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) &&
-      checker.getSymbolAtLocation(n.operand) === sym
-    ) {
-      other = true;
-    } else if (
-      (ts.isForOfStatement(n) || ts.isForInStatement(n)) &&
-      ts.isVariableDeclarationList(n.initializer) &&
-      n.initializer.declarations.includes(decl)
-    ) {
-      other = true;
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(scope);
-  return !other && writes.length === 1 ? writes[0] : undefined;
 }
 
 /** A numeric literal of 13 digits or more, or `Number.MAX_SAFE_INTEGER`: the minuend of a reverse timestamp. */

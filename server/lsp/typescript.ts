@@ -90,6 +90,7 @@ export class TypeScriptDocuments {
       result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
     if (result.notAnalysed) this.log(result.notAnalysed);
+    if (result.budget) this.log(result.budget);
     if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
       this.said.add(result.sdkUnresolved);
       this.warn(result.sdkUnresolved);

@@ -17,6 +17,7 @@ import { readBeforeWrite } from "./read-before-write";
 import { Key, TsQuery, TsRule, TsRuleContext } from "./rule";
 import { designDriftKey } from "./design-drift-key";
 import { designDriftQuery } from "./design-drift-query";
+import { budgetNotice } from "./notices";
 import type { DesignTable } from "../drift/design-index";
 
 export type { TsQuery } from "./rule";
@@ -41,6 +42,8 @@ export const TS_RULES: readonly TsRule[] = [
   // Drift between the code and the workspace's design
   designDriftKey,
   designDriftQuery,
+  // About the analysis itself
+  budgetNotice,
 ];
 
 export interface TsFileInput {
@@ -63,6 +66,7 @@ export const LOAD_RULES: ReadonlySet<string> = new Set(["ts/constant-partition-k
 /** Runs every rule on one file; returns its findings (sorted) and its classified queries (for CodeLens and the CLI). */
 export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RULES): { findings: Finding[]; queries: TsQuery[] } {
   const decomposer = input.usageFinder.decomposer;
+  const budget = decomposer.budget;
   const keys = keysOf(input.usage, decomposer);
   const queries = classifyQueries(input.usage, input.checker, input.sf, decomposer);
   const tableSites = (t: string | undefined) => input.tableSites?.(t);
@@ -73,7 +77,8 @@ export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RUL
     const out: Finding[] = [];
     const ctx: TsRuleContext = { ...input, decomposer, keys, queries, tableSites, report: reporterFor(rule, out) };
     // A rule's findings count only if it completes; a throw becomes one `internal` finding for the file.
-    if (!attempt(caught, rule.code, () => rule.check(ctx))) continue;
+    // A rule the time budget stops keeps what it found: each finding stands on its own.
+    if (!attempt(caught, rule.code, () => budget.guard(`rule ${rule.code}`, undefined, () => rule.check(ctx)))) continue;
     for (const f of out) {
       const id = `${f.code}:${f.start}:${f.end}`;
       if (!seen.has(id)) {
@@ -91,24 +96,32 @@ export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RUL
 function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
   const out: Key[] = [];
   const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
+  const skipped = "the keys of some writes (not decomposed)";
   for (const w of writes) {
-    if (w.partitionKey) out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
-    else if (w.declaredPartitionKey !== undefined) {
-      // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
-      out.push({
-        which: "partitionKey",
-        expr: w.entity,
-        parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }],
-        table: w.table,
-        write: w,
-        declared: true,
-      });
-    }
-    if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
+    d.budget.guard(skipped, undefined, () => {
+      if (w.partitionKey)
+        out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
+      else if (w.declaredPartitionKey !== undefined) {
+        // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
+        out.push({
+          which: "partitionKey",
+          expr: w.entity,
+          parts: [{ kind: "value", node: w.entity, type: "string", literals: [w.declaredPartitionKey] }],
+          table: w.table,
+          write: w,
+          declared: true,
+        });
+      }
+      if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
+    });
   }
   for (const k of usage.keyed) {
-    out.push({ which: "partitionKey", expr: k.partitionKey, parts: d.parts(k.partitionKey), table: k.table });
-    out.push({ which: "rowKey", expr: k.rowKey, parts: d.parts(k.rowKey), table: k.table });
+    d.budget.guard(skipped, undefined, () => {
+      const pk = d.parts(k.partitionKey);
+      const rk = d.parts(k.rowKey);
+      out.push({ which: "partitionKey", expr: k.partitionKey, parts: pk, table: k.table });
+      out.push({ which: "rowKey", expr: k.rowKey, parts: rk, table: k.table });
+    });
   }
   return out;
 }

@@ -9,7 +9,7 @@
 import ts from "typescript";
 import { badge, Classification, classifyFilter, parseFilter } from "@core";
 import { FileUsage } from "../calls";
-import { FilterResolver, Piece, textOf } from "../filters";
+import { FilterResolution, FilterResolver, Piece, textOf } from "../filters";
 import { KeyDecomposer } from "../key-parts";
 import { span, TsQuery, TsRule, TsRuleContext } from "./rule";
 
@@ -55,7 +55,9 @@ export function classifyQueries(usage: FileUsage, checker: ts.TypeChecker, sf: t
       out.push({ call: l.call, table: l.table, classification: scan("no filter: every entity of every partition is listed") });
       continue;
     }
-    const r = resolver.resolve(l.filter);
+    const r = decomposer.budget.guard<FilterResolution>("some filters (left as not known)", { known: false, node: l.filter }, () =>
+      resolver.resolve(l.filter!),
+    );
     if (!r.known) {
       out.push({ call: l.call, table: l.table });
       continue;
