@@ -8,6 +8,7 @@
 import ts from "typescript";
 import { ActionFinder } from "./actions";
 import { Exhausted } from "./budget";
+import { Env } from "./values";
 import { ClientOrigins } from "./clients";
 import { KeyDecomposer, skipOuter } from "./key-parts";
 import { CLIENT_METHODS, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
@@ -42,12 +43,19 @@ export interface KeyedCall {
   table?: string;
 }
 
+/** One way a `listEntities` call may be made: with a filter, with none (every entity), or with options not known statically. */
+export interface ListOption {
+  /** The filter expression (evaluated where `env` binds the parameters); undefined when this way has no filter. */
+  filter?: ts.Expression;
+  env?: Env;
+  /** The options come from outside what can be followed (a parameter, a spread): why. */
+  unknown?: string;
+}
+
 export interface ListCall {
   call: ts.CallExpression;
-  /** The filter expression; undefined when the call has none (every entity) or when it is not known. */
-  filter?: ts.Expression;
-  /** The options come from outside what can be followed (a parameter, a spread): the filter is not known statically. */
-  unknown?: boolean;
+  /** Each way the call may be made (the branches of a conditional, each element of an array walked…). */
+  options: ListOption[];
   table?: string;
 }
 
@@ -139,7 +147,7 @@ export class UsageFinder {
     if (WRITE_METHODS.has(method) && first) usage.writes.push({ ...this.entityWrite(call, method, first), table });
     else if ((method === "getEntity" || method === "deleteEntity") && first && second) {
       usage.keyed.push({ call, method, partitionKey: first, rowKey: second, table });
-    } else if (method === "listEntities") usage.lists.push({ call, ...this.filterOf(first), table });
+    } else if (method === "listEntities") usage.lists.push({ call, options: this.optionsOf(first), table });
     else if (method === "submitTransaction" && first) usage.transactions.push(this.transaction(call, first, txWrites, table));
   }
 
@@ -225,17 +233,19 @@ export class UsageFinder {
     return !t.getProperty(name);
   }
 
-  /** `listEntities({ queryOptions: { filter } })`: the filter expression, none, or not known. */
-  private filterOf(options: ts.Expression | undefined): { filter?: ts.Expression; unknown?: boolean } {
-    if (!options) return {};
-    const obj = this.objectOf(options, 0);
-    if (!obj) return { unknown: true };
-    const qo = this.lookup(obj, "queryOptions", 0);
-    if (!qo.value) return qo.unknown ? { unknown: true } : {};
-    const qoObj = this.objectOf(qo.value, 0);
-    if (!qoObj) return { unknown: true };
-    const filter = this.lookup(qoObj, "filter", 0);
-    return filter.value ? { filter: filter.value } : filter.unknown ? { unknown: true } : {};
+  /** `listEntities({ queryOptions: { filter } })`: each way the options may be, with its filter, none, or not known. */
+  private optionsOf(options: ts.Expression | undefined): ListOption[] {
+    const values = this.decomposer.values;
+    const filters = values.property(values.property(values.values(options), "queryOptions"), "filter");
+    return filters.map((f) =>
+      f.kind === "absent"
+        ? {}
+        : f.kind === "unknown"
+          ? { unknown: f.why }
+          : f.written
+            ? { unknown: "a filter changed after it was made" }
+            : { filter: f.expr, env: f.env },
+    );
   }
 
   private transaction(

@@ -7,6 +7,8 @@
 import ts from "typescript";
 import { Budget } from "./budget";
 import { FileFacts } from "./facts";
+import { skipOuter, symbolOf as symbolOfName } from "./syntax";
+import { ValueResolver } from "./values";
 
 export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter" | "reversed-clock";
 
@@ -89,10 +91,15 @@ export class KeyDecomposer {
   /** Parts of each key expression already decomposed (a key is asked for by several rules). */
   private readonly memo = new Map<ts.Node, { parts: TsKeyPart[]; depth: number } | typeof PENDING>();
 
+  /** The values of expressions (alternatives), shared by everything that follows values in this analysis. */
+  readonly values: ValueResolver;
+
   constructor(
     private readonly checker: ts.TypeChecker,
     readonly budget: Budget = new Budget(),
-  ) {}
+  ) {
+    this.values = new ValueResolver(checker, budget);
+  }
 
   /** The facts of the file a node is in (one walk per file, kept per checker). */
   facts(n: ts.Node): FileFacts {
@@ -256,7 +263,7 @@ export class KeyDecomposer {
    * and no assignment, or no initializer and one plain assignment).
    */
   constInitializer(id: ts.Identifier): ts.Expression | undefined {
-    const sym = symbolOf(this.checker, id);
+    const sym = symbolOfName(this.checker, id);
     const decl = sym?.valueDeclaration;
     if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
     if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
@@ -282,26 +289,7 @@ export class KeyDecomposer {
   }
 }
 
-/** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
-export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
-  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
-    ? checker.getShorthandAssignmentValueSymbol(id.parent)
-    : checker.getSymbolAtLocation(id);
-}
-
-export function skipOuter(e: ts.Expression): ts.Expression {
-  let x = e;
-  while (
-    ts.isParenthesizedExpression(x) ||
-    ts.isAsExpression(x) ||
-    ts.isNonNullExpression(x) ||
-    ts.isSatisfiesExpression(x) ||
-    ts.isTypeAssertionExpression(x)
-  ) {
-    x = x.expression;
-  }
-  return x;
-}
+export { skipOuter, symbolOf } from "./syntax";
 
 /** A numeric literal of 13 digits or more, or `Number.MAX_SAFE_INTEGER`: the minuend of a reverse timestamp. */
 function isLargeConstant(e: ts.Expression): boolean {
