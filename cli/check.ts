@@ -179,16 +179,28 @@ function checkTsFiles(
       failed.set(file, e);
     }
   }
+  // A file may write through a helper of its project (`save(table, entity)`) without naming an SDK method.
+  // Asked of the programs as they are, then added all at once (one program more, not one per file).
+  const callers = candidates.size ? files.filter((f) => !candidates.has(f) && attemptOr(() => ts.callsWriteHelper(f, texts.get(f)!))) : [];
+  for (const file of callers) {
+    candidates.add(file);
+    try {
+      ts.update(file, texts.get(file)!);
+    } catch (e) {
+      failed.set(file, e);
+    }
+  }
   const unresolved = new Set<string>();
   const notAnalysed: string[] = [];
   const entries = files.map((file) => {
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved, skipped, budget } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
+      const { entry, sdkUnresolved, skipped, budget, untyped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
       if (sdkUnresolved) unresolved.add(sdkUnresolved);
       if (skipped) notAnalysed.push(skipped);
       if (budget) notAnalysed.push(budget);
+      if (untyped && !notAnalysed.includes(untyped)) notAnalysed.push(untyped);
       return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
@@ -201,13 +213,22 @@ function checkTsFiles(
   return { entries, notes: [...notes, ...notAnalysed] };
 }
 
+/** `fn()`, or false when it throws (the file is then analysed, or not, as if it named no helper). */
+function attemptOr(fn: () => boolean): boolean {
+  try {
+    return fn();
+  } catch {
+    return false;
+  }
+}
+
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
 function checkTsFile(
   file: string,
   text: string,
   ts: TsAnalyzer,
   driftIsError: boolean,
-): { entry: ReportFile; sdkUnresolved?: string; skipped?: string; budget?: string } {
+): { entry: ReportFile; sdkUnresolved?: string; skipped?: string; budget?: string; untyped?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
@@ -232,5 +253,5 @@ function checkTsFile(
       ];
     }),
   };
-  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed, budget: result.budget };
+  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed, budget: result.budget, untyped: result.untypedClients };
 }

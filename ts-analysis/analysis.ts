@@ -15,6 +15,7 @@ import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding }
 import { Budget } from "./budget";
 import { UsageFinder } from "./calls";
 import { KeyDecomposer } from "./key-parts";
+import { Wrappers } from "./summaries";
 import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
 import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
@@ -34,6 +35,8 @@ export interface TsFileResult {
   sdkUnresolved?: string;
   /** Set when the file is nested too deep for TypeScript's parser, or its project's time is spent: it was not analysed, and this says why. */
   notAnalysed?: string;
+  /** Set when SDK calls of the file go through clients typed `any` (each has a `ts/untyped-client` hint): the sentence to say once per project. */
+  untypedClients?: string;
   /** Set when the file's time budget ran out: what was skipped, as a log line (the findings carry one `ts/budget` notice too). */
   budget?: string;
   /** The work of the analysis proper (the program already built): steps counted by the budget, and milliseconds. */
@@ -95,8 +98,9 @@ export class TsAnalyzer {
       return { ...NOTHING, notAnalysed };
     }
     const sf = program?.getSourceFile(fileName);
-    // Pre-filters: no SDK method named in the text, no SDK call; no SDK types in the program, only files that import it are recognised.
-    if (!program || !sf || !mayCallSdk(sf.text)) return NOTHING;
+    // Pre-filters: no SDK method named in the text (nor a helper of the program that writes through one), no SDK call;
+    // no SDK types in the program, only files that import it are recognised.
+    if (!program || !sf || !(mayCallSdk(sf.text) || Wrappers.of(program).mentionedIn(sf.text))) return NOTHING;
     const typed = sdkResolves(program);
     const imports = importsSdk(sf);
     if (!typed && !imports) return NOTHING;
@@ -128,11 +132,11 @@ export class TsAnalyzer {
   ): TsFileResult {
     const checker = program.getTypeChecker();
     const decomposer = new KeyDecomposer(checker, budget);
-    const finder = new UsageFinder(checker, sf, decomposer);
+    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program));
     const usage = finder.find();
     // The calls found before the budget ran out are still judged, within a grace of half the budget.
     budget.extend(Math.min(budget.ms / 2, 1000));
-    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length;
+    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length + usage.untyped.length;
     const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
     if (!calls && !budget.skipped.length) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
     // A usage cut short by the budget is not kept for the other files: they would judge the table on part of it.
@@ -154,13 +158,24 @@ export class TsAnalyzer {
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
     const spent = budget.skipped.length ? budgetNotice(fileName, budget) : undefined;
     if (spent) kept.push(spent.finding);
+    const blind = usage.untyped.length ? untypedMessage(project.dir) : undefined;
     return {
       findings: applyUserSettings(kept, sf.text, analysis?.rules),
       usesSdk: true,
       ...(sdkUnresolved ? { sdkUnresolved } : {}),
+      ...(blind ? { untypedClients: blind } : {}),
       ...(spent ? { budget: spent.log } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
+  }
+
+  /**
+   * True when a file that names no SDK method calls a helper of its project that writes through its
+   * parameters (`save(table, entity)`): it must be analysed too. Builds the project's program.
+   */
+  callsWriteHelper(fileName: string, text: string): boolean {
+    const program = this.projectFor(fileName).program();
+    return !!program && Wrappers.of(program).mentionedIn(text);
   }
 
   /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
@@ -200,6 +215,13 @@ function budgetNotice(fileName: string, budget: Budget): { finding: Finding; log
     `the analysis of this file stopped at its time budget (${budget.ms.toFixed(0)} ms) and skipped: ${what}. ` +
     "The findings shown were made before; the rest of the file may hold more.";
   return { finding: { code: "ts/budget", severity: "info", start: 0, end: 0, message }, log: `${fileName}: ${message}` };
+}
+
+function untypedMessage(projectDir: string): string {
+  return (
+    `${projectDir}: some ${SDK} calls go through clients typed any, which the analysis cannot see (their table, keys and filters are not checked); ` +
+    "each carries a ts/untyped-client hint saying why. Type those clients as TableClient (or with a JSDoc @type in JavaScript)"
+  );
 }
 
 function unresolvedMessage(fileName: string): string {

@@ -23,7 +23,15 @@ export function returnedExpressions(decl: ts.SignatureDeclaration, withNothing =
     if (ts.isReturnStatement(n)) {
       if (n.expression) out.push(n.expression);
       else bare = true;
-    } else if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) ts.forEachChild(n, visit);
+    } else if (
+      ts.isBlock(n) ||
+      (ts.isStatement(n) && !ts.isFunctionLike(n) && !ts.isClassLike(n)) ||
+      ts.isCaseBlock(n) ||
+      ts.isCaseOrDefaultClause(n) ||
+      ts.isCatchClause(n)
+    )
+      // Statements only: a return is never inside an expression (outside a nested function), and expressions can be 5,000 deep.
+      ts.forEachChild(n, visit);
   };
   ts.forEachChild(body, visit);
   if (!withNothing) return bare ? undefined : (out as ts.Expression[]);

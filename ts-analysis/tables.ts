@@ -12,6 +12,7 @@ import { Budget } from "./budget";
 import { FileUsage, UsageFinder } from "./calls";
 import { constantText, KeyDecomposer } from "./key-parts";
 import { mayCallSdk } from "./sdk";
+import { Wrappers } from "./summaries";
 
 export interface TableSite {
   file: string;
@@ -89,7 +90,7 @@ function fileSites(program: ts.Program, sf: ts.SourceFile, budget: Budget): Know
   if (!mayCallSdk(sf.text)) return [];
   const checker = program.getTypeChecker();
   const decomposer = new KeyDecomposer(checker, budget);
-  return sitesOf(sf, new UsageFinder(checker, sf, decomposer).find(), decomposer);
+  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, Wrappers.of(program)).find(), decomposer);
 }
 
 function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer): Known {
@@ -97,7 +98,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
   const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
   for (const w of writes) {
     if (!w.table || w.method === "delete") continue;
-    const parts = w.partitionKey ? decomposer.parts(w.partitionKey) : undefined;
+    const parts = w.partitionKey ? decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : undefined;
     const constant = parts ? constantText(parts) : w.declaredPartitionKey;
     const line = sf.getLineAndCharacterOfPosition(w.call.getStart(sf)).line + 1;
     const unknown = constant === undefined && (!parts || copiesStoredKey(w.partitionKey!));

@@ -26,6 +26,10 @@ export type Value =
   | { kind: "expr"; expr: ts.Expression; env: Env; written?: ReadonlySet<string> | "any" }
   /** `undefined`, `null`, an argument not passed. */
   | { kind: "absent" }
+  /** An entity read by a listing: an element of what `listEntities(…)` yields (`call`), or of one of its pages. */
+  | { kind: "row"; call: ts.CallExpression }
+  /** A page of a listing (`listEntities(…).byPage()`): its elements are rows. */
+  | { kind: "page"; call: ts.CallExpression }
   | { kind: "unknown"; why: string };
 
 export const NO_ENV: Env = new Map();
@@ -128,6 +132,10 @@ export class ValueResolver {
   property(objects: readonly Value[], name: string, depth = 0, at?: ts.Expression): Value[] {
     const out: Value[] = [];
     for (const o of objects) {
+      if (o.kind === "row" || o.kind === "page") {
+        out.push(unknown(`'${name}' of an entity read from the table`));
+        continue;
+      }
       if (o.kind !== "expr") {
         out.push(o);
         continue;
@@ -155,7 +163,7 @@ export class ValueResolver {
         const next: Value[] = [];
         for (const s of this.values(p.expression, env, depth + 1)) {
           if (s.kind === "absent") next.push(...current);
-          else if (s.kind === "unknown") next.push(s);
+          else if (s.kind !== "expr") next.push(unknown(`a spread that may set '${name}'`));
           else if (ts.isObjectLiteralExpression(skipValue(s.expr)) && !s.written) {
             for (const v of this.ofLiteral(skipValue(s.expr) as ts.ObjectLiteralExpression, name, s.env, depth + 1))
               next.push(...(v.kind === "absent" ? current : [v]));
@@ -185,7 +193,10 @@ export class ValueResolver {
       }
     }
     for (const v of this.values(x, env, depth + 1)) {
-      if (v.kind !== "expr") out.push(v.kind === "absent" ? unknown("the elements of nothing") : v);
+      const listing = v.kind === "expr" ? this.listing(skipValue(v.expr), v.env, depth) : undefined;
+      if (listing) out.push(listing);
+      else if (v.kind === "page") out.push({ kind: "row", call: v.call });
+      else if (v.kind !== "expr") out.push(v.kind === "absent" ? unknown("the elements of nothing") : v);
       else if (ts.isArrayLiteralExpression(skipValue(v.expr))) {
         for (const el of (skipValue(v.expr) as ts.ArrayLiteralExpression).elements)
           out.push(...(ts.isSpreadElement(el) ? this.elements(el.expression, v.env, depth + 1) : this.values(el, v.env, depth + 1)));
@@ -194,21 +205,43 @@ export class ValueResolver {
     return cap(out);
   }
 
+  /** What iterating `x` yields when it is a listing: rows of `listEntities(…)`, pages of its `.byPage()`. */
+  private listing(x: ts.Expression, env: Env, depth: number): Value | undefined {
+    if (!ts.isCallExpression(x) || !ts.isPropertyAccessExpression(x.expression)) return undefined;
+    const method = x.expression.name.text;
+    if (method === "listEntities") return { kind: "row", call: x };
+    if (method !== "byPage") return undefined;
+    const source = this.values(x.expression.expression, env, depth + 1).find(
+      (v) => v.kind === "expr" && ts.isCallExpression(skipValue(v.expr)) && this.listing(skipValue(v.expr), v.env, depth + 1),
+    );
+    return source?.kind === "expr" ? { kind: "page", call: skipValue(source.expr) as ts.CallExpression } : undefined;
+  }
+
   /** A helper of the program: each returned expression, its parameters bound to this call's arguments. */
   private call(c: ts.CallExpression, env: Env, depth: number): Value[] {
     const decl = this.checker.getResolvedSignature(c)?.declaration;
     if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return [{ kind: "expr", expr: c, env }];
     const returns = returnedExpressions(decl, true);
     if (!returns) return [{ kind: "expr", expr: c, env }];
-    const bound = new Map(env);
-    decl.parameters.forEach((p, i) => {
-      const sym = ts.isIdentifier(p.name) ? this.checker.getSymbolAtLocation(p.name) : undefined;
-      const arg = c.arguments[i] ?? p.initializer;
-      if (sym && arg) bound.set(sym, { expr: arg, env: c.arguments[i] ? env : NO_ENV });
-    });
+    const bound = this.bind(c, env, decl);
     const out: Value[] = [];
     for (const r of returns) out.push(...(r ? this.values(r, bound, depth + 1) : [ABSENT]));
     return out;
+  }
+
+  /**
+   * The bindings inside the function a call runs: each parameter to the call's argument (evaluated in
+   * the caller's `env`), or to its default. Undefined-free: a parameter without either stays unbound.
+   */
+  bind(c: ts.CallExpression, env: Env, decl = this.checker.getResolvedSignature(c)?.declaration): Env {
+    if (!decl || !ts.isFunctionLike(decl)) return env;
+    const bound = new Map(env);
+    decl.parameters.forEach((p, i) => {
+      const sym = ts.isIdentifier(p.name) ? this.checker.getSymbolAtLocation(p.name) : undefined;
+      const arg = p.dotDotDotToken ? undefined : (c.arguments[i] ?? p.initializer);
+      if (sym && arg) bound.set(sym, { expr: arg, env: c.arguments[i] ? env : NO_ENV });
+    });
+    return bound;
   }
 
   /** True when the checker knows the expression's type has no such property. */
@@ -244,7 +277,7 @@ function cap(values: Value[]): Value[] {
       (o) =>
         o.kind === v.kind &&
         (v.kind !== "expr" || (o.kind === "expr" && o.expr === v.expr && o.env === v.env && o.written === v.written)) &&
-        (v.kind !== "unknown" || o.kind === "unknown"),
+        ((v.kind !== "row" && v.kind !== "page") || ((o.kind === "row" || o.kind === "page") && o.call === v.call)),
     );
     if (!same) out.push(v);
   }

@@ -91,9 +91,10 @@ export class TypeScriptDocuments {
     }
     if (result.notAnalysed) this.log(result.notAnalysed);
     if (result.budget) this.log(result.budget);
-    if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
-      this.said.add(result.sdkUnresolved);
-      this.warn(result.sdkUnresolved);
+    for (const once of [result.sdkUnresolved, result.untypedClients]) {
+      if (!once || this.said.has(once)) continue;
+      this.said.add(once);
+      this.warn(once);
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);

@@ -6,7 +6,7 @@
  */
 import ts from "typescript";
 import { attempt, Caught, Finding, internalFinding, PropertyInfo, reporterFor, ServiceProfile } from "@core";
-import { FileUsage, UsageFinder } from "../calls";
+import { EntityWrite, FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer } from "../key-parts";
 import { appendOnlyKey, constantPartitionKey, invalidKeyCharacter, separatorOrder, unpaddedNumber } from "./keys";
@@ -17,7 +17,7 @@ import { readBeforeWrite } from "./read-before-write";
 import { Key, TsQuery, TsRule, TsRuleContext } from "./rule";
 import { designDriftKey } from "./design-drift-key";
 import { designDriftQuery } from "./design-drift-query";
-import { budgetNotice } from "./notices";
+import { budgetNotice, untypedClient } from "./notices";
 import type { DesignTable } from "../drift/design-index";
 
 export type { TsQuery } from "./rule";
@@ -44,6 +44,7 @@ export const TS_RULES: readonly TsRule[] = [
   designDriftQuery,
   // About the analysis itself
   budgetNotice,
+  untypedClient,
 ];
 
 export interface TsFileInput {
@@ -99,8 +100,7 @@ function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
   const skipped = "the keys of some writes (not decomposed)";
   for (const w of writes) {
     d.budget.guard(skipped, undefined, () => {
-      if (w.partitionKey)
-        out.push({ which: "partitionKey", expr: w.partitionKey, parts: d.parts(w.partitionKey), table: w.table, write: w });
+      if (w.partitionKey) out.push(...keyOf("partitionKey", w.partitionKey, d.parts(w.partitionKey, 0, w.partitionKeyEnv), w));
       else if (w.declaredPartitionKey !== undefined) {
         // `partitionKey: "VISITOR"` in the entity's declared type: the key is that literal wherever the type is written.
         out.push({
@@ -110,18 +110,43 @@ function keysOf(usage: FileUsage, d: KeyDecomposer): Key[] {
           table: w.table,
           write: w,
           declared: true,
+          at: w.entity.getSourceFile() === w.call.getSourceFile() ? w.entity : w.call,
         });
       }
-      if (w.rowKey) out.push({ which: "rowKey", expr: w.rowKey, parts: d.parts(w.rowKey), table: w.table, write: w });
+      if (w.rowKey) out.push(...keyOf("rowKey", w.rowKey, d.parts(w.rowKey, 0, w.rowKeyEnv), w));
     });
   }
   for (const k of usage.keyed) {
     d.budget.guard(skipped, undefined, () => {
       const pk = d.parts(k.partitionKey);
       const rk = d.parts(k.rowKey);
-      out.push({ which: "partitionKey", expr: k.partitionKey, parts: pk, table: k.table });
-      out.push({ which: "rowKey", expr: k.rowKey, parts: rk, table: k.table });
+      out.push({ which: "partitionKey", expr: k.partitionKey, parts: pk, table: k.table, at: k.partitionKey });
+      out.push({ which: "rowKey", expr: k.rowKey, parts: rk, table: k.table, at: k.rowKey });
     });
   }
   return out;
+}
+
+/**
+ * A key of a write. Its expression may sit in a helper the write goes through (another file, or a
+ * helper called from several places): the finding is then reported at the call made here.
+ */
+function keyOf(which: Key["which"], expr: ts.Expression, parts: Key["parts"], w: EntityWrite): Key[] {
+  const helper = w.via && enclosingFunction(w.via);
+  // A key built wholly inside the helper a write goes through is the helper's own finding, reported there, not at each call.
+  if (helper && within(expr, helper) && parts.every((p) => within(p.node, helper))) return [];
+  const here = expr.getSourceFile() === w.call.getSourceFile() && !(helper && within(expr, helper));
+  return [{ which, expr, parts, table: w.table, write: w, at: here ? expr : w.call }];
+}
+
+function enclosingFunction(n: ts.Node): ts.Node | undefined {
+  let p = n.parent;
+  while (p && !ts.isFunctionLike(p)) p = p.parent;
+  return p;
+}
+
+/** True when `n` is inside `scope` (the helper's body the write is made in). */
+function within(n: ts.Node, scope: ts.Node | undefined): boolean {
+  for (let p: ts.Node | undefined = n; p; p = p.parent) if (p === scope) return true;
+  return false;
 }

@@ -60,3 +60,77 @@ test("a project's budget: once spent, its other files are named as not analysed,
   const second = analyzer.analyze(b);
   assert.match(second.notAnalysed ?? "", /project-b\.ts was not analysed: the time budget of its project \(0\.001 ms\) is spent/);
 });
+
+test("clients typed any are traced to where they are made: a factory's other branch, a JavaScript cache, a default import", () => {
+  const factory = fx.file(
+    "factory.ts",
+    `import { TableClient } from "@azure/data-tables";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+declare const legacy: any;
+function tableFor(name: string) {
+  if (process.env.LEGACY) return legacy.openTable(name);
+  return TableClient.fromConnectionString(process.env.CONN ?? "", name);
+}
+export async function put(id: string) {
+  await tableFor("Parcels").createEntity({ partitionKey: "one", rowKey: id });
+}
+`,
+  );
+  const cache = fx.file(
+    "cache.js",
+    `const { TableClient } = require("@azure/data-tables");
+let cached = null;
+function table() {
+  if (!cached) cached = TableClient.fromConnectionString(process.env.CONN || "", "Sessions");
+  return cached;
+}
+async function save(id) {
+  await table().upsertEntity({ partitionKey: "sessions", rowKey: id });
+}
+module.exports = { save };
+`,
+  );
+  const defaultImport = fx.file(
+    "default-import.ts",
+    `// eslint-disable-next-line @typescript-eslint/no-explicit-any
+import Tables from "@azure/data-tables";
+const logs = new (Tables as any).TableClient("https://acct.table.core.windows.net", "Logs");
+export const log = (id: string) => logs.createEntity({ partitionKey: "log", rowKey: id });
+`,
+  );
+  for (const f of [factory, cache, defaultImport]) {
+    const result = fx.analyzer.analyze(f);
+    const found = result.findings.filter((x) => x.code === "ts/constant-partition-key" || x.code === "ts/untyped-client");
+    assert.deepEqual(
+      found.map((x) => [x.code, x.severity]),
+      [["ts/constant-partition-key", "warning"]],
+      f,
+    );
+    assert.equal(result.untypedClients, undefined);
+  }
+  assert.match(fx.analyzer.analyze(factory).findings.find((x) => x.code === "ts/constant-partition-key")!.message, /table "Parcels"/);
+});
+
+test("a client nobody can trace gets a hint at the call saying why, and the project one notice", () => {
+  const f = fx.file(
+    "blind.ts",
+    `import { odata } from "@azure/data-tables";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function put(client: any, id: string) {
+  await client.createEntity({ partitionKey: "p", rowKey: id });
+  return client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${id}\` } });
+}
+`,
+  );
+  const result = fx.analyzer.analyze(f);
+  const hints = result.findings.filter((x) => x.code === "ts/untyped-client");
+  assert.deepEqual(
+    hints.map((x) => [x.severity, x.message.split(":")[0]]),
+    [
+      ["hint", "the analysis cannot see this createEntity call"],
+      ["hint", "the analysis cannot see this listEntities call"],
+    ],
+  );
+  assert.match(hints[0].message, /the parameter 'client' is typed any, so its table, keys and filter are not checked/);
+  assert.match(result.untypedClients ?? "", /some @azure\/data-tables calls go through clients typed any, which the analysis cannot see/);
+});
