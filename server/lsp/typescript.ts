@@ -89,9 +89,11 @@ export class TypeScriptDocuments {
       result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
     if (result.notAnalysed) this.log(result.notAnalysed);
-    if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
-      this.said.add(result.sdkUnresolved);
-      this.warn(result.sdkUnresolved);
+    if (result.budget) this.log(result.budget);
+    for (const once of [result.sdkUnresolved, result.untypedClients]) {
+      if (!once || this.said.has(once)) continue;
+      this.said.add(once);
+      this.warn(once);
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);
