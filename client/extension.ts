@@ -1,113 +1,94 @@
 /**
  * Extension entry: the language server for `.tdl` files and TypeScript that
- * uses `@azure/data-tables`; the table explorer, connections and the
- * embedded emulator. VS Code glue only: the engines live in account/,
- * emulator/ and panel/.
+ * uses `@azure/data-tables`; the pages (from the registry, panels/pages.ts),
+ * connections, the embedded emulator and the commands — each registered
+ * once, by its name in `COMMANDS`, through the one wrapper that reports its
+ * failures (vscode/commands.ts). VS Code glue only: the engines live in
+ * the runtime, the pages' hosts in webview-host/.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { COMMANDS } from "@protocol/commands";
 import { typescriptGate } from "./vscode/typescript-gate";
 import { serverErrorHandler } from "./vscode/language-client-errors";
 import { EmulatorHost } from "./vscode/emulator-host";
 import { VsCodeConnectionStore } from "./vscode/connection-store";
+import { Commands } from "./vscode/commands";
 import { VsCodeExplorerUi } from "./panels/explorer-ui";
-import { EXPLORER_VIEW, ExplorerPanel } from "./panels/explorer-panel";
+import { PagePanels } from "./panels/pages";
 import { ExplorerController } from "./explorer/controller";
 import { LiveDataChecker } from "./commands/live-data";
 import { StressCommand } from "./commands/stress";
 import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
-import { HeatmapPanel } from "./panels/heatmap-panel";
-import { setPanelLog } from "./panels/panel-page";
-import type { EventOf } from "@protocol/pages";
-
-type HostEvent = EventOf<"explorer">;
+import type { PageServices } from "./webview-host/page";
 
 let client: LanguageClient | undefined;
 let emulator: EmulatorHost | undefined;
 
+/** A command argument that should be a string (a CodeLens passes one; the palette passes none). */
+const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("Table Design");
-  setPanelLog((line) => output.appendLine(line));
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.text = "$(database) Tables";
   status.tooltip = "Open the table explorer";
-  status.command = "tableDesign.openExplorer";
+  status.command = COMMANDS.openExplorer.id;
   status.show();
-  emulator = new EmulatorHost(output, status);
+  const host = (emulator = new EmulatorHost(output, status));
+  context.subscriptions.push(output, status, host);
+  const commands = new Commands(context, output);
   const store = new VsCodeConnectionStore(context);
-  const ui = new VsCodeExplorerUi(emulator);
-  const makeController = (emit: (e: HostEvent) => void) => new ExplorerController(store, ui, emit);
-  context.subscriptions.push(output, status, emulator);
+  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args));
+  const explorer: PageServices["explorer"] = {};
+  const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), explorer };
+  const pages = await PagePanels.register(context, commands, services, (line) => output.appendLine(line));
+  const session = () => explorer.latest?.activeConnection;
 
-  let lastController: ExplorerController | undefined;
-  const trackingController = (emit: (e: HostEvent) => void) => (lastController = makeController(emit));
   const liveData = new LiveDataChecker(async () => {
-    if (lastController?.activeConnection) return lastController.activeConnection;
+    if (session()) return session();
     const first = store.list()[0];
     if (!first) return undefined;
-    const c = makeController(() => undefined);
+    const c = new ExplorerController(store, ui, () => undefined);
     await c.activate(first.id);
     return c.activeConnection;
   });
-  context.subscriptions.push(
-    liveData,
-    vscode.commands.registerCommand("tableDesign.checkLiveData", (uri: string, table: string) =>
-      liveData.check(uri, table).catch((e: Error) => vscode.window.showErrorMessage(`Live data check failed: ${e.message}`)),
-    ),
-  );
+  context.subscriptions.push(liveData);
+  commands.register("checkLiveData", (uri, table) => liveData.check(String(uri), String(table)));
 
-  const stress = new StressCommand(context, emulator, store, () => ({ session: lastController?.activeConnection }));
-  context.subscriptions.push(
-    vscode.commands.registerCommand("tableDesign.runStressTest", (uri?: string, table?: string) => stress.run(uri, table)),
-    vscode.commands.registerCommand("tableDesign.removeStressTables", () => stress.removeLeftovers()),
-    vscode.commands.registerCommand("tableDesign.inferDesign", (table?: string) =>
-      new InferCommand(emulator, () => lastController?.activeConnection).run(table),
-    ),
-    vscode.commands.registerCommand("tableDesign.generateKeyBuilders", (uri?: unknown, table?: unknown) =>
-      generateKeyBuildersCommand(uri, table),
-    ),
-    vscode.commands.registerCommand("tableDesign.showHeatmap", async () => {
-      if (!emulator!.running) await emulator!.start();
-      HeatmapPanel.show(context, emulator!);
-    }),
+  const stress = new StressCommand(
+    host,
+    store,
+    () => ({ session: session() }),
+    (title, runs) => pages.open("report", { title, runs }),
+    commands,
   );
-
-  const openExplorer = async () => {
-    const panel = ExplorerPanel.show(context, trackingController);
-    // With nothing to connect to, the embedded emulator is the zero-setup answer.
-    if (!store.list().length)
-      await panel.activeController
-        .handle("connect.emulator", {})
-        .catch((e: Error) => vscode.window.showErrorMessage(`Could not start the emulator: ${e.message}`));
-  };
-  context.subscriptions.push(
-    vscode.commands.registerCommand("tableDesign.openExplorer", openExplorer),
-    vscode.commands.registerCommand("tableDesign.startEmulator", async () => {
-      const { info, secret } = await emulator!.start();
-      await store.save(info, secret);
-      vscode.window.showInformationMessage(`Table emulator running at ${info.endpoint}`);
-    }),
-    vscode.commands.registerCommand("tableDesign.connect", async () => {
-      const made = await ui.promptConnection();
-      if (!made) return;
-      await store.save(made.info, made.secret);
-      vscode.window.showInformationMessage(`Connected: ${made.info.name} (${made.info.endpoint})`);
-    }),
-    vscode.commands.registerCommand("tableDesign.disconnect", async () => {
-      const pick = await vscode.window.showQuickPick(
-        store.list().map((c) => ({ label: c.name, description: c.endpoint, id: c.id })),
-        { title: "Forget which connection?" },
-      );
-      if (pick) await store.remove(pick.id);
-    }),
-    vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW, {
-      deserializeWebviewPanel: async (panel) => ExplorerPanel.revive(panel, context, trackingController),
-    }),
-  );
+  commands.register("runStressTest", (uri, table) => stress.run(text(uri), text(table)));
+  commands.register("removeStressTables", () => stress.removeLeftovers());
+  commands.register("inferDesign", (table) => new InferCommand(host, session).run(text(table)));
+  commands.register("generateKeyBuilders", (uri, table) => generateKeyBuildersCommand(uri, table));
+  commands.register("startEmulator", async () => {
+    const { info, secret } = await host.start();
+    await store.save(info, secret);
+    void vscode.window.showInformationMessage(`Table emulator running at ${info.endpoint}`);
+  });
+  commands.register("connect", async () => {
+    const made = await ui.promptConnection();
+    if (!made) return;
+    await store.save(made.info, made.secret);
+    void vscode.window.showInformationMessage(`Connected: ${made.info.name} (${made.info.endpoint})`);
+  });
+  commands.register("disconnect", async () => {
+    const pick = await vscode.window.showQuickPick(
+      store.list().map((c) => ({ label: c.name, description: c.endpoint, id: c.id })),
+      { title: "Forget which connection?" },
+    );
+    if (pick) await store.remove(pick.id);
+  });
   if (vscode.workspace.getConfiguration("tableDesign").get<boolean>("emulator.startOnActivation", false)) {
-    void vscode.commands.executeCommand("tableDesign.startEmulator");
+    void commands.execute("startEmulator");
   }
 
   const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));

@@ -14,6 +14,7 @@ import type { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./entit
 import type { StressReport } from "./stress-report";
 import type { TrafficSecond } from "./traffic";
 import type { Classification } from "@core";
+import type { ErrorKind } from "@core/errors";
 
 export type TransferFormat = "json" | "csv";
 
@@ -131,7 +132,7 @@ export interface ReportState {
   runs: Array<{ label: string; report: StressReport }>;
 }
 
-/** Every page: its start state, its requests and the events it receives. */
+/** Every page: its start state, its requests and the events it receives (its registration is in `PAGES`). */
 export interface Views {
   explorer: {
     state: { connections: ConnectionInfo[]; active?: string; notice?: Notice };
@@ -143,6 +144,58 @@ export interface Views {
 }
 
 export type ViewName = keyof Views;
+
+/**
+ * A command of the extension as VS Code shows it. The one list of them is
+ * `COMMANDS` (commands.ts); `package.json`'s `contributes.commands`, its
+ * menus and its `onCommand` activation events are generated from it.
+ */
+export interface CommandSpec {
+  readonly id: `tableDesign.${string}`;
+  /** The title in the command palette (category "Table Design"). */
+  readonly title: string;
+  /** A codicon for menus and the status bar, `$(name)`. */
+  readonly icon?: `$(${string})`;
+  /** Hidden from the command palette: it needs the arguments a CodeLens or a fix passes. */
+  readonly palette?: false;
+  /** Activates the extension (`onCommand:`): the command works before any design or code is open. */
+  readonly activates?: true;
+}
+
+/** How a page is opened and restored; the page itself is `webview/<view>/page.ts`, its host `client/webview-host/pages/<view>.ts`. */
+export interface PageEntry {
+  /** The panel's id (VS Code's `viewType`). */
+  readonly panel: `tableDesign.${string}`;
+  /** The panel's title (a page opened with arguments may give its own). */
+  readonly title: string;
+  /** The command that opens the page, named `name` in `COMMANDS`. */
+  readonly command?: CommandSpec & { readonly name: string };
+  /** VS Code brings the panel back after a reload (`onWebviewPanel:` activation, a panel serializer). */
+  readonly restores?: true;
+}
+
+/**
+ * The registry of pages: one entry per view of `Views` (the compiler checks
+ * both ways). The host wiring, the page's dispatch in the webview, the
+ * commands that open pages and the manifest's activation events come from it.
+ */
+export const PAGES = {
+  explorer: {
+    panel: "tableDesign.explorer",
+    title: "Table Explorer",
+    command: { name: "openExplorer", id: "tableDesign.openExplorer", title: "Open Table Explorer", icon: "$(database)", activates: true },
+    restores: true,
+  },
+  report: { panel: "tableDesign.stressReport", title: "Stress test" },
+  heatmap: {
+    panel: "tableDesign.heatmap",
+    title: "Key-space heatmap",
+    command: { name: "showHeatmap", id: "tableDesign.showHeatmap", title: "Show the Emulator's Key-space Heatmap", activates: true },
+  },
+} as const satisfies { readonly [V in ViewName]: PageEntry };
+
+/** The views, in the registry's order. */
+export const VIEW_NAMES = Object.keys(PAGES) as ViewName[];
 export type StateOf<V extends ViewName> = Views[V]["state"];
 export type RequestsOf<V extends ViewName> = Views[V]["requests"];
 export type MethodOf<V extends ViewName> = keyof RequestsOf<V> & string;
@@ -155,9 +208,14 @@ export type InitOf<V extends ViewName> = { type: "init"; view: V; state: StateOf
 /** The start message of whichever view the host shows (narrow it on `view`). */
 export type InitMessage = { [V in ViewName]: InitOf<V> }[ViewName];
 
+/**
+ * The answer to one request. A failure carries its kind (core/errors.ts),
+ * so the page shows it as the other front ends do: a sentence, the details
+ * behind a toggle, and for an `internal` one where its stack was logged.
+ */
 export type ResponseMessage =
   | { type: "response"; id: number; ok: true; result: unknown }
-  | { type: "response"; id: number; ok: false; error: string; details?: string };
+  | { type: "response"; id: number; ok: false; error: string; kind: ErrorKind; details?: string };
 
 export type HostToWebview<V extends ViewName = ViewName> = InitOf<V> | ResponseMessage | { type: "event"; event: EventOf<V> };
 

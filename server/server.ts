@@ -1,43 +1,48 @@
 /**
- * The language server: maps each LSP request onto one call of the pure
- * service (`service/`). `node dist/server.js --stdio` speaks LSP on stdio.
+ * The language server: a map of handlers. Each LSP request is answered by
+ * its provider (features/, one per feature, wired in one line in
+ * features/index.ts) through the one wrapper (lsp/feature.ts), which maps a
+ * failure to the response error of its kind and bounds the answer by the
+ * request budget (lsp/budget.ts). `node dist/server.js --stdio` speaks LSP
+ * on stdio.
  *
- * Every handler runs inside the guard (`lsp/guard.ts`): no document,
- * request or notification can make the process exit. Params are checked
- * first (`lsp/params.ts`); a failure is logged with its stack and answered
- * with an empty result; the analyses turn their own failures into one
- * `internal` diagnostic on the document.
+ * Every handler and notification runs inside the guard (`lsp/guard.ts`):
+ * no document, request or notification can make the process exit. The
+ * analyses turn their own failures into one `internal` diagnostic on the
+ * document.
  */
 import {
   createConnection,
   DidChangeConfigurationNotification,
   InitializeParams,
   InitializeResult,
+  MessageType,
   ProposedFeatures,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
-  ResponseError,
-  ErrorCodes,
 } from "vscode-languageserver/node";
-import { TextDocument } from "vscode-languageserver-textdocument";
-import { formatTdl, queryInfos, resolveOptions, summary, AnalysisOptions, Classification } from "@core";
-import { complete, definition, hover, outline, prepareRename, references, rename } from "./ide";
-import { AnalysisCache, Entry } from "./lsp/documents";
+import { fileURLToPath } from "node:url";
+import { resolveOptions, AnalysisOptions } from "@core";
+import { AnalysisCache } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
 import { WorkspaceDesigns } from "./lsp/designs";
-import { fileURLToPath } from "node:url";
-import { codeActionsFor, toCompletionItem, toDocumentSymbol } from "./lsp/convert";
 import { Guard } from "./lsp/guard";
-import { contextDiagnostics, documentUri, newName, requestPosition } from "./lsp/params";
 import { CHECKED_SYNC } from "./lsp/text-sync";
 import { DiagnosticsScheduler, isTdl } from "./lsp/scheduler";
-import { keepsEveryCharacter } from "./lsp/format-check";
+import { Feature, FeatureHost } from "./lsp/feature";
+import { FEATURES } from "./features";
 
 const connection = createConnection(ProposedFeatures.all);
 const guard = new Guard({ error: (m) => connection.console.error(m), warn: (m) => connection.console.warn(m) });
 const documents = new TextDocuments(CHECKED_SYNC);
 const cache = new AnalysisCache((m) => connection.console.error(m));
 let workspaceFolders: string[] = [];
+/** What the user should see once: the client shows it in its status bar and output channel (the callers say each sentence once). */
+const warnUser = (message: string) => {
+  connection.console.warn(message);
+  void connection.sendNotification("tableDesign/analysisWarning", { message }).catch(() => undefined);
+};
 const designs = new WorkspaceDesigns(
   () => workspaceFolders,
   () =>
@@ -45,24 +50,17 @@ const designs = new WorkspaceDesigns(
       .all()
       .filter(isTdl)
       .map((d) => ({ uri: d.uri, analysis: cache.get(d).analysis })),
+  warnUser,
 );
-const typescript = new TypeScriptDocuments(
-  designs,
-  (m) => connection.console.error(m),
-  (m) => {
-    connection.console.warn(m);
-    // The client shows it in its status bar and output channel (once: the analysis says each sentence once).
-    void connection.sendNotification("tableDesign/analysisWarning", { message: m }).catch(() => undefined);
-  },
-);
+const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m), warnUser);
 const diagnostics = new DiagnosticsScheduler(connection, documents, cache, typescript, guard);
 let canPullConfiguration = false;
 let canRegisterConfigurationChange = false;
 
-/** Folder URIs of the workspace as paths; entries that are not `file:` URIs (or not strings) are left out. */
+/** Folder URIs of the workspace as paths, each once (clients send the root as a folder too); entries that are not `file:` URIs (or not strings) are left out. */
 function folderPaths(params: InitializeParams): string[] {
   const uris: unknown[] = [...(Array.isArray(params.workspaceFolders) ? params.workspaceFolders.map((f) => f?.uri) : []), params.rootUri];
-  return uris
+  const paths = uris
     .filter((u): u is string => typeof u === "string" && u.startsWith("file:"))
     .flatMap((u) => {
       try {
@@ -71,6 +69,7 @@ function folderPaths(params: InitializeParams): string[] {
         return [];
       }
     });
+  return [...new Set(paths)];
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -84,18 +83,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     guard.failed("initialize", e);
   }
   return {
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: [":", "=", "+", "(", " ", ","] },
-      hoverProvider: true,
-      documentSymbolProvider: true,
-      definitionProvider: true,
-      referencesProvider: true,
-      renameProvider: { prepareProvider: true },
-      documentFormattingProvider: true,
-      codeActionProvider: { codeActionKinds: ["quickfix"] },
-      codeLensProvider: { resolveProvider: false },
-    },
+    capabilities: Object.assign({ textDocumentSync: TextDocumentSyncKind.Incremental }, ...FEATURES.map((f) => f.capabilities ?? {})),
     serverInfo: { name: "Table Design Language Server" },
   };
 });
@@ -165,170 +153,19 @@ documents.onDidClose(
   }),
 );
 
-/** Runs `fn` with the analysis of an open design; undefined when the URI is not one (a closed or unknown document). */
-function withDoc<R>(params: unknown, fn: (entry: Entry, doc: TextDocument) => R): R | undefined {
-  const doc = documents.get(documentUri(params));
-  return doc && isTdl(doc) ? fn(cache.get(doc), doc) : undefined;
-}
-
-connection.onCompletion(
-  guard.request("completion", [], (p) => {
-    const position = requestPosition(p);
-    return withDoc(p, ({ analysis, lines }) => complete(analysis, lines.offset(position)).map(toCompletionItem)) ?? [];
-  }),
-);
-
-connection.onHover(
-  guard.request("hover", null, (p) => {
-    const position = requestPosition(p);
-    return (
-      withDoc(p, ({ analysis, lines }) => {
-        const h = hover(analysis, lines.offset(position));
-        return h ? { contents: { kind: "markdown" as const, value: h.markdown }, range: lines.range(h.start, h.end) } : null;
-      }) ?? null
-    );
-  }),
-);
-
-connection.onDocumentSymbol(
-  guard.request(
-    "document symbols",
-    [],
-    (p) => withDoc(p, ({ analysis, lines }) => outline(analysis).map((s) => toDocumentSymbol(lines, s))) ?? [],
-  ),
-);
-
-connection.onDefinition(
-  guard.request("definition", null, (p) => {
-    const position = requestPosition(p);
-    return (
-      withDoc(p, ({ analysis, lines }) => {
-        const d = definition(analysis, lines.offset(position));
-        return d ? { uri: p.textDocument.uri, range: lines.range(d.start, d.end) } : null;
-      }) ?? null
-    );
-  }),
-);
-
-connection.onReferences(
-  guard.request("references", [], (p) => {
-    const position = requestPosition(p);
-    const includeDeclaration = p.context?.includeDeclaration === true;
-    return (
-      withDoc(p, ({ analysis, lines }) =>
-        references(analysis, lines.offset(position), includeDeclaration).map((r) => ({
-          uri: p.textDocument.uri,
-          range: lines.range(r.start, r.end),
-        })),
-      ) ?? []
-    );
-  }),
-);
-
-connection.onPrepareRename(
-  guard.request("prepare rename", null, (p) => {
-    const position = requestPosition(p);
-    return (
-      withDoc(p, ({ analysis, lines }) => {
-        const r = prepareRename(analysis, lines.offset(position));
-        return r ? { range: lines.range(r.start, r.end), placeholder: r.placeholder } : null;
-      }) ?? null
-    );
-  }),
-);
-
-connection.onRenameRequest(
-  guard.request("rename", null, (p) => {
-    const position = requestPosition(p);
-    const name = newName(p);
-    return (
-      withDoc(p, ({ analysis, lines }) => {
-        let edits: ReturnType<typeof rename>;
-        try {
-          edits = rename(analysis, lines.offset(position), name);
-        } catch (e) {
-          // The service refuses a name that is not a property name: the user's message, not a failure.
-          return new ResponseError<void>(ErrorCodes.InvalidParams, (e as Error).message);
-        }
-        if (!edits) return null;
-        return { changes: { [p.textDocument.uri]: edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })) } };
-      }) ?? null
-    );
-  }),
-);
-
-connection.onDocumentFormatting(
-  guard.request(
-    "formatting",
-    [],
-    (p) =>
-      withDoc(p, ({ analysis }, doc) => {
-        const formatted = formatTdl(analysis.text);
-        if (formatted === analysis.text) return [];
-        if (!keepsEveryCharacter(analysis.text, formatted)) {
-          // A formatter bug must never cost the user text: refuse, and say so in the log.
-          connection.console.error(`formatting ${doc.uri} refused: the result would change more than whitespace`);
-          return [];
-        }
-        // The document's own end, as the client counts lines (\r, \r\n and \n alike): the edit replaces all of it.
-        return [{ range: { start: { line: 0, character: 0 }, end: doc.positionAt(analysis.text.length) }, newText: formatted }];
-      }) ?? [],
-  ),
-);
-
-connection.onCodeAction(
-  guard.request("code actions", [], (p) => {
-    const uri = documentUri(p);
-    return codeActionsFor(uri, contextDiagnostics(p));
-  }),
-);
-
-// A lens above each query: its class and estimates (informational, no command to run).
-connection.onCodeLens(
-  guard.request("code lenses", [], (p) => {
-    const doc = documents.get(documentUri(p));
-    if (doc && isTypeScript(doc)) {
-      const { result, lines } = typescript.get(doc);
-      return result.queries.map((q) => ({
-        range: lines.range(q.start, q.start),
-        command: { title: q.classification ? tsLens(q.classification) : "filter not known statically", command: "" },
-      }));
-    }
-    const uri = p.textDocument.uri;
-    return (
-      withDoc(p, ({ analysis, lines }) => [
-        // Above each table: check the design against the live table of the same name.
-        ...analysis.tables
-          .filter((t) => t.table.name.text)
-          .flatMap((t) => {
-            const range = lines.range(t.base + t.table.name.start, t.base + t.table.name.end);
-            return [
-              { range, command: { title: "Stress test", command: "tableDesign.runStressTest", arguments: [uri, t.table.name.text] } },
-              {
-                range,
-                command: { title: "Check against live data", command: "tableDesign.checkLiveData", arguments: [uri, t.table.name.text] },
-              },
-              {
-                range,
-                command: {
-                  title: "Generate key builders",
-                  command: "tableDesign.generateKeyBuilders",
-                  arguments: [uri, t.table.name.text],
-                },
-              },
-            ];
-          }),
-        ...queryInfos(analysis)
-          .filter((q) => q.classification)
-          .map((q) => ({ range: lines.range(q.start, q.end), command: { title: summary(q.classification!), command: "" } })),
-      ]) ?? []
-    );
-  }),
-);
-
-function tsLens(c: Classification): string {
-  return c.class === "table-scan" ? "table-scan · scans every partition" : summary(c);
-}
+// Every request: one provider per feature (features/index.ts), answered through the one wrapper.
+const features = new FeatureHost({
+  documents,
+  cache,
+  typescript,
+  guard,
+  // A notification, not a request: nothing waits for the user to close it.
+  tell: (message) =>
+    void connection
+      .sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Table Design: ${message}` })
+      .catch(() => undefined),
+});
+for (const f of FEATURES) connection.onRequest(f.method, features.serve(f as Feature<unknown, unknown>));
 
 // The last net, not the plan: every handler and timer above is guarded already.
 process.on("unhandledRejection", (e) => guard.report("unhandled rejection", e));

@@ -1,40 +1,31 @@
 /**
  * Webview entry: announces itself to the host, then renders the view the
- * host asks for, with a client that can make only that view's requests.
+ * host asks for — the page `<view>/page.ts`, found by name (esbuild bundles
+ * every page the pattern matches), with a client that can make only that
+ * view's requests.
  */
 import "./styles.css";
+import type { InitMessage, ViewName } from "@protocol/pages";
 import { HostConnection } from "./rpc";
-import { ExplorerApp } from "./explorer/app";
-import { renderReports } from "./report/app";
-import { Heatmap } from "./heatmap/app";
-import { h } from "./dom";
+import { renderPage, WebviewPage } from "./page";
+import { showProblem, problemArea } from "./problem";
 
 const connection = new HostConnection();
 const root = document.getElementById("root")!;
-connection.start((init) => {
+connection.start((init: InitMessage) => {
   root.dataset.view = init.view;
-  switch (init.view) {
-    case "explorer":
-      new ExplorerApp(connection.client(init.view), root, init.state);
-      break;
-    case "report": {
-      const host = connection.client(init.view);
-      if (init.state.runs.some((r) => r.report.target === "emulator")) {
-        root.append(
-          h(
-            "button",
-            { class: "secondary open-heatmap", onclick: () => void host.request("heatmap.open", {}) },
-            "Open the key-space heatmap",
-          ),
-        );
-      }
-      renderReports(root, init.state);
-      break;
-    }
-    case "heatmap": {
-      const heatmap = new Heatmap(root, init.state.seconds, init.state.now);
-      connection.client(init.view).onEvent((e) => heatmap.add(e.second));
-      break;
-    }
-  }
+  import(`./${init.view}/page.ts`)
+    .then(({ default: page }: { default: WebviewPage<ViewName> }) => {
+      if (page?.view !== init.view) throw new Error(`${init.view}/page.ts does not declare the ${init.view} page`);
+      renderPage(page, init, root, connection.client(init.view));
+    })
+    .catch((e: unknown) => {
+      // A page that cannot be shown says so, instead of leaving the panel blank.
+      const area = problemArea();
+      root.append(area);
+      showProblem(area, {
+        message: `the ${init.view} page could not be shown: ${e instanceof Error ? e.message : String(e)}`,
+        kind: "internal",
+      });
+    });
 });

@@ -74,7 +74,8 @@ export class HostConnection {
       if (!p) return;
       this.pending.delete(msg.id);
       if (msg.ok) p.resolve(msg.result);
-      else p.reject(Object.assign(new Error(msg.error), msg.details ? { details: msg.details } : {}));
+      // The failure keeps its kind and details: the page shows it as every page does (problem.ts).
+      else p.reject(Object.assign(new Error(msg.error), { kind: msg.kind }, msg.details ? { details: msg.details } : {}));
     }
   }
 }

@@ -12,6 +12,7 @@ import * as vscode from "vscode";
 import { analyzeTdl, LineIndex } from "@core";
 import { generateKeyBuilders } from "@codegen";
 import { analysisOptions } from "../vscode/settings";
+import { workspaceDesigns } from "../vscode/design-files";
 
 /** Where a design's table is: the design's URI (a string, as the CodeLens passes it) and the table's name. */
 interface DesignTable {
@@ -68,16 +69,10 @@ export async function generateKeyBuildersCommand(uri?: unknown, table?: unknown)
 
 /** A table of an open design or of a design in the workspace, picked by the user. */
 async function pickTable(): Promise<DesignTable | undefined> {
-  const uris = new Map<string, vscode.Uri>();
-  for (const d of vscode.workspace.textDocuments)
-    if (d.languageId === "tdl" || d.fileName.endsWith(".tdl")) uris.set(d.uri.toString(), d.uri);
-  for (const u of await vscode.workspace.findFiles("**/*.tdl", "**/node_modules/**", 200)) uris.set(u.toString(), u);
   const items: Array<vscode.QuickPickItem & DesignTable> = [];
-  for (const uri of uris.values()) {
-    const doc = await vscode.workspace.openTextDocument(uri);
-    for (const t of analyzeTdl(doc.getText(), analysisOptions()).tables) {
-      if (t.table.name.text)
-        items.push({ label: t.table.name.text, description: vscode.workspace.asRelativePath(uri), uri, table: t.table.name.text });
+  for (const { uri, label, text } of await workspaceDesigns()) {
+    for (const t of analyzeTdl(text, analysisOptions()).tables) {
+      if (t.table.name.text) items.push({ label: t.table.name.text, description: label, uri, table: t.table.name.text });
     }
   }
   if (!items.length) {

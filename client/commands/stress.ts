@@ -3,7 +3,7 @@
  * from every `.tdl` in the workspace), a mode and a duration; run against
  * the current connection or the embedded emulator (a real account only
  * after a modal confirmation) with a cancellable progress notification, with
- * the options `tdl stress` uses (panel/stress-run.ts); open the report in a
+ * the options `tdl stress` uses (client/commands/stress-options.ts); open the report in a
  * tab named after the table, mode and time. Optionally compare with the key
  * a quick fix proposes, judged at the first run's calibration.
  * `tableDesign.removeStressTables`: find the marked leftovers of earlier
@@ -14,8 +14,6 @@ import * as vscode from "vscode";
 import {
   runStress,
   StressFailure,
-  StressInputError,
-  StressRefused,
   proposedAlternative,
   describeLeftover,
   findLeftovers,
@@ -30,25 +28,28 @@ import {
 import { entityRate } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
 import { analyzeTdl } from "@core";
+import { COMMANDS } from "@protocol/commands";
 import { analysisOptions } from "../vscode/settings";
-import { showStressReport } from "../panels/report-panel";
 import { commandStressOptions, CommandTarget, designTables, reportTitle } from "./stress-options";
 import { EmulatorHost } from "../vscode/emulator-host";
 import { ConnectionStore } from "../explorer/controller";
+import type { Commands } from "../vscode/commands";
+import { workspaceDesigns } from "../vscode/design-files";
 
 interface Target {
   session?: AccountSession;
 }
 
-/** The command's title, as a failure message names it. */
-const REMOVE_COMMAND_TITLE = "Remove Leftover Stress Tables";
+/** The command that removes leftover tables, as a failure message names it and its button runs it. */
+const REMOVE = COMMANDS.removeStressTables;
 
 export class StressCommand {
   constructor(
-    private readonly context: vscode.ExtensionContext,
     private readonly emulator: EmulatorHost,
     private readonly store: ConnectionStore,
     private readonly current: () => Target,
+    private readonly showReport: (title: string, runs: Array<{ label: string; report: StressReport }>) => void,
+    private readonly commands: Commands,
   ) {}
 
   async run(uri?: string, table?: string): Promise<void> {
@@ -107,7 +108,7 @@ export class StressCommand {
                 analysis: options,
                 signal: abort.signal,
                 calibration: runs[0]?.report.calibration,
-                cleanupHint: `run the command 'Table Design: ${REMOVE_COMMAND_TITLE}' while connected to ${endpointHost(target.connection.endpoint)}`,
+                cleanupHint: `run the command 'Table Design: ${REMOVE.title}' while connected to ${endpointHost(target.connection.endpoint)}`,
                 onProgress: (p) =>
                   progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${entityRate(p.entitiesPerSecond)}` }),
               }),
@@ -124,22 +125,16 @@ export class StressCommand {
       }
     } catch (e) {
       if (e instanceof StressFailure && e.leftover) {
-        void vscode.window.showErrorMessage(`Stress test: ${e.message}`, REMOVE_COMMAND_TITLE).then((choice) => {
-          if (choice) void vscode.commands.executeCommand("tableDesign.removeStressTables");
+        void vscode.window.showErrorMessage(`Stress test: ${e.message}`, REMOVE.title).then((choice) => {
+          if (choice) void this.commands.execute("removeStressTables");
         });
-      } else if (!(e instanceof StressRefused)) {
-        vscode.window.showErrorMessage(
-          e instanceof StressFailure || e instanceof StressInputError
-            ? `Stress test: ${e.message}`
-            : `Stress test failed: ${(e as Error).message}`,
-        );
-      }
+      } else this.commands.report(COMMANDS.runStressTest.title, e);
       // What the load measured before it failed is still worth seeing; a failure before the load has nothing to show.
       if (e instanceof StressFailure && e.phase !== "create" && e.phase !== "preload")
         runs.push({ label: `${design.table} (${e.phase === "delete" ? "its table was left behind" : "failed"})`, report: e.report });
       if (!runs.length) return;
     }
-    showStressReport(this.context, reportTitle(design.table, mode.label as StressMode, startedAt, runs.length > 1), runs);
+    this.showReport(reportTitle(design.table, mode.label as StressMode, startedAt, runs.length > 1), runs);
   }
 
   /** `tableDesign.removeStressTables`: the marked leftovers at the active connection or the running emulator, removed after a confirmation. */
@@ -218,27 +213,12 @@ export class StressCommand {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
       return { text: doc.getText(), file: doc.uri.fsPath, table };
     }
-    const open = new Map(
-      vscode.workspace.textDocuments.filter((d) => d.languageId === "tdl" || d.fileName.endsWith(".tdl")).map((d) => [d.uri.toString(), d]),
-    );
-    const found = await vscode.workspace.findFiles("**/*.tdl", "**/node_modules/**", 2000);
-    const uris = new Map([
-      ...found.map((u) => [u.toString(), u] as const),
-      ...[...open.values()].map((d) => [d.uri.toString(), d.uri] as const),
-    ]);
-    const files = await Promise.all(
-      [...uris.values()].map(async (u) => {
-        const text = open.get(u.toString())?.getText() ?? (await readText(u));
-        return text === undefined ? undefined : { path: u.fsPath, label: vscode.workspace.asRelativePath(u), text };
-      }),
-    );
+    const files = (await workspaceDesigns()).map((f) => ({ path: f.uri.fsPath, label: f.label, text: f.text }));
     const options = analysisOptions();
-    const items = designTables(
-      files.filter((f) => f !== undefined),
-      (text) =>
-        analyzeTdl(text, options)
-          .tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
-          .map((t) => t.table.name.text),
+    const items = designTables(files, (text) =>
+      analyzeTdl(text, options)
+        .tables.filter((t) => !t.table.hasSyntaxError && t.table.name.text)
+        .map((t) => t.table.name.text),
     ).map((t) => ({ label: t.table, description: t.label, design: t }));
     if (!items.length) {
       vscode.window.showWarningMessage("No .tdl design with a table in this workspace: create one to stress-test it.");
@@ -268,14 +248,5 @@ export class StressCommand {
     }
     const { info, secret } = await this.emulator.start();
     return { connection: info, secret, emulator: true, throttle: this.emulator.throttle };
-  }
-}
-
-/** A design file's text, or undefined when it cannot be read (it is then left out of the picker). */
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
   }
 }

@@ -47,7 +47,7 @@ export class ActiveConnection {
   }
 
   need(): AccountSession {
-    if (!this.session) throw new PanelError("no connection: connect to an account or start the emulator first");
+    if (!this.session) throw new PanelError("no connection: connect to an account or start the emulator first", undefined, "usage");
     return this.session;
   }
 
@@ -66,8 +66,9 @@ export class ActiveConnection {
       tables = await session.listTables();
     } catch (e) {
       const why = explain(e);
+      if (!(why instanceof PanelError)) throw why;
       const still = this.session && this.active !== id ? `; still connected to '${this.session.connection.name}'` : "";
-      throw new PanelError(`could not connect to '${info.name}': ${why.message}${still}`, why.details);
+      throw new PanelError(`could not connect to '${info.name}': ${why.message}${still}`, why.details, why.kind);
     }
     if (ticket !== this.ticket) return tables;
     this.session = session;
@@ -121,7 +122,7 @@ export class ActiveConnection {
       const why = explain(e);
       this.notice = {
         message: `${why.message.startsWith("could not connect") ? why.message : `could not reconnect to ${name}: ${why.message}`}. Pick a connection, or start the emulator.`,
-        details: why.details,
+        ...(why instanceof PanelError && why.details ? { details: why.details } : {}),
       };
       this.emit({ type: "notice", notice: this.notice });
     }

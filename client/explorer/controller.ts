@@ -11,7 +11,7 @@ import { AccountSession, Secret, planImport, serialize } from "@runtime";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
 import { ConnectionInfo } from "@protocol";
-import { parseFilter, classifyFilter, stringLiteral as literal } from "@core";
+import { parseFilter, classifyFilter, plural, stringLiteral as literal } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
@@ -55,7 +55,6 @@ export interface ExplorerUi {
  * edited or deleted.
  */
 const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set(["PartitionKey", "RowKey", ...select])] : select);
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export class ExplorerController {
   private readonly connection: ActiveConnection;
@@ -158,7 +157,11 @@ export class ExplorerController {
     "query.run": async ({ table, filter, select, limit }) => {
       const parsed = filter.trim() ? parseFilter(filter) : undefined;
       if (parsed && !parsed.ok)
-        throw new PanelError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`);
+        throw new PanelError(
+          `the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message}`,
+          undefined,
+          "input",
+        );
       const result = await this.need().query(table, filter, { select: withKeys(select), limit });
       const classification = parsed?.ok ? classifyFilter(parsed.expr) : null;
       return { ...result, classification };
@@ -173,14 +176,24 @@ export class ExplorerController {
       const file = await this.ui.openFile(format);
       if (!file) return null;
       if (file.text.length > LIMITS.importChars)
-        throw new PanelError(`the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`);
+        throw new PanelError(
+          `the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`,
+          undefined,
+          "input",
+        );
       const plan = planImport(file.text, format, REFUSE_ALL);
       const rows = plan.summary.entities;
       if (plan.summary.refused)
-        throw new PanelError(refusedImport(plan.summary), plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"));
+        throw new PanelError(
+          refusedImport(plan.summary),
+          plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"),
+          "input",
+        );
       if (rows > LIMITS.importRows)
         throw new PanelError(
           `the file holds ${rows.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
+          undefined,
+          "input",
         );
       const report = await this.ui.withProgress(`Importing ${plural(rows, "entity", "entities")} into ${table}`, (progress, outer) =>
         this.operations.run(operation, outer, (signal) => {
@@ -234,7 +247,8 @@ export class ExplorerController {
     },
     "operation.cancel": async ({ operation }) => this.operations.cancel(operation),
     "design.infer": async ({ table }) => {
-      if (!this.ui.inferDesign) throw new PanelError("inferring a design is not available here: run it from VS Code");
+      if (!this.ui.inferDesign)
+        throw new PanelError("inferring a design is not available here: run it from VS Code", undefined, "unavailable");
       // The command reads the explorer's active connection; without one it would fall back to the emulator, not this table.
       this.need();
       await this.ui.inferDesign(table);

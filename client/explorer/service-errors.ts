@@ -7,15 +7,18 @@
  * goes into `details`, which the page shows behind a toggle. Everything
  * passes through `redact`, so no key or SAS reaches the page.
  */
+import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, codePointLabel, isInvisible } from "@core";
 import { AccountError, redact } from "@runtime";
+import { type ErrorKind, TdlError } from "@core/errors";
 
-/** An error for the page: a sentence, and the raw answer behind "details". */
-export class PanelError extends Error {
+/** An error for the page: a sentence, the raw answer behind "details", and its kind (how the page shows it). */
+export class PanelError extends TdlError {
   constructor(
     message: string,
     readonly details?: string,
+    kind: Exclude<ErrorKind, "internal"> = "refused",
   ) {
-    super(redact(message));
+    super(kind, redact(message));
     if (details !== undefined) this.details = redact(details);
   }
 }
@@ -30,14 +33,9 @@ export interface ErrorScene {
 
 type Explain = (scene: ErrorScene, answer: string) => string;
 
-/** Characters Azure refuses in PartitionKey and RowKey (service-facts.md). */
-const FORBIDDEN = /[/\\#?\u0000-\u001f\u007f-\u009f]/;
-
 function showChar(c: string): string {
   const code = c.charCodeAt(0);
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f)
-    ? `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`
-    : `'${c}'`;
+  return isInvisible(code) ? `the control character ${codePointLabel(code)}` : `'${c}'`;
 }
 
 /** The key of `row` that holds a forbidden character, said as a user would want it. */
@@ -47,9 +45,9 @@ function badKeyChar(row: ErrorScene["row"]): string | undefined {
     ["PartitionKey", row.partitionKey],
     ["RowKey", row.rowKey],
   ] as const) {
-    const found = FORBIDDEN.exec(value);
+    const found = [...value].find((ch) => azureForbiddenKeyChar(ch.charCodeAt(0)));
     if (found)
-      return `the ${name} contains ${showChar(found[0])}, which keys may not hold (nor /, \\, #, ? or control characters): change the ${name} and try again`;
+      return `the ${name} contains ${showChar(found)}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
   }
   return undefined;
 }
@@ -146,25 +144,29 @@ function serviceAnswer(message: string): string {
 }
 
 /**
- * `e` as a `PanelError`: a known service code in a sentence for this
- * scene (the service's answer in the details), anything else as it was.
+ * `e` as a `PanelError` of its kind: a known service code in a sentence
+ * for this scene (the service's answer in the details), another expected
+ * failure as it was. Anything else is a bug: returned as it is, so that the
+ * host logs its stack and the page says where it is.
  */
-export function explain(e: unknown, scene: ErrorScene = {}): PanelError {
+export function explain(e: unknown, scene: ErrorScene = {}): PanelError | Error {
   if (e instanceof PanelError) return e;
   if (e instanceof AccountError) {
     const answer = serviceAnswer(e.message);
     const head = `${e.status ? `HTTP ${e.status} ` : ""}${e.code}`;
     // A 403 is the account layer's to explain: it knows the credential (a key, which SAS grant is missing).
     const known = e.status !== 403 && Object.hasOwn(SERVICE_ERRORS, e.code) ? SERVICE_ERRORS[e.code] : undefined;
-    if (known) return new PanelError(known(scene, answer), `${head}\n${answer}`);
+    if (known) return new PanelError(known(scene, answer), `${head}\n${answer}`, e.kind);
     if (e.status && /^the service answered/.test(e.message)) {
-      return new PanelError(`the service refused the request (${head}): see the details for its answer`, `${head}\n${answer}`);
+      return new PanelError(`the service refused the request (${head}): see the details for its answer`, `${head}\n${answer}`, e.kind);
     }
     // The account layer's own sentences (network, credentials, SAS) are already what the user needs.
-    return new PanelError(e.message, e.code && e.code !== "Error" ? head : undefined);
+    return new PanelError(e.message, e.code && e.code !== "Error" ? head : undefined, e.kind);
   }
-  if (e instanceof Error) return new PanelError(e.message);
-  return new PanelError(String(e));
+  if (e instanceof TdlError) return new PanelError(e.message, e.detail, e.kind);
+  // An abort is the user's own doing: said as a refusal, not as a bug.
+  if (e instanceof Error && e.name === "AbortError") return new PanelError(e.message || "cancelled");
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 /** The codes the table explains (for tests that check every code has a sentence). */

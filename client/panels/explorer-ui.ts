@@ -11,6 +11,7 @@ import { interpretConnectionInput, readSasToken, holdsSecret, Secret } from "@ru
 import { ConnectionInfo } from "@protocol";
 import { EmulatorHost } from "../vscode/emulator-host";
 import type { TransferFormat } from "@protocol/pages";
+import type { CommandName } from "@protocol/commands";
 
 /** A value to mask: it carries a query string, a key or a SAS. */
 function mayHoldSecret(value: string): boolean {
@@ -18,7 +19,10 @@ function mayHoldSecret(value: string): boolean {
 }
 
 export class VsCodeExplorerUi implements ExplorerUi {
-  constructor(private readonly emulatorHost: EmulatorHost) {}
+  constructor(
+    private readonly emulatorHost: EmulatorHost,
+    private readonly execute: (name: CommandName, ...args: unknown[]) => PromiseLike<unknown>,
+  ) {}
 
   async confirm(message: string): Promise<boolean> {
     return (await vscode.window.showWarningMessage(message, { modal: true }, "Delete")) === "Delete";
@@ -32,13 +36,9 @@ export class VsCodeExplorerUi implements ExplorerUi {
     return this.emulatorHost.current();
   }
 
-  async openHeatmap(): Promise<void> {
-    await vscode.commands.executeCommand("tableDesign.showHeatmap");
-  }
-
   /** The explorer's "Infer a design…": the command reads the explorer's active connection itself. */
   async inferDesign(table: string): Promise<void> {
-    await vscode.commands.executeCommand("tableDesign.inferDesign", table);
+    await this.execute("inferDesign", table);
   }
 
   async promptConnection(): Promise<{ info: ConnectionInfo; secret: Secret } | undefined> {

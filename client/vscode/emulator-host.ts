@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import { FidelityEmulator, Secret, type StressOptions } from "@runtime";
 import { ConnectionInfo, type TrafficSecond } from "@protocol";
+import { describeError, stackOf, UnavailableError } from "@core/errors";
 
 type ThrottleControl = NonNullable<StressOptions["throttle"]>;
 
@@ -41,6 +42,9 @@ export class EmulatorHost implements vscode.Disposable {
       );
       try {
         e = this.emulator = await this.starting;
+      } catch (failure) {
+        // Expected on a busy port, a missing Azurite, a slow machine: said as what it is, with the cause in the details.
+        throw new UnavailableError(`could not start the table emulator: ${describeError(failure)}`, stackOf(failure));
       } finally {
         this.starting = undefined;
       }

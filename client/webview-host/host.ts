@@ -15,6 +15,8 @@ import { EventOf, HostToWebview, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, 
 import { describeName, Fields, isPlainObject, object, ShapeError } from "./shape";
 import { measure } from "./measure";
 import { redact } from "@runtime";
+import { describeError, kindOf, stackOf } from "@core/errors";
+import { clip } from "@core/text/words";
 
 /** One function per request of view `V`; a missing one is a compile error. */
 export type Handlers<V extends ViewName> = { [M in MethodOf<V>]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> };
@@ -152,17 +154,18 @@ export class WebviewHost<V extends ViewName> {
         const result = await handler.call(this.spec.handlers, params);
         if (!this.closed) this.post({ type: "response", id, ok: true, result: result === undefined ? null : result });
       } catch (e) {
-        const message = e instanceof Error ? e.message : "the request failed";
-        // A programming error deserves its stack in the log; a refused write or a network failure does not.
-        const bug = e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || !(e instanceof Error);
-        this.log(`[${this.spec.view}] ${method} failed: ${bug ? ((e as Error)?.stack ?? String(e)) : message}`);
+        const kind = kindOf(e);
+        const message = describeError(e);
+        // A bug deserves its stack in the log, and the page says where it is; a refused write or a network failure does not.
+        this.log(`[${this.spec.view}] ${method} failed: ${kind === "internal" ? stackOf(e) : message}`);
         // Details (the service's own answer) go to the page behind a toggle, redacted again in case a handler forgot.
-        const details = (e as { details?: unknown } | undefined)?.details;
+        const details = (e as { details?: unknown; detail?: unknown } | undefined)?.details ?? (e as { detail?: unknown })?.detail;
         if (!this.closed) {
           this.post({
             type: "response",
             id,
             ok: false,
+            kind,
             error: clip(redact(message), this.limits.errorChars),
             ...(typeof details === "string" && details ? { details: clip(redact(details), this.limits.detailChars) } : {}),
           });
@@ -183,7 +186,7 @@ export class WebviewHost<V extends ViewName> {
         `[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}${count}`,
       );
     }
-    if (id !== undefined && !this.closed) this.post({ type: "response", id, ok: false, error: `refused: ${reason}` });
+    if (id !== undefined && !this.closed) this.post({ type: "response", id, ok: false, kind: "usage", error: `refused: ${reason}` });
   }
 
   private post(message: HostToWebview<V>): void {
@@ -206,8 +209,4 @@ const REQUEST_FIELDS = ["type", "id", "method", "params"];
 function extraKey(message: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   for (const k in message) if (Object.hasOwn(message, k) && !allowed.includes(k)) return k;
   return undefined;
-}
-
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }

@@ -4,6 +4,7 @@
  * names and clauses in access patterns, names and operators in filters.
  */
 import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICE_NAMES, lex, T, Token, hasLineBreak, TdlAnalysis, tableAt } from "@core";
+import { formatCount } from "@core/text/words";
 import { FUNCTION_DOCS } from "./hover";
 
 export type CompletionKind = "keyword" | "type" | "property" | "function" | "modifier" | "value" | "operator";
@@ -55,9 +56,29 @@ const MEMBER_SNIPPETS: Record<string, string> = {
 
 const kw = (labels: readonly string[], detail?: string): Completion[] => labels.map((label) => ({ label, kind: "keyword", detail }));
 
-export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
+/** How much of a design completion may read, and where it says what it did not. */
+export interface CompletionBudget {
+  /** Characters of the table around the caret (its chunk of the design) that completion lexes. */
+  maxChars: number;
+  skipped(reason: string): void;
+}
+
+/**
+ * What fits at `offset`. Only the caret's table is lexed (the chunk of the
+ * design the analysis cut there: the same tokens a lexing of the whole
+ * text gives there), so a large design costs no more than its table; a
+ * table larger than `budget.maxChars` gets no completion, and says so.
+ */
+export function complete(analysis: TdlAnalysis, offset: number, budget?: CompletionBudget): Completion[] {
   const text = analysis.text;
-  const { tokens } = lex(text);
+  const chunk = chunkAround(analysis, offset);
+  if (budget && chunk.end - chunk.start > budget.maxChars) {
+    budget.skipped(
+      `no completion in a table of ${formatCount(chunk.end - chunk.start)} characters: completion reads tables of up to ${formatCount(budget.maxChars)}`,
+    );
+    return [];
+  }
+  const tokens = tokensOf(text, chunk);
   // A string under the caret may be a filter; a word being typed at the caret is the prefix, not context.
   const under = tokens.find((t) => t.kind === T.String && t.start < offset && (offset < t.end || (offset === t.end && t.error)));
   if (under) return filterCompletions(analysis, offset);
@@ -105,6 +126,32 @@ export function complete(analysis: TdlAnalysis, offset: number): Completion[] {
   if (["insert", "upsert", "update", "merge", "delete"].includes(word))
     return member.length >= 2 && prev.kind !== T.Slash ? kw(["batch"]) : [];
   return [];
+}
+
+/** The chunk of the design around `offset`: from the start of its table (or of the text) to the next table's. */
+function chunkAround(analysis: TdlAnalysis, offset: number): { start: number; end: number } {
+  const tables = analysis.tables;
+  // The last table that starts at or before the offset (tables are in the order of their chunks).
+  let lo = 0;
+  let hi = tables.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tables[mid].base <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return { start: lo > 0 ? tables[lo - 1].base : 0, end: lo < tables.length ? tables[lo].base : analysis.text.length };
+}
+
+/** The tokens of `chunk`, at their offsets in the whole text. */
+function tokensOf(text: string, chunk: { start: number; end: number }): Token[] {
+  if (chunk.start === 0 && chunk.end === text.length) return lex(text).tokens;
+  const shift = chunk.start;
+  return lex(text.slice(chunk.start, chunk.end)).tokens.map((t) => ({
+    ...t,
+    start: t.start + shift,
+    end: t.end + shift,
+    offsets: undefined,
+  }));
 }
 
 function memberStarts(): Completion[] {

@@ -7,6 +7,6 @@ export { complete } from "./completion";
 export type { Completion, CompletionKind } from "./completion";
 export { hover } from "./hover";
 export type { HoverResult } from "./hover";
-export { outline } from "./symbols";
-export type { OutlineSymbol, SymbolKind } from "./symbols";
+export { boundedOutline, outline } from "./symbols";
+export type { OutlineCut, OutlineSymbol, SymbolKind } from "./symbols";
 export { definition, references, prepareRename, rename } from "./navigation";

@@ -2,6 +2,7 @@
  * Definition, references and rename of properties, over the reference index.
  */
 import { TdlAnalysis, tableAt, TableModel, PropertyRef, refAt, TextEdit } from "@core";
+import { InputError } from "@core/errors";
 
 export interface Span {
   start: number;
@@ -45,14 +46,16 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * Renames a property everywhere its table names it: declaration, keys,
  * indexes, query conditions, `select`, filter strings and `sharing`.
- * Throws with a user-facing message when the new name is not an identifier.
+ * Throws an InputError with the user's sentence when the new name is not
+ * an identifier or names another property of the table.
  */
 export function rename(analysis: TdlAnalysis, offset: number, newName: string): TextEdit[] | undefined {
   const t = target(analysis, offset);
   if (!t?.decl) return undefined;
-  if (!IDENT.test(newName)) throw new Error(`'${newName}' is not a property name: use letters, digits and _, not starting with a digit`);
+  if (!IDENT.test(newName))
+    throw new InputError(`'${newName}' is not a property name: use letters, digits and _, not starting with a digit`);
   if (newName !== t.ref.name && t.tm.props.has(newName))
-    throw new Error(`table '${t.tm.table.name.text}' already has a property '${newName}'`);
+    throw new InputError(`table '${t.tm.table.name.text}' already has a property '${newName}'`);
   const base = t.tm.base;
   return t.tm.refs.filter((r) => r.name === t.ref.name).map((r) => ({ start: base + r.start, end: base + r.end, newText: newName }));
 }

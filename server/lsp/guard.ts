@@ -1,13 +1,15 @@
 /**
  * Fault isolation for the language server: every handler, scheduled
  * analysis and configuration change runs inside a guard, so that no
- * document, request or notification can take the process down. A failure
- * is logged once with its stack and answered with an empty result; params
- * that no client should send are answered with `InvalidParams`.
+ * document, request or notification can take the process down. A request's
+ * failure is answered with the response error of its kind (core/errors.ts):
+ * `usage` (params that break the protocol) as InvalidParams, `input`,
+ * `refused` and `unavailable` as RequestFailed with their sentence, and
+ * anything else — a bug — as InternalError whose message is the line the
+ * log holds, with the stack beside it in the log.
  */
-import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
-import { Finding } from "@core";
-import { describeError, stackOf, UsageError } from "@core/errors";
+import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver/node";
+import { describeError, kindOf, stackOf, UsageError } from "@core/errors";
 
 /** Params that break the protocol's contract (a missing URI, a negative line): answered as InvalidParams. */
 export class InvalidParams extends UsageError {}
@@ -16,22 +18,6 @@ export class InvalidParams extends UsageError {}
 export interface GuardLog {
   error(message: string): void;
   warn(message: string): void;
-}
-
-/**
- * The one diagnostic a document gets when its analysis fails as a whole:
- * an `internal` error on the first line, naming the cause, so that the
- * user sees why the other diagnostics are missing.
- */
-export function internalFinding(what: string, e: unknown, text: string): Finding {
-  const firstLine = text.search(/[\r\n]/);
-  return {
-    code: "internal",
-    severity: "error",
-    start: 0,
-    end: firstLine < 0 ? Math.min(text.length, 200) : Math.min(firstLine, 200),
-    message: `${what} failed: ${describeError(e)}; no other diagnostics are shown for this document until it changes (the stack is in the server's log)`,
-  };
 }
 
 export class Guard {
@@ -51,23 +37,46 @@ export class Guard {
     }
   }
 
+  /** Logs a warning; never throws. */
+  warn(message: string): void {
+    try {
+      this.log.warn(message);
+    } catch {
+      process.stderr.write(`${message}\n`);
+    }
+  }
+
   /**
-   * Wraps a request handler: a thrown `InvalidParams` or a `ResponseError`
-   * becomes the error reply; any other failure is logged and answered with
-   * `fallback` (the handlers are synchronous: the analysis is).
+   * The response error for a request's failure, by its kind; logs it (the
+   * stack of a bug, the sentence of the others). A `ResponseError` a
+   * handler returns or throws is its own answer.
    */
-  request<P extends unknown[], R>(name: string, fallback: R, handler: (...params: P) => R | ResponseError<void>) {
+  responseError(what: string, e: unknown): ResponseError<void> {
+    if (e instanceof ResponseError) return e as ResponseError<void>;
+    const kind = kindOf(e);
+    const message = describeError(e);
+    if (kind === "usage") {
+      this.warn(`${what}: invalid params: ${message}`);
+      return new ResponseError<void>(ErrorCodes.InvalidParams, message);
+    }
+    if (kind !== "internal") {
+      this.warn(`${what}: ${message}`);
+      return new ResponseError<void>(LSPErrorCodes.RequestFailed, message);
+    }
+    this.failed(what, e);
+    return new ResponseError<void>(
+      ErrorCodes.InternalError,
+      `${what} failed: ${message} (the stack is in the Table Design Language Server's log)`,
+    );
+  }
+
+  /** Wraps a request handler: its answer, or the response error of its failure (`responseError`). */
+  request<P extends unknown[], R>(name: string, handler: (...params: P) => R | ResponseError<void>) {
     return (...params: P): R | ResponseError<void> => {
       try {
         return handler(...params);
       } catch (e) {
-        if (e instanceof ResponseError) return e as ResponseError<void>;
-        if (e instanceof InvalidParams) {
-          this.log.warn(`${name}: invalid params: ${e.message}`);
-          return new ResponseError<void>(ErrorCodes.InvalidParams, e.message);
-        }
-        this.failed(name, e);
-        return fallback;
+        return this.responseError(name, e);
       }
     };
   }
@@ -79,7 +88,7 @@ export class Guard {
         const result = fn(...params);
         if (result instanceof Promise) result.catch((e: unknown) => this.failed(name, e));
       } catch (e) {
-        if (e instanceof InvalidParams) this.log.warn(`${name}: invalid params: ${e.message}`);
+        if (e instanceof InvalidParams) this.warn(`${name}: invalid params: ${e.message}`);
         else this.failed(name, e);
       }
     };

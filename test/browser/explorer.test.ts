@@ -164,11 +164,12 @@ test("the host refuses an edit with '*' or without its ETag, and overwrites noth
     type: "response",
     id: 900001,
     ok: false,
+    kind: "usage",
     error: "refused: params.etag: a wildcard ('*') matches any version: send the ETag the entity was read with",
   });
   const { etag: _, ...withoutEtag } = { table, row, etag: "" };
   const missing = await harness.sendRaw({ type: "request", id: 900002, method: "entity.update", params: withoutEtag }, 900002);
-  assert.deepEqual(missing, { type: "response", id: 900002, ok: false, error: "refused: params.etag: is required" });
+  assert.deepEqual(missing, { type: "response", id: 900002, ok: false, kind: "usage", error: "refused: params.etag: is required" });
   const after = await other.getEntity(table, "p1", "00004");
   assert.equal(after.etag, before.etag, "the entity was not written");
   assert.equal(after.properties.Note, undefined);

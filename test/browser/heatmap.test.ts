@@ -9,7 +9,9 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { Harness, openHarness } from "../helpers/webview-harness";
-import { heatmapView } from "@client/webview-host/views";
+import heatmap from "@client/webview-host/pages/heatmap";
+import type { Served } from "@client/webview-host/page";
+import { servePage } from "../helpers/page-services";
 import type { TrafficSecond } from "@protocol/traffic";
 import { applyTheme, ThemeName } from "./themes";
 import { lowContrast } from "./contrast";
@@ -31,17 +33,25 @@ const initial = Array.from({ length: SECONDS }, (_, i) => second(i));
 const newest = START + (SECONDS - 1) * 1000;
 
 let harness: Harness<"heatmap">;
+let served: Served<"heatmap"> | undefined;
 before(async () => {
-  harness = await openHarness(
-    heatmapView(
-      () => initial,
-      () => newest + 1200,
-    ),
-    { viewport: { width: 560, height: 520 }, timezoneId: "UTC", locale: "en-GB" },
-  );
+  // The panel's own service, over an emulator that recorded `initial` and is quiet now.
+  const emulator = {
+    running: true,
+    start: () => Promise.reject(new Error("running")),
+    recentTraffic: () => initial,
+    onTraffic: () => undefined,
+    offTraffic: () => undefined,
+  };
+  const page = servePage(heatmap, { emulator }, { now: () => newest + 1200 });
+  served = page.served;
+  harness = await openHarness(page.spec, { viewport: { width: 560, height: 520 }, timezoneId: "UTC", locale: "en-GB" });
   await harness.page.locator(".heatmap-plot[data-rows]").waitFor();
 });
-after(async () => harness?.close());
+after(async () => {
+  served?.dispose?.();
+  await harness?.close();
+});
 
 /** The colour of the canvas at CSS pixel (x, y) of the plot. */
 async function pixel(x: number, y: number): Promise<number[]> {

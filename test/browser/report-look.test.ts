@@ -10,7 +10,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import { reportView } from "@client/webview-host/views";
+import report from "@client/webview-host/pages/report";
+import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { applyTheme, THEMES, ThemeName } from "./themes";
 import { lowContrast } from "./contrast";
@@ -19,10 +20,11 @@ import { designAndFix } from "./report-runs";
 let harness: Harness<"report">;
 
 before(async () => {
-  harness = await openHarness(
-    reportView(designAndFix(), async () => undefined),
-    { viewport: { width: 1400, height: 900 }, timezoneId: "UTC", locale: "en-GB" },
-  );
+  harness = await openHarness(servePage(report, { execute: async () => undefined }, { title: "Stress test", runs: designAndFix() }).spec, {
+    viewport: { width: 1400, height: 900 },
+    timezoneId: "UTC",
+    locale: "en-GB",
+  });
   await harness.page.locator(".run").nth(1).waitFor();
 });
 after(async () => harness?.close());

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
 import { StressReport } from "@protocol/stress-report";
-import { reportView } from "@client/webview-host/views";
+import report from "@client/webview-host/pages/report";
+import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { designAndFix } from "./report-runs";
 
@@ -20,10 +21,17 @@ const runs: Array<{ label: string; report: StressReport }> = [];
 before(async () => {
   runs.push(...designAndFix());
   harness = await openHarness(
-    reportView(runs, async () => {
-      heatmapOpened++;
-      onHeatmap();
-    }),
+    servePage(
+      report,
+      {
+        execute: async (name) => {
+          assert.equal(name, "showHeatmap");
+          heatmapOpened++;
+          onHeatmap();
+        },
+      },
+      { title: "Stress test", runs },
+    ).spec,
   );
 });
 after(async () => harness?.close());
@@ -111,7 +119,9 @@ test("one partition, one entity a second, a throttled call: singular nouns and e
     concurrency: 1,
     partitionTarget: 2000,
   });
-  const single = await openHarness(reportView([{ label: "one", report: one }], async () => undefined));
+  const single = await openHarness(
+    servePage(report, { execute: async () => undefined }, { title: "Stress test", runs: [{ label: "one", report: one }] }).spec,
+  );
   try {
     const { page } = single;
     await page.locator(".run").waitFor();
@@ -169,6 +179,7 @@ test("the heatmap button asks the host, which answers; a request of another page
     type: "response",
     id: 9001,
     ok: false,
+    kind: "usage",
     error: "refused: unknown request 'entities.delete' for the report page",
   });
   assert.equal(heatmapOpened, 1);

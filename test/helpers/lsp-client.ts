@@ -5,7 +5,9 @@
  * at another build (to check that a regression test fails on old code).
  */
 import { ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -40,6 +42,8 @@ export class LspClient {
   private versions = new Map<string, number>();
   /** Every `window/logMessage` of the server, in order. */
   readonly logs: string[] = [];
+  /** Every `window/showMessage` (what the user sees in a notification), in order. */
+  readonly shown: string[] = [];
   /** Resolves with the exit code (or signal) when the server process ends. */
   readonly exited: Promise<number | string>;
   private exitStatus: number | string | undefined;
@@ -68,6 +72,9 @@ export class LspClient {
     this.connection.onNotification("window/logMessage", (p: { message: string }) => {
       this.logs.push(p.message);
     });
+    this.connection.onNotification("window/showMessage", (p: { message: string }) => {
+      this.shown.push(p.message);
+    });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.listen();
@@ -78,11 +85,23 @@ export class LspClient {
     return this.exitStatus === undefined;
   }
 
-  async initialize(): Promise<void> {
+  /** The server's peak resident memory so far, in bytes (Linux's VmHWM), or undefined where /proc does not say. */
+  peakMemory(): number | undefined {
+    try {
+      const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${this.child.pid}/status`, "utf8"));
+      return kb ? Number(kb[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Initializes the server, with `folder` (a path) as its one workspace folder when given. */
+  async initialize(folder?: string): Promise<void> {
+    const uri = folder ? pathToFileURL(folder).href : null;
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
-      rootUri: null,
-      workspaceFolders: null,
+      rootUri: uri,
+      workspaceFolders: uri ? [{ uri, name: path.basename(folder!) }] : null,
       capabilities: {
         workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
         textDocument: { publishDiagnostics: { versionSupport: true } },

@@ -6,9 +6,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ErrorCodes, ResponseError } from "vscode-languageserver/node";
+import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { TdlAnalyzer } from "@core";
+import { InputError } from "@core/errors";
 import { RULES } from "@core/rules";
 import { Rule } from "@core/rules/rule";
 import { AnalysisCache } from "@server/lsp/documents";
@@ -71,27 +72,34 @@ test("a document whose analysis fails does not change another document's analysi
   );
 });
 
-test("the request guard answers InvalidParams for bad params, the fallback for a failure, and logs the stack", () => {
+test("the request guard answers by the error's kind: InvalidParams, RequestFailed with the sentence, InternalError with the log line", () => {
   const logs: string[] = [];
   const guard = new Guard({ error: (m) => logs.push(`error ${m}`), warn: (m) => logs.push(`warn ${m}`) });
-  const bad = guard.request("hover", null, () => {
-    throw new InvalidParams("position.line must be an unsigned integer");
-  })();
-  assert.ok(bad instanceof ResponseError);
-  assert.equal(bad.code, ErrorCodes.InvalidParams);
-  assert.equal(
-    guard.request("hover", null, () => {
-      throw new RangeError("Maximum call stack size exceeded");
-    })(),
-    null,
-  );
-  assert.deepEqual(guard.request("completion", [], () => [1])(), [1]);
+  const fail = (e: unknown) =>
+    guard.request("hover", () => {
+      throw e;
+    })();
+  const codeAndMessage = (r: unknown) => (r instanceof ResponseError ? [r.code, r.message] : r);
+  assert.deepEqual(codeAndMessage(fail(new InvalidParams("position.line must be an unsigned integer"))), [
+    ErrorCodes.InvalidParams,
+    "position.line must be an unsigned integer",
+  ]);
+  assert.deepEqual(codeAndMessage(fail(new InputError("'9x' is not a property name"))), [
+    LSPErrorCodes.RequestFailed,
+    "'9x' is not a property name",
+  ]);
+  assert.deepEqual(codeAndMessage(fail(new RangeError("Maximum call stack size exceeded"))), [
+    ErrorCodes.InternalError,
+    "hover failed: Maximum call stack size exceeded (the stack is in the Table Design Language Server's log)",
+  ]);
+  assert.deepEqual(guard.request("completion", () => [1])(), [1]);
   guard.run("timer", () => {
     throw "a string, not an Error";
   })();
   assert.equal(logs[0], "warn hover: invalid params: position.line must be an unsigned integer");
-  assert.match(logs[1], /^error hover failed: RangeError: Maximum call stack size exceeded\n\s+at /);
-  assert.equal(logs[2], "error timer failed: a string, not an Error");
+  assert.equal(logs[1], "warn hover: '9x' is not a property name");
+  assert.match(logs[2], /^error hover failed: RangeError: Maximum call stack size exceeded\n\s+at /);
+  assert.equal(logs[3], "error timer failed: a string, not an Error");
 });
 
 test("the formatting safety net accepts whitespace changes only", () => {

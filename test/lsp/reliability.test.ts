@@ -7,7 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Diagnostic, Hover } from "vscode-languageserver-protocol/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
 import { LspClient } from "../helpers/lsp-client";
+import { marked } from "../helpers/markers";
 
 /** Generous bounds for a shared 2-core machine; the failures they catch take seconds to forever. */
 const ANSWER_MS = 5000;
@@ -70,7 +72,8 @@ test("'-.' in a filter (typed on the way to '-.5'): the server stays up and answ
     )) as Hover | null;
     assert.ok(hover === null || typeof hover === "object");
     // The next keystroke completes the number; the document then analyses normally.
-    const at = { line: 5, character: text.split("\n")[5].indexOf("-.") + 2 };
+    const typing = marked(design("A eq -.‸"));
+    const at = TextDocument.create(uri, "tdl", 1, typing.text).positionAt(typing.carets[0]);
     const v = await client.changeRange(uri, { start: at, end: at }, "5");
     const fixed = await client.diagnosticsOf(uri, v, ANSWER_MS);
     assert.deepEqual(
@@ -91,9 +94,11 @@ test("'-.' in a filter is a syntax error at its position, not an internal failur
     );
     const syntax = diagnostics.filter((x) => x.code === "syntax");
     assert.equal(syntax.length, 1, JSON.stringify(diagnostics));
-    const col = design("A eq -.").split("\n")[5].indexOf("-.");
-    assert.equal(syntax[0].range.start.line, 5);
-    assert.ok(syntax[0].range.start.character >= col && syntax[0].range.start.character <= col + 2, JSON.stringify(syntax[0].range));
+    // It starts on the '-.' (or right after it, where the number should go on).
+    const { text, ranges } = marked(design("A eq «-.»"));
+    const doc = TextDocument.create(uri, "tdl", 1, text);
+    const start = doc.offsetAt(syntax[0].range.start);
+    assert.ok(start >= ranges[0].start && start <= ranges[0].end, JSON.stringify(syntax[0].range));
   });
 });
 

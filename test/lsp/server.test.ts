@@ -3,23 +3,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   CodeActionRequest,
-  CompletionRequest,
-  DefinitionRequest,
   DocumentFormattingRequest,
   DocumentSymbolRequest,
-  HoverRequest,
-  ReferencesRequest,
-  RenameRequest,
   DocumentSymbol,
-  CompletionItem,
   TextEdit,
-  WorkspaceEdit,
   CodeAction,
-  Hover,
-  Location,
 } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { LspClient } from "../helpers/lsp-client";
+import { expectCompletion, expectDefinition, expectHover, expectReferences, expectRename, overLsp } from "../helpers/ide";
 
 let client: LspClient;
 before(async () => {
@@ -29,7 +21,6 @@ before(async () => {
 after(async () => client.close());
 
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
-const pos = (text: string, needle: string, delta = 0) => TextDocument.create("x", "tdl", 1, text).positionAt(text.indexOf(needle) + delta);
 
 test("diagnostics are published on open and follow edits", async () => {
   const uri = "file:///work/orders.tdl";
@@ -82,22 +73,18 @@ test("quick fixes come back as code actions from Diagnostic.data", async () => {
 });
 
 test("completion, hover, symbols, definition, references", async () => {
+  const ide = overLsp(client);
+  await expectCompletion(ide, MARATHON.replace("partitionKey = ", "partitionKey = ‸"), {
+    includes: ["Event", "Distance", "Bib", "pad", "hash"],
+    snippets: { pad: "pad(${1:P}, ${2:5})" },
+  });
+  await expectHover(ide, MARATHON.replace("Distance:", "D‸istance:"), {
+    includes: [/\*\*Distance\*\*: `enum\(Full, Half, TenK\)`[\s\S]*distinct values: 3/],
+  });
+
   const uri = "file:///work/marathon.tdl";
   await client.open(uri, MARATHON);
   await client.diagnostics(uri);
-  const items = (await client.connection.sendRequest(CompletionRequest.type, {
-    textDocument: { uri },
-    position: pos(MARATHON, "partitionKey = ", "partitionKey = ".length),
-  })) as CompletionItem[];
-  assert.ok(["Event", "Distance", "Bib", "pad", "hash"].every((l) => items.some((i) => i.label === l)));
-  assert.equal(items.find((i) => i.label === "pad")?.insertText, "pad(${1:P}, ${2:5})");
-
-  const hover = (await client.connection.sendRequest(HoverRequest.type, {
-    textDocument: { uri },
-    position: pos(MARATHON, "Distance:", 1),
-  })) as Hover;
-  assert.match((hover.contents as { value: string }).value, /\*\*Distance\*\*: `enum\(Full, Half, TenK\)`[\s\S]*distinct values: 3/);
-
   const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
   assert.equal(symbols[0].name, "Registrations");
   assert.deepEqual(
@@ -105,32 +92,24 @@ test("completion, hover, symbols, definition, references", async () => {
     ["ByBib", "ByAge"],
   );
 
-  const def = (await client.connection.sendRequest(DefinitionRequest.type, {
-    textDocument: { uri },
-    position: pos(MARATHON, "pad(Age", 5),
-  })) as Location;
-  assert.deepEqual(def.range, { start: pos(MARATHON, "Age:"), end: pos(MARATHON, "Age:", 3) });
-
-  const refs = (await client.connection.sendRequest(ReferencesRequest.type, {
-    textDocument: { uri },
-    position: pos(MARATHON, "Age:"),
-    context: { includeDeclaration: true },
-  })) as Location[];
-  assert.equal(refs.length, 4); // declaration, rowKey, index, query
+  await expectDefinition(ide, MARATHON.replace("Age:", "«Age»:").replace("pad(Age", "pad(A‸ge"));
+  // The declaration, the row key, the index and the query.
+  await expectReferences(
+    ide,
+    MARATHON.replace("Age:", "«‸Age»:").replaceAll("pad(Age, 3)", "pad(«Age», 3)").replace("and Age between", "and «Age» between"),
+    true,
+  );
 });
 
 test("rename and formatting return edits that produce the expected text", async () => {
   const uri = "file:///work/rename.tdl";
   const text = 'table Orders {\n  Customer:string(10)\n  partitionKey=Customer\n  rowKey = "x"\n  query Q filter "Customer eq \'a\'"\n}\n';
+  const ide = overLsp(client);
+  const atDeclaration = text.replace("Customer", "‸Customer");
+  await expectRename(ide, atDeclaration, "Client", { after: text.replaceAll("Customer", "Client") });
   await client.open(uri, text);
   await client.diagnostics(uri);
-  const edit = (await client.connection.sendRequest(RenameRequest.type, {
-    textDocument: { uri },
-    position: pos(text, "Customer"),
-    newName: "Client",
-  })) as WorkspaceEdit;
   const doc = TextDocument.create(uri, "tdl", 1, text);
-  assert.equal(TextDocument.applyEdits(doc, edit.changes![uri]), text.replaceAll("Customer", "Client"));
   const fmt = (await client.connection.sendRequest(DocumentFormattingRequest.type, {
     textDocument: { uri },
     options: { tabSize: 2, insertSpaces: true },
@@ -139,8 +118,5 @@ test("rename and formatting return edits that produce the expected text", async 
     TextDocument.applyEdits(doc, fmt),
     'table Orders {\n  Customer: string(10)\n  partitionKey = Customer\n  rowKey       = "x"\n  query Q filter "Customer eq \'a\'"\n}\n',
   );
-  await assert.rejects(
-    client.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: pos(text, "Customer"), newName: "1bad" }),
-    /not a property name/,
-  );
+  await expectRename(ide, atDeclaration, "1bad", { refused: /not a property name/ });
 });

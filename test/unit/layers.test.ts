@@ -27,7 +27,7 @@ const LAYERS: Layer[] = [
   { name: "core", below: [], packages: ["js-md5"] },
   { name: "protocol", below: ["core"], packages: [] },
   { name: "codegen", below: ["core"], packages: [] },
-  { name: "ts-analysis", below: ["core"], packages: ["typescript", "node:fs", "node:path"] },
+  { name: "ts-analysis", below: ["core", "protocol"], packages: ["typescript", "node:fs", "node:path"] },
   {
     name: "runtime",
     below: ["core", "protocol"],
@@ -35,7 +35,7 @@ const LAYERS: Layer[] = [
   },
   {
     name: "server",
-    below: ["core", "ts-analysis"],
+    below: ["core", "protocol", "ts-analysis"],
     packages: ["vscode-languageserver", "vscode-languageserver/", "vscode-languageserver-textdocument", "node:"],
   },
   { name: "cli", below: ["core", "protocol", "codegen", "ts-analysis", "runtime"], packages: ["ignore", "node:"] },

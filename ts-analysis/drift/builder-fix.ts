@@ -10,13 +10,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { Fix, TextEdit } from "@core";
+import { COMMANDS } from "@protocol/commands";
 import { freshName } from "../edits";
 import { skipOuter } from "../key-parts";
 import type { DesignTable } from "./design-index";
 import { layout, Shape } from "./shape";
 
 /** The command the codegen feature registers: arguments are the design's URI (or file) and the table's name. */
-export const GENERATE_COMMAND = "tableDesign.generateKeyBuilders";
+export const GENERATE_COMMAND = COMMANDS.generateKeyBuilders.id;
 
 /** Where the table's generated module is, if it exists: beside the code, else beside the design. */
 export function builderModule(codeFile: string, design: DesignTable): string | undefined {

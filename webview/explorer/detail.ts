@@ -6,7 +6,7 @@
 import type { EntityRow } from "@protocol/entities";
 import type { EdmType } from "@protocol";
 import { clear, h } from "../dom";
-import { Problem, problemNodes } from "./status";
+import { Problem, problemNodes } from "../problem";
 
 const TYPES: EdmType[] = ["String", "Int32", "Int64", "Double", "Boolean", "DateTime", "Guid", "Binary"];
 

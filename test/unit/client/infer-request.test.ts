@@ -79,6 +79,7 @@ test("a well-formed request without a connection is answered 'no connection' and
     type: "response",
     id: 1,
     ok: false,
+    kind: "usage",
     error: "no connection: connect to an account or start the emulator first",
   });
   assert.deepEqual(e.calls, [{ method: "design.infer", params: { table: "Orders" } }]);
@@ -92,6 +93,7 @@ test("a host that cannot infer says so", async () => {
     type: "response",
     id: 1,
     ok: false,
+    kind: "unavailable",
     error: "inferring a design is not available here: run it from VS Code",
   });
 });

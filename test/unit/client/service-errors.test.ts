@@ -12,17 +12,25 @@ import { explain, EXPLAINED_CODES, PanelError } from "@client/explorer/service-e
 import { fuzz } from "../../helpers/fuzz";
 
 const body = (code: string, value: string) => JSON.stringify({ "odata.error": { code, message: { lang: "en-US", value } } });
+/** `explain`'s answer, which for a service's answer is a PanelError. */
+const panel = (e: Error): PanelError => {
+  assert.ok(e instanceof PanelError, `${e.name}: ${e.message}`);
+  return e;
+};
 const answered = (status: number, code: string, value = "An error occurred while processing this request.") =>
   new AccountError(`the service answered ${status} ${code}: ${body(code, value)}`, code, status);
 
 test("400 OutOfRangeInput on a RowKey with '#': the sentence names the character; the answer is behind details", () => {
-  const e = explain(answered(400, "OutOfRangeInput", "The 'RowKey' parameter of value 'order#7' is out of range."), {
-    table: "Orders",
-    row: { partitionKey: "p1", rowKey: "order#7" },
-  });
+  const e = panel(
+    explain(answered(400, "OutOfRangeInput", "The 'RowKey' parameter of value 'order#7' is out of range."), {
+      table: "Orders",
+      row: { partitionKey: "p1", rowKey: "order#7" },
+    }),
+  );
+  assert.equal(e.kind, "input");
   assert.equal(
     e.message,
-    "the RowKey contains '#', which keys may not hold (nor /, \\, #, ? or control characters): change the RowKey and try again",
+    "the RowKey contains '#', which keys may not hold (forbidden: / \\ # ? and control characters): change the RowKey and try again",
   );
   assert.match(e.details!, /^HTTP 400 OutOfRangeInput\nThe 'RowKey' parameter of value 'order#7' is out of range\.\n\n\{"odata\.error"/);
 });
@@ -34,23 +42,34 @@ test("a control character in a PartitionKey is named by its code point", () => {
 
 test("every code of the table gives a sentence without the raw answer", () => {
   for (const code of EXPLAINED_CODES) {
-    const e = explain(answered(code === "ServerBusy" ? 503 : 400, code), {
-      table: "Orders",
-      filter: "Age gt 3",
-      row: { partitionKey: "p", rowKey: "r" },
-    });
+    const e = panel(
+      explain(answered(code === "ServerBusy" ? 503 : 400, code), {
+        table: "Orders",
+        filter: "Age gt 3",
+        row: { partitionKey: "p", rowKey: "r" },
+      }),
+    );
+    assert.equal(e.kind, code === "ServerBusy" ? "unavailable" : "input", code);
     assert.ok(e.message.length > 20 && !/[{}]|odata|HTTP \d/.test(e.message), `${code}: ${e.message}`);
     assert.ok(e.details?.startsWith(`HTTP ${code === "ServerBusy" ? 503 : 400} ${code}\n`), `${code}: ${e.details}`);
   }
 });
 
 test("an unknown code still reads as a sentence; a 403 keeps the account layer's own sentence", () => {
-  const e = explain(answered(409, "SomethingNew"));
+  const e = panel(explain(answered(409, "SomethingNew")));
   assert.equal(e.message, "the service refused the request (HTTP 409 SomethingNew): see the details for its answer");
+  assert.equal(e.kind, "refused");
   const denied = explain(
     new AccountError("the SAS token does not grant read (sp=a): create one with r", "AuthorizationPermissionMismatch", 403),
   );
   assert.equal(denied.message, "the SAS token does not grant read (sp=a): create one with r");
+});
+
+test("a bug is not explained away: it comes back as it was, with its stack, for the host to log as internal", () => {
+  const bug = new TypeError("cannot read properties of undefined (reading 'rowKey')");
+  assert.equal(explain(bug, { table: "Orders" }), bug);
+  const aborted = panel(explain(Object.assign(new Error("This operation was aborted"), { name: "AbortError" })));
+  assert.equal(aborted.kind, "refused");
 });
 
 test("neither message nor details carries an account key or a SAS signature (fuzzed answers)", () => {
@@ -69,7 +88,7 @@ test("neither message nor details carries an account key or a SAS signature (fuz
         table: "Orders",
       });
       assert.ok(e instanceof PanelError);
-      for (const text of [e.message, e.details ?? ""]) {
+      for (const text of [e.message, (e as PanelError).details ?? ""]) {
         assert.ok(!text.includes(KEY) && !text.includes(SIG.slice(4)), text);
       }
     },

@@ -7,10 +7,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ExplorerController } from "@client/explorer/controller";
-import { reportView } from "@client/webview-host/views";
+import report from "@client/webview-host/pages/report";
+import { servePage } from "../../helpers/page-services";
 import { LIMITS } from "@protocol/pages";
 import { MemoryStore, ScriptedUi } from "../../helpers/memory-store";
 import { hostOn, spied } from "../../helpers/page-channel";
+
+/** The stress report's spec with no runs, whose heatmap button runs `openHeatmap`. */
+const reportView = (openHeatmap: () => Promise<unknown>) =>
+  servePage(report, { execute: openHeatmap }, { title: "Stress test", runs: [] }).spec;
 
 const ETAG = `W/"datetime'2026-01-02T03%3A04%3A05.6789012Z'"`;
 const row = { partitionKey: "p1", rowKey: "r1", properties: { Age: { type: "Int32", value: "33" } } };
@@ -31,7 +36,7 @@ function explorer() {
   return { ...h, calls, ask };
 }
 
-const refusal = (error: string) => [{ type: "response", id: 1, ok: false, error: `refused: ${error}` }];
+const refusal = (error: string) => [{ type: "response", id: 1, ok: false, kind: "usage", error: `refused: ${error}` }];
 
 test("the handshake sends the view's state; events wait for it", () => {
   const { spec } = spied(new ExplorerController(new MemoryStore(), new ScriptedUi(undefined as never), () => undefined).view());
@@ -103,7 +108,7 @@ test("oversized and deeply nested requests are refused before they are read", as
   let deep: unknown = "x";
   for (let i = 0; i < 100_000; i++) deep = { a: deep };
   const [nested] = await e.ask("query.run", deep);
-  assert.deepEqual(nested, { type: "response", id: 2, ok: false, error: "refused: params nest deeper than 12 levels" });
+  assert.deepEqual(nested, { type: "response", id: 2, ok: false, kind: "usage", error: "refused: params nest deeper than 12 levels" });
   const [wide] = await e.ask("entities.delete", { table: "Orders", entities: new Array(LIMITS.requestChars + 1).fill(0) });
   assert.match((wide as { error: string }).error, /larger than/);
   const [filter] = await e.ask("query.run", { table: "Orders", filter: "x".repeat(LIMITS.filter + 1) });
@@ -146,6 +151,7 @@ test("updates and deletes need the ETag they read: never '*', never missing", as
     type: "response",
     id: 1,
     ok: false,
+    kind: "usage",
     error: "no connection: connect to an account or start the emulator first",
   });
   assert.deepEqual(e.calls, [{ method: "entity.update", params: { table: "Orders", row: { ...row, etag: ETAG }, etag: ETAG } }]);
@@ -212,17 +218,23 @@ test("logs and answers name the rule, never the payload", async () => {
 
 test("requests before the handshake, after dispose, or beyond the in-flight bound are refused", async () => {
   const never = new Promise<void>(() => undefined);
-  const { spec, calls } = spied(reportView([], () => never));
+  const { spec, calls } = spied(reportView(() => never));
   const { host, channel, logs } = hostOn(spec);
   channel.send({ type: "request", id: 1, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(1), [{ type: "response", id: 1, ok: false, error: "refused: the page has not said it is ready" }]);
+  assert.deepEqual(channel.answers(1), [
+    { type: "response", id: 1, ok: false, kind: "usage", error: "refused: the page has not said it is ready" },
+  ]);
   channel.send({ type: "ready" });
   for (let id = 2; id < 2 + LIMITS.inFlight; id++) channel.send({ type: "request", id, method: "heatmap.open", params: {} });
   assert.equal(calls.length, LIMITS.inFlight);
   channel.send({ type: "request", id: 2, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(2), [{ type: "response", id: 2, ok: false, error: "refused: request id 2 is already in use" }]);
+  assert.deepEqual(channel.answers(2), [
+    { type: "response", id: 2, ok: false, kind: "usage", error: "refused: request id 2 is already in use" },
+  ]);
   channel.send({ type: "request", id: 99, method: "heatmap.open", params: {} });
-  assert.deepEqual(channel.answers(99), [{ type: "response", id: 99, ok: false, error: "refused: more than 32 requests at once" }]);
+  assert.deepEqual(channel.answers(99), [
+    { type: "response", id: 99, ok: false, kind: "usage", error: "refused: more than 32 requests at once" },
+  ]);
   host.dispose();
   assert.equal(channel.listening, false, "the host stopped listening");
   host.receive({ type: "request", id: 100, method: "heatmap.open", params: {} });
@@ -233,7 +245,7 @@ test("requests before the handshake, after dispose, or beyond the in-flight boun
 
 test("a failing handler answers with its message, a bug is logged with its stack, and a closed panel gets nothing", async () => {
   let release: () => void = () => undefined;
-  const spec = reportView([], async () => {
+  const spec = reportView(async () => {
     await new Promise<void>((r) => {
       release = r;
     });
@@ -244,7 +256,9 @@ test("a failing handler answers with its message, a bug is logged with its stack
   channel.send({ type: "request", id: 1, method: "heatmap.open", params: {} });
   release();
   await host.settled();
-  assert.deepEqual(channel.answers(1), [{ type: "response", id: 1, ok: false, error: "cannot read properties of undefined" }]);
+  assert.deepEqual(channel.answers(1), [
+    { type: "response", id: 1, ok: false, kind: "internal", error: "cannot read properties of undefined" },
+  ]);
   assert.match(logs.at(-1)!, /^\[report\] heatmap\.open failed: TypeError: cannot read properties of undefined\n\s+at /);
   channel.send({ type: "request", id: 2, method: "heatmap.open", params: {} });
   host.dispose();
@@ -252,14 +266,14 @@ test("a failing handler answers with its message, a bug is logged with its stack
   await host.settled();
   assert.deepEqual(channel.answers(2), [], "no answer to a closed panel");
   // Posting to a webview VS Code already disposed throws: logged, not thrown.
-  const late = hostOn(reportView([], async () => undefined));
+  const late = hostOn(reportView(async () => undefined));
   late.channel.failPosts = true;
   late.channel.send({ type: "ready" });
   assert.match(late.logs.at(-1)!, /could not post to the page: Webview is disposed/);
 });
 
 test("a page that keeps sending junk does not flood the log", () => {
-  const { host, channel, logs } = hostOn(reportView([], async () => undefined));
+  const { host, channel, logs } = hostOn(reportView(async () => undefined));
   channel.send({ type: "ready" });
   for (let id = 1; id <= 5000; id++) channel.send({ type: "request", id, method: "entities.delete", params: {} });
   assert.equal(channel.posts.filter((p) => p.type === "response" && !p.ok).length, 5000, "every request is still answered");
