@@ -59,6 +59,4 @@ export type { SheetChoice } from "./prices/retail";
 export { readLogHeatmap, MAX_LISTED } from "./logs/read-logs";
 export type { LogHeatmapOptions } from "./logs/read-logs";
 export { compareWithDesign } from "./logs/design";
-export type { DesignComparison, TableComparison } from "./logs/design";
-export type { LogHeatmap, PartitionSummary, Unattributed } from "./logs/model";
 export { heatmapHtml } from "./logs/html";

@@ -3,17 +3,21 @@
  * service's own logs — Azure Monitor's StorageTableLogs (a Log Analytics
  * export as JSON or CSV, or a diagnostic setting's blobs), classic Storage
  * Analytics `$logs` lines, Cosmos DB's partition-key RU consumption. Per
- * partition its requests, throttled ones marked; cells per partition and
- * second (or minute…, by the logs' span); with --design, each key mapped to
- * the design's key expression and the predicted hottest partition beside
- * the observed one. Text, JSON, or a self-contained HTML page.
+ * partition its entities (read, written, throttled) and requests; cells
+ * per partition and second (or minute…, by the logs' span); with --design,
+ * each key mapped to the design's key expression and the design's
+ * predicted hottest partition beside the observed ones, with the error.
+ * Text, JSON, or a self-contained HTML page.
  */
 import { writeFileSync } from "node:fs";
-import { compareWithDesign, heatmapHtml, readLogHeatmap, type LogHeatmap } from "@runtime";
+import { compareWithDesign, heatmapHtml, readLogHeatmap } from "@runtime";
+import { headline } from "@runtime/logs/html";
 import { parseLogTime } from "@runtime/logs/times";
+import type { LogHeatmap, TableComparison } from "@protocol/log-heatmap";
 import { UsageError } from "@core/errors";
+import { formatCount as n, plural } from "@core/text/words";
 import { command } from "../command";
-import { choice, custom, outputFile, text } from "../options";
+import { ANALYSIS, analysisOf, choice, custom, outputFile, text } from "../options";
 import { readTextFile } from "../files";
 import { EXIT } from "../failure";
 
@@ -28,24 +32,34 @@ export const heatmap = command({
   name: "heatmap",
   summary: "A key-space heatmap of the partitions the service's own logs show were hot (StorageTableLogs, $logs, Cosmos DB RU logs)",
   description:
-    "PATH is a log file or a folder of them (read recursively; .gz files are decompressed): a Log Analytics export of StorageTableLogs as JSON or CSV, a diagnostic setting's blobs (JSON lines), Storage Analytics $logs files (version 1.0), or Cosmos DB's PartitionKeyRUConsumption from AzureDiagnostics. Counts are requests: a query page is one, a batch is one on its partition. Malformed lines are counted and skipped. docs/heatmap-logs.md says how to export each log.",
+    "PATH is a log file or a folder of them (read recursively; .gz files are decompressed): a Log Analytics export of StorageTableLogs as JSON or CSV, a diagnostic setting's blobs (JSON lines), Storage Analytics $logs files (version 1.0), or Cosmos DB's PartitionKeyRUConsumption from AzureDiagnostics. Entities are counted as the emulator's heatmap counts them (a batch its operations when the log shows them, a query page one); requests beside them. Malformed lines are counted and skipped. docs/heatmap-logs.md says how to export each log.",
   exits: "0; 1 nothing readable (no line of PATH is a log record); 2 bad usage or a PATH that cannot be read",
   options: {
     logs: text("PATH", "a log file, or a folder of log files"),
     design: text("FILE", "map each partition to the design's key expression and compare its predicted hottest partition"),
-    table: text("NAME", "only this table"),
+    table: text("NAME", "only this table of the logs (and, with --design, the design table of that name)"),
+    "design-table": text(
+      "NAME",
+      "with --design: the design table the logs' tables are read as (default: the one of the same name, or whose key renders most keys)",
+    ),
     from: time("only requests at or after this time (ISO 8601, UTC unless it has an offset)"),
     to: time("only requests before this time"),
-    format: choice(["text", "json", "html"], "text, json, or a self-contained html page (the default for an --out FILE.html)").default("text"),
+    format: choice(["text", "json", "html"], "text, json, or a self-contained html page (the default for an --out FILE.html)").default(
+      "text",
+    ),
     out: outputFile("FILE", "write the output to FILE (stdout then gets a one-line summary)"),
+    ...ANALYSIS.options,
   },
   required: ["logs"],
   async run({ options, given }) {
-    const format = given.has("format") ? options.format : inferFormat(options.out) ?? options.format;
+    const format = given.has("format") ? options.format : (inferFormat(options.out) ?? options.format);
+    if (options["design-table"] !== undefined && options.design === undefined) throw new UsageError("--design-table needs --design");
     const designText = options.design === undefined ? undefined : readTextFile(options.design);
+    const analysis = analysisOf(options);
     const logs = options.logs!;
     const h = await readLogHeatmap(logs, { from: options.from, to: options.to, table: options.table });
-    if (designText !== undefined) h.design = compareWithDesign(h, designText, options.design!);
+    if (designText !== undefined)
+      h.design = compareWithDesign(h, designText, options.design!, { analysis, designTable: options["design-table"] });
     const records = h.lines - h.skipped;
     const output = format === "json" ? json(h) : format === "html" ? heatmapHtml(h) : textOf(h);
     let stdout = output;
@@ -53,11 +67,7 @@ export const heatmap = command({
       writeFileSync(options.out, output);
       stdout = `${headline(h)}\nwritten to ${options.out}\n`;
     }
-    return {
-      stdout,
-      stderr: problems(h, logs, records),
-      exitCode: records > 0 ? EXIT.clean : EXIT.failed,
-    };
+    return { stdout, stderr: problems(h, logs, records), exitCode: records > 0 ? EXIT.clean : EXIT.failed };
   },
 });
 
@@ -65,27 +75,22 @@ function inferFormat(out: string | undefined): "json" | "html" | undefined {
   return out?.endsWith(".html") || out?.endsWith(".htm") ? "html" : out?.endsWith(".json") ? "json" : undefined;
 }
 
-/** The JSON output: the contract's fields first; the panel's cells stay out (they are the runtime's, for the panel). */
+/** The JSON output: the contract's fields (lines, skipped, from, to, partitions with operations and throttled) and the rest. */
 function json(h: LogHeatmap): string {
-  const { seconds: _cells, ...rest } = h;
-  return JSON.stringify(rest, null, 2) + "\n";
+  return JSON.stringify(h, null, 2) + "\n";
 }
 
-const n = (v: number) => v.toLocaleString("en-US");
-
-function headline(h: LogHeatmap): string {
-  const span = h.from && h.to ? `${h.from} – ${h.to}` : "no request in the window";
-  return `${n(h.lines)} log entries read (${n(h.skipped)} skipped as malformed), ${span}; cells of a ${h.bucketName}; ${n(h.partitionCount)} partitions`;
-}
+const LISTED = 20;
 
 function textOf(h: LogHeatmap): string {
   const out = [headline(h), ""];
   if (h.partitions.length) {
-    out.push("hottest partitions: requests (reads, writes, throttled, failed), busiest second");
-    for (const p of h.partitions.slice(0, 20)) {
+    out.push("hottest partitions: entities read, written, throttled; requests (failed); busiest bucket");
+    for (const p of h.partitions.slice(0, LISTED)) {
+      const e = p.entities;
       const design = p.design === undefined ? "" : p.design ? `  ${p.design.table}: ${p.design.partitionKey}` : "  (no design key)";
       out.push(
-        `  ${p.table}/${p.partitionKey}  ${n(p.operations)} (${n(p.reads)}, ${n(p.writes)}, ${n(p.throttled)}, ${n(p.failed)}), ${n(p.peakPerSecond)}/s${design}`,
+        `  ${p.table}/${p.partitionKey}  ${n(e.read)}, ${n(e.written)}, ${n(e.throttled)}; ${n(p.operations)} (${n(p.failed)}); ${n(p.peakPerSecond)}/s${design}`,
       );
     }
   }
@@ -93,24 +98,31 @@ function textOf(h: LogHeatmap): string {
     const by = Object.entries(u.byClass)
       .map(([k, v]) => `${k} ${n(v)}`)
       .join(", ");
-    out.push(`  ${u.table}: ${n(u.operations)} requests over several partitions (${by})`);
+    const ranges = u.ranges.map((r) => `${r.from ?? "…"} – ${r.to ?? "…"} (${plural(r.pages, "page")})`).join("; ");
+    out.push(`  ${u.table}: ${plural(u.operations, "request")} over several partitions (${by})${ranges ? `; ranges ${ranges}` : ""}`);
   }
   if (h.design) {
     out.push("", `against ${h.design.file}:`);
-    const pct = (v: number | null) => (v === null ? "unknown" : `${v >= 0 ? "+" : ""}${(v * 100).toFixed(1)} %`);
-    for (const t of h.design.tables) {
-      const top = t.observed.hottest[0];
-      out.push(
-        `  ${t.logTable} as ${t.designTable} (partitionKey = ${t.partitionKey}; ${n(t.matched)} of ${n(t.matched + t.unmatched)} keys match)`,
-        `    predicted hottest partition: ${n(t.predicted.hottestPerSecond)} entities/s${t.predicted.hottestShare === null ? "" : `, ${(t.predicted.hottestShare * 100).toFixed(1)} % of the load`}`,
-        `    observed hottest: ${top ? `${top.partitionKey} at ${n(top.peakPerSecond)} requests/s, ${(top.share * 100).toFixed(1)} % of the requests` : "none"}`,
-        `    error: ${pct(t.error.hottestPerSecond)} in rate, ${t.error.hottestShare === null ? "unknown" : `${(t.error.hottestShare * 100).toFixed(1)} points`} in share`,
-      );
-    }
+    for (const t of h.design.tables) out.push(...comparisonLines(t));
     if (h.design.unmatchedTables.length) out.push(`  no design table matches ${h.design.unmatchedTables.join(", ")}`);
   }
   if (h.notes.length) out.push("", ...h.notes);
   return out.join("\n") + "\n";
+}
+
+const pct = (v: number | null) => (v === null ? "unknown" : `${(v * 100).toFixed(1)} %`);
+
+function comparisonLines(t: TableComparison): string[] {
+  const p = t.predicted;
+  const by = p.patterns.map((x) => `${x.name} ${n(x.hottestPerSecond)}/s`).join(", ");
+  const observed = t.observed.hottest.map((o) => `${o.partitionKey} ${n(o.peakPerSecond)}/s (${pct(o.share)})`).join(", ");
+  const rate = t.error.hottestPerSecond;
+  return [
+    `  ${t.logTable} as ${t.designTable} (partitionKey = ${t.partitionKey}; ${n(t.matched)} of ${n(t.matched + t.unmatched)} keys match)`,
+    `    predicted hottest partition: ${n(p.hottestPerSecond)} entities/s${p.hottestShare === null ? "" : `, ${pct(p.hottestShare)} of the load`}${by ? ` (${by})` : ""}${p.temporal ? "; the key moves with time: the current partition" : ""}`,
+    `    observed hottest: ${observed || "none"}`,
+    `    error: ${rate === null ? "unknown" : `${rate >= 0 ? "+" : ""}${pct(rate)}`} in rate, ${t.error.hottestShare === null ? "unknown" : `${(t.error.hottestShare * 100).toFixed(1)} points`} in share`,
+  ];
 }
 
 /** What stderr says: files that could not be read, the first malformed lines, and an empty result. */
@@ -119,7 +131,7 @@ function problems(h: LogHeatmap, logs: string, records: number): string {
   for (const f of h.files) if (f.problem) lines.push(`tdl: ${f.file}: ${f.problem}`);
   if (h.skipped) {
     const first = h.skippedExamples.map((s) => `${s.file}:${s.line}: ${s.reason}`).join("; ");
-    lines.push(`tdl: ${n(h.skipped)} malformed log entr${h.skipped === 1 ? "y" : "ies"} skipped (${first})`);
+    lines.push(`tdl: ${plural(h.skipped, "malformed log entry", "malformed log entries")} skipped (${first})`);
   }
   if (records === 0) lines.push(`tdl: nothing readable in ${logs}: no line is a StorageTableLogs, $logs or Cosmos DB RU record`);
   return lines.map((l) => l + "\n").join("");

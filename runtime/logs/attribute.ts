@@ -5,8 +5,9 @@
  * operations), the object key (inserts and batches, whose keys travel in
  * the body), the PartitionKey the `$filter` pins, and for a query page
  * that pins none the partition its continuation token starts it in. A line
- * with none of these has no partition: a query over several partitions, or
- * a batch whose object key does not name one.
+ * with none of these has no partition: a query over several partitions
+ * (with the PartitionKey range its filter bounds, if it does), or a batch
+ * whose object key does not name one.
  */
 import { readFilter } from "./filter-keys";
 import { KeySource, LogRecord, OpClass, outcome, tableOpClass } from "./record";
@@ -21,6 +22,9 @@ export interface StorageFields {
   uri?: string;
   objectKey?: string;
   durationMs?: number;
+  correlationId?: string;
+  /** OperationCount / operation-count: 0 for the request, 1… for a batch's operations. */
+  operationIndex?: number;
 }
 
 const CLASS_OF_URI: Record<UriKind, OpClass> = { entity: "other", query: "query", batch: "batch", tables: "other", other: "other" };
@@ -38,6 +42,8 @@ export function storageRecord(f: StorageFields): LogRecord {
     status: f.status,
     ...outcome(f.status, f.statusText),
     ...(f.durationMs !== undefined ? { durationMs: f.durationMs } : {}),
+    ...(f.correlationId ? { correlationId: f.correlationId } : {}),
+    ...(f.operationIndex !== undefined ? { operationIndex: f.operationIndex } : {}),
   };
   // Table and service operations (CreateTable, QueryTables, GetTableACL…) touch no partition; an unknown name on an entity's URI does.
   if (op === "other" && uri.kind !== "entity") return record;
@@ -51,11 +57,13 @@ export function storageRecord(f: StorageFields): LogRecord {
     const reading = readFilter(uri.filter);
     record.queryClass = reading.queryClass;
     if (pk === undefined && reading.partitionKey !== undefined) [pk, via] = [reading.partitionKey, "filter"];
+    else if (reading.range) record.range = reading.range;
   } else if (op === "query") record.queryClass = "table-scan";
   if (pk === undefined && op === "query" && uri.nextPartitionKey !== undefined) [pk, via] = [uri.nextPartitionKey, "continuation"];
   if (pk !== undefined) {
     record.partitionKey = pk;
     record.via = via;
+    delete record.range;
   }
   return record;
 }

@@ -6,7 +6,8 @@
  * is quoted, its content HTML-encoded. The fields used here, by position:
  * request-start-time (1), operation-type (2), request-status (3),
  * http-status-code (4), end-to-end-latency-in-ms (5), service-type (10),
- * request-url (11), requested-object-key (12).
+ * request-url (11), requested-object-key (12), request-id-header (13),
+ * operation-count (14).
  */
 import { storageRecord } from "./attribute";
 import { LogRecord, Malformed, numberOf, statusOf } from "./record";
@@ -37,6 +38,8 @@ export function classicRecord(line: string): LogRecord {
     durationMs: numberOf(f[5]),
     uri: f[11] || undefined,
     objectKey: f[12] || undefined,
+    correlationId: f[13] || undefined,
+    operationIndex: numberOf(f[14]),
   });
 }
 

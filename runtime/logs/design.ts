@@ -2,51 +2,41 @@
  * The logs beside the design: each observed partition mapped to the design
  * table whose PartitionKey expression renders it, and per log table the
  * design's predicted hottest partition (the core's load estimates,
- * `tableFacts`) beside the observed hottest, with the error. A log table
+ * `tableFacts`: entities per second at the declared peak, and the access
+ * patterns that load it) beside the observed hottest partitions in the
+ * same unit, with the error. A log table
  * is the design table of the same name (table names are case-insensitive),
  * or else the one whose expression renders most of its keys (a stress
  * run's `stress…` table has a random name).
  */
 import { analyzeTdl, tableFacts, type AnalysisOptions } from "@core";
+import { UsageError } from "@core/errors";
+import { clip, listNames } from "@core/text/words";
+import type { DesignComparison, LogHeatmap, PartitionSummary, TableComparison } from "@protocol/log-heatmap";
 import { keyPatterns, KeyPattern, matches } from "./key-patterns";
-import type { LogHeatmap, PartitionSummary } from "./model";
-
-export interface TableComparison {
-  /** The table in the logs, and the design table it is read as. */
-  logTable: string;
-  designTable: string;
-  partitionKey: string;
-  /** Observed partitions whose key the expression renders, and those it does not. */
-  matched: number;
-  unmatched: number;
-  /** The design's peak load (entities per second, as the core estimates it: index rows and scanned entities included). */
-  predicted: { hottestPerSecond: number; totalPerSecond: number; hottestShare: number | null; partitions: number | null; temporal: boolean };
-  /** The logs: the hottest partitions by requests, each with its busiest bucket's rate and its share of the table's requests. */
-  observed: {
-    hottest: Array<{ partitionKey: string; operations: number; peakPerSecond: number; share: number }>;
-    partitions: number;
-    operations: number;
-  };
-  /** Observed against predicted: the hottest partition's peak rate (relative: 0.25 is 25 % above), its share (difference). */
-  error: { hottestPerSecond: number | null; hottestShare: number | null };
-}
-
-export interface DesignComparison {
-  file: string;
-  tables: TableComparison[];
-  /** Log tables that no design table matches. */
-  unmatchedTables: string[];
-  note: string;
-}
 
 /** Observed keys tried per log table when choosing its design table by expression. */
 const SAMPLE = 1000;
 const HOTTEST_LISTED = 5;
+const PATTERNS_LISTED = 3;
+
+export interface CompareOptions {
+  /** How the design is analysed (its profile, the partition target). */
+  analysis?: AnalysisOptions;
+  /** The design table every log table is read as (a UsageError when the design has none of that name). */
+  designTable?: string;
+}
 
 /** Compares `heatmap` with the design in `text`; sets each listed partition's `design`. */
-export function compareWithDesign(heatmap: LogHeatmap, text: string, file: string, options: AnalysisOptions = {}): DesignComparison {
-  const analysis = analyzeTdl(text, options);
+export function compareWithDesign(heatmap: LogHeatmap, text: string, file: string, options: CompareOptions = {}): DesignComparison {
+  const analysis = analyzeTdl(text, options.analysis);
   const patterns = keyPatterns(analysis);
+  const forced =
+    options.designTable === undefined ? undefined : patterns.find((p) => p.table.toLowerCase() === options.designTable!.toLowerCase());
+  if (options.designTable !== undefined && !forced)
+    throw new UsageError(
+      `${file} has no table ${clip(options.designTable)} with a PartitionKey${patterns.length ? `; it has ${listNames(patterns.map((p) => p.table))}` : ""}`,
+    );
   const byTable = new Map<string, PartitionSummary[]>();
   for (const p of heatmap.partitions) {
     let list = byTable.get(p.table);
@@ -56,7 +46,7 @@ export function compareWithDesign(heatmap: LogHeatmap, text: string, file: strin
   const tables: TableComparison[] = [];
   const unmatchedTables: string[] = [];
   for (const [logTable, parts] of byTable) {
-    const chosen = choose(logTable, parts, patterns);
+    const chosen = forced ?? choose(logTable, parts, patterns);
     for (const p of parts) {
       const own = chosen && matches(chosen, p.partitionKey) ? chosen : patterns.find((q) => matches(q, p.partitionKey));
       p.design = own ? { table: own.table, partitionKey: own.expression } : null;
@@ -72,7 +62,7 @@ export function compareWithDesign(heatmap: LogHeatmap, text: string, file: strin
     file,
     tables,
     unmatchedTables,
-    note: "The design counts entities per second at its declared peak (index rows and the entities a query scans included); the logs count requests (a query page is one, a batch is one). The observed rate is the hottest partition's busiest bucket, over the bucket's length.",
+    note: "Both count entities per second: the design at its declared peak (index rows and the entities a query scans included), the logs as the emulator's heatmap does (a batch its operations, a query page one). The observed rate is a partition's busiest bucket, over the bucket's length.",
   };
 }
 
@@ -88,14 +78,30 @@ function choose(logTable: string, parts: PartitionSummary[], patterns: KeyPatter
   return best && best.n * 2 >= sample.length ? best.p : undefined;
 }
 
-function comparison(logTable: string, chosen: KeyPattern, parts: PartitionSummary[], facts: ReturnType<typeof tableFacts>): TableComparison {
+const entitiesOf = (p: PartitionSummary) => p.entities.read + p.entities.written + p.entities.throttled;
+
+function comparison(
+  logTable: string,
+  chosen: KeyPattern,
+  parts: PartitionSummary[],
+  facts: ReturnType<typeof tableFacts>,
+): TableComparison {
   const { load, est } = facts;
-  const operations = parts.reduce((s, p) => s + p.operations, 0);
-  const hottest = [...parts].sort((a, b) => b.peakPerSecond - a.peakPerSecond || b.operations - a.operations).slice(0, HOTTEST_LISTED);
+  const entities = parts.reduce((s, p) => s + entitiesOf(p), 0);
+  const hottest = [...parts].sort((a, b) => b.peakPerSecond - a.peakPerSecond || entitiesOf(b) - entitiesOf(a)).slice(0, HOTTEST_LISTED);
   const predictedShare = load.total > 0 ? load.hottest / load.total : est.partitions ? est.writeShare : null;
   const top = hottest[0];
-  const share = (p: PartitionSummary) => (operations ? round(p.operations / operations, 4) : 0);
+  const share = (p: PartitionSummary) => (entities ? round(entitiesOf(p) / entities, 4) : 0);
   const observedShare = top ? Math.max(...parts.map(share)) : null;
+  const patterns = [...load.patterns]
+    .filter((p) => p.hottest > 0)
+    .sort((a, b) => b.hottest - a.hottest)
+    .slice(0, PATTERNS_LISTED)
+    .map((p) => ({
+      name: p.access.name.text,
+      kind: p.access.kind === "write" ? p.access.op : p.access.kind,
+      hottestPerSecond: round(p.hottest, 1),
+    }));
   return {
     logTable,
     designTable: chosen.table,
@@ -108,11 +114,17 @@ function comparison(logTable: string, chosen: KeyPattern, parts: PartitionSummar
       hottestShare: predictedShare === null ? null : round(predictedShare, 4),
       partitions: est.partitions ?? null,
       temporal: load.temporal,
+      patterns,
     },
     observed: {
-      hottest: hottest.map((p) => ({ partitionKey: p.partitionKey, operations: p.operations, peakPerSecond: p.peakPerSecond, share: share(p) })),
+      hottest: hottest.map((p) => ({
+        partitionKey: p.partitionKey,
+        entities: entitiesOf(p),
+        peakPerSecond: p.peakPerSecond,
+        share: share(p),
+      })),
       partitions: parts.length,
-      operations,
+      entities,
     },
     error: {
       hottestPerSecond: top && load.hottest > 0 ? round((top.peakPerSecond - load.hottest) / load.hottest, 3) : null,

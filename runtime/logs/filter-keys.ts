@@ -1,7 +1,7 @@
 /**
  * What a query page's `$filter` says of the partition it reads: the
- * PartitionKey it pins exactly (the core's reading of the filter, the
- * classifier's own), and its class. Logs repeat the same few filters a
+ * PartitionKey it pins exactly, or the range of PartitionKeys it bounds
+ * (the core's reading of the filter, the classifier's own), and its class. Logs repeat the same few filters a
  * million times, so readings are kept (a bounded cache); a filter the
  * parser cannot read, or one too long to be worth reading, pins nothing.
  */
@@ -9,6 +9,8 @@ import { classifyFilter, keyConstraint, normalize, parseFilter } from "@core";
 
 export interface FilterReading {
   partitionKey?: string;
+  /** `PartitionKey ge 'a' and PartitionKey lt 'b'`: the bounds (either may be open). */
+  range?: { from?: string; to?: string };
   /** point, row-range, partition-range or table-scan; undefined when the filter does not parse. */
   queryClass?: string;
 }
@@ -37,7 +39,11 @@ function read(filter: string): FilterReading {
     const p = parseFilter(filter);
     if (!p.ok) return {};
     const c = keyConstraint(normalize(p.expr), "PartitionKey");
-    return { ...(c.kind === "exact" ? { partitionKey: c.value } : {}), queryClass: classifyFilter(p.expr).class };
+    const queryClass = classifyFilter(p.expr).class;
+    if (c.kind === "exact") return { partitionKey: c.value, queryClass };
+    if (c.kind === "range")
+      return { range: { ...(c.lo !== undefined ? { from: c.lo } : {}), ...(c.hi !== undefined ? { to: c.hi } : {}) }, queryClass };
+    return { queryClass };
   } catch {
     // Whatever the parser does with a hostile filter (a stack overflow on deep nesting), it pins nothing.
     return {};

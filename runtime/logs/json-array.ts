@@ -70,7 +70,8 @@ export class JsonArraySplitter {
       const piece = chunk.slice(start);
       this.parts.push(piece);
       this.size += piece.length;
-      if (this.size > MAX_ELEMENT_CHARS) this.fail(`an element longer than ${MAX_ELEMENT_CHARS.toLocaleString("en-US")} characters (an unclosed string or bracket)`);
+      if (this.size > MAX_ELEMENT_CHARS)
+        this.fail(`an element longer than ${MAX_ELEMENT_CHARS.toLocaleString("en-US")} characters (an unclosed string or bracket)`);
     }
   }
 

@@ -4,7 +4,9 @@
  *
  * - a Log Analytics `StorageTableLogs` row (TimeGenerated, OperationName,
  *   StatusCode, StatusText, Uri, ObjectKey, DurationMs…), as the portal,
- *   `az monitor log-analytics query` or the emulator's `--record` write it;
+ *   `az monitor log-analytics query` or the emulator's `--record` write it
+ *   (a batch's operations, when logged, share its CorrelationId and carry
+ *   OperationCount 1, 2…);
  * - a diagnostic setting's resource log (time, operationName, statusCode,
  *   statusText, durationMs, uri, and `properties` with objectKey…), one per
  *   line of the hourly blobs, or `{"records": [...]}` in older blobs;
@@ -42,7 +44,8 @@ export function recordOfObject(value: unknown): LogRecord {
   const uri = str(o.Uri ?? o.uri ?? props.requestUrl);
   if (!operation && !uri) throw new Malformed("no OperationName and no Uri");
   // Blob and queue lines in the same export are no table's traffic (not malformed either).
-  if (service && service.toLowerCase() !== "table") return { time, operation: operation || service, op: "other", throttled: false, failed: false };
+  if (service && service.toLowerCase() !== "table")
+    return { time, operation: operation || service, op: "other", throttled: false, failed: false };
   return storageRecord({
     time,
     operation,
@@ -51,6 +54,8 @@ export function recordOfObject(value: unknown): LogRecord {
     uri,
     objectKey: str(o.ObjectKey ?? props.objectKey),
     durationMs: numberOf(o.DurationMs ?? o.durationMs),
+    correlationId: str(o.CorrelationId ?? o.correlationId),
+    operationIndex: numberOf(o.OperationCount ?? o.operationCount ?? props.operationCount),
   });
 }
 

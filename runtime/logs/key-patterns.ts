@@ -48,7 +48,11 @@ export function matches(p: KeyPattern, key: string): boolean {
 function partPattern(p: KeyPartInfo): string {
   if (p.literal !== undefined) return escape(p.literal);
   const values = p.part.kind === "ref" && p.prop?.type === "enum" ? p.prop.enumValues : undefined;
-  if (values?.length) return `(?:${[...values].sort((a, b) => b.length - a.length).map(escape).join("|")})`;
+  if (values?.length)
+    return `(?:${[...values]
+      .sort((a, b) => b.length - a.length)
+      .map(escape)
+      .join("|")})`;
   const cls = p.charset ? `[${p.charset.ranges.map(([lo, hi]) => (lo === hi ? unit(lo) : `${unit(lo)}-${unit(hi)}`)).join("")}]` : KEY_CHAR;
   const max = Number.isFinite(p.maxChars) ? p.maxChars : undefined;
   if (max === undefined) return `${cls}*`;

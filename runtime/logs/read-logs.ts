@@ -5,8 +5,10 @@
  * return the heatmap — totals per partition, cells per bucket of time.
  */
 import { InputError } from "@core/errors";
+import { formatCount, plural } from "@core/text/words";
+import type { LogHeatmap, PartitionSummary, Unattributed } from "@protocol/log-heatmap";
+import { BatchLinker } from "./batches";
 import { HeatmapBuilder, OTHERS, UNATTRIBUTED } from "./heatmap";
-import type { LogHeatmap, PartitionSummary, Unattributed } from "./model";
 import type { LogRecord } from "./record";
 import { LogReader, logFiles } from "./sources";
 import { isoTime } from "./times";
@@ -26,6 +28,8 @@ export interface LogHeatmapOptions {
 
 /** Partitions listed (the hottest); `partitionCount` says how many there were. */
 export const MAX_LISTED = 1000;
+/** PartitionKey ranges listed per table (the most queried). */
+const RANGES_LISTED = 5;
 
 /** The heatmap of the logs below `paths`; an InputError when a path does not exist. */
 export async function readLogHeatmap(paths: string | readonly string[], o: LogHeatmapOptions = {}): Promise<LogHeatmap> {
@@ -38,14 +42,33 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
     }
   }
   const builder = new HeatmapBuilder();
-  let ignored = 0;
-  let filteredOut = 0;
+  const batches = new BatchLinker();
+  const counts = { ignored: 0, filteredOut: 0, batchOperations: 0, queryPages: 0, batchesAlone: 0 };
   const table = o.table?.toLowerCase();
   const onRecord = (r: LogRecord) => {
-    if ((o.from !== undefined && r.time < o.from) || (o.to !== undefined && r.time >= o.to) || (table && r.table?.toLowerCase() !== table))
-      filteredOut++;
-    else if (r.op === "other" && r.partitionKey === undefined) ignored++;
-    else builder.add(r);
+    if (
+      (o.from !== undefined && r.time < o.from) ||
+      (o.to !== undefined && r.time >= o.to) ||
+      (table && r.table?.toLowerCase() !== table)
+    ) {
+      counts.filteredOut++;
+      return;
+    }
+    const of = batches.operationOf(r);
+    if (of) {
+      counts.batchOperations++;
+      // The batch's own line counted its first entity.
+      if (of.before > 0) builder.addBatchEntity(of.batch);
+      else counts.batchesAlone--;
+      return;
+    }
+    if (r.op === "other" && r.partitionKey === undefined) return void counts.ignored++;
+    if (r.op === "batch") {
+      batches.batch(r);
+      counts.batchesAlone++;
+    }
+    if (r.op === "query") counts.queryPages++;
+    builder.add(r);
   };
   const reader = new LogReader(onRecord);
   const notes: string[] = [];
@@ -57,17 +80,29 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
     await reader.read(files[i]);
     o.onProgress?.({ files: i + 1, of: files.length, lines: reader.summary.lines });
   }
-  return summarize(builder, reader, { ignored, filteredOut, notes });
+  return summarize(builder, reader, { ...counts, notes });
 }
 
-function summarize(b: HeatmapBuilder, reader: LogReader, extra: { ignored: number; filteredOut: number; notes: string[] }): LogHeatmap {
+interface Extra {
+  ignored: number;
+  filteredOut: number;
+  batchOperations: number;
+  /** Query pages, each counted as one entity read. */
+  queryPages: number;
+  /** Batches whose operations the log did not show, each counted as one entity. */
+  batchesAlone: number;
+  notes: string[];
+}
+
+function summarize(b: HeatmapBuilder, reader: LogReader, extra: Extra): LogHeatmap {
   const peaks = b.peaks();
   const seconds = b.bucketMs / 1000;
   const all: PartitionSummary[] = [];
   const unattributed: Unattributed[] = [];
   for (const [id, p] of b.partitions) {
     if (p.partitionKey === UNATTRIBUTED) {
-      unattributed.push({ table: p.table, operations: p.operations, throttled: p.throttled, byClass: p.byClass });
+      const ranges = [...p.ranges.values()].sort((x, y) => y.pages - x.pages).slice(0, RANGES_LISTED);
+      unattributed.push({ table: p.table, operations: p.operations, throttled: p.throttled, byClass: p.byClass, ranges });
       continue;
     }
     if (p.partitionKey === OTHERS) continue;
@@ -81,24 +116,26 @@ function summarize(b: HeatmapBuilder, reader: LogReader, extra: { ignored: numbe
       batches: p.batches,
       throttled: p.throttled,
       failed: p.failed,
+      entities: p.entities,
       ...(p.requestUnits ? { requestUnits: Math.round(p.requestUnits * 100) / 100 } : {}),
       peakPerSecond: peak ? Math.round((peak.count / seconds) * 100) / 100 : 0,
       peakAt: peak ? isoTime(peak.t) : "",
       via: p.via,
     });
   }
-  all.sort((x, y) => y.operations - x.operations || y.throttled - x.throttled || (x.partitionKey < y.partitionKey ? -1 : 1));
+  const entities = (p: PartitionSummary) => p.entities.read + p.entities.written + p.entities.throttled;
+  all.sort((x, y) => entities(y) - entities(x) || y.operations - x.operations || (x.partitionKey < y.partitionKey ? -1 : 1));
   const cells = b.seconds();
   const timeline = cells.map((s) => {
-    let operations = 0;
+    let sum = 0;
     let throttled = 0;
     for (const c of Object.values(s.partitions)) {
-      operations += c.reads + c.writes + c.throttled;
+      sum += c.reads + c.writes + c.throttled;
       throttled += c.throttled;
     }
-    return { t: isoTime(s.t), operations, throttled };
+    return { t: isoTime(s.t), entities: sum, throttled };
   });
-  const notes = [...extra.notes, ...notesOf(b, unattributed, all.length)];
+  const notes = [...extra.notes, ...notesOf(b, unattributed, all.length, extra)];
   const folded = b.folded.partitions ? { ...b.folded } : undefined;
   const s = reader.summary;
   const read = Number.isFinite(b.minT);
@@ -114,6 +151,7 @@ function summarize(b: HeatmapBuilder, reader: LogReader, extra: { ignored: numbe
     unattributed,
     ignored: extra.ignored,
     filteredOut: extra.filteredOut,
+    batchOperations: extra.batchOperations,
     ...(folded ? { folded } : {}),
     timeline,
     seconds: cells,
@@ -123,18 +161,26 @@ function summarize(b: HeatmapBuilder, reader: LogReader, extra: { ignored: numbe
   };
 }
 
-function notesOf(b: HeatmapBuilder, unattributed: Unattributed[], listed: number): string[] {
+function notesOf(b: HeatmapBuilder, unattributed: Unattributed[], listed: number, extra: Extra): string[] {
   const notes: string[] = [];
   if (b.bucketName !== "second") notes.push(`The logs span too long for a cell a second: each cell is a ${b.bucketName}.`);
+  if (extra.queryPages)
+    notes.push(
+      `${plural(extra.queryPages, "query page")} counted as one entity read each: logs do not say how many entities a page returned.`,
+    );
+  if (extra.batchesAlone > 0)
+    notes.push(
+      `${plural(extra.batchesAlone, "batch", "batches")} counted as one entity each: the log holds no line of their operations (lines with the batch's CorrelationId and an OperationCount of 1, 2…).`,
+    );
   const scans = unattributed.reduce((s, u) => s + u.operations, 0);
   if (scans)
     notes.push(
-      `${scans.toLocaleString("en-US")} requests name no one partition (queries over several partitions, batches whose log line does not name theirs): they are counted apart, per table.`,
+      `${formatCount(scans)} requests name no one partition (queries over several partitions, batches whose log line does not name theirs): they are counted apart, per table.`,
     );
   if (b.folded.partitions)
     notes.push(
-      `${b.folded.partitions.toLocaleString("en-US")} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition's count may be short by at most ${b.folded.maxUndercount.toLocaleString("en-US")}.`,
+      `${formatCount(b.folded.partitions)} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition's count may be short by at most ${formatCount(b.folded.maxUndercount)} entities.`,
     );
-  if (listed > MAX_LISTED) notes.push(`The ${MAX_LISTED.toLocaleString("en-US")} busiest of ${listed.toLocaleString("en-US")} partitions are listed.`);
+  if (listed > MAX_LISTED) notes.push(`The ${formatCount(MAX_LISTED)} busiest of ${formatCount(listed)} partitions are listed.`);
   return notes;
 }

@@ -34,6 +34,12 @@ export interface LogRecord {
   via?: KeySource;
   /** Queries: the class of the page's filter (point, row-range, partition-range, table-scan). */
   queryClass?: string;
+  /** Queries over a PartitionKey range (and no one partition): the range its filter bounds. */
+  range?: { from?: string; to?: string };
+  /** The request's id (StorageTableLogs' CorrelationId, `$logs`' request-id-header): a batch and its operations share it. */
+  correlationId?: string;
+  /** Which of the request's logged operations the line is (0 the request itself; a batch's operations 1, 2…). */
+  operationIndex?: number;
   /** Cosmos DB: the request units charged. */
   requestUnits?: number;
   durationMs?: number;
@@ -77,11 +83,18 @@ export function cosmosOpClass(name: string): OpClass {
 }
 
 const THROTTLE_TEXT = /serverbusy|throttl|toomanyrequests/i;
+/** Status texts of requests that did not succeed (Storage Analytics' status messages: NetworkError, ClientOtherError…). */
+const ERROR_TEXT = /error|fail|timeout/i;
 
-/** Throttled and failed, from the status code and the status text (either may be missing). */
+/**
+ * Throttled and failed, from the status code and the status text (either
+ * may be missing). Without a status code (0: the client went away before
+ * an answer, as `NetworkError` lines say), the text decides.
+ */
 export function outcome(status: number | undefined, text: string | undefined): { throttled: boolean; failed: boolean } {
   const throttled = status === 503 || status === 429 || (!!text && THROTTLE_TEXT.test(text));
-  return { throttled, failed: !throttled && status !== undefined && status >= 400 };
+  const failed = !throttled && (status !== undefined ? status >= 400 : !!text && ERROR_TEXT.test(text));
+  return { throttled, failed };
 }
 
 /** A status code from a number or a numeric text; undefined for anything else. */

@@ -16,19 +16,11 @@ import { JsonArraySplitter } from "./json-array";
 import { recordsOfObject } from "./json-records";
 import { chunks, linesOf } from "./lines";
 import { LogRecord, Malformed } from "./record";
-
-export type LogFormat = "json-array" | "json-lines" | "storage-analytics" | "csv";
-
-/** A line that was skipped: where, and why. */
-export interface SkippedLine {
-  file: string;
-  line: number;
-  reason: string;
-}
+import type { LogFileSummary, LogFormat, SkippedLine } from "@protocol/log-heatmap";
 
 /** What reading found. */
 export interface ReadSummary {
-  files: Array<{ file: string; format?: LogFormat; entries: number; skipped: number; problem?: string }>;
+  files: LogFileSummary[];
   /** Log entries read (lines, rows, array elements), skipped ones included. */
   lines: number;
   skipped: number;
@@ -44,7 +36,8 @@ export const MAX_FILES = 100_000;
 export async function logFiles(p: string): Promise<string[]> {
   const s = await stat(p);
   // A FIFO or a device (/dev/zero) would be waited on or read for ever: only files and folders are read.
-  if (!s.isDirectory() && !s.isFile()) throw Object.assign(new Error("not a regular file or a folder"), { code: "not a regular file or a folder" });
+  if (!s.isDirectory() && !s.isFile())
+    throw Object.assign(new Error("not a regular file or a folder"), { code: "not a regular file or a folder" });
   if (!s.isDirectory()) return [p];
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
@@ -68,7 +61,7 @@ export class LogReader {
 
   /** Reads one file to its end; a failure to open or decompress it is its `problem`. */
   async read(file: string): Promise<void> {
-    const entry: ReadSummary["files"][number] = { file, entries: 0, skipped: 0 };
+    const entry: LogFileSummary = { file, entries: 0, skipped: 0 };
     this.summary.files.push(entry);
     try {
       await this.readFile(file, entry);
@@ -77,7 +70,7 @@ export class LogReader {
     }
   }
 
-  private async readFile(file: string, entry: ReadSummary["files"][number]): Promise<void> {
+  private async readFile(file: string, entry: LogFileSummary): Promise<void> {
     const it = chunks(file)[Symbol.asyncIterator]();
     let head = "";
     for (;;) {
@@ -89,7 +82,8 @@ export class LogReader {
     const start = head.replace(/^\ufeff/, "").trimStart();
     if (!start) return;
     const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => it };
-    const format: LogFormat = start[0] === "[" ? "json-array" : start[0] === "{" ? "json-lines" : looksClassic(start) ? "storage-analytics" : "csv";
+    const format: LogFormat =
+      start[0] === "[" ? "json-array" : start[0] === "{" ? "json-lines" : looksClassic(start) ? "storage-analytics" : "csv";
     entry.format = format;
     if (format === "json-array") return this.readArray(file, start, rest, entry);
     const csv = format === "csv" ? new CsvRows() : undefined;
@@ -132,7 +126,7 @@ export class LogReader {
   }
 
   /** A JSON line: one record, or an older blob's `{"records": [...]}` (each of its records counts as an entry). */
-  private objects(text: string, file: string, line: number, entry: ReadSummary["files"][number]): void {
+  private objects(text: string, file: string, line: number, entry: LogFileSummary): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -157,7 +151,7 @@ export class LogReader {
     });
   }
 
-  private async readArray(file: string, start: string, rest: AsyncIterable<string>, entry: ReadSummary["files"][number]): Promise<void> {
+  private async readArray(file: string, start: string, rest: AsyncIterable<string>, entry: LogFileSummary): Promise<void> {
     const splitter = new JsonArraySplitter();
     let index = 0;
     const emit = (text: string) => {
@@ -179,12 +173,12 @@ export class LogReader {
     if (problem) entry.problem = `${problem}; ${index.toLocaleString("en-US")} elements were read before it`;
   }
 
-  private entry(entry: ReadSummary["files"][number]): void {
+  private entry(entry: LogFileSummary): void {
     entry.entries++;
     this.summary.lines++;
   }
 
-  private skip(file: string, line: number, entry: ReadSummary["files"][number], reason: string): void {
+  private skip(file: string, line: number, entry: LogFileSummary, reason: string): void {
     entry.skipped++;
     this.summary.skipped++;
     if (this.summary.examples.length < MAX_EXAMPLES) this.summary.examples.push({ file, line, reason });

@@ -63,7 +63,7 @@ function header(req: IncomingMessage, name: string): string {
 export class FidelityProxy {
   private readonly server: Server;
   /** What `process` read of each request, for the request log (only while the recorder logs requests). */
-  private readonly seen = new WeakMap<IncomingMessage, { request: TableRequest; first?: TableRequest }>();
+  private readonly seen = new WeakMap<IncomingMessage, { request: TableRequest; operations?: BatchOperation[] }>();
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   /** The targets in force (the stress test scales them to the machine for its run). */
   readonly throttle: Throttle;
@@ -145,7 +145,7 @@ export class FidelityProxy {
           requestBytes: Number(header(req, "content-length")) || 0,
           responseBytes: Number.isFinite(size) ? size : 0,
           request: seen.request,
-          batchFirst: seen.first,
+          operations: seen.operations,
         });
       } catch (e) {
         this.log(`fidelity layer: the request log could not take a request: ${(e as Error)?.stack ?? e}`);
@@ -244,7 +244,7 @@ export class FidelityProxy {
           message: `One of the request inputs is not valid: ${b.reason}.`,
         });
     }
-    if (this.o.recorder.wantsRequests) this.seen.set(req, { request: parsed, first: operations?.find((o) => o.table) });
+    if (this.o.recorder.wantsRequests) this.seen.set(req, { request: parsed, operations });
     const charge = chargeOf(parsed, operations, this.throttle);
     if (this.o.fidelity) {
       if (parsed.badUri)

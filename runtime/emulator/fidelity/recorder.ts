@@ -4,13 +4,13 @@
  * appended to a record file: one JSON line per second (`traffic`, the
  * default), or one `StorageTableLogs` row per request
  * (`storage-table-logs`: what Azure Monitor would log, read back by
- * `tdl heatmap --logs`). Request rows are buffered and written four times
- * a second, not once per request.
+ * `tdl heatmap --logs`; a batch also has a row per operation). Request
+ * rows are buffered and written four times a second, not once per request.
  */
 import { appendFileSync } from "node:fs";
 import { EventEmitter } from "node:events";
 import type { PartitionTraffic, TrafficSecond } from "@protocol/traffic";
-import { EmulatorRequest, storageTableLogRow } from "../../logs/emulator-line";
+import { EmulatorRequest, storageTableLogRows } from "../../logs/emulator-line";
 
 /** What a record file holds. */
 export type RecordFormat = "traffic" | "storage-table-logs";
@@ -54,7 +54,9 @@ export class TrafficRecorder extends EventEmitter {
   /** One answered request, as a StorageTableLogs row (request logs only). */
   request(e: EmulatorRequest): void {
     if (!this.wantsRequests) return;
-    const line = JSON.stringify(storageTableLogRow(e)) + "\n";
+    const line = storageTableLogRows(e)
+      .map((row) => JSON.stringify(row) + "\n")
+      .join("");
     this.rows.push(line);
     this.buffered += line.length;
     if (this.buffered > MAX_BUFFERED) this.writeRows();
