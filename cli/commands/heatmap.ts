@@ -10,7 +10,7 @@
  * Text, JSON, or a self-contained HTML page.
  */
 import { writeFileSync } from "node:fs";
-import { compareWithDesign, heatmapHtml, readLogHeatmap } from "@runtime";
+import { compareWithDesign, heatmapHtml, nothingReadable, readLogHeatmap } from "@runtime";
 import { headline } from "@runtime/logs/html";
 import { parseLogTime } from "@runtime/logs/times";
 import type { LogHeatmap, TableComparison } from "@protocol/log-heatmap";
@@ -67,7 +67,7 @@ export const heatmap = command({
       writeFileSync(options.out, output);
       stdout = `${headline(h)}\nwritten to ${options.out}\n`;
     }
-    return { stdout, stderr: problems(h, logs, records), exitCode: records > 0 ? EXIT.clean : EXIT.failed };
+    return { stdout, stderr: problems(h, logs), exitCode: records > 0 ? EXIT.clean : EXIT.failed };
   },
 });
 
@@ -126,13 +126,15 @@ function comparisonLines(t: TableComparison): string[] {
 }
 
 /** What stderr says: files that could not be read, the first malformed lines, and an empty result. */
-function problems(h: LogHeatmap, logs: string, records: number): string {
+function problems(h: LogHeatmap, logs: string): string {
   const lines: string[] = [];
   for (const f of h.files) if (f.problem) lines.push(`tdl: ${f.file}: ${f.problem}`);
   if (h.skipped) {
     const first = h.skippedExamples.map((s) => `${s.file}:${s.line}: ${s.reason}`).join("; ");
     lines.push(`tdl: ${plural(h.skipped, "malformed log entry", "malformed log entries")} skipped (${first})`);
   }
-  if (records === 0) lines.push(`tdl: nothing readable in ${logs}: no line is a StorageTableLogs, $logs or Cosmos DB RU record`);
+  // The files' problems and the skipped lines are said above.
+  const empty = nothingReadable(h, logs, false);
+  if (empty) lines.push(`tdl: ${empty}`);
   return lines.map((l) => l + "\n").join("");
 }

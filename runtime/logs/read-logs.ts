@@ -20,7 +20,7 @@ export interface LogHeatmapOptions {
   to?: number;
   /** Only this table (case-insensitive, as the service names tables). */
   table?: string;
-  /** Stops between files (the heatmap of what was read so far is returned, and says so). */
+  /** Stops reading (the heatmap of what was read so far is returned, and says so). */
   signal?: AbortSignal;
   /** After each file: files read, of how many, and entries so far. */
   onProgress?: (p: { files: number; of: number; lines: number }) => void;
@@ -70,14 +70,14 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
     if (r.op === "query") counts.queryPages++;
     builder.add(r);
   };
-  const reader = new LogReader(onRecord);
+  const reader = new LogReader(onRecord, o.signal);
   const notes: string[] = [];
   for (let i = 0; i < files.length; i++) {
+    await reader.read(files[i]);
     if (o.signal?.aborted) {
-      notes.push(`Stopped after ${i} of ${files.length} files: the heatmap shows what was read until then.`);
+      notes.push(`Stopped in file ${i + 1} of ${files.length}: the heatmap shows what was read until then.`);
       break;
     }
-    await reader.read(files[i]);
     o.onProgress?.({ files: i + 1, of: files.length, lines: reader.summary.lines });
   }
   return summarize(builder, reader, { ...counts, notes });
@@ -92,6 +92,21 @@ interface Extra {
   /** Batches whose operations the log did not show, each counted as one entity. */
   batchesAlone: number;
   notes: string[];
+}
+
+/**
+ * Why a heatmap shows nothing, when no entry of `what` was a log record:
+ * a sentence naming (`detailed`) the first files' problems or skipped
+ * lines; undefined when something was read.
+ */
+export function nothingReadable(h: LogHeatmap, what: string, detailed = true): string | undefined {
+  if (h.lines > h.skipped) return undefined;
+  if (!detailed) return `nothing readable in ${what}: no line is a StorageTableLogs, $logs or Cosmos DB RU record`;
+  const why = [
+    ...h.files.filter((f) => f.problem).map((f) => `${f.file}: ${f.problem}`),
+    ...h.skippedExamples.map((s) => `${s.file}:${s.line}: ${s.reason}`),
+  ].slice(0, 3);
+  return `nothing readable in ${what}: no line is a StorageTableLogs, $logs or Cosmos DB RU record${why.length ? ` (${why.join("; ")})` : ""}`;
 }
 
 function summarize(b: HeatmapBuilder, reader: LogReader, extra: Extra): LogHeatmap {

@@ -57,7 +57,11 @@ export async function logFiles(p: string): Promise<string[]> {
 export class LogReader {
   readonly summary: ReadSummary = { files: [], lines: 0, skipped: 0, examples: [] };
 
-  constructor(private readonly onRecord: (r: LogRecord) => void) {}
+  /** `signal` stops reading (within a few thousand entries, also inside a long file). */
+  constructor(
+    private readonly onRecord: (r: LogRecord) => void,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   /** Reads one file to its end; a failure to open or decompress it is its `problem`. */
   async read(file: string): Promise<void> {
@@ -90,6 +94,7 @@ export class LogReader {
     let line = 0;
     for await (const l of linesOf(rest, start)) {
       line++;
+      if ((line & 4095) === 0 && this.signal?.aborted) return;
       if (l.tooLong) {
         this.entry(entry);
         this.skip(file, line, entry, "a line longer than 8 MiB");
@@ -166,7 +171,7 @@ export class LogReader {
     };
     splitter.push(start, emit);
     for await (const chunk of rest) {
-      if (splitter.done) break;
+      if (splitter.done || this.signal?.aborted) break;
       splitter.push(chunk, emit);
     }
     const problem = splitter.end();
