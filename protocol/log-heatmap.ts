@@ -108,6 +108,8 @@ export interface TableComparison {
   };
   /** Observed against predicted: the hottest partition's peak rate (relative: 0.25 is 25 % above), its share (difference). */
   error: { hottestPerSecond: number | null; hottestShare: number | null };
+  /** The prediction and the error in words, as every front end says them. */
+  said: { predicted: string; error: string };
 }
 
 export interface DesignComparison {

@@ -110,18 +110,15 @@ function textOf(h: LogHeatmap): string {
   return out.join("\n") + "\n";
 }
 
-const pct = (v: number | null) => (v === null ? "unknown" : `${(v * 100).toFixed(1)} %`);
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
 
 function comparisonLines(t: TableComparison): string[] {
-  const p = t.predicted;
-  const by = p.patterns.map((x) => `${x.name} ${n(x.hottestPerSecond)}/s`).join(", ");
   const observed = t.observed.hottest.map((o) => `${o.partitionKey} ${n(o.peakPerSecond)}/s (${pct(o.share)})`).join(", ");
-  const rate = t.error.hottestPerSecond;
   return [
     `  ${t.logTable} as ${t.designTable} (partitionKey = ${t.partitionKey}; ${n(t.matched)} of ${n(t.matched + t.unmatched)} keys match)`,
-    `    predicted hottest partition: ${n(p.hottestPerSecond)} entities/s${p.hottestShare === null ? "" : `, ${pct(p.hottestShare)} of the load`}${by ? ` (${by})` : ""}${p.temporal ? "; the key moves with time: the current partition" : ""}`,
-    `    observed hottest: ${observed || "none"}`,
-    `    error: ${rate === null ? "unknown" : `${rate >= 0 ? "+" : ""}${pct(rate)}`} in rate, ${t.error.hottestShare === null ? "unknown" : `${(t.error.hottestShare * 100).toFixed(1)} points`} in share`,
+    `    ${t.said.predicted}`,
+    `    Observed hottest: ${observed || "none"}.`,
+    `    ${t.said.error}`,
   ];
 }
 

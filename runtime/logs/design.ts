@@ -11,7 +11,7 @@
  */
 import { analyzeTdl, tableFacts, type AnalysisOptions } from "@core";
 import { UsageError } from "@core/errors";
-import { clip, listNames } from "@core/text/words";
+import { clip, entityRate, formatCount, listNames } from "@core/text/words";
 import type { DesignComparison, LogHeatmap, PartitionSummary, TableComparison } from "@protocol/log-heatmap";
 import { keyPatterns, KeyPattern, matches } from "./key-patterns";
 
@@ -102,20 +102,25 @@ function comparison(
       kind: p.access.kind === "write" ? p.access.op : p.access.kind,
       hottestPerSecond: round(p.hottest, 1),
     }));
+  const predicted = {
+    hottestPerSecond: round(load.hottest, 1),
+    totalPerSecond: round(load.total, 1),
+    hottestShare: predictedShare === null ? null : round(predictedShare, 4),
+    partitions: est.partitions ?? null,
+    temporal: load.temporal,
+    patterns,
+  };
+  const error = {
+    hottestPerSecond: top && load.hottest > 0 ? round((top.peakPerSecond - load.hottest) / load.hottest, 3) : null,
+    hottestShare: observedShare !== null && predictedShare !== null ? round(observedShare - predictedShare, 4) : null,
+  };
   return {
     logTable,
     designTable: chosen.table,
     partitionKey: chosen.expression,
     matched: parts.filter((p) => p.design?.table === chosen.table).length,
     unmatched: parts.filter((p) => p.design?.table !== chosen.table).length,
-    predicted: {
-      hottestPerSecond: round(load.hottest, 1),
-      totalPerSecond: round(load.total, 1),
-      hottestShare: predictedShare === null ? null : round(predictedShare, 4),
-      partitions: est.partitions ?? null,
-      temporal: load.temporal,
-      patterns,
-    },
+    predicted,
     observed: {
       hottest: hottest.map((p) => ({
         partitionKey: p.partitionKey,
@@ -126,11 +131,25 @@ function comparison(
       partitions: parts.length,
       entities,
     },
-    error: {
-      hottestPerSecond: top && load.hottest > 0 ? round((top.peakPerSecond - load.hottest) / load.hottest, 3) : null,
-      hottestShare: observedShare !== null && predictedShare !== null ? round(observedShare - predictedShare, 4) : null,
-    },
+    error,
+    said: { predicted: predictionInWords(predicted), error: errorInWords(error) },
   };
+}
+
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+
+function predictionInWords(p: TableComparison["predicted"]): string {
+  if (!(p.totalPerSecond > 0)) return "The design declares no rates: it predicts no load.";
+  const by = p.patterns.map((x) => `${x.name} ${formatCount(x.hottestPerSecond)}/s`).join(", ");
+  const share = p.hottestShare === null ? "" : `, ${pct(p.hottestShare)} of the load`;
+  const moving = p.temporal ? "; the key moves with time: the current partition takes it" : "";
+  return `Predicted hottest partition: ${entityRate(p.hottestPerSecond)}${share}${by ? ` (${by})` : ""}${moving}.`;
+}
+
+function errorInWords(e: TableComparison["error"]): string {
+  const rate = e.hottestPerSecond === null ? "unknown" : `${e.hottestPerSecond >= 0 ? "+" : ""}${pct(e.hottestPerSecond)}`;
+  const share = e.hottestShare === null ? "unknown" : `${e.hottestShare >= 0 ? "+" : ""}${(e.hottestShare * 100).toFixed(1)} points`;
+  return `Observed hottest against it: ${rate} in rate, ${share} in share.`;
 }
 
 function round(n: number, digits: number): number {

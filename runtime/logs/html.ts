@@ -11,7 +11,7 @@
 import type { DesignComparison, LogHeatmap } from "@protocol/log-heatmap";
 import type { TrafficSecond } from "@protocol/traffic";
 import { type Cell, type Grid, keyGrid, rowLabel, scaleColour, scalePosition } from "@protocol/heatmap-grid";
-import { formatCount as n } from "@core/text/words";
+import { formatCount as n, plural } from "@core/text/words";
 
 const MAX_ROWS = 64;
 const MAX_COLUMNS = 400;
@@ -90,7 +90,7 @@ function svg({ grid, times, columnMs }: Columns, h: LogHeatmap): string {
     column.forEach((c, row) => {
       if (!c) return;
       const served = c.reads + c.writes;
-      const tip = `${rowLabel(grid.rows[row])}\n${iso(times[col])} + ${duration(columnMs)}\n${n(served)} entities (${n(c.reads)} read, ${n(c.writes)} written)${c.throttled ? `, ${n(c.throttled)} throttled` : ""}`;
+      const tip = `${rowLabel(grid.rows[row])}\n${iso(times[col])} + ${duration(columnMs)}\n${plural(served, "entity", "entities")} (${n(c.reads)} read, ${n(c.writes)} written)${c.throttled ? `, ${n(c.throttled)} throttled` : ""}`;
       const stroke = c.throttled ? ` stroke="#e51400" stroke-width="1.5"` : "";
       out.push(
         `<rect x="${LABEL_WIDTH + col * cw}" y="${row * ch}" width="${cw}" height="${ch}" fill="${scaleColour(scalePosition(served, grid.max))}"${stroke} data-row="${row}" data-col="${col}"><title>${esc(tip)}</title></rect>`,
@@ -129,7 +129,7 @@ function design(d: DesignComparison): string {
     return `<tr><td>${esc(t.logTable)} → ${esc(t.designTable)}<br><code>${esc(t.partitionKey)}</code></td><td class="num">${n(t.predicted.hottestPerSecond)}/s, ${pct(t.predicted.hottestShare)}${by ? `<br>${by}` : ""}</td><td>${observed}</td><td class="num">${pct(t.error.hottestPerSecond)} · ${pct(t.error.hottestShare)}</td><td class="num">${n(t.matched)} / ${n(t.matched + t.unmatched)}</td></tr>`;
   });
   const none = d.unmatchedTables.length ? `<p>No design table matches: ${d.unmatchedTables.map(esc).join(", ")}.</p>` : "";
-  return `<h2>Against the design (${esc(d.file)})</h2><table><tr><th>table and key</th><th class="num">predicted hottest (by pattern)</th><th>observed hottest</th><th class="num">error (rate · share)</th><th class="num">keys matched</th></tr>${rows.join("")}</table>${none}<p>${esc(d.note)}</p>`;
+  return `<h2>Against the design (${esc(d.file)})</h2><table><tr><th>table and key</th><th>predicted</th><th>observed hottest</th><th>error</th><th class="num">keys matched</th></tr>${rows.join("")}</table>${none}<p>${esc(d.note)}</p>`;
 }
 
 function unattributed(h: LogHeatmap): string {

@@ -30,8 +30,13 @@ export async function* chunks(file: string): AsyncGenerator<string> {
 /** A line, or a line too long to read (`tooLong`, its text dropped). */
 export type Line = { text: string; tooLong?: false } | { text: ""; tooLong: true };
 
-/** The lines of a stream of chunks, without their line ends; `first` is the start of the text, already read. */
-export async function* linesOf(source: AsyncIterable<string>, first = ""): AsyncGenerator<Line> {
+/**
+ * The lines of a stream of chunks, without their line ends, a chunk's
+ * worth at a time (one await per chunk, not per line: a million lines
+ * would otherwise cost a million promise hops); `first` is the start of
+ * the text, already read.
+ */
+export async function* linesOf(source: AsyncIterable<string>, first = ""): AsyncGenerator<Line[]> {
   let carry = first;
   let dropping = false;
   const out: Line[] = [];
@@ -60,12 +65,12 @@ export async function* linesOf(source: AsyncIterable<string>, first = ""): Async
     const start = carry;
     carry = "";
     take(start);
-    yield* out.splice(0);
+    if (out.length) yield out.splice(0);
   }
   for await (const chunk of source) {
     take(chunk);
-    yield* out.splice(0);
+    if (out.length) yield out.splice(0);
   }
-  if (dropping) yield { text: "", tooLong: true };
-  else if (carry) yield { text: carry.charCodeAt(carry.length - 1) === 13 ? carry.slice(0, -1) : carry };
+  if (dropping) yield [{ text: "", tooLong: true }];
+  else if (carry) yield [{ text: carry.charCodeAt(carry.length - 1) === 13 ? carry.slice(0, -1) : carry }];
 }

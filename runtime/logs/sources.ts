@@ -92,36 +92,38 @@ export class LogReader {
     if (format === "json-array") return this.readArray(file, start, rest, entry);
     const csv = format === "csv" ? new CsvRows() : undefined;
     let line = 0;
-    for await (const l of linesOf(rest, start)) {
-      line++;
-      if ((line & 4095) === 0 && this.signal?.aborted) return;
-      if (l.tooLong) {
-        this.entry(entry);
-        this.skip(file, line, entry, "a line longer than 8 MiB");
-        continue;
-      }
-      if (!csv && !l.text.trim()) continue;
-      try {
-        if (csv) {
-          let row: Record<string, string> | undefined;
-          try {
-            row = csv.push(l.text);
-          } catch (e) {
-            if (!(e instanceof Malformed)) throw e;
+    for await (const batch of linesOf(rest, start)) {
+      if (this.signal?.aborted) return;
+      for (const l of batch) {
+        line++;
+        if (l.tooLong) {
+          this.entry(entry);
+          this.skip(file, line, entry, "a line longer than 8 MiB");
+          continue;
+        }
+        if (!csv && !l.text.trim()) continue;
+        try {
+          if (csv) {
+            let row: Record<string, string> | undefined;
+            try {
+              row = csv.push(l.text);
+            } catch (e) {
+              if (!(e instanceof Malformed)) throw e;
+              this.entry(entry);
+              this.skip(file, line, entry, e.message);
+              continue;
+            }
+            if (!row) continue;
             this.entry(entry);
-            this.skip(file, line, entry, e.message);
-            continue;
-          }
-          if (!row) continue;
-          this.entry(entry);
-          this.onRecord(recordsOfObject(row)[0]);
-        } else if (format === "storage-analytics") {
-          this.entry(entry);
-          this.onRecord(classicRecord(l.text));
-        } else this.objects(l.text, file, line, entry);
-      } catch (e) {
-        if (!(e instanceof Malformed)) throw e;
-        this.skip(file, line, entry, e.message);
+            this.onRecord(recordsOfObject(row)[0]);
+          } else if (format === "storage-analytics") {
+            this.entry(entry);
+            this.onRecord(classicRecord(l.text));
+          } else this.objects(l.text, file, line, entry);
+        } catch (e) {
+          if (!(e instanceof Malformed)) throw e;
+          this.skip(file, line, entry, e.message);
+        }
       }
     }
     if (csv?.unfinished) {

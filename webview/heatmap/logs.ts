@@ -96,8 +96,6 @@ export function logLists(l: Logs): HTMLElement {
 }
 
 function comparison(t: TableComparison): HTMLElement {
-  const p = t.predicted;
-  const by = p.patterns.map((x) => `${x.name} ${n(x.hottestPerSecond)}/s`).join(", ");
   return h(
     "div",
     { class: "heatmap-design" },
@@ -106,12 +104,7 @@ function comparison(t: TableComparison): HTMLElement {
       {},
       `${t.logTable} as ${t.designTable}: partitionKey = ${t.partitionKey} (${n(t.matched)} of ${n(t.matched + t.unmatched)} keys match)`,
     ),
-    h(
-      "p",
-      {},
-      `Predicted hottest partition: ${n(p.hottestPerSecond)} entities/s, ${pct(p.hottestShare)} of the load${by ? ` (${by})` : ""}${p.temporal ? "; the key moves with time: the current partition" : ""}. ` +
-        `Error of the observed hottest: ${pct(t.error.hottestPerSecond)} in rate, ${t.error.hottestShare === null ? "unknown" : `${(t.error.hottestShare * 100).toFixed(1)} points`} in share.`,
-    ),
+    h("p", {}, `${t.said.predicted} ${t.said.error}`),
     table(
       ["observed hottest", "entities", "peak/s", "share"],
       t.observed.hottest.map((o) => [code(o.partitionKey), n(o.entities), n(o.peakPerSecond), pct(o.share)]),
