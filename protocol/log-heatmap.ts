@@ -36,7 +36,7 @@ export interface PartitionSummary {
   entities: EntityCounts;
   /** Cosmos DB: request units charged. */
   requestUnits?: number;
-  /** The busiest bucket's entities per second (read, written and throttled, over the bucket's length). */
+  /** The busiest bucket's entities per second (served: read and written, over the bucket's length; throttled ones are apart). */
   peakPerSecond: number;
   /** When that bucket started (ISO 8601). */
   peakAt: string;
@@ -90,8 +90,10 @@ export interface TableComparison {
   /** Observed partitions whose key the expression renders, and those it does not. */
   matched: number;
   unmatched: number;
-  /** The design at its declared peak, in entities per second (index rows and scanned entities included). */
+  /** The design at its declared peak, in entities per second (index rows and scanned entities included), times `scale`. */
   predicted: {
+    /** The factor the design's rates were multiplied by (a stress run scaled by it); 1 unless asked. */
+    scale: number;
     hottestPerSecond: number;
     totalPerSecond: number;
     hottestShare: number | null;
@@ -100,7 +102,7 @@ export interface TableComparison {
     /** The access patterns that load the hottest partition most, hottest first. */
     patterns: Array<{ name: string; kind: string; hottestPerSecond: number }>;
   };
-  /** The logs: the hottest partitions by entities, each with its busiest bucket's rate and its share of the table's entities. */
+  /** The logs: the hottest partitions by their busiest bucket's rate, each with the entities it served and its share of the table's. */
   observed: {
     hottest: Array<{ partitionKey: string; entities: number; peakPerSecond: number; share: number }>;
     partitions: number;

@@ -17,7 +17,7 @@ import type { LogHeatmap, TableComparison } from "@protocol/log-heatmap";
 import { UsageError } from "@core/errors";
 import { formatCount as n, plural } from "@core/text/words";
 import { command } from "../command";
-import { ANALYSIS, analysisOf, choice, custom, outputFile, text } from "../options";
+import { ANALYSIS, analysisOf, choice, custom, outputFile, positive, text } from "../options";
 import { readTextFile } from "../files";
 import { EXIT } from "../failure";
 
@@ -38,6 +38,10 @@ export const heatmap = command({
     logs: text("PATH", "a log file, or a folder of log files"),
     design: text("FILE", "map each partition to the design's key expression and compare its predicted hottest partition"),
     table: text("NAME", "only this table of the logs (and, with --design, the design table of that name)"),
+    scale: positive(
+      "K",
+      "with --design: multiply the design's rates by K (logs of a stress run scaled by K, as tdl stress --emulator-scale K)",
+    ),
     "design-table": text(
       "NAME",
       "with --design: the design table the logs' tables are read as (default: the one of the same name, or whose key renders most keys)",
@@ -53,13 +57,18 @@ export const heatmap = command({
   required: ["logs"],
   async run({ options, given }) {
     const format = given.has("format") ? options.format : (inferFormat(options.out) ?? options.format);
-    if (options["design-table"] !== undefined && options.design === undefined) throw new UsageError("--design-table needs --design");
+    for (const o of ["design-table", "scale"] as const)
+      if (options[o] !== undefined && options.design === undefined) throw new UsageError(`--${o} needs --design`);
     const designText = options.design === undefined ? undefined : readTextFile(options.design);
     const analysis = analysisOf(options);
     const logs = options.logs!;
     const h = await readLogHeatmap(logs, { from: options.from, to: options.to, table: options.table });
     if (designText !== undefined)
-      h.design = compareWithDesign(h, designText, options.design!, { analysis, designTable: options["design-table"] });
+      h.design = compareWithDesign(h, designText, options.design!, {
+        analysis,
+        designTable: options["design-table"],
+        scale: options.scale,
+      });
     const records = h.lines - h.skipped;
     const output = format === "json" ? json(h) : format === "html" ? heatmapHtml(h) : textOf(h);
     let stdout = output;

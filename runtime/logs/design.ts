@@ -25,6 +25,8 @@ export interface CompareOptions {
   analysis?: AnalysisOptions;
   /** The design table every log table is read as (a UsageError when the design has none of that name). */
   designTable?: string;
+  /** Multiplies the design's rates (logs of a stress run scaled by it); default 1. */
+  scale?: number;
 }
 
 /** Compares `heatmap` with the design in `text`; sets each listed partition's `design`. */
@@ -56,7 +58,7 @@ export function compareWithDesign(heatmap: LogHeatmap, text: string, file: strin
       continue;
     }
     const tm = analysis.tables.find((t) => t.table.name.text === chosen.table)!;
-    tables.push(comparison(logTable, chosen, parts, tableFacts(tm.table, tm.props)));
+    tables.push(comparison(logTable, chosen, parts, tableFacts(tm.table, tm.props), options.scale ?? 1));
   }
   return {
     file,
@@ -78,15 +80,18 @@ function choose(logTable: string, parts: PartitionSummary[], patterns: KeyPatter
   return best && best.n * 2 >= sample.length ? best.p : undefined;
 }
 
-const entitiesOf = (p: PartitionSummary) => p.entities.read + p.entities.written + p.entities.throttled;
+/** Entities a partition served: what the design's load is compared with (a throttled attempt is retried, and would count twice). */
+const entitiesOf = (p: PartitionSummary) => p.entities.read + p.entities.written;
 
 function comparison(
   logTable: string,
   chosen: KeyPattern,
   parts: PartitionSummary[],
   facts: ReturnType<typeof tableFacts>,
+  scale: number,
 ): TableComparison {
-  const { load, est } = facts;
+  const { est } = facts;
+  const load = { ...facts.load, hottest: facts.load.hottest * scale, total: facts.load.total * scale };
   const entities = parts.reduce((s, p) => s + entitiesOf(p), 0);
   const hottest = [...parts].sort((a, b) => b.peakPerSecond - a.peakPerSecond || entitiesOf(b) - entitiesOf(a)).slice(0, HOTTEST_LISTED);
   const predictedShare = load.total > 0 ? load.hottest / load.total : est.partitions ? est.writeShare : null;
@@ -100,9 +105,10 @@ function comparison(
     .map((p) => ({
       name: p.access.name.text,
       kind: p.access.kind === "write" ? p.access.op : p.access.kind,
-      hottestPerSecond: round(p.hottest, 1),
+      hottestPerSecond: round(p.hottest * scale, 1),
     }));
   const predicted = {
+    scale,
     hottestPerSecond: round(load.hottest, 1),
     totalPerSecond: round(load.total, 1),
     hottestShare: predictedShare === null ? null : round(predictedShare, 4),
@@ -143,7 +149,8 @@ function predictionInWords(p: TableComparison["predicted"]): string {
   const by = p.patterns.map((x) => `${x.name} ${formatCount(x.hottestPerSecond)}/s`).join(", ");
   const share = p.hottestShare === null ? "" : `, ${pct(p.hottestShare)} of the load`;
   const moving = p.temporal ? "; the key moves with time: the current partition takes it" : "";
-  return `Predicted hottest partition: ${entityRate(p.hottestPerSecond)}${share}${by ? ` (${by})` : ""}${moving}.`;
+  const scaled = p.scale === 1 ? "" : ` (the design's rates × ${formatCount(p.scale)})`;
+  return `Predicted hottest partition${scaled}: ${entityRate(p.hottestPerSecond)}${share}${by ? ` (${by})` : ""}${moving}.`;
 }
 
 function errorInWords(e: TableComparison["error"]): string {

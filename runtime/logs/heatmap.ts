@@ -145,12 +145,12 @@ export class HeatmapBuilder {
     return [...this.cells.keys()].sort((a, b) => a - b).map((t) => ({ t, partitions: Object.fromEntries(this.cells.get(t)!) }));
   }
 
-  /** Each partition's busiest bucket: its entities (read, written and throttled) and when. */
+  /** Each partition's busiest bucket: the entities it served (read and written, as the heatmap colours them) and when. */
   peaks(): Map<string, { count: number; t: number }> {
     const out = new Map<string, { count: number; t: number }>();
     for (const [t, bucket] of this.cells)
       for (const [id, c] of bucket) {
-        const n = c.reads + c.writes + c.throttled;
+        const n = c.reads + c.writes;
         const best = out.get(id);
         if (!best || n > best.count || (n === best.count && t < best.t)) out.set(id, { count: n, t });
       }

@@ -82,9 +82,16 @@ test("text: every format of the folder in one heatmap, hottest first, the design
   ]);
   assert.match(
     r.stdout,
-    /\n {2}Orders as Orders \(partitionKey = "shop-" \+ Shop; 3 of 3 keys match\)\n {4}Predicted hottest partition: [\d.,]+ entities\/s, [\d.]+ % of the load \(Place [\d.,]+\/s\)\.\n {4}Observed hottest: shop-b 4\/s \(44\.4 %\), shop-a 1\/s \(44\.4 %\), shop-c 1\/s \(11\.1 %\)\.\n {4}Observed hottest against it: [+-][\d.]+ % in rate, [+-][\d.]+ points in share\.\n/,
+    /\n {2}Orders as Orders \(partitionKey = "shop-" \+ Shop; 3 of 3 keys match\)\n {4}Predicted hottest partition: [\d.,]+ entities\/s, [\d.]+ % of the load \(Place [\d.,]+\/s\)\.\n {4}Observed hottest: shop-b 4\/s \(50\.0 %\), shop-a 1\/s \(37\.5 %\), shop-c 1\/s \(12\.5 %\)\.\n {4}Observed hottest against it: [+-][\d.]+ % in rate, [+-][\d.]+ points in share\.\n/,
   );
   assert.match(r.stdout, /1 query page counted as one entity read each/);
+  // Logs of a stress run scaled by K are compared with the design's rates × K.
+  const scaled = tdl("--logs", logs, "--design", design, "--scale", "0.03");
+  assert.match(
+    scaled.stdout,
+    /\n {4}Predicted hottest partition \(the design's rates × 0\.03\): 1 entity\/s, 33\.3 % of the load \(Place 1\/s\)\.\n/,
+  );
+  assert.match(scaled.stdout, /\n {4}Observed hottest against it: \+300\.0 % in rate, \+16\.7 points in share\.\n/);
   assert.match(r.stderr, /^tdl: 1 malformed log entry skipped \(.*PT1H\.json:7: not JSON\)\n$/);
 });
 
