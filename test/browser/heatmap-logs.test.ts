@@ -14,17 +14,9 @@ import { Harness, openHarness } from "../helpers/webview-harness";
 import heatmap from "@client/webview-host/pages/heatmap";
 import { servePage } from "../helpers/page-services";
 import { compareWithDesign, readLogHeatmap } from "@runtime";
+import { shopsDesign } from "../helpers/shops-design";
 
-const DESIGN = `service azure-table
-table Orders {
-  Shop: string(8) charset "a-z" distinct 8
-  Id:   string(12) charset "0-9a-f" unique
-  partitionKey = Shop
-  rowKey = Id
-  entitySize 1KB
-  insert Place 100/s
-}
-`;
+const DESIGN = shopsDesign("  insert Place 100/s");
 const HOSTILE = `<img src=x onerror="document.title='pwned'">`;
 
 /** 90 seconds of StorageTableLogs rows: `hot` writes 40 a second and is throttled from second 60; two quiet shops; one hostile key. */

