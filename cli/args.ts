@@ -6,6 +6,7 @@
  * offending argument. `-x` is an option too (there are no short options, so
  * it is an unknown one); `-`, `-5` and anything after `--` are positionals.
  */
+import { clip } from "@core";
 import { UsageError } from "@core/errors";
 import type { Args, Command, Form } from "./command";
 import { inWords, type Options } from "./options";
@@ -111,7 +112,7 @@ function checkRules(cmd: Command, given: ReadonlyMap<string, string>): void {
 
 /** An argument as echoed in a message: bounded, so a pasted megabyte does not come back. */
 export function shown(a: string, max = 60): string {
-  return a.length > max ? `${a.slice(0, max)}…` : a;
+  return clip(a, max);
 }
 
 /** Whether the arguments ask for help (`--help` or `-h` before any `--`). */

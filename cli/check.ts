@@ -26,6 +26,9 @@ export interface CheckOptions {
   newAnalyzer?: () => TdlAnalyzer;
 }
 
+/** Time for all TypeScript files of one project together in `tdl check`. */
+const TS_PROJECT_MS = 60_000;
+
 const isDriftCode = (code: string) => code === "ts/design-drift-key" || code === "ts/design-drift-query";
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
@@ -155,6 +158,8 @@ function checkTsFiles(
       design: (t) => (t ? designs.props.get(t) : undefined),
       designTable: (t) => (t ? designs.tables.get(t) : undefined),
       analysis: options.analysis,
+      // Files get the editor's budget; a project gets a minute in all (the files after it are named as not analysed).
+      budget: { projectMs: TS_PROJECT_MS },
     });
   } catch (e) {
     failures.add("TypeScript analysis", e);
@@ -174,15 +179,28 @@ function checkTsFiles(
       failed.set(file, e);
     }
   }
+  // A file may write through a helper of its project (`save(table, entity)`) without naming an SDK method.
+  // Asked of the programs as they are, then added all at once (one program more, not one per file).
+  const callers = candidates.size ? files.filter((f) => !candidates.has(f) && attemptOr(() => ts.callsWriteHelper(f, texts.get(f)!))) : [];
+  for (const file of callers) {
+    candidates.add(file);
+    try {
+      ts.update(file, texts.get(file)!);
+    } catch (e) {
+      failed.set(file, e);
+    }
+  }
   const unresolved = new Set<string>();
   const notAnalysed: string[] = [];
   const entries = files.map((file) => {
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved, skipped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
+      const { entry, sdkUnresolved, skipped, budget, untyped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
       if (sdkUnresolved) unresolved.add(sdkUnresolved);
       if (skipped) notAnalysed.push(skipped);
+      if (budget) notAnalysed.push(budget);
+      if (untyped && !notAnalysed.includes(untyped)) notAnalysed.push(untyped);
       return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
@@ -195,13 +213,22 @@ function checkTsFiles(
   return { entries, notes: [...notes, ...notAnalysed] };
 }
 
+/** `fn()`, or false when it throws (the file is then analysed, or not, as if it named no helper). */
+function attemptOr(fn: () => boolean): boolean {
+  try {
+    return fn();
+  } catch {
+    return false;
+  }
+}
+
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
 function checkTsFile(
   file: string,
   text: string,
   ts: TsAnalyzer,
   driftIsError: boolean,
-): { entry: ReportFile; sdkUnresolved?: string; skipped?: string } {
+): { entry: ReportFile; sdkUnresolved?: string; skipped?: string; budget?: string; untyped?: string } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
@@ -226,5 +253,5 @@ function checkTsFile(
       ];
     }),
   };
-  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed };
+  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed, budget: result.budget, untyped: result.untypedClients };
 }

@@ -1,6 +1,6 @@
 /**
  * The README's table of `tdl` subcommands, generated from their
- * declarations (`npm run docs:cli`; test/unit/cli/commands-doc.test.ts fails
+ * declarations (`npm run docs:cli`; test/unit/cli/registry.test.ts fails
  * when README.md's table is not the one the registry generates).
  */
 import type { Command } from "./command";

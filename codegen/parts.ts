@@ -5,11 +5,11 @@
  * reader that recovers its property. `hash` and `bucket` never give their
  * value back; `date` does only when its format holds every field.
  */
-import { Expr, isNumberLit, isStringLit, Part } from "@core";
+import { bucketWidth, DATE_TOKENS, dateFormatParts, Expr, isDateToken, isNumberLit, isStringLit, Part, TICKS_DIGITS } from "@core";
 import { checkCall, declared, fixedWidth, PropertyPlan, readValue, renderChecked, rendersAscii } from "./properties";
 import { CodegenError } from "./problems";
 import { Runtime } from "./runtime";
-import { str } from "./source";
+import { regexUnit, str } from "./source";
 
 /** Where the generated code reads a property's value: `e.Bib`, `p.Age.from`, a constant. */
 export type Access = (prop: string) => string;
@@ -42,19 +42,6 @@ export interface PartPlan {
 export interface PlanContext {
   props: ReadonlyMap<string, PropertyPlan>;
   rt: Runtime;
-}
-
-const DATE_TOKENS = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"];
-
-/** A date format as tokens and copied characters (the analyzer's `dateFormatParts`). */
-export function dateTokens(format: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < format.length;) {
-    const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
-    out.push(tok ?? format[i]);
-    i += tok ? tok.length : 1;
-  }
-  return out;
 }
 
 export function planExpr(expr: Expr, ctx: PlanContext): PartPlan[] {
@@ -145,7 +132,7 @@ export function planPart(part: Part, ctx: PlanContext): PartPlan {
         shape: `^[0-9a-f]{${n}}$`,
       };
     case "bucket": {
-      const width = String(Math.max(0, (n ?? 1) - 1)).length;
+      const width = bucketWidth(n ?? 1);
       return {
         ...base,
         desc: `bucket(${describeParts(innerParts)}, ${n})`,
@@ -186,7 +173,7 @@ function planReverse(part: Extract<Part, { kind: "call" }>, sole: PartPlan | und
   if (p.info.type === "datetime") {
     return {
       ...base,
-      width: 19,
+      width: TICKS_DIGITS,
       render: (a) => `${rt.use("keyReverseDate")}(${checked(a)})`,
       read: { prop: p.name, expr: (t) => `${rt.use("keyReadReverseDate")}(${t})` },
     };
@@ -218,17 +205,15 @@ function planDate(part: Extract<Part, { kind: "call" }>, sole: PartPlan | undefi
   if (p.info.type !== "datetime" || !isStringLit(fmtArg))
     throw new CodegenError("date() formats a datetime property with a format string", part.start, part.end);
   const format = fmtArg.value;
-  const tokens = dateTokens(format);
-  const widthOf = (t: string) => (DATE_TOKENS.includes(t) ? t.length : 1);
-  const width = tokens.reduce((s, t) => s + widthOf(t), 0);
+  // The analysis reports a format that is not fixed-width, and a table with an error gets no module.
+  const tokens = dateFormatParts(format);
+  if (!tokens) throw new CodegenError(`date format ${str(format)} is not fixed-width`, fmtArg.start, fmtArg.end);
+  const width = tokens.reduce((s, t) => s + t.length, 0);
   const full = DATE_TOKENS.every((t) => tokens.includes(t));
-  const fields = tokens.filter((t) => DATE_TOKENS.includes(t));
+  const fields = tokens.filter(isDateToken);
   const ordered = fields.length > 0 && fields.every((t, i) => t === DATE_TOKENS[i]);
   const rt = ctx.rt;
-  const shape =
-    "^" +
-    tokens.map((t) => (DATE_TOKENS.includes(t) ? `[0-9]{${t.length}}` : `\\u${t.charCodeAt(0).toString(16).padStart(4, "0")}`)).join("") +
-    "$";
+  const shape = "^" + tokens.map((t) => (isDateToken(t) ? `[0-9]{${t.length}}` : regexUnit(t.charCodeAt(0)))).join("") + "$";
   return {
     part,
     props: [p.name],

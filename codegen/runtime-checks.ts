@@ -3,6 +3,7 @@
  * the domain the design declares (range, length, charset, enum values),
  * and the KeyError every refusal throws.
  */
+import { MAX_DATE_MS, MIN_DATE_MS } from "@core";
 import type { Helper } from "./helper";
 
 export const CHECK_HELPERS: Record<string, Helper> = {
@@ -76,7 +77,7 @@ function keyShow(v: unknown): string {
     code: () => `/** A datetime of the years 1 to 9999 (.NET's DateTime, which reverse() counts ticks of): its ISO text has 24 characters. */
 function keyDateTime(v: Date, name: string): Date {
   const ms = v instanceof Date ? v.getTime() : NaN;
-  if (!(ms >= -62135596800000 && ms <= 253402300799999)) throw new KeyError(\`\${name} = \${keyShow(v)} is not a date between the years 1 and 9999\`);
+  if (!(ms >= ${MIN_DATE_MS} && ms <= ${MAX_DATE_MS})) throw new KeyError(\`\${name} = \${keyShow(v)} is not a date between the years 1 and 9999\`);
   return v;
 }`,
   },

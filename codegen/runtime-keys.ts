@@ -2,9 +2,31 @@
  * Runtime helpers that render key parts exactly as the analyzer's
  * `renderKey` does (pad, hash, bucket, reverse, date), check a whole key
  * against the profile (forbidden characters, size), and bound key ranges.
+ *
+ * The numbers and tables come from the key functions' one definition
+ * (core/model/key-functions.ts): the ticks, the date tokens and their order,
+ * the widths, the hex digits a bucket reads. The formulas are TypeScript
+ * text of their own: a generated module compiles alone under the user's
+ * strict options and imports nothing of this package (its MD5 is Node's
+ * `node:crypto`, the core's a pure one the webview can run), and a
+ * function's runtime text is compiled JavaScript without its types. The
+ * round-trip property test checks each helper against the core's function
+ * on random inputs.
  */
-import { charClass, rangesOf } from "./source";
+import { BUCKET_HEX_DIGITS, DATE_TOKENS, type DateToken, EPOCH_TICKS, MAX_TICKS, TICKS_DIGITS, TICKS_PER_MS } from "@core";
+import { charClass, rangesOf, str } from "./source";
 import type { Helper } from "./helper";
+
+/** Each date token's field of a `Date`, in UTC: the source `keyDateText` reads it with. */
+const DATE_FIELD: Record<DateToken, string> = {
+  yyyy: "d.getUTCFullYear()",
+  MM: "d.getUTCMonth() + 1",
+  dd: "d.getUTCDate()",
+  HH: "d.getUTCHours()",
+  mm: "d.getUTCMinutes()",
+  ss: "d.getUTCSeconds()",
+  fff: "d.getUTCMilliseconds()",
+};
 
 export const KEY_HELPERS: Record<string, Helper> = {
   keyHex: {
@@ -41,7 +63,7 @@ function keyHash(text: string, n: number): string {
     deps: ["keyMd5"],
     code: () => `/** bucket(): the first 8 hex characters of the MD5 as an unsigned number, modulo n, padded to the width of n - 1. */
 function keyBucket(text: string, n: number): string {
-  return String(parseInt(keyMd5(text).slice(0, 8), 16) % n).padStart(String(n - 1).length, "0");
+  return String(parseInt(keyMd5(text).slice(0, ${BUCKET_HEX_DIGITS}), 16) % n).padStart(String(n - 1).length, "0");
 }`,
   },
   keyReverseInteger: {
@@ -65,26 +87,27 @@ function keyReverseInteger64(v: bigint, max: bigint, width: number, what: string
   keyTicks: {
     deps: [],
     code: () => `/** .NET ticks (100 ns since 0001-01-01) of the Unix epoch and of DateTime.MaxValue. */
-const keyEpochTicks = BigInt("621355968000000000");
-const keyMaxTicks = BigInt("3155378975999999999");`,
+const keyEpochTicks = BigInt(${str(String(EPOCH_TICKS))});
+const keyMaxTicks = BigInt(${str(String(MAX_TICKS))});
+const keyTicksPerMs = BigInt(${String(TICKS_PER_MS)});`,
   },
   keyReverseDate: {
     deps: ["keyTicks"],
-    code: () => `/** reverse() of a datetime: DateTime.MaxValue.Ticks minus its ticks, 19 digits. */
+    code: () => `/** reverse() of a datetime: DateTime.MaxValue.Ticks minus its ticks, ${TICKS_DIGITS} digits. */
 function keyReverseDate(d: Date): string {
-  return (keyMaxTicks - (keyEpochTicks + BigInt(d.getTime()) * BigInt(10000))).toString().padStart(19, "0");
+  return (keyMaxTicks - (keyEpochTicks + BigInt(d.getTime()) * keyTicksPerMs)).toString().padStart(${TICKS_DIGITS}, "0");
 }`,
   },
   keyDateTokens: {
     deps: [],
     code: () => `/** The fixed-width tokens of date() formats; any other character is copied. */
-const keyDateTokens = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"] as const;`,
+const keyDateTokens = [${DATE_TOKENS.map(str).join(", ")}] as const;`,
   },
   keyDateText: {
     deps: ["keyDateTokens"],
     code: () => `/** date(): the UTC fields of the datetime, each token zero-padded to its width. */
 function keyDateText(d: Date, format: string): string {
-  const fields = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()];
+  const fields = [${DATE_TOKENS.map((t) => DATE_FIELD[t]).join(", ")}];
   let out = "";
   for (let i = 0; i < format.length; ) {
     const t = keyDateTokens.findIndex((tok) => format.startsWith(tok, i));
@@ -105,7 +128,7 @@ function keyDateText(d: Date, format: string): string {
       const forbidden = profile.forbiddenKeyChar;
       const lines: string[] = [];
       if (forbidden) {
-        lines.push(`/** Characters ${profile.label} keys may not hold: / \\ # ? and control characters. */`);
+        lines.push(`/** Characters ${profile.label} keys may not hold: ${profile.forbiddenKeyText}. */`);
         lines.push(`const keyForbidden = /${charClass(rangesOf(forbidden))}/;`);
         lines.push("");
       }
@@ -116,7 +139,7 @@ function keyDateText(d: Date, format: string): string {
       if (forbidden) {
         lines.push("  const at = key.search(keyForbidden);");
         lines.push(
-          `  if (at >= 0) throw new KeyError(\`\${which} \${keyShow(key)}: the character U+\${key.charCodeAt(at).toString(16).padStart(4, "0")} at \${at} may not appear in ${profile.label} keys\`);`,
+          `  if (at >= 0) throw new KeyError(\`\${which} \${keyShow(key)}: the character U+\${key.charCodeAt(at).toString(16).toUpperCase().padStart(4, "0")} at \${at} may not appear in ${profile.label} keys\`);`,
         );
       }
       if (profile.keyEncoding === "utf16") {

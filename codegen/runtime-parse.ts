@@ -3,7 +3,20 @@
  * parts in one pass, the readers that turn a part's text back into a value,
  * and the checks that a text is exactly what a builder makes.
  */
+import { DATE_TOKENS, type DateToken } from "@core";
 import type { Helper } from "./helper";
+
+/** Each date token's variable in `keyReadDateText`, and its value where a format leaves it out (the first month and day). */
+const DATE_READ: Record<DateToken, { name: string; absent: number }> = {
+  yyyy: { name: "y", absent: 0 },
+  MM: { name: "mo", absent: 1 },
+  dd: { name: "d", absent: 1 },
+  HH: { name: "h", absent: 0 },
+  mm: { name: "mi", absent: 0 },
+  ss: { name: "s", absent: 0 },
+  fff: { name: "ms", absent: 0 },
+};
+const v = (t: DateToken) => DATE_READ[t].name;
 
 export const PARSE_HELPERS: Record<string, Helper> = {
   KeySegment: {
@@ -124,14 +137,14 @@ function keyMember<T extends string>(t: string, values: readonly T[], name: stri
   keyReadReverseDate: {
     deps: ["keyTicks", "keyReadInteger64"],
     code: () => `function keyReadReverseDate(t: string): Date {
-  return new Date(Number((keyMaxTicks - keyReadInteger64(t) - keyEpochTicks) / BigInt(10000)));
+  return new Date(Number((keyMaxTicks - keyReadInteger64(t) - keyEpochTicks) / keyTicksPerMs));
 }`,
   },
   keyReadDateText: {
     deps: ["keyDateTokens", "KeyError", "keyShow"],
     code: () => `/** The datetime of a date() text whose format holds every token from yyyy to fff. */
 function keyReadDateText(t: string, format: string): Date {
-  const fields = [0, 1, 1, 0, 0, 0, 0];
+  const fields = [${DATE_TOKENS.map((t) => DATE_READ[t].absent).join(", ")}];
   let at = 0;
   for (let i = 0; i < format.length; ) {
     const k = keyDateTokens.findIndex((tok) => format.startsWith(tok, i));
@@ -144,10 +157,10 @@ function keyReadDateText(t: string, format: string): Date {
     at += width;
     i += width;
   }
-  const [y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0, ms = 0] = fields;
+  const [${DATE_TOKENS.map((t) => `${v(t)} = ${DATE_READ[t].absent}`).join(", ")}] = fields;
   const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, s, ms);
+  date.setUTCFullYear(${v("yyyy")}, ${v("MM")} - 1, ${v("dd")});
+  date.setUTCHours(${v("HH")}, ${v("mm")}, ${v("ss")}, ${v("fff")});
   return date;
 }`,
   },

@@ -3,6 +3,7 @@
  * may hold (NUL, lone surrogates, U+2028), comments that a design's text
  * cannot close, object keys that cannot turn into a prototype.
  */
+import { clip } from "@core";
 
 /**
  * A TypeScript string literal holding exactly `s`: JSON escapes control
@@ -21,7 +22,7 @@ export function str(s: string): string {
  */
 export function commentText(s: string, max = 200): string {
   const flat = s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\*\//g, "*\\/");
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return clip(flat, max);
 }
 
 /**
@@ -32,10 +33,14 @@ export function objectKey(name: string): string {
   return name === "__proto__" ? `["__proto__"]` : name;
 }
 
+/** A UTF-16 code unit as a regular expression's escape (`\u002f`): safe anywhere in a pattern. */
+export function regexUnit(c: number): string {
+  return `\\u${c.toString(16).padStart(4, "0")}`;
+}
+
 /** A character class for a regular expression from UTF-16 code-unit ranges, every character escaped. */
 export function charClass(ranges: ReadonlyArray<readonly [number, number]>): string {
-  const u = (c: number) => `\\u${c.toString(16).padStart(4, "0")}`;
-  return `[${ranges.map(([lo, hi]) => (lo === hi ? u(lo) : `${u(lo)}-${u(hi)}`)).join("")}]`;
+  return `[${ranges.map(([lo, hi]) => (lo === hi ? regexUnit(lo) : `${regexUnit(lo)}-${regexUnit(hi)}`)).join("")}]`;
 }
 
 /** Code-unit ranges of the characters `pred` accepts, in order. */

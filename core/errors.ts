@@ -1,7 +1,7 @@
 /**
  * The one error vocabulary. Every failure the product expects is one of five
  * kinds, and each front end maps the kind once: the CLI to its exit code
- * (cli/failure.ts), VS Code to a notification (client/vscode/commands.ts),
+ * (cli/failure.ts), VS Code to a notification (the one wrapper of its commands, to come),
  * the language server to a response error (server/lsp/guard.ts), the pages to
  * their error line (client/webview-host/host.ts). Domain errors (an account's
  * answer, a stress run that failed) extend one of these, so no front end needs

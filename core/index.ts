@@ -24,7 +24,10 @@ export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, 
 export type { Cond, Expr, KeyFunction, Member, Part, Table, WriteOp } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
-export { formatCount, formatDuration, formatPercent } from "./tdl/numbers";
+export { formatDuration, formatPercent } from "./tdl/numbers";
+
+// The words of messages: counts, plurals, clipped text, characters by their code.
+export { clip, clipVisible, codePointLabel, formatCount, isInvisible, listNames, plural, showChar, showInvisibles } from "./text/words";
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
@@ -38,19 +41,42 @@ export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";
 
 // The services a design targets, and the options of an analysis.
-export { isServiceName, profileFor, SERVICE_NAMES, SERVICES } from "./services";
+export { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isServiceName, profileFor, SERVICE_NAMES, SERVICES } from "./services";
 export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 
 // The model of a table: properties, keys, facts.
 export type { PropertyInfo } from "./model/properties";
-export { dateTokenTexts, maxKeyChars, renderKey, sampleValues } from "./model/keys";
+export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
+// The key functions' one definition: the inference matches keys with it, codegen emits its constants.
+export {
+  BUCKET_HEX_DIGITS,
+  bucketOf,
+  bucketWidth,
+  DATE_TOKENS,
+  dateFormatParts,
+  dateTokenTexts,
+  EPOCH_TICKS,
+  formatDate,
+  hash32,
+  invertedTicks,
+  isDateToken,
+  MAX_DATE_MS,
+  MAX_TICKS,
+  md5hex,
+  MIN_DATE_MS,
+  padDigits,
+  reverseInteger,
+  TICKS_DIGITS,
+  TICKS_PER_MS,
+} from "./model/key-functions";
+export type { DateToken } from "./model/key-functions";
 export type { Scalar } from "./model/keys";
 export { analyzeKey } from "./model/key-parts";
 export type { KeyInfo, KeyPartInfo } from "./model/key-parts";
 export type { TableEstimates } from "./model/estimates";
-export type { LoadEstimate } from "./model/load";
+export type { LoadEstimate } from "./model/peak-load";
 export type { RetainedSpan, TimeBucket } from "./model/time-buckets";
-export { keyBytes } from "./model/key-bytes";
+export { keyBytes, utf8Bytes } from "./model/key-bytes";
 export { tableFacts } from "./model/facts";
 export { filterContext } from "./model/queries";
 export type { QueryAnalysis } from "./model/queries";
@@ -63,7 +89,8 @@ export { RULES } from "./rules";
 export { FAMILIES, reporterFor } from "./rules/rule";
 export type { Family, Report, RuleDocs, RuleRecord, Span } from "./rules/rule";
 export { ANALYSIS_RECORDS } from "./analysis/records";
-export { attempt, internalFinding, stackOf } from "./analysis/guard";
+export { analysisFailed, attempt, internalFinding, rulesFailed } from "./analysis/guard";
+export { stackOf } from "./errors";
 export type { Caught } from "./analysis/guard";
 export { applyUserSettings, ignoredOn } from "./analysis/settings";
 export { RULE_LEVELS } from "./options";

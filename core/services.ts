@@ -3,7 +3,7 @@
  * targets, each number with its source (docs/service-facts.md). Every list of
  * service names — the language's `service` line, `--service`, the
  * `tableDesign.service` setting's enum, the grammar — derives from it
- * (test/unit/services.test.ts checks package.json and the grammar).
+ * (test/unit/core/services.test.ts checks package.json and the grammar).
  */
 
 /** What a service allows and targets. */
@@ -16,6 +16,8 @@ export interface ServiceLimits {
   keyEncoding: "utf16" | "utf8";
   /** Characters keys may not hold; undefined where the service forbids none. */
   forbiddenKeyChar?: (code: number) => boolean;
+  /** Those characters in words, for messages: `/ \ # ? and control characters`. */
+  forbiddenKeyText?: string;
   entityMaxBytes: number;
   /** User properties allowed (excluding PartitionKey, RowKey, Timestamp); Infinity where unbounded. */
   maxUserProperties: number;
@@ -40,8 +42,18 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GB = 1024 * MiB;
 
-/** Azure: `/` `\` `#` `?`, U+0000–U+001F, U+007F–U+009F (the partitioning guide's "Table service data model"). */
-const azureForbidden = (c: number) => c === 0x2f || c === 0x5c || c === 0x23 || c === 0x3f || c <= 0x1f || (c >= 0x7f && c <= 0x9f);
+/**
+ * The characters Azure refuses in PartitionKey and RowKey: `/` `\` `#` `?`,
+ * U+0000–U+001F, U+007F–U+009F (the partitioning guide's "Table service data
+ * model"). The one set: the profiles, the emulator's fidelity layer and the
+ * explorer's error messages use it.
+ */
+export function azureForbiddenKeyChar(c: number): boolean {
+  return c === 0x2f || c === 0x5c || c === 0x23 || c === 0x3f || c <= 0x1f || (c >= 0x7f && c <= 0x9f);
+}
+
+/** The same set in words. */
+export const AZURE_FORBIDDEN_KEY_TEXT = "/ \\ # ? and control characters";
 
 const TABLE = {
   "azure-table": {
@@ -49,7 +61,8 @@ const TABLE = {
     partitionKeyMaxBytes: KiB, // seeds 000/003/004: keys up to 1 KiB (UTF-16: 512 characters)
     rowKeyMaxBytes: KiB,
     keyEncoding: "utf16", // service-facts: strings are UTF-16 on Azure; Azurite enforces the same
-    forbiddenKeyChar: azureForbidden,
+    forbiddenKeyChar: azureForbiddenKeyChar,
+    forbiddenKeyText: AZURE_FORBIDDEN_KEY_TEXT,
     entityMaxBytes: MiB, // entity ≤ 1 MiB
     maxUserProperties: 252, // 255 including PartitionKey, RowKey, Timestamp
     propertyMaxBytes: 64 * KiB, // string / binary property ≤ 64 KiB
@@ -71,7 +84,8 @@ const TABLE = {
     partitionKeyMaxBytes: KiB, // Cosmos DB: PartitionKey ≤ 1 KiB (2 KiB for large keys)
     rowKeyMaxBytes: 255, // Cosmos DB: id (RowKey) ≤ 255 bytes
     keyEncoding: "utf8",
-    forbiddenKeyChar: azureForbidden, // same Table API, same characters
+    forbiddenKeyChar: azureForbiddenKeyChar, // same Table API, same characters
+    forbiddenKeyText: AZURE_FORBIDDEN_KEY_TEXT,
     entityMaxBytes: 2 * 1000 * 1000, // Cosmos DB: item ≤ 2 MB
     maxUserProperties: 252, // same Table API limit
     propertyMaxBytes: Infinity, // no separate property limit: the item limit applies

@@ -37,7 +37,7 @@ export type { TableInference } from "./infer/from-table";
 export { sampleTable } from "./infer/sample";
 export { sessionReader } from "./infer/sample-reader";
 export type { PageReader, Sample, SampleOptions } from "./infer/sample";
-export { histogramLines } from "./infer/load";
+export { histogramLines } from "./infer/partition-stats";
 
 // Bulk jobs: export, import, verify, copy, delete
 export { exportTable } from "./bulk/export";

@@ -1,5 +1,5 @@
 // `npm run docs:cli`: rewrites README.md's table of `tdl` subcommands from
-// their declarations (cli/commands/); test/unit/cli/commands-doc.test.ts
+// their declarations (cli/commands/); test/unit/cli/registry.test.ts
 // fails when it is out of date.
 import { readFileSync, writeFileSync } from "node:fs";
 import { COMMANDS } from "@cli/commands";

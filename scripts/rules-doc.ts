@@ -1,5 +1,5 @@
 // `npm run docs:rules`: rewrites the rule tables of docs/rules.md from the
-// rule records (cli/catalog.ts); test/unit/docs-rules.test.ts
+// rule records (cli/catalog.ts); test/unit/catalog.test.ts
 // fails when they are out of date.
 import { readFileSync, writeFileSync } from "node:fs";
 import { withCurrentTables } from "@cli/catalog";

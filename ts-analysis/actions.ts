@@ -5,11 +5,19 @@
  * or a `TableTransaction`'s `tx.actions`. Each action's entity is found for
  * the key rules, and the number of actions is counted where it is static:
  * literal lengths times the iterations of loops with constant bounds.
+ *
+ * Linear by design: the pushes and calls on a variable come from the file's
+ * facts (one walk), and each array's pushes and each loop's bound are
+ * computed once and kept. A loop over the array being filled is unknown
+ * (an in-progress marker), not endless.
  */
 import ts from "typescript";
+import { Budget } from "./budget";
+import { enclosingLoops, FileFacts, MethodCall } from "./facts";
 import { KeyDecomposer, skipOuter } from "./key-parts";
 
 const MAX_DEPTH = 6;
+const TX_METHODS = new Set(["createEntity", "updateEntity", "upsertEntity", "deleteEntity"]);
 
 /** An action's entity expression and the operation named in its tuple. */
 export interface FoundAction {
@@ -21,34 +29,43 @@ export interface FoundActions {
   actions: FoundAction[];
   /** Statically known number of actions (undefined when it depends on run time). */
   count?: number;
+  /** The node that adds the most actions (a push in a loop, the array mapped): where the count comes from. */
+  countAt?: ts.Node;
 }
 
+const PENDING = Symbol("pending");
+
 export class ActionFinder {
-  /** Arrays whose pushes are being counted: a loop over the array itself (`for (const a of actions) actions.push(…)`) is unknown, not endless. */
-  private readonly counting = new Set<ts.Symbol>();
+  private readonly pushMemo = new Map<ts.Symbol, FoundActions | typeof PENDING>();
+  private readonly boundMemo = new Map<ts.Node, number | undefined | typeof PENDING>();
 
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly decomposer: KeyDecomposer,
-    private readonly sf: ts.SourceFile,
+    private readonly budget: Budget,
   ) {}
+
+  private facts(n: ts.Node): FileFacts {
+    return FileFacts.of(this.checker, n.getSourceFile(), this.budget);
+  }
 
   /** The actions an expression passed to `submitTransaction` holds. */
   of(arg: ts.Expression, depth = 0): FoundActions {
+    this.budget.tick();
     const x = skipOuter(arg);
     if (depth > MAX_DEPTH) return { actions: [] };
     if (ts.isArrayLiteralExpression(x)) return this.ofLiteral(x, depth);
     if (ts.isIdentifier(x)) {
       const init = this.decomposer.constInitializer(x);
       const base = init ? this.of(init, depth + 1) : { actions: [] };
-      const pushed = this.pushed(x, depth + 1);
+      const pushed = this.pushed(x);
       // An array that is only declared and never filled in sight is unknown, not empty.
       const count = init && base.count !== undefined && pushed.count !== undefined ? base.count + pushed.count : undefined;
-      return { actions: [...base.actions, ...pushed.actions], count };
+      return { actions: [...base.actions, ...pushed.actions], count, countAt: pushed.countAt ?? base.countAt };
     }
     if (ts.isCallExpression(x) && ts.isPropertyAccessExpression(x.expression)) {
       const method = x.expression.name.text;
-      if (method === "map" && x.arguments[0]) return this.ofMap(x.expression.expression, x.arguments[0], depth);
+      if (method === "map" && x.arguments[0]) return this.ofMap(x.expression.expression, x.arguments[0]);
       if (method === "slice" || method === "filter") return { actions: this.of(x.expression.expression, depth + 1).actions };
       if (method === "concat") {
         const all = [x.expression.expression, ...x.arguments].map((a) => this.of(a, depth + 1));
@@ -67,7 +84,7 @@ export class ActionFinder {
         actions.push(...inner.actions);
         counts.push(inner.count);
       } else {
-        const a = this.tuple(el);
+        const a = tuple(el);
         if (a) actions.push(a);
         counts.push(1);
       }
@@ -75,16 +92,8 @@ export class ActionFinder {
     return { actions, count: sum(counts) };
   }
 
-  /** `[op, entity, mode?]`. */
-  private tuple(e: ts.Expression): FoundAction | undefined {
-    const t = skipOuter(e);
-    if (!ts.isArrayLiteralExpression(t) || !t.elements[1]) return undefined;
-    const op = skipOuter(t.elements[0]);
-    return { op: ts.isStringLiteralLike(op) ? op.text : "action", entity: t.elements[1] };
-  }
-
   /** `items.map((x) => [op, entity])`: one action per item; the entity from the callback's tuple. */
-  private ofMap(items: ts.Expression, callback: ts.Expression, depth: number): FoundActions {
+  private ofMap(items: ts.Expression, callback: ts.Expression): FoundActions {
     const fn = skipOuter(callback);
     const returned: ts.Expression[] = [];
     if (ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) {
@@ -97,99 +106,122 @@ export class ActionFinder {
         ts.forEachChild(fn.body, visit);
       }
     }
-    const actions = returned.map((r) => this.tuple(r)).filter((a): a is FoundAction => !!a);
-    return { actions, count: this.length(items, depth) };
+    const actions = returned.map(tuple).filter((a): a is FoundAction => !!a);
+    return { actions, count: this.length(items, 0), countAt: items };
   }
 
-  /** The static length of an array expression: a literal (spreads of known length included) or a constant bound to one. */
-  private length(e: ts.Expression, depth: number): number | undefined {
+  /**
+   * The static length of an array expression: a literal (spreads of known length included), or a
+   * variable whose one value is a literal, plus what is pushed to it.
+   */
+  length(e: ts.Expression, depth = 0): number | undefined {
     const x = skipOuter(e);
     if (depth > MAX_DEPTH) return undefined;
     if (ts.isIdentifier(x)) {
       const init = this.decomposer.constInitializer(x);
-      return init && this.pushed(x, depth + 1).count === 0 ? this.length(init, depth + 1) : undefined;
+      // Only an array literal has a length in sight: a call's result (a listing, a chunked array) does not.
+      if (!init || !ts.isArrayLiteralExpression(skipOuter(init))) return undefined;
+      if (this.facts(x).isMutated(this.checker.getSymbolAtLocation(x))) return undefined;
+      const base = this.length(init, depth + 1);
+      const pushed = this.pushed(x).count;
+      return base === undefined || pushed === undefined ? undefined : base + pushed;
     }
     if (!ts.isArrayLiteralExpression(x)) return undefined;
     return sum(x.elements.map((el) => (ts.isSpreadElement(el) ? this.length(el.expression, depth + 1) : 1)));
   }
 
-  /** `arr.push(a, b)` anywhere in the file: the actions pushed, and how many (loops with constant bounds multiply). */
-  private pushed(id: ts.Identifier, depth: number): FoundActions {
+  /** `arr.push(a, b)` in the file: the actions pushed, and how many (loops with constant bounds multiply). Kept per array. */
+  private pushed(id: ts.Identifier): FoundActions {
     const sym = this.checker.getSymbolAtLocation(id);
+    if (!sym) return { actions: [], count: undefined };
+    const known = this.pushMemo.get(sym);
+    if (known === PENDING) return { actions: [], count: undefined };
+    if (known) return known;
+    this.pushMemo.set(sym, PENDING);
+    const decl = sym.valueDeclaration;
     const actions: FoundAction[] = [];
     let count: number | undefined = 0;
-    if (!sym || depth > MAX_DEPTH || this.counting.has(sym)) return { actions, count: undefined };
-    this.counting.add(sym);
-    try {
-      this.collectPushes(sym, depth, actions, (c) => (count = count === undefined ? undefined : c(count)));
-    } finally {
-      this.counting.delete(sym);
-    }
-    return { actions, count: count !== undefined && Number.isNaN(count) ? undefined : count };
-  }
-
-  private collectPushes(
-    sym: ts.Symbol,
-    depth: number,
-    actions: FoundAction[],
-    add: (f: (count: number) => number | undefined) => void,
-  ): void {
-    this.eachCall(sym, (call, times) => {
-      if (call.expression.name.text !== "push") return;
+    let most = 0;
+    let countAt: ts.Node | undefined;
+    const grow = (n: number | undefined, at: ts.Node) => {
+      count = count === undefined || n === undefined ? undefined : count + n;
+      if (n !== undefined && n > most) [most, countAt] = [n, at];
+    };
+    for (const call of this.facts(id).pushes(sym)) {
+      this.budget.tick();
+      const filled = this.whileFilled(call, sym);
+      const times = filled === undefined ? this.times(call, decl) : 1;
       for (const a of call.arguments) {
         if (ts.isSpreadElement(a)) {
-          const inner = this.of(a.expression, depth + 1);
+          const inner = this.of(a.expression, 1);
           actions.push(...inner.actions);
-          add((c) => (inner.count === undefined ? undefined : c + times * inner.count));
+          grow(inner.count === undefined ? undefined : times * inner.count, call);
         } else {
-          const t = this.tuple(a);
+          const t = tuple(a);
           if (t) actions.push(t);
-          add((c) => c + times);
+          grow(filled ?? times, call);
         }
       }
-    });
+    }
+    const found: FoundActions = { actions, count: count !== undefined && Number.isNaN(count) ? undefined : count, countAt };
+    this.pushMemo.set(sym, found);
+    return found;
+  }
+
+  /**
+   * `while (arr.length < N) arr.push(x)`: the loop fills the array up to N (N + 1 with `<=`), whatever
+   * was in it before. Undefined when the push is not the one push of such a loop.
+   */
+  private whileFilled(call: MethodCall, sym: ts.Symbol): number | undefined {
+    const loop = enclosingLoops(call)[0];
+    if (!loop || !ts.isWhileStatement(loop) || call.arguments.length !== 1) return undefined;
+    const cond = skipOuter(loop.expression);
+    if (!ts.isBinaryExpression(cond)) return undefined;
+    const left = skipOuter(cond.left);
+    if (!ts.isPropertyAccessExpression(left) || left.name.text !== "length") return undefined;
+    if (this.checker.getSymbolAtLocation(skipOuter(left.expression)) !== sym) return undefined;
+    const n = this.number(cond.right);
+    if (n === undefined) return undefined;
+    if (cond.operatorToken.kind === ts.SyntaxKind.LessThanToken) return n;
+    if (cond.operatorToken.kind === ts.SyntaxKind.LessThanEqualsToken) return n + 1;
+    return undefined;
+  }
+
+  /** How many times a node runs: the product of the bounds of the loops around it (NaN when one is unknown). */
+  private times(n: ts.Node, scope?: ts.Node): number {
+    let times = 1;
+    for (const loop of enclosingLoops(n, scope)) times *= this.bound(loop) ?? NaN;
+    return times;
+  }
+
+  /** A loop's iterations, computed once per loop. */
+  private bound(loop: ts.IterationStatement | MethodCall): number | undefined {
+    const known = this.boundMemo.get(loop);
+    if (known === PENDING) return undefined;
+    if (known !== undefined || this.boundMemo.has(loop)) return known;
+    this.boundMemo.set(loop, PENDING);
+    let bound: number | undefined;
+    if (ts.isForStatement(loop)) bound = this.forBound(loop);
+    else if (ts.isForOfStatement(loop)) bound = this.length(loop.expression);
+    else if (ts.isCallExpression(loop)) bound = this.length(loop.expression.expression);
+    this.boundMemo.set(loop, bound);
+    return bound;
   }
 
   /** Counts `tx.createEntity(…)`-style calls on a TableTransaction, times the iterations of the loops around them. */
-  countTransactionCalls(sym: ts.Symbol | undefined): number | undefined {
-    if (!sym) return undefined;
+  countTransactionCalls(sym: ts.Symbol | undefined, at: ts.Node): { count?: number; countAt?: ts.Node } {
+    if (!sym) return {};
     let count = 0;
-    this.eachCall(sym, (call, times) => {
-      if (["createEntity", "updateEntity", "upsertEntity", "deleteEntity"].includes(call.expression.name.text)) count += times;
-    });
-    return Number.isNaN(count) ? undefined : count;
-  }
-
-  /** Every method call on `sym` in the file, with how many times it runs (NaN inside a loop of unknown bound). */
-  private eachCall(
-    sym: ts.Symbol,
-    fn: (call: ts.CallExpression & { expression: ts.PropertyAccessExpression }, times: number) => void,
-  ): void {
-    const visit = (n: ts.Node, times: number): void => {
-      if (ts.isForStatement(n)) {
-        const bound = this.forBound(n);
-        ts.forEachChild(n, (c) => visit(c, c === n.statement ? times * (bound ?? NaN) : times));
-        return;
-      }
-      if (ts.isForOfStatement(n)) {
-        const bound = this.length(n.expression, MAX_DEPTH - 1);
-        ts.forEachChild(n, (c) => visit(c, c === n.statement ? times * (bound ?? NaN) : times));
-        return;
-      }
-      if (ts.isForInStatement(n) || ts.isWhileStatement(n) || ts.isDoStatement(n)) {
-        ts.forEachChild(n, (c) => visit(c, NaN));
-        return;
-      }
-      if (
-        ts.isCallExpression(n) &&
-        ts.isPropertyAccessExpression(n.expression) &&
-        this.checker.getSymbolAtLocation(skipOuter(n.expression.expression)) === sym
-      ) {
-        fn(n as ts.CallExpression & { expression: ts.PropertyAccessExpression }, times);
-      }
-      ts.forEachChild(n, (c) => visit(c, times));
-    };
-    visit(this.sf, 1);
+    let most = 0;
+    let countAt: ts.Node | undefined;
+    for (const call of this.facts(at).callsOn(sym)) {
+      this.budget.tick();
+      if (!TX_METHODS.has(call.expression.name.text)) continue;
+      const times = this.times(call, sym.valueDeclaration);
+      count += times;
+      if (times > most) [most, countAt] = [times, call];
+    }
+    return Number.isNaN(count) ? {} : { count, countAt };
   }
 
   /** `for (let i = A; i < B; i++)` (or `<=`) with A and B known numbers (literals or constants): its iterations. */
@@ -214,6 +246,14 @@ export class ActionFinder {
     }
     return undefined;
   }
+}
+
+/** `[op, entity, mode?]`. */
+function tuple(e: ts.Expression): FoundAction | undefined {
+  const t = skipOuter(e);
+  if (!ts.isArrayLiteralExpression(t) || !t.elements[1]) return undefined;
+  const op = skipOuter(t.elements[0]);
+  return { op: ts.isStringLiteralLike(op) ? op.text : "action", entity: t.elements[1] };
 }
 
 function sum(xs: Array<number | undefined>): number | undefined {

@@ -12,7 +12,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "@core";
+import { Budget } from "./budget";
 import { UsageFinder } from "./calls";
+import { KeyDecomposer } from "./key-parts";
+import { Wrappers } from "./summaries";
 import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
 import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
@@ -30,8 +33,14 @@ export interface TsFileResult {
   usesSdk: boolean;
   /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
   sdkUnresolved?: string;
-  /** Set when the file is nested too deep for TypeScript's parser: it was not analysed, and this says why. */
+  /** Set when the file is nested too deep for TypeScript's parser, or its project's time is spent: it was not analysed, and this says why. */
   notAnalysed?: string;
+  /** Set when SDK calls of the file go through clients typed `any` (each has a `ts/untyped-client` hint): the sentence to say once per project. */
+  untypedClients?: string;
+  /** Set when the file's time budget ran out: what was skipped, as a log line (the findings carry one `ts/budget` notice too). */
+  budget?: string;
+  /** The work of the analysis proper (the program already built): steps counted by the budget, and milliseconds. */
+  stats?: { steps: number; ms: number };
 }
 
 export interface TsAnalyzerOptions {
@@ -41,7 +50,15 @@ export interface TsAnalyzerOptions {
   designTable?: DesignLookup;
   /** The service profile for files (a design's `service` does not reach code), the partition target, the user's rule levels, test files. */
   analysis?: AnalysisOptions;
+  /**
+   * Time allowed to the analysis of one file (default 2 s) and to all files of one project together (default: no limit;
+   * the CLI sets one). Past it, the findings made so far are kept and one notice says what was skipped.
+   */
+  budget?: { fileMs?: number; projectMs?: number };
 }
+
+/** The default time of one file's analysis: an editor shows diagnostics within it whatever the code. */
+export const DEFAULT_FILE_MS = 2000;
 
 const NOTHING: TsFileResult = { findings: [], queries: [], usesSdk: false };
 
@@ -57,6 +74,8 @@ export class TsAnalyzer {
   private readonly configs = new Map<string, string | undefined>();
   private readonly lib = libDirectory();
   private readonly tables = new TableIndex();
+  /** Time spent analysing each project's files (for its budget). */
+  private readonly spent = new WeakMap<Project, number>();
 
   constructor(private readonly options: TsAnalyzerOptions = {}) {}
 
@@ -79,17 +98,50 @@ export class TsAnalyzer {
       return { ...NOTHING, notAnalysed };
     }
     const sf = program?.getSourceFile(fileName);
-    // Pre-filters: no SDK method named in the text, no SDK call; no SDK types in the program, only files that import it are recognised.
-    if (!program || !sf || !mayCallSdk(sf.text)) return NOTHING;
+    // Pre-filters: no SDK method named in the text (nor a helper of the program that writes through one), no SDK call;
+    // no SDK types in the program, only files that import it are recognised.
+    if (!program || !sf || !(mayCallSdk(sf.text) || Wrappers.of(program).mentionedIn(sf.text))) return NOTHING;
     const typed = sdkResolves(program);
     const imports = importsSdk(sf);
     if (!typed && !imports) return NOTHING;
+    const started = performance.now();
+    const spent = this.spent.get(project) ?? 0;
+    const limits = this.options.budget ?? {};
+    const left = (limits.projectMs ?? Infinity) - spent;
+    if (left <= 0) {
+      const notAnalysed = `${fileName} was not analysed: the time budget of its project (${limits.projectMs} ms) is spent`;
+      return { ...NOTHING, usesSdk: true, notAnalysed };
+    }
+    const budget = new Budget(Math.min(limits.fileMs ?? DEFAULT_FILE_MS, left));
+    try {
+      const result = this.check(fileName, sf, program, project, budget, typed, imports);
+      return result.usesSdk ? { ...result, stats: { steps: budget.work, ms: performance.now() - started } } : result;
+    } finally {
+      this.spent.set(project, spent + performance.now() - started);
+    }
+  }
+
+  private check(
+    fileName: string,
+    sf: ts.SourceFile,
+    program: ts.Program,
+    project: Project,
+    budget: Budget,
+    typed: boolean,
+    imports: boolean,
+  ): TsFileResult {
     const checker = program.getTypeChecker();
-    const finder = new UsageFinder(checker, sf);
+    const decomposer = new KeyDecomposer(checker, budget);
+    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program));
     const usage = finder.find();
-    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length;
+    // The calls found before the budget ran out are still judged, within a grace of half the budget.
+    budget.extend(Math.min(budget.ms / 2, 1000));
+    const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length + usage.untyped.length;
     const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
-    if (!calls) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    if (!calls && !budget.skipped.length) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    // A usage cut short by the budget is not kept for the other files: they would judge the table on part of it.
+    if (!budget.skipped.length)
+      budget.guard("the index of this file's write sites", undefined, () => this.tables.record(sf, usage, decomposer));
     const analysis = this.options.analysis;
     const tests = analysis?.loadRulesInTests === true;
     const { findings, queries } = runTsRules({
@@ -100,16 +152,30 @@ export class TsAnalyzer {
       profile: profileFor(undefined, analysis?.defaultService),
       design: (t) => this.options.design?.(t),
       designTable: (t) => this.options.designTable?.(t),
-      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests) : undefined),
+      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests, budget) : undefined),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
+    const spent = budget.skipped.length ? budgetNotice(fileName, budget) : undefined;
+    if (spent) kept.push(spent.finding);
+    const blind = usage.untyped.length ? untypedMessage(project.dir) : undefined;
     return {
       findings: applyUserSettings(kept, sf.text, analysis?.rules),
       usesSdk: true,
       ...(sdkUnresolved ? { sdkUnresolved } : {}),
+      ...(blind ? { untypedClients: blind } : {}),
+      ...(spent ? { budget: spent.log } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
+  }
+
+  /**
+   * True when a file that names no SDK method calls a helper of its project that writes through its
+   * parameters (`save(table, entity)`): it must be analysed too. Builds the project's program.
+   */
+  callsWriteHelper(fileName: string, text: string): boolean {
+    const program = this.projectFor(fileName).program();
+    return !!program && Wrappers.of(program).mentionedIn(text);
   }
 
   /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
@@ -140,6 +206,22 @@ export class TsAnalyzer {
     this.configs.set(dir, found);
     return found;
   }
+}
+
+/** The `ts/budget` notice of a file whose time ran out, and the log line that says the same. */
+function budgetNotice(fileName: string, budget: Budget): { finding: Finding; log: string } {
+  const what = budget.skipped.join("; ");
+  const message =
+    `the analysis of this file stopped at its time budget (${budget.ms.toFixed(0)} ms) and skipped: ${what}. ` +
+    "The findings shown were made before; the rest of the file may hold more.";
+  return { finding: { code: "ts/budget", severity: "info", start: 0, end: 0, message }, log: `${fileName}: ${message}` };
+}
+
+function untypedMessage(projectDir: string): string {
+  return (
+    `${projectDir}: some ${SDK} calls go through clients typed any, which the analysis cannot see (their table, keys and filters are not checked); ` +
+    "each carries a ts/untyped-client hint saying why. Type those clients as TableClient (or with a JSDoc @type in JavaScript)"
+  );
 }
 
 function unresolvedMessage(fileName: string): string {

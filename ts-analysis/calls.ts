@@ -7,98 +7,68 @@
  */
 import ts from "typescript";
 import { ActionFinder } from "./actions";
+import { Exhausted } from "./budget";
+import { EntityReader } from "./entities";
+import type { EntityWrite, FileUsage, ListOption, TransactionCall } from "./usage";
+import { Wrappers } from "./summaries";
+import { Env, NO_ENV } from "./values";
 import { ClientOrigins } from "./clients";
 import { KeyDecomposer, skipOuter } from "./key-parts";
-import { CLIENT_METHODS, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
+import { CLIENT_METHODS, importsSdk, isSdkFile, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
+import { UntypedClients } from "./untyped";
+import { MethodCall } from "./facts";
 
-export interface EntityWrite {
-  call: ts.CallExpression;
-  /** The SDK method, or the operation of a transaction action ("create", "upsert"…). */
-  method: string;
-  /** The expression passed as the entity. */
-  entity: ts.Expression;
-  /** The object literal that builds the entity, when it can be found. */
-  object?: ts.ObjectLiteralExpression;
-  partitionKey?: ts.Expression;
-  rowKey?: ts.Expression;
-  /** The partition key the entity's declared type fixes (`partitionKey: "VISITOR"`), when no expression builds it. */
-  declaredPartitionKey?: string;
-  /** The update mode argument's text ("Merge" or "Replace"), for updateEntity/upsertEntity. */
-  mode?: string;
-  /** The options argument (where an `etag` goes). */
-  options?: ts.Expression;
-  /** The table the client was made for, when its name is a literal. */
-  table?: string;
-  /** Written through a TableTransaction or an actions array. */
-  inTransaction?: ts.CallExpression;
-}
-
-export interface KeyedCall {
-  call: ts.CallExpression;
-  method: "getEntity" | "deleteEntity";
-  partitionKey: ts.Expression;
-  rowKey: ts.Expression;
-  table?: string;
-}
-
-export interface ListCall {
-  call: ts.CallExpression;
-  /** The filter expression; undefined when the call has none (every entity) or when it is not known. */
-  filter?: ts.Expression;
-  /** The options come from outside what can be followed (a parameter, a spread): the filter is not known statically. */
-  unknown?: boolean;
-  table?: string;
-}
-
-export interface TransactionCall {
-  call: ts.CallExpression;
-  /** The actions' entities, where known. */
-  writes: EntityWrite[];
-  /** Statically known number of actions (undefined when it depends on run time). */
-  count?: number;
-}
-
-export interface FileUsage {
-  writes: EntityWrite[];
-  keyed: KeyedCall[];
-  lists: ListCall[];
-  transactions: TransactionCall[];
-}
-
-/** A property's value in an object literal; `unknown` when a spread that cannot be followed might set it. */
-interface Lookup {
-  value?: ts.Expression;
-  unknown: boolean;
-}
+export type { EntityWrite, FileUsage, KeyedCall, ListCall, ListOption, TransactionCall } from "./usage";
 
 export class UsageFinder {
   readonly decomposer: KeyDecomposer;
+  readonly entities: EntityReader;
   private readonly origins: ClientOrigins;
+  private readonly untyped: UntypedClients;
+  private readonly importsSdk: boolean;
   private readonly actions: ActionFinder;
 
+  /**
+   * @param wrappers the program's functions that write through a parameter: a call of one of them is a
+   *   write at the call, with its arguments (none: only the SDK's own calls are seen).
+   */
   constructor(
     private readonly checker: ts.TypeChecker,
     private readonly sf: ts.SourceFile,
     decomposer?: KeyDecomposer,
+    private readonly wrappers?: Wrappers,
   ) {
     this.decomposer = decomposer ?? new KeyDecomposer(checker);
     this.origins = new ClientOrigins(checker, this.decomposer);
-    this.actions = new ActionFinder(checker, this.decomposer, sf);
+    this.entities = new EntityReader(checker, this.decomposer.values);
+    this.untyped = new UntypedClients(checker, this.decomposer.values);
+    this.importsSdk = importsSdk(sf);
+    this.actions = new ActionFinder(checker, this.decomposer, this.decomposer.budget);
   }
 
+  /** Every SDK call of the file, in source order; when the time budget runs out, those found so far. */
   find(): FileUsage {
-    const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [] };
+    const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [], untyped: [] };
     const txWrites = new Map<ts.Symbol, EntityWrite[]>();
+    const budget = this.decomposer.budget;
     // Walked with a stack of its own, in source order: a key of 5,000 concatenated parts is a tree 5,000 deep.
     const stack: ts.Node[] = [this.sf];
     const children: ts.Node[] = [];
-    while (stack.length) {
-      const n = stack.pop()!;
-      if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CLIENT_METHODS.has(n.expression.name.text)) {
-        this.onCall(n, n.expression, usage, txWrites);
+    let at: ts.Node = this.sf;
+    try {
+      while (stack.length) {
+        budget.tick();
+        const n = (at = stack.pop()!);
+        if (ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && CLIENT_METHODS.has(n.expression.name.text)) {
+          this.onCall(n, n.expression, usage, txWrites);
+        } else if (ts.isCallExpression(n) && n.arguments.length && this.wrappers) this.throughHelper(n, n, NO_ENV, usage, 0);
+        ts.forEachChild(n, (c) => void children.push(c));
+        while (children.length) stack.push(children.pop()!);
       }
-      ts.forEachChild(n, (c) => void children.push(c));
-      while (children.length) stack.push(children.pop()!);
+    } catch (e) {
+      if (!(e instanceof Exhausted)) throw e;
+      const line = this.sf.getLineAndCharacterOfPosition(at.getStart(this.sf)).line + 1;
+      budget.skip(`the SDK calls from line ${line} on`);
     }
     return usage;
   }
@@ -111,118 +81,129 @@ export class UsageFinder {
   ): void {
     const method = callee.name.text;
     const kind = this.kindOf(callee);
-    if (!kind) return;
+    if (!kind) {
+      // In a file that imports the SDK, a client method called on something typed `any` is a call the analysis cannot see: said, not skipped silently.
+      if (
+        this.importsSdk &&
+        this.checker.getTypeAtLocation(callee.expression).flags & ts.TypeFlags.Any &&
+        !this.untyped.madeElse(callee.expression)
+      )
+        usage.untyped.push({ call, why: this.untyped.why(callee.expression) });
+      return;
+    }
     const [first, second] = call.arguments;
     if (kind === "transaction") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(callee.expression));
       if (sym && WRITE_METHODS.has(method) && first) {
         const list = txWrites.get(sym) ?? [];
-        list.push(this.entityWrite(call, method, first));
+        list.push(...this.entities.writes(call, call, method, first));
         txWrites.set(sym, list);
       }
       return;
     }
-    const table = this.origins.tableName(callee.expression);
-    if (WRITE_METHODS.has(method) && first) usage.writes.push({ ...this.entityWrite(call, method, first), table });
+    const table = this.tableOfReceiver(callee.expression, kind);
+    if (WRITE_METHODS.has(method) && first)
+      usage.writes.push(...this.entities.writes(call, call, method, first).map((w) => ({ ...w, table })));
     else if ((method === "getEntity" || method === "deleteEntity") && first && second) {
       usage.keyed.push({ call, method, partitionKey: first, rowKey: second, table });
-    } else if (method === "listEntities") usage.lists.push({ call, ...this.filterOf(first), table });
+    } else if (method === "listEntities") usage.lists.push({ call, options: this.optionsOf(first), table });
     else if (method === "submitTransaction" && first) usage.transactions.push(this.transaction(call, first, txWrites, table));
   }
 
-  /** Which SDK class declares the called method: by the checker's types, or by how an untyped receiver was made. */
+  /**
+   * A call of a function that writes through its parameters: its writes, made at `site` (the call in
+   * this file) with the arguments bound; the functions it passes them on to, likewise (three levels).
+   */
+  private throughHelper(call: ts.CallExpression, site: ts.CallExpression, env: Env, usage: FileUsage, depth: number): void {
+    const wrappers = this.wrappers!;
+    const decl = wrappers.callee(call);
+    const summary = decl && wrappers.summary(decl, this.decomposer.budget);
+    if (!decl || !summary || depth > 2) return;
+    // A helper calling itself (or the site inside the helper) adds nothing the helper's own writes do not say.
+    if (site.pos >= decl.pos && site.end <= decl.end && site.getSourceFile() === decl.getSourceFile()) return;
+    const bound = this.decomposer.values.bind(call, env, decl);
+    for (const w of summary.writes) {
+      const receiver = w.call.expression.expression;
+      if (!this.isClient(w.call, bound)) continue;
+      const table = this.origins.tableName(receiver, bound);
+      for (const x of this.entities.writes(site, w.call, w.method, w.entity, bound))
+        if (this.fromCall(x, summary.decl)) usage.writes.push({ ...x, table });
+    }
+    for (const f of summary.forwards) this.throughHelper(f.call, site, bound, usage, depth + 1);
+  }
+
+  /**
+   * The write made through a helper depends on this call: its entity, a key or a part of one comes from
+   * the arguments. One built wholly inside the helper is the helper's own finding, not one per caller.
+   */
+  private fromCall(w: EntityWrite, helper: ts.Node): boolean {
+    const outside = (n: ts.Node | undefined) =>
+      !!n && !(n.getSourceFile() === helper.getSourceFile() && n.pos >= helper.pos && n.end <= helper.end);
+    if (outside(w.object) || outside(w.partitionKey) || outside(w.rowKey)) return true;
+    const parts = [
+      ...(w.partitionKey ? this.decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : []),
+      ...(w.rowKey ? this.decomposer.parts(w.rowKey, 0, w.rowKeyEnv) : []),
+    ];
+    return parts.some((p) => outside(p.node));
+  }
+
+  /**
+   * The write inside a helper is the SDK's: its method resolves to the SDK's TableClient, or its
+   * untyped receiver is a parameter the call binds to a client (typed, or made as one).
+   */
+  private isClient(call: MethodCall, env: Env): boolean {
+    if (sdkKindOf(this.checker, call.expression.name) === "client") return true;
+    const x = skipOuter(call.expression.expression);
+    const bound = ts.isIdentifier(x) ? env.get(this.checker.getSymbolAtLocation(x)!) : undefined;
+    if (!bound) return false;
+    const arg = skipOuter(bound.expr);
+    const type = this.checker.getTypeAtLocation(arg);
+    const decl = type.getSymbol()?.declarations?.[0];
+    if (type.getSymbol()?.getName() === "TableClient" && decl && isSdkFile(decl.getSourceFile())) return true;
+    return this.origins.createdAs(arg) === "TableClient";
+  }
+
+  /** The table a client expression was made for, when its name is a literal somewhere on the way. */
+  tableOf(receiver: ts.Expression): string | undefined {
+    return this.origins.tableName(receiver);
+  }
+
+  /**
+   * Which SDK class declares the called method: by the checker's types, or — for a receiver typed
+   * `any` — by how it was made (followed through its values: a factory's branches, a cache, a default import).
+   */
   private kindOf(callee: ts.PropertyAccessExpression): SdkKind | undefined {
     const typed = sdkKindOf(this.checker, callee.name);
     if (typed) return typed;
     const type = this.checker.getTypeAtLocation(callee.expression);
     if (!(type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))) return undefined;
     const made = this.origins.createdAs(callee.expression);
-    return made === "TableClient" ? "client" : made === "TableTransaction" ? "transaction" : undefined;
+    if (made === "TableClient") return "client";
+    if (made === "TableTransaction") return "transaction";
+    return this.untyped.kind(callee.expression);
   }
 
-  /** Finds the entity object and its keys: a literal, a const, or what a helper function returns (spreads included). */
-  entityWrite(call: ts.CallExpression, method: string, arg: ts.Expression): EntityWrite {
-    const object = this.objectOf(arg, 0);
-    const write: EntityWrite = { call, method, entity: arg, object };
-    if (object) {
-      write.partitionKey = this.lookup(object, "partitionKey", 0).value;
-      write.rowKey = this.lookup(object, "rowKey", 0).value;
-    }
-    if (!write.partitionKey) write.declaredPartitionKey = this.declaredKey(arg);
-    if (method === "updateEntity" || method === "upsertEntity") {
-      const mode = call.arguments[1] && skipOuter(call.arguments[1]);
-      write.mode = mode && ts.isStringLiteralLike(mode) ? mode.text : mode ? mode.getText(this.sf) : "Merge";
-      write.options = call.arguments[2];
-    }
-    return write;
+  /** The table of a client: named where it is made, or by every maker of an untyped one. */
+  private tableOfReceiver(receiver: ts.Expression, kind: SdkKind): string | undefined {
+    const named = this.origins.tableName(receiver);
+    if (named || kind !== "client" || !(this.checker.getTypeAtLocation(receiver).flags & ts.TypeFlags.Any)) return named;
+    const names = new Set(this.untyped.makers(receiver).map((m) => this.origins.tableName(m.expr, m.env)));
+    return names.size === 1 ? [...names][0] : undefined;
   }
 
-  /** The partition key an entity's declared type fixes: a property typed as one string literal. */
-  private declaredKey(arg: ts.Expression): string | undefined {
-    const type = this.checker.getTypeAtLocation(arg);
-    const prop = type.getProperty("partitionKey");
-    if (!prop) return undefined;
-    const t = this.checker.getTypeOfSymbolAtLocation(prop, arg);
-    return t.isStringLiteral() ? t.value : undefined;
-  }
-
-  objectOf(e: ts.Expression, depth: number): ts.ObjectLiteralExpression | undefined {
-    if (depth > 6) return undefined;
-    const x = skipOuter(e);
-    if (ts.isObjectLiteralExpression(x)) return x;
-    if (ts.isIdentifier(x)) {
-      const init = this.decomposer.constInitializer(x);
-      return init ? this.objectOf(init, depth + 1) : undefined;
-    }
-    if (ts.isCallExpression(x)) {
-      const ret = this.decomposer.returnedExpression(x);
-      return ret ? this.objectOf(ret, depth + 1) : undefined;
-    }
-    return undefined;
-  }
-
-  /** A property's value in an object literal, looking through spreads (later properties win). */
-  propertyValue(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | undefined {
-    return this.lookup(obj, name, 0).value;
-  }
-
-  private lookup(obj: ts.ObjectLiteralExpression, name: string, depth: number): Lookup {
-    let found: Lookup = { unknown: false };
-    for (const p of obj.properties) {
-      if (ts.isPropertyAssignment(p) && propName(p.name) === name) found = { value: p.initializer, unknown: false };
-      else if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) found = { value: p.name, unknown: false };
-      else if (ts.isSpreadAssignment(p)) {
-        const inner = depth < 6 ? this.objectOf(p.expression, depth + 1) : undefined;
-        if (!inner) {
-          // A spread of something unknown may or may not set it; what it hides is unknown unless a later property sets it.
-          if (!this.typeLacks(p.expression, name)) found = { value: found.value, unknown: true };
-          continue;
-        }
-        const v = this.lookup(inner, name, depth + 1);
-        if (v.value || v.unknown) found = v;
-      }
-    }
-    return found;
-  }
-
-  /** True when the checker knows the expression's type has no such property (a spread that cannot set it). */
-  private typeLacks(e: ts.Expression, name: string): boolean {
-    const t = this.checker.getTypeAtLocation(e);
-    if (t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return false;
-    return !t.getProperty(name);
-  }
-
-  /** `listEntities({ queryOptions: { filter } })`: the filter expression, none, or not known. */
-  private filterOf(options: ts.Expression | undefined): { filter?: ts.Expression; unknown?: boolean } {
-    if (!options) return {};
-    const obj = this.objectOf(options, 0);
-    if (!obj) return { unknown: true };
-    const qo = this.lookup(obj, "queryOptions", 0);
-    if (!qo.value) return qo.unknown ? { unknown: true } : {};
-    const qoObj = this.objectOf(qo.value, 0);
-    if (!qoObj) return { unknown: true };
-    const filter = this.lookup(qoObj, "filter", 0);
-    return filter.value ? { filter: filter.value } : filter.unknown ? { unknown: true } : {};
+  /** `listEntities({ queryOptions: { filter } })`: each way the options may be, with its filter, none, or not known. */
+  private optionsOf(options: ts.Expression | undefined): ListOption[] {
+    const values = this.decomposer.values;
+    const filters = values.property(values.property(values.values(options), "queryOptions"), "filter");
+    return filters.map((f) =>
+      f.kind === "absent"
+        ? {}
+        : f.kind === "unknown"
+          ? { unknown: f.why }
+          : f.kind !== "expr" || f.written
+            ? { unknown: "a filter not known statically" }
+            : { filter: f.expr, env: f.env },
+    );
   }
 
   private transaction(
@@ -236,14 +217,12 @@ export class UsageFinder {
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(x.expression));
       const writes = (sym && txWrites.get(sym)) ?? [];
-      return { call, writes: writes.map((w) => ({ ...w, table, inTransaction: call })), count: this.actions.countTransactionCalls(sym) };
+      return { call, writes: writes.map((w) => ({ ...w, table, inTransaction: call })), ...this.actions.countTransactionCalls(sym, call) };
     }
     const found = this.actions.of(x);
-    const writes = found.actions.map((a) => ({ ...this.entityWrite(call, a.op, a.entity), table, inTransaction: call }));
-    return { call, writes, count: found.count };
+    const writes = found.actions.flatMap((a) =>
+      this.entities.writes(call, call, a.op, a.entity).map((w) => ({ ...w, table, inTransaction: call })),
+    );
+    return { call, writes, count: found.count, countAt: found.countAt };
   }
-}
-
-function propName(n: ts.PropertyName): string | undefined {
-  return ts.isIdentifier(n) || ts.isStringLiteral(n) ? n.text : undefined;
 }

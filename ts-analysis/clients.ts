@@ -7,6 +7,7 @@
  */
 import ts from "typescript";
 import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
+import { Env, NO_ENV } from "./values";
 
 const MAX_DEPTH = 5;
 
@@ -16,9 +17,18 @@ export class ClientOrigins {
     private readonly decomposer: KeyDecomposer,
   ) {}
 
-  /** The table name of the client a receiver holds, when it is a literal somewhere on the way. */
-  tableName(receiver: ts.Expression): string | undefined {
-    return this.tableOf(receiver, new Map(), 0);
+  /**
+   * The table name of the client a receiver holds, when it is a literal somewhere on the way. `env`
+   * binds the parameters of the helper the receiver is in (the client a caller passes).
+   */
+  tableName(receiver: ts.Expression, env: Env = NO_ENV): string | undefined {
+    const x = skipOuter(receiver);
+    const bound = ts.isIdentifier(x) ? env.get(symbolOf(this.checker, x)!) : undefined;
+    if (bound) return this.tableName(bound.expr, bound.env);
+    // The helper's parameters, as the name lookup binds them (`fromConnectionString(cs, name)` with `name` bound).
+    const params = new Map<ts.Symbol, ts.Expression>();
+    for (const [sym, b] of env) params.set(sym, b.expr);
+    return this.tableOf(receiver, params, 0);
   }
 
   private tableOf(e: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): string | undefined {

@@ -12,7 +12,8 @@
  * the filter is then "not known statically".
  */
 import ts from "typescript";
-import { KeyDecomposer, skipOuter, symbolOf } from "./key-parts";
+import { KeyDecomposer, skipOuter } from "./key-parts";
+import { Env, NO_ENV } from "./values";
 
 /** A piece of filter text and where it comes from: exactly at `start` in the file, or somewhere in `node`. */
 export interface Piece {
@@ -46,8 +47,8 @@ export class FilterResolver {
     private readonly sf: ts.SourceFile,
   ) {}
 
-  resolve(expr: ts.Expression): FilterResolution {
-    const alts = this.alts(expr, new Map(), 0);
+  resolve(expr: ts.Expression, env: Env = NO_ENV): FilterResolution {
+    const alts = this.alts(expr, env, 0);
     if (!alts) return { known: false, node: expr };
     const texts: Piece[][] = [];
     for (const alt of alts) {
@@ -74,7 +75,12 @@ export class FilterResolver {
       }
       const { type, n } = p.value;
       let text: string;
-      if (quotes % 2 === 1) text = `v${n}`;
+      // Inside a typed literal's quotes (`datetime'…'`, `guid'…'`, `X'…'`) the value must spell that type.
+      const typed = quotes % 2 === 1 ? /(datetime|guid|binary|X)'$/i.exec(out.map((o) => o.text).join(""))?.[1].toLowerCase() : undefined;
+      if (typed === "datetime") text = "2026-01-01T00:00:00Z";
+      else if (typed === "guid") text = "00000000-0000-0000-0000-000000000000";
+      else if (typed) text = "00";
+      else if (quotes % 2 === 1) text = `v${n}`;
       else if (type === "number") text = String(n);
       else if (type === "bigint") text = `${n}L`;
       else if (type === "boolean") text = "true";
@@ -86,78 +92,75 @@ export class FilterResolver {
     return out;
   }
 
-  private alts(e0: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+  private alts(e0: ts.Expression, env: Env, depth: number): Alts {
     const e = skipOuter(e0);
     if (depth > MAX_DEPTH) return undefined;
+    this.decomposer.budget.tick();
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return [[this.literal(e, e.text)]];
     if (ts.isTaggedTemplateExpression(e) && ts.isIdentifier(e.tag) && e.tag.text === "odata") return [this.odata(e.template)];
     if (ts.isTemplateExpression(e)) {
       let acc: Alts = e.head.text ? [[this.literal(e.head, e.head.text)]] : [[]];
       for (const span of e.templateSpans) {
-        acc = product(acc, this.alts(span.expression, params, depth + 1) ?? [[this.value(span.expression)]]);
+        acc = product(acc, this.alts(span.expression, env, depth + 1) ?? [[this.value(span.expression)]]);
         if (span.literal.text) acc = product(acc, [[this.literal(span.literal, span.literal.text)]]);
       }
       return acc;
     }
     if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-      const left = this.alts(e.left, params, depth + 1) ?? [[this.value(e.left)]];
-      return product(left, this.alts(e.right, params, depth + 1) ?? [[this.value(e.right)]]);
+      const left = this.alts(e.left, env, depth + 1) ?? [[this.value(e.left)]];
+      return product(left, this.alts(e.right, env, depth + 1) ?? [[this.value(e.right)]]);
     }
     if (ts.isConditionalExpression(e)) {
-      const a = this.alts(e.whenTrue, params, depth + 1);
-      const b = this.alts(e.whenFalse, params, depth + 1);
+      const a = this.alts(e.whenTrue, env, depth + 1);
+      const b = this.alts(e.whenFalse, env, depth + 1);
       return a && b && a.length + b.length <= MAX_ALTERNATIVES ? [...a, ...b] : undefined;
     }
-    if (ts.isIdentifier(e)) {
-      const sym = symbolOf(this.checker, e);
-      const bound = sym && params.get(sym);
-      if (bound) return this.alts(bound, params, depth + 1);
-      const init = this.decomposer.constInitializer(e);
-      return init ? this.alts(init, params, depth + 1) : undefined;
-    }
-    if (ts.isCallExpression(e)) return this.call(e, params, depth);
+    if (ts.isIdentifier(e) || ts.isPropertyAccessExpression(e)) return this.followed(e, env, depth);
+    if (ts.isCallExpression(e)) return this.call(e, env, depth);
     return undefined;
   }
 
-  private call(e: ts.CallExpression, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+  private call(e: ts.CallExpression, env: Env, depth: number): Alts {
     if (ts.isPropertyAccessExpression(e.expression)) {
       const method = e.expression.name.text;
       const target = e.expression.expression;
-      if (method === "join") return this.join(target, e.arguments[0], params, depth);
-      if ((method === "trim" || method === "toString") && !e.arguments.length) return this.alts(target, params, depth + 1);
+      if (method === "join") return this.join(target, e.arguments[0], env, depth);
+      if ((method === "trim" || method === "toString") && !e.arguments.length) return this.alts(target, env, depth + 1);
     }
     if (ts.isIdentifier(e.expression) && e.expression.text === "String" && e.arguments.length === 1)
-      return this.alts(e.arguments[0], params, depth + 1);
+      return this.alts(e.arguments[0], env, depth + 1);
     // A helper of the program: every return is an alternative, its parameters bound to this call's arguments.
-    const decl = this.checker.getResolvedSignature(e)?.declaration;
-    if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return undefined;
-    const returns = returnedExpressions(decl);
-    if (!returns?.length) return undefined;
-    const bound = new Map(params);
-    decl.parameters.forEach((p, i) => {
-      const sym = this.checker.getSymbolAtLocation(p.name);
-      const arg = e.arguments[i] ?? p.initializer;
-      if (sym && arg) bound.set(sym, arg);
-    });
+    return this.followed(e, env, depth);
+  }
+
+  /**
+   * A name, a property or a helper's call: the alternatives of each value it may hold (every write of a
+   * `let`, both branches, each return). A value that cannot be followed (a parameter, input) is a
+   * run-time value: undefined here, a placeholder for the caller.
+   */
+  private followed(e: ts.Expression, env: Env, depth: number): Alts {
     const out: Piece[][] = [];
-    for (const r of returns) {
-      const a = this.alts(r, bound, depth + 1);
+    for (const v of this.decomposer.values.values(e, env)) {
+      if (v.kind !== "expr" || v.expr === e || v.written) return undefined;
+      const a = this.alts(v.expr, v.env, depth + 1);
       if (!a || out.length + a.length > MAX_ALTERNATIVES) return undefined;
       out.push(...a);
     }
-    return out;
+    return out.length ? out : undefined;
   }
 
   /** `[a, b, c].join(" and ")` of an array whose elements are all known (and never pushed to). */
-  private join(target: ts.Expression, sepArg: ts.Expression | undefined, params: Map<ts.Symbol, ts.Expression>, depth: number): Alts {
+  private join(target: ts.Expression, sepArg: ts.Expression | undefined, env: Env, depth: number): Alts {
     let arr = skipOuter(target);
     if (ts.isIdentifier(arr)) {
       const init = this.decomposer.constInitializer(arr);
-      if (!init || isMutated(this.checker, arr, this.sf)) return undefined;
+      const sym = this.checker.getSymbolAtLocation(arr);
+      const facts = this.decomposer.facts(arr);
+      if (!init || facts.isMutated(sym) || facts.pushes(sym).length) return undefined;
       arr = skipOuter(init);
     }
     if (!ts.isArrayLiteralExpression(arr)) return undefined;
-    const sep = sepArg ? this.alts(sepArg, params, depth + 1) : [[{ text: ",", node: target }]];
+    const sep = sepArg ? this.alts(sepArg, env, depth + 1) : [[{ text: ",", node: target }]];
     if (!sep || sep.length !== 1) return undefined;
     let acc: Alts = [[]];
     arr.elements.forEach((el, i) => {
@@ -167,7 +170,7 @@ export class FilterResolver {
         return;
       }
       if (i > 0) acc = product(acc, sep);
-      acc = acc && product(acc, this.alts(el, params, depth + 1) ?? [[this.value(el)]]);
+      acc = acc && product(acc, this.alts(el, env, depth + 1) ?? [[this.value(el)]]);
     });
     return acc;
   }
@@ -208,50 +211,6 @@ export class FilterResolver {
     if (n === undefined) this.placeholders.set(key, (n = this.placeholders.size + 1));
     return { text: "", node: e, value: { type, n } };
   }
-}
-
-/** Every `return` expression of a function (an arrow's expression body is one); undefined when one returns nothing. */
-export function returnedExpressions(decl: ts.SignatureDeclaration): ts.Expression[] | undefined {
-  const body = (decl as ts.FunctionLikeDeclaration).body;
-  if (!body) return undefined;
-  if (!ts.isBlock(body)) return [body];
-  const out: ts.Expression[] = [];
-  let bare = false;
-  const visit = (n: ts.Node): void => {
-    if (ts.isReturnStatement(n)) {
-      if (n.expression) out.push(n.expression);
-      else bare = true;
-    } else if (!ts.isFunctionLike(n)) ts.forEachChild(n, visit);
-  };
-  ts.forEachChild(body, visit);
-  return bare ? undefined : out;
-}
-
-/** True when an array variable is changed in place somewhere in the file (push, splice, index assignment…). */
-function isMutated(checker: ts.TypeChecker, id: ts.Identifier, sf: ts.SourceFile): boolean {
-  const sym = checker.getSymbolAtLocation(id);
-  let mutated = false;
-  const visit = (n: ts.Node): void => {
-    if (mutated) return;
-    if (
-      ts.isPropertyAccessExpression(n) &&
-      ["push", "unshift", "splice", "pop", "shift", "reverse", "sort", "fill"].includes(n.name.text) &&
-      ts.isIdentifier(n.expression) &&
-      checker.getSymbolAtLocation(n.expression) === sym
-    )
-      mutated = true;
-    else if (
-      ts.isBinaryExpression(n) &&
-      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
-      ts.isElementAccessExpression(n.left) &&
-      ts.isIdentifier(n.left.expression) &&
-      checker.getSymbolAtLocation(n.left.expression) === sym
-    )
-      mutated = true;
-    else ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return mutated;
 }
 
 function product(a: Alts, b: Alts): Alts {

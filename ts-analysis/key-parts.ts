@@ -5,6 +5,11 @@
  * functions, with types from the checker.
  */
 import ts from "typescript";
+import { Budget } from "./budget";
+import { FileFacts } from "./facts";
+import { returnedExpressions } from "./returns";
+import { skipOuter, symbolOf as symbolOfName } from "./syntax";
+import { Env, NO_ENV, ValueResolver } from "./values";
 
 export type TsPartKind = "literal" | "value" | "padded" | "hash" | "clock" | "time-id" | "counter" | "reversed-clock";
 
@@ -81,17 +86,50 @@ const CLOCK_VIEWS = new Set([
 const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
 const TIME_ID_CALLS = new Set(["ulid", "monotonicFactory", "uuidv7", "v7", "uuidV7", "ulidx", "ksuid"]);
 const MAX_DEPTH = 8;
+const PENDING = "pending" as const;
 
 export class KeyDecomposer {
-  /** Per symbol: the one value of a `let` (null when it has none or several); each scope is walked once. */
-  private readonly singleValues = new Map<ts.Symbol, ts.Expression | null>();
+  /** Parts of each key expression already decomposed (a key is asked for by several rules). */
+  private readonly memo = new Map<ts.Node, Map<Env, { parts: TsKeyPart[]; depth: number } | typeof PENDING>>();
 
-  constructor(private readonly checker: ts.TypeChecker) {}
+  /** The values of expressions (alternatives), shared by everything that follows values in this analysis. */
+  readonly values: ValueResolver;
 
-  /** The parts of a key expression, in order. */
-  parts(expr: ts.Expression, depth = 0): TsKeyPart[] {
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    readonly budget: Budget = new Budget(),
+  ) {
+    this.values = new ValueResolver(checker, budget);
+  }
+
+  /** The facts of the file a node is in (one walk per file, kept per checker). */
+  facts(n: ts.Node): FileFacts {
+    return FileFacts.of(this.checker, n.getSourceFile(), this.budget);
+  }
+
+  /** The parts of a key expression, in order (evaluated where `env` binds the parameters of the helper it is in). */
+  parts(expr: ts.Expression, depth = 0, env: Env = NO_ENV): TsKeyPart[] {
     const e = skipOuter(expr);
-    if (depth > MAX_DEPTH) return [this.value(e)];
+    if (depth > MAX_DEPTH) {
+      // The rest of a long concatenation: text, without asking the checker to type all of it.
+      if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken) return [{ kind: "value", node: e, type: "string" }];
+      return [this.value(e, env)];
+    }
+    this.budget.tick();
+    let byEnv = this.memo.get(e);
+    if (!byEnv) this.memo.set(e, (byEnv = new Map()));
+    const known = byEnv.get(env);
+    // A key that refers back to itself (through a helper's return) is a value, not a loop.
+    if (known === PENDING) return [this.value(e, env)];
+    // Kept with the depth it was computed at: a result cut short deeper down is not reused higher up.
+    if (known && known.depth <= depth) return known.parts;
+    byEnv.set(env, PENDING);
+    const parts = this.decompose(e, depth, env);
+    byEnv.set(env, { parts, depth });
+    return parts;
+  }
+
+  private decompose(e: ts.Expression, depth: number, env: Env): TsKeyPart[] {
     if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e))
       return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
     if (ts.isNumericLiteral(e)) return [{ kind: "literal", node: e, text: e.text, width: e.text.length }];
@@ -99,13 +137,13 @@ export class KeyDecomposer {
       const out: TsKeyPart[] = [];
       if (e.head.text) out.push({ kind: "literal", node: e.head, text: e.head.text, width: e.head.text.length });
       for (const span of e.templateSpans) {
-        out.push(...this.parts(span.expression, depth + 1));
+        out.push(...this.parts(span.expression, depth + 1, env));
         if (span.literal.text) out.push({ kind: "literal", node: span.literal, text: span.literal.text, width: span.literal.text.length });
       }
       return out;
     }
     if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken && this.isStringy(e)) {
-      return [...this.parts(e.left, depth + 1), ...this.parts(e.right, depth + 1)];
+      return [...this.parts(e.left, depth + 1, env), ...this.parts(e.right, depth + 1, env)];
     }
     if (ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) {
       const op = e.operator;
@@ -113,21 +151,38 @@ export class KeyDecomposer {
         return [{ kind: "counter", node: e, name: nameOf(e.operand) }];
     }
     if (ts.isIdentifier(e)) {
+      const sym = symbolOfName(this.checker, e);
+      const bound = sym && env.get(sym);
+      // A parameter of the helper being followed: the argument of the call, in the caller's bindings.
+      if (bound) {
+        // Kept on the parameter when it has a type of its own (its fix belongs there); typed `any`, it takes the argument's.
+        const own = this.checker.getTypeAtLocation(e);
+        const typed = !(own.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown));
+        return this.parts(bound.expr, depth + 1, bound.env).map((p) =>
+          p.kind === "value" ? { ...p, node: e, ...(typed ? { type: typeKind(own), literals: stringLiterals(own) } : {}) } : p,
+        );
+      }
       const init = this.constInitializer(e);
-      if (init) return this.parts(init, depth + 1).map((p) => (p.kind === "value" ? { ...p, node: e } : p));
-      return [this.value(e)];
+      if (init) return this.parts(init, depth + 1, NO_ENV).map((p) => (p.kind === "value" ? { ...p, node: e } : p));
+      return [this.value(e, env)];
     }
-    if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.callParts(e, depth);
+    if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
+      // `visit.date` of an object made elsewhere (a constant, the argument of the call being followed): that property's value.
+      const one = this.values.values(e, env);
+      if (one.length === 1 && one[0].kind === "expr" && skipOuter(one[0].expr) !== e && !one[0].written)
+        return this.parts(one[0].expr, depth + 1, one[0].env);
+    }
+    if (ts.isCallExpression(e) || ts.isNewExpression(e)) return this.callParts(e, depth, env);
     // `iso.split("T")[0]`: an element of a split clock reading is a time bucket.
-    if (ts.isElementAccessExpression(e) && this.isClock(e.expression, depth)) return [{ kind: "clock", node: e }];
-    if (ts.isBinaryExpression(e)) return this.arithmeticParts(e, depth);
-    return [this.value(e)];
+    if (ts.isElementAccessExpression(e) && this.isClock(e.expression, depth, env)) return [{ kind: "clock", node: e }];
+    if (ts.isBinaryExpression(e)) return this.arithmeticParts(e, depth, env);
+    return [this.value(e, env)];
   }
 
   /** Numbers computed from the clock: `Date.now() / 3600000` is a clock bucket; `MAX − Date.now()` the reverse timestamp (log-tail) idiom. */
-  private arithmeticParts(e: ts.BinaryExpression, depth: number): TsKeyPart[] {
+  private arithmeticParts(e: ts.BinaryExpression, depth: number, env: Env): TsKeyPart[] {
     const op = e.operatorToken.kind;
-    if (op === ts.SyntaxKind.MinusToken && this.isClock(e.right, depth) && isLargeConstant(e.left)) {
+    if (op === ts.SyntaxKind.MinusToken && this.isClock(e.right, depth, env) && isLargeConstant(e.left)) {
       // Fixed width for millennia: 8640000000000000 − now and 9999999999999 − now keep their digit count.
       return [{ kind: "reversed-clock", node: e, width: skipOuter(e.left).getText().replace(/_/g, "").length }];
     }
@@ -141,50 +196,50 @@ export class KeyDecomposer {
     if (
       arithmetic.includes(op) &&
       op !== ts.SyntaxKind.PercentToken &&
-      (this.isClock(e.left, depth) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth)))
+      (this.isClock(e.left, depth, env) || (op !== ts.SyntaxKind.MinusToken && this.isClock(e.right, depth, env)))
     ) {
       return [{ kind: "clock", node: e }];
     }
-    return [this.value(e)];
+    return [this.value(e, env)];
   }
 
   /** True when an expression is a single clock reading (or a bucket of one). */
-  private isClock(e: ts.Expression, depth: number): boolean {
+  private isClock(e: ts.Expression, depth: number, env: Env): boolean {
     if (depth > MAX_DEPTH) return false;
-    const parts = this.parts(e, depth + 1);
+    const parts = this.parts(e, depth + 1, env);
     return parts.length === 1 && parts[0].kind === "clock";
   }
 
-  private callParts(e: ts.CallExpression | ts.NewExpression, depth: number): TsKeyPart[] {
+  private callParts(e: ts.CallExpression | ts.NewExpression, depth: number, env: Env): TsKeyPart[] {
     const callee = ts.isCallExpression(e) ? calleeName(e.expression) : "";
     if (
       ts.isNewExpression(e) &&
       ts.isIdentifier(e.expression) &&
       e.expression.text === "Date" &&
-      (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth)))
+      (!e.arguments?.length || (e.arguments.length === 1 && this.isClock(e.arguments[0], depth, env)))
     ) {
       return [{ kind: "clock", node: e }];
     }
-    if (!ts.isCallExpression(e)) return [this.value(e)];
+    if (!ts.isCallExpression(e)) return [this.value(e, env)];
     if (CLOCK_CALLS.has(callee) || (NOW_FACTORIES.has(callee) && !e.arguments.length)) return [{ kind: "clock", node: e }];
-    if (FORMAT_FUNCTIONS.has(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth)) return [{ kind: "clock", node: e }];
+    if (FORMAT_FUNCTIONS.has(callee) && e.arguments[0] && this.isClock(e.arguments[0], depth, env)) return [{ kind: "clock", node: e }];
     if (
       ["Math.floor", "Math.round", "Math.trunc", "Math.ceil", "Number", "BigInt"].includes(callee) &&
       e.arguments[0] &&
-      this.isClock(e.arguments[0], depth)
+      this.isClock(e.arguments[0], depth, env)
     )
       return [{ kind: "clock", node: e }];
     if (TIME_ID_CALLS.has(callee.split(".").pop() ?? "")) return [{ kind: "time-id", node: e }];
     if (callee === "String" && e.arguments.length === 1)
-      return this.parts(e.arguments[0], depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+      return this.parts(e.arguments[0], depth + 1, env).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
     if (ts.isPropertyAccessExpression(e.expression)) {
       const method = e.expression.name.text;
       const target = e.expression.expression;
       if (method === "toString" && !e.arguments.length)
-        return this.parts(target, depth + 1).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
+        return this.parts(target, depth + 1, env).map((p) => ({ ...p, node: p.kind === "value" ? e : p.node }));
       if (method === "padStart" || method === "padEnd") {
         const width = e.arguments[0] && ts.isNumericLiteral(e.arguments[0]) ? Number(e.arguments[0].text) : undefined;
-        const inner = this.parts(target, depth + 1);
+        const inner = this.parts(target, depth + 1, env);
         const monotonic = inner.find((p) => p.kind === "clock" || p.kind === "counter" || p.kind === "time-id");
         return [monotonic ? { ...monotonic, node: e, width } : { kind: "padded", node: e, width, name: inner[0]?.name }];
       }
@@ -196,34 +251,57 @@ export class KeyDecomposer {
       if (method === "digest") return [{ kind: "hash", node: e }];
       if (CLOCK_VIEWS.has(method)) {
         // A prefix, a field or a format of a clock reading is a time bucket: still the clock.
-        const inner = this.parts(target, depth + 1);
+        const inner = this.parts(target, depth + 1, env);
         if (inner.length === 1 && inner[0].kind === "clock") return [{ kind: "clock", node: e }];
         if (inner.length === 1 && inner[0].kind === "reversed-clock") return [{ ...inner[0], node: e }];
         if (method === "toISOString" || method === "toJSON")
           return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
       }
-      if (["toLowerCase", "toUpperCase", "trim"].includes(method)) return this.parts(target, depth + 1);
+      if (["toLowerCase", "toUpperCase", "trim"].includes(method)) return this.parts(target, depth + 1, env);
     }
-    // A helper function of the program: follow its single returned expression.
+    // A helper function of the program: follow its single returned expression, its parameters bound to the arguments.
     const returned = this.returnedExpression(e);
-    if (returned) return this.parts(returned, depth + 1);
-    return [this.value(e)];
+    if (returned) return this.parts(returned, depth + 1, this.values.bind(e, env));
+    return [this.value(e, env)];
   }
 
-  /** A value part with its type from the checker. */
-  value(e: ts.Expression): TsKeyPart {
-    const type = this.checker.getTypeAtLocation(e);
+  /**
+   * A value part with its type from the checker. A value typed `any` inside a helper being followed
+   * (`String(row.id)` with `row: any`) takes its type from the argument the call passes.
+   */
+  value(e: ts.Expression, env: Env = NO_ENV): TsKeyPart {
+    const type = this.typeOf(e, env);
     const literals = stringLiterals(type);
     return { kind: "value", node: e, type: typeKind(type), ...(literals ? { literals } : {}), name: nameOf(e) };
   }
 
+  private typeOf(e: ts.Expression, env: Env): ts.Type {
+    const own = this.checker.getTypeAtLocation(e);
+    if (!env.size || !(own.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))) return own;
+    const x = skipOuter(e);
+    if (ts.isIdentifier(x)) {
+      const sym = symbolOfName(this.checker, x);
+      const bound = sym && env.get(sym);
+      return bound ? this.typeOf(bound.expr, bound.env) : own;
+    }
+    if (ts.isPropertyAccessExpression(x)) {
+      const prop = this.typeOf(x.expression, env).getProperty(x.name.text);
+      return prop ? this.checker.getTypeOfSymbol(prop) : own;
+    }
+    return own;
+  }
+
+  /**
+   * A `+` that joins text: a string literal or template among the operands of its chain (looked at
+   * without the checker, which would type a 5,000-part concatenation all at once), else the checker's type.
+   */
   private isStringy(e: ts.BinaryExpression): boolean {
+    const literal = (s: ts.Expression) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s));
+    let x: ts.Expression = e;
+    for (let i = 0; i < 4 && ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.PlusToken; i++, x = skipOuter(x.left))
+      if (literal(x.left) || literal(x.right)) return true;
     const t = this.checker.getTypeAtLocation(e);
-    return (
-      (t.flags & ts.TypeFlags.StringLike) !== 0 ||
-      (t.flags & ts.TypeFlags.Any) !== 0 ||
-      [e.left, e.right].some((s) => ts.isStringLiteralLike(skipOuter(s)) || ts.isTemplateExpression(skipOuter(s)))
-    );
+    return (t.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.Any)) !== 0;
   }
 
   /**
@@ -232,16 +310,12 @@ export class KeyDecomposer {
    * and no assignment, or no initializer and one plain assignment).
    */
   constInitializer(id: ts.Identifier): ts.Expression | undefined {
-    const sym = symbolOf(this.checker, id);
+    const sym = symbolOfName(this.checker, id);
     const decl = sym?.valueDeclaration;
     if (!sym || !decl || !ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return undefined;
     if ((ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0) return decl.initializer;
-    let cached = this.singleValues.get(sym);
-    if (cached === undefined) {
-      cached = singleAssignment(this.checker, sym, decl) ?? null;
-      this.singleValues.set(sym, cached);
-    }
-    return cached ?? undefined;
+    const defs = this.facts(decl).defs(sym);
+    return defs.length === 1 && (defs[0].kind === "init" || defs[0].kind === "assign") ? defs[0].value : undefined;
   }
 
   /** The expression a called function returns, when it has a single `return` (or is an arrow with an expression body). */
@@ -249,81 +323,13 @@ export class KeyDecomposer {
     const sig = this.checker.getResolvedSignature(call);
     const decl = sig?.declaration;
     if (!decl || decl.getSourceFile().isDeclarationFile) return undefined;
-    if ((ts.isArrowFunction(decl) || ts.isFunctionExpression(decl)) && decl.body && !ts.isBlock(decl.body)) return decl.body;
-    const body = (decl as ts.FunctionLikeDeclaration).body;
-    if (!body || !ts.isBlock(body)) return undefined;
-    const returns: ts.ReturnStatement[] = [];
-    const visit = (n: ts.Node) => {
-      if (ts.isReturnStatement(n)) returns.push(n);
-      else if (!ts.isFunctionLike(n)) ts.forEachChild(n, visit);
-    };
-    ts.forEachChild(body, visit);
-    return returns.length === 1 ? returns[0].expression : undefined;
+    if (!ts.isFunctionLike(decl)) return undefined;
+    const returns = returnedExpressions(decl);
+    return returns?.length === 1 ? returns[0] : undefined;
   }
 }
 
-/** The variable an identifier names; in `{ filter }` shorthand, the variable rather than the property. */
-export function symbolOf(checker: ts.TypeChecker, id: ts.Identifier): ts.Symbol | undefined {
-  return id.parent && ts.isShorthandPropertyAssignment(id.parent) && id.parent.name === id
-    ? checker.getShorthandAssignmentValueSymbol(id.parent)
-    : checker.getSymbolAtLocation(id);
-}
-
-export function skipOuter(e: ts.Expression): ts.Expression {
-  let x = e;
-  while (
-    ts.isParenthesizedExpression(x) ||
-    ts.isAsExpression(x) ||
-    ts.isNonNullExpression(x) ||
-    ts.isSatisfiesExpression(x) ||
-    ts.isTypeAssertionExpression(x)
-  ) {
-    x = x.expression;
-  }
-  return x;
-}
-
-/** The value of a `let`/`var` that is written exactly once in its scope (declaration included); undefined otherwise. */
-function singleAssignment(checker: ts.TypeChecker, sym: ts.Symbol, decl: ts.VariableDeclaration): ts.Expression | undefined {
-  // The scope that can assign it: the enclosing function body, or the file for a top-level variable.
-  let scope: ts.Node = decl;
-  while (scope.parent && !ts.isFunctionLike(scope.parent) && !ts.isSourceFile(scope)) scope = scope.parent;
-  if (!ts.isSourceFile(scope) && scope.parent) scope = scope.parent;
-  const name = (decl.name as ts.Identifier).text;
-  const writes: ts.Expression[] = decl.initializer ? [decl.initializer] : [];
-  let other = false;
-  const visit = (n: ts.Node): void => {
-    if (other) return;
-    if (
-      ts.isBinaryExpression(n) &&
-      n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
-      n.operatorToken.kind <= ts.SyntaxKind.LastAssignment &&
-      ts.isIdentifier(skipOuter(n.left)) &&
-      (skipOuter(n.left) as ts.Identifier).text === name &&
-      checker.getSymbolAtLocation(skipOuter(n.left)) === sym
-    ) {
-      if (n.operatorToken.kind === ts.SyntaxKind.EqualsToken) writes.push(n.right);
-      else other = true;
-    } else if (
-      (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) &&
-      ts.isIdentifier(n.operand) &&
-      n.operand.text === name &&
-      (n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken) &&
-      checker.getSymbolAtLocation(n.operand) === sym
-    ) {
-      other = true;
-    } else if (
-      (ts.isForOfStatement(n) || ts.isForInStatement(n)) &&
-      ts.isVariableDeclarationList(n.initializer) &&
-      n.initializer.declarations.includes(decl)
-    ) {
-      other = true;
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(scope);
-  return !other && writes.length === 1 ? writes[0] : undefined;
-}
+export { skipOuter, symbolOf } from "./syntax";
 
 /** A numeric literal of 13 digits or more, or `Number.MAX_SAFE_INTEGER`: the minuend of a reverse timestamp. */
 function isLargeConstant(e: ts.Expression): boolean {

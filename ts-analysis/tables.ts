@@ -8,9 +8,11 @@
  */
 import * as path from "node:path";
 import ts from "typescript";
-import { UsageFinder } from "./calls";
-import { constantText } from "./key-parts";
+import { Budget } from "./budget";
+import { FileUsage, UsageFinder } from "./calls";
+import { constantText, KeyDecomposer } from "./key-parts";
 import { mayCallSdk } from "./sdk";
+import { Wrappers } from "./summaries";
 
 export interface TableSite {
   file: string;
@@ -25,11 +27,13 @@ export interface TableSite {
 export interface TableSites {
   table: string;
   sites: TableSite[];
+  /** Some files of the project were not reached within the time budget: no table-wide claim holds. */
+  incomplete?: boolean;
 }
 
 /**
- * Test code: `*.test.*`, `*.spec.*`, and anything under a `__tests__/`,
- * `test/` or `tests/` folder of the project (folders above the project's
+ * Test code: `*.test.*`, `*.spec.*`, and anything under a folder named
+ * `__tests__`, `test` or `tests` in the project (folders above the project's
  * own folder do not count: a project kept under someone's `test/` is not a test).
  */
 export function isTestFile(fileName: string, projectDir: string): boolean {
@@ -44,21 +48,36 @@ type Known = Array<{ table: string; site: TableSite }>;
 export class TableIndex {
   private readonly perFile = new WeakMap<ts.SourceFile, Known>();
 
-  /** The write sites of `table` in the program's files (test files only when `tests` says so). */
-  sites(program: ts.Program, files: readonly string[], projectDir: string, table: string, tests: boolean): TableSites {
+  /** Keeps the sites of a file just analysed, from its usage: the file is not walked a second time for the index. */
+  record(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer): void {
+    this.perFile.set(sf, sitesOf(sf, usage, decomposer));
+  }
+
+  /**
+   * The write sites of `table` in the program's files (test files only when `tests` says so). Files
+   * not seen yet are analysed within `budget`; those it does not reach make the answer `incomplete`.
+   */
+  sites(program: ts.Program, files: readonly string[], projectDir: string, table: string, tests: boolean, budget: Budget): TableSites {
     const sites: TableSite[] = [];
+    let incomplete = false;
     for (const f of files) {
       if (!tests && isTestFile(f, projectDir)) continue;
       const sf = program.getSourceFile(f);
       if (!sf) continue;
       let known = this.perFile.get(sf);
       if (!known) {
-        known = fileSites(program.getTypeChecker(), sf);
+        known = budget.guard<Known | undefined>("the write sites of other files of the project", undefined, () =>
+          fileSites(program, sf, budget),
+        );
+        if (!known) {
+          incomplete = true;
+          continue;
+        }
         this.perFile.set(sf, known);
       }
       for (const s of known) if (s.table === table) sites.push(s.site);
     }
-    return { table, sites };
+    return { table, sites, ...(incomplete ? { incomplete } : {}) };
   }
 }
 
@@ -67,15 +86,19 @@ function copiesStoredKey(e: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(e) && e.name.text === "partitionKey";
 }
 
-function fileSites(checker: ts.TypeChecker, sf: ts.SourceFile): Known {
+function fileSites(program: ts.Program, sf: ts.SourceFile, budget: Budget): Known {
+  if (!mayCallSdk(sf.text)) return [];
+  const checker = program.getTypeChecker();
+  const decomposer = new KeyDecomposer(checker, budget);
+  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, Wrappers.of(program)).find(), decomposer);
+}
+
+function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer): Known {
   const out: Known = [];
-  if (!mayCallSdk(sf.text)) return out;
-  const finder = new UsageFinder(checker, sf);
-  const usage = finder.find();
   const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
   for (const w of writes) {
     if (!w.table || w.method === "delete") continue;
-    const parts = w.partitionKey ? finder.decomposer.parts(w.partitionKey) : undefined;
+    const parts = w.partitionKey ? decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : undefined;
     const constant = parts ? constantText(parts) : w.declaredPartitionKey;
     const line = sf.getLineAndCharacterOfPosition(w.call.getStart(sf)).line + 1;
     const unknown = constant === undefined && (!parts || copiesStoredKey(w.partitionKey!));

@@ -3,7 +3,7 @@
  * from every `.tdl` in the workspace), a mode and a duration; run against
  * the current connection or the embedded emulator (a real account only
  * after a modal confirmation) with a cancellable progress notification, with
- * the options `tdl stress` uses (panel/stress-run.ts); open the report in a
+ * the options `tdl stress` uses (client/commands/stress-options.ts); open the report in a
  * tab named after the table, mode and time. Optionally compare with the key
  * a quick fix proposes, judged at the first run's calibration.
  * `tableDesign.removeStressTables`: find the marked leftovers of earlier

@@ -11,7 +11,7 @@ import { AccountSession, Secret, planImport, serialize } from "@runtime";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
 import { ConnectionInfo } from "@protocol";
-import { parseFilter, classifyFilter, stringLiteral as literal } from "@core";
+import { parseFilter, classifyFilter, plural, stringLiteral as literal } from "@core";
 import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
@@ -55,7 +55,6 @@ export interface ExplorerUi {
  * edited or deleted.
  */
 const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set(["PartitionKey", "RowKey", ...select])] : select);
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export class ExplorerController {
   private readonly connection: ActiveConnection;

@@ -7,6 +7,7 @@
  * goes into `details`, which the page shows behind a toggle. Everything
  * passes through `redact`, so no key or SAS reaches the page.
  */
+import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, codePointLabel, isInvisible } from "@core";
 import { AccountError, redact } from "@runtime";
 import { type ErrorKind, TdlError } from "@core/errors";
 
@@ -32,14 +33,9 @@ export interface ErrorScene {
 
 type Explain = (scene: ErrorScene, answer: string) => string;
 
-/** Characters Azure refuses in PartitionKey and RowKey (service-facts.md). */
-const FORBIDDEN = /[/\\#?\u0000-\u001f\u007f-\u009f]/;
-
 function showChar(c: string): string {
   const code = c.charCodeAt(0);
-  return code < 0x20 || (code >= 0x7f && code <= 0x9f)
-    ? `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`
-    : `'${c}'`;
+  return isInvisible(code) ? `the control character ${codePointLabel(code)}` : `'${c}'`;
 }
 
 /** The key of `row` that holds a forbidden character, said as a user would want it. */
@@ -49,9 +45,9 @@ function badKeyChar(row: ErrorScene["row"]): string | undefined {
     ["PartitionKey", row.partitionKey],
     ["RowKey", row.rowKey],
   ] as const) {
-    const found = FORBIDDEN.exec(value);
+    const found = [...value].find((ch) => azureForbiddenKeyChar(ch.charCodeAt(0)));
     if (found)
-      return `the ${name} contains ${showChar(found[0])}, which keys may not hold (nor /, \\, #, ? or control characters): change the ${name} and try again`;
+      return `the ${name} contains ${showChar(found)}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
   }
   return undefined;
 }

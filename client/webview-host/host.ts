@@ -16,6 +16,7 @@ import { describeName, Fields, isPlainObject, object, ShapeError } from "./shape
 import { measure } from "./measure";
 import { redact } from "@runtime";
 import { describeError, kindOf, stackOf } from "@core/errors";
+import { clip } from "@core/text/words";
 
 /** One function per request of view `V`; a missing one is a compile error. */
 export type Handlers<V extends ViewName> = { [M in MethodOf<V>]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> };
@@ -208,8 +209,4 @@ const REQUEST_FIELDS = ["type", "id", "method", "params"];
 function extraKey(message: Record<string, unknown>, allowed: readonly string[]): string | undefined {
   for (const k in message) if (Object.hasOwn(message, k) && !allowed.includes(k)) return k;
   return undefined;
-}
-
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }

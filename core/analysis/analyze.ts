@@ -10,7 +10,7 @@
 import { leadingService, parseChunk } from "../tdl/parser";
 import { chunkStarts } from "../tdl/chunks";
 import { DesignFile, ParseResult, SyntaxError, Table } from "../tdl/ast";
-import { clip } from "../tdl/clip";
+import { clip } from "../text/words";
 import { profileFor, ServiceProfile } from "../services";
 import { PropertyInfo, propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
@@ -21,7 +21,7 @@ import { TableModel } from "../model/table-model";
 import { Finding } from "../findings";
 import { AnalysisOptions, resolveOptions } from "../options";
 import { applyUserSettings } from "./settings";
-import { attempt, Caught, failuresOf, internalFinding, RuleFailure } from "./guard";
+import { attempt, Caught, failuresOf, RuleFailure, rulesFailed } from "./guard";
 import { documentBudgetFinding, MAX_CHECKED_TABLES, tableBudgetFinding, tableOverBudget } from "./budget";
 
 export type { RuleFailure } from "./guard";
@@ -70,7 +70,7 @@ export class TdlAnalyzer {
         profile: profileFor(undefined, options.defaultService),
         tables: [],
         errors: [],
-        findings: [internalFinding(caught, 0, 0)],
+        findings: [rulesFailed(caught, 0, 0)],
         failures: failuresOf(caught),
       };
     }
@@ -134,7 +134,7 @@ export class TdlAnalyzer {
       }
     }
     if (caught.length) {
-      findings.push(internalFinding(caught, 0, 0));
+      findings.push(rulesFailed(caught, 0, 0));
       for (const f of failuresOf(caught)) failures.push(f);
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -155,7 +155,7 @@ export class TdlAnalyzer {
     } catch (error) {
       // A parser bug costs this chunk, not the document.
       const caught: Caught[] = [{ rule: "parser", error }];
-      return { tables: [], errors: [], findings: [internalFinding(caught, 0, 0)], service: undefined, failures: failuresOf(caught) };
+      return { tables: [], errors: [], findings: [rulesFailed(caught, 0, 0)], service: undefined, failures: failuresOf(caught) };
     }
     const findings: Finding[] = parsed.errors.map((e) => ({
       code: "syntax",
@@ -199,7 +199,7 @@ export class TdlAnalyzer {
           if (qa.failure === undefined) continue;
           const one: Caught[] = [{ rule: "query/class", error: qa.failure }];
           const name = qa.query.name;
-          findings.push(internalFinding(one, name.start, name.end, `query '${clip(name.text)}'`));
+          findings.push(rulesFailed(one, name.start, name.end, `query '${clip(name.text)}'`));
           for (const f of failuresOf(one, tm.table.name.text)) failures.push(f);
         }
       });
@@ -222,7 +222,7 @@ function modelTable(table: Table, text: string, check: boolean, findings: Findin
   });
   const refs = propertyRefs(table, (query, error) => {
     const one: Caught[] = [{ rule: "unknown-property", error }];
-    findings.push(internalFinding(one, query.name.start, query.name.end, `the filter of query '${clip(query.name.text)}'`));
+    findings.push(rulesFailed(one, query.name.start, query.name.end, `the filter of query '${clip(query.name.text)}'`));
     for (const f of failuresOf(one, table.name.text)) failures.push(f);
   });
   report(caught, table, findings, failures);
@@ -234,7 +234,7 @@ function modelTable(table: Table, text: string, check: boolean, findings: Findin
 /** Adds the `internal` finding and the failures of one table's caught throws. */
 function report(caught: Caught[], table: Table, findings: Finding[], failures: RuleFailure[]): void {
   if (!caught.length) return;
-  findings.push(internalFinding(caught, table.name.start, table.name.end));
+  findings.push(rulesFailed(caught, table.name.start, table.name.end));
   for (const f of failuresOf(caught, table.name.text)) failures.push(f);
 }
 

@@ -8,8 +8,8 @@
  * fresh one.
  */
 import { Table } from "../tdl/ast";
-import { clip } from "../tdl/clip";
-import { formatCount } from "../tdl/numbers";
+import { clip } from "../text/words";
+import { formatCount } from "../text/words";
 import { Finding } from "../findings";
 
 /** Tables per document that the rules check; later ones are parsed only. */

@@ -5,7 +5,7 @@
  * becomes one `internal` finding on the table's name (at offset 0 for the
  * file's rules) and a failure with its stack, for the server's log.
  */
-import { clip } from "../tdl/clip";
+import { describeError, stackOf } from "../errors";
 import { Finding } from "../findings";
 
 /** A rule (or analysis step) that threw: what the LSP and CLI log. */
@@ -23,16 +23,9 @@ export interface Caught {
   error: unknown;
 }
 
-/** The message of anything thrown, one line, kept short. */
+/** The message of anything thrown, one bounded line, after the error's name (`TypeError: …`): a bug is told by its kind. */
 export function errorMessage(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return clip(text, 200).replace(/[\r\n]+/g, " ");
-}
-
-/** The stack of anything thrown (its message when it has none). */
-export function stackOf(error: unknown): string {
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
-  return String(error);
+  return error instanceof Error ? `${error.name}: ${describeError(error)}` : describeError(error);
 }
 
 /** Runs `fn`; a throw is added to `caught` under `rule` instead of escaping. Returns whether `fn` completed. */
@@ -47,22 +40,40 @@ export function attempt(caught: Caught[], rule: string, fn: () => void): boolean
 }
 
 /**
- * One `internal` finding for everything that failed at one spot: a bug that
- * breaks shared facts fails several rules at once, and one message naming
- * them all reads better than a stack of identical ones.
+ * The `internal` finding, the one shape every failure of the analysis takes
+ * for the user: what failed and the error's message, at `start`–`end`, what
+ * the user still gets, and that it is a bug whose stack is in the log.
  */
-export function internalFinding(caught: readonly Caught[], start: number, end: number, on?: string): Finding {
-  const rules = [...new Set(caught.map((c) => c.rule))];
-  const who = rules.length === 1 ? `rule ${rules[0]}` : `rules ${rules.slice(0, -1).join(", ")} and ${rules[rules.length - 1]}`;
+export function internalFinding(failed: string, error: unknown, start: number, end: number, consequence: string): Finding {
   return {
     code: "internal",
     severity: "error",
     start,
     end,
-    message:
-      `${who} failed${on ? ` on ${on}` : ""}: ${errorMessage(caught[0].error)}; the other rules ran. ` +
-      "This is a bug in Table Design Assistant; the log has the details.",
+    message: `${failed}: ${errorMessage(error)}; ${consequence}. This is a bug in Table Design Assistant; the log has the details.`,
   };
+}
+
+/**
+ * One `internal` finding for every rule that failed at one spot: a bug that
+ * breaks shared facts fails several rules at once, and one message naming
+ * them all reads better than a stack of identical ones.
+ */
+export function rulesFailed(caught: readonly Caught[], start: number, end: number, on?: string): Finding {
+  const rules = [...new Set(caught.map((c) => c.rule))];
+  const who = rules.length === 1 ? `rule ${rules[0]}` : `rules ${rules.slice(0, -1).join(", ")} and ${rules[rules.length - 1]}`;
+  return internalFinding(`${who} failed${on ? ` on ${on}` : ""}`, caught[0].error, start, end, "the other rules ran");
+}
+
+/**
+ * The one diagnostic a document gets when its analysis fails as a whole:
+ * on its first line (at most 200 characters of it), naming the cause, so
+ * that the user sees why the other diagnostics are missing.
+ */
+export function analysisFailed(what: string, error: unknown, text: string): Finding {
+  const firstLine = text.search(/[\r\n]/);
+  const end = Math.min(firstLine < 0 ? text.length : firstLine, 200);
+  return internalFinding(`${what} failed`, error, 0, end, "no other diagnostics are shown for this document until it changes");
 }
 
 /** The failures of `caught`, as the analysis result exposes them. */

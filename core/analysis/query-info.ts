@@ -4,7 +4,7 @@
  */
 import { tableFacts } from "../model/facts";
 import { Classification, summary } from "../odata/classes";
-import { formatCount } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { TdlAnalysis, TableModel } from "./analyze";
 
 export interface QueryInfo {

@@ -17,6 +17,7 @@
  */
 import type { TdlAnalysis } from "../analysis/analyze";
 import { tableFacts } from "../model/facts";
+import { formatCount } from "../text/words";
 import { ServiceName, SERVICES } from "../services";
 import { priceOf, PriceSheet, Redundancy } from "./prices";
 import { SECONDS_PER_MONTH, TableUsage, tableUsage } from "./usage";
@@ -132,7 +133,7 @@ function tableStorage(u: TableUsage, p: PriceSheet, redundancy: Redundancy): Ser
     storageGb: round2(gb),
     notes: throttled
       ? [
-          `the hottest partition takes ≈ ${Math.round(u.hottest).toLocaleString("en-US")} entities/s against ${u.target?.toLocaleString("en-US")}: its excess is throttled, retried and billed`,
+          `the hottest partition takes ≈ ${formatCount(Math.round(u.hottest))} entities/s against ${formatCount(u.target ?? 0)}: its excess is throttled, retried and billed`,
         ]
       : [],
   };
@@ -163,7 +164,7 @@ function cosmosTable(u: TableUsage, p: PriceSheet): ServiceEstimate {
     .reduce((a, b) => (b[1] < a[1] ? b : a));
   const lines: CostLine[] = [
     {
-      item: `throughput, ${cheapest[0]} (${provisioned.toLocaleString("en-US")} RU/s)`,
+      item: `throughput, ${cheapest[0]} (${formatCount(provisioned)} RU/s)`,
       quantity: provisioned,
       unit: "RU/s",
       monthlyUsd: cheapest[1],
@@ -173,17 +174,15 @@ function cosmosTable(u: TableUsage, p: PriceSheet): ServiceEstimate {
   const notes = [];
   if (provisioned > Math.ceil(totalRU / 100) * 100 && provisioned > MIN_RU)
     notes.push(
-      `the hottest partition needs ≈ ${Math.round(u.hottestRU).toLocaleString("en-US")} RU/s of its physical partition's even share, so ${provisioned.toLocaleString("en-US")} RU/s are provisioned for ≈ ${Math.round(totalRU).toLocaleString("en-US")} RU/s of load`,
+      `the hottest partition needs ≈ ${formatCount(Math.round(u.hottestRU))} RU/s of its physical partition's even share, so ${formatCount(provisioned)} RU/s are provisioned for ≈ ${formatCount(Math.round(totalRU))} RU/s of load`,
     );
   if (u.hottestRU > PHYSICAL_RU)
     notes.push(
-      `the hottest partition needs more than a physical partition serves (${PHYSICAL_RU.toLocaleString("en-US")} RU/s): it will be throttled whatever is provisioned`,
+      `the hottest partition needs more than a physical partition serves (${formatCount(PHYSICAL_RU)} RU/s): it will be throttled whatever is provisioned`,
     );
   notes.push("autoscale bills each hour's highest RU/s; at a steady peak it costs 1.5 × provisioned");
   if (!serverlessFits)
-    notes.push(
-      `serverless does not fit: a serverless container serves at most ${SERVERLESS_RU.toLocaleString("en-US")} RU/s and holds at most 1 TB`,
-    );
+    notes.push(`serverless does not fit: a serverless container serves at most ${formatCount(SERVERLESS_RU)} RU/s and holds at most 1 TB`);
   return {
     service: "cosmos-table",
     monthlyUsd: sum(lines),

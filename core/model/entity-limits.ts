@@ -5,7 +5,8 @@
  * property or an entity over its size. A copy checks every entity against
  * the target's profile before it writes anything.
  */
-import { showChar } from "../odata/lexer";
+import { showChar } from "../text/words";
+import { utf8Bytes } from "./key-bytes";
 import type { ServiceProfile } from "../services";
 
 /** An entity with typed values (the protocol's EntityRow has this shape). */
@@ -21,11 +22,9 @@ export interface LimitProblem {
   message: string;
 }
 
-const utf8 = new TextEncoder();
-
 /** Bytes a key costs on a profile. */
 export function keyTextBytes(text: string, profile: ServiceProfile): number {
-  return profile.keyEncoding === "utf16" ? 2 * text.length : utf8.encode(text).length;
+  return profile.keyEncoding === "utf16" ? 2 * text.length : utf8Bytes(text);
 }
 
 /** Bytes a property value costs (Azure's formula: strings as UTF-16, binaries decoded, fixed sizes for the rest). */
@@ -44,7 +43,7 @@ function valueBytes(type: string, value: string, profile: ServiceProfile): numbe
     case "Boolean":
       return 1;
     default:
-      return profile.keyEncoding === "utf16" ? 2 * value.length : utf8.encode(value).length;
+      return keyTextBytes(value, profile);
   }
 }
 

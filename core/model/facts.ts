@@ -5,7 +5,7 @@
  */
 import { Table } from "../tdl/ast";
 import { tableEstimates, TableEstimates } from "./estimates";
-import { estimateLoad, LoadEstimate } from "./load";
+import { estimateLoad, LoadEstimate } from "./peak-load";
 import { PropertyInfo } from "./properties";
 import { analyzeQueries, QueryAnalysis } from "./queries";
 

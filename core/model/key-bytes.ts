@@ -28,7 +28,7 @@ function partUtf8Bytes(part: Part, props: ReadonlyMap<string, PropertyInfo>): nu
 }
 
 /** UTF-8 length of a string, counted without an encoder (a lone surrogate counts as U+FFFD, 3 bytes). */
-function utf8Bytes(s: string): number {
+export function utf8Bytes(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

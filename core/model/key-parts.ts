@@ -5,7 +5,8 @@
  */
 import { CallArg, Expr, isExpr, isNumberLit, isStringLit, KeyFunction, Part } from "../tdl/ast";
 import { Charset, DIGITS, parseCharset } from "./charset";
-import { dateFormatParts, maxPartChars } from "./keys";
+import { DATE_TOKENS, dateFormatParts, isDateToken } from "./key-functions";
+import { maxPartChars } from "./keys";
 import { PropertyInfo } from "./properties";
 import { timeBucket, TimeBucket } from "./time-buckets";
 
@@ -46,7 +47,6 @@ export interface KeyPartInfo {
 }
 
 const HEX = parseCharset("0-9a-f") as Charset;
-const DATE_ORDER = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"];
 
 /** `spanSeconds`: the time the table retains, which sizes time buckets (`time-buckets.ts`). */
 export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>, spanSeconds?: number): KeyPartInfo {
@@ -98,30 +98,20 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
         charset: DIGITS,
       };
     }
-    case "hash": {
-      const buckets = 16 ** Math.min(n ?? 32, 13);
-      return {
-        ...base,
-        order: "none",
-        orderReason: "a hash scatters consecutive values",
-        monotonic: sameAtOnce ? "bucket" : undefined,
-        timeBucket: innerInfo?.timeBucket,
-        distinct: hashedDistinct(buckets),
-        hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
-        charset: HEX,
-      };
-    }
+    case "hash":
     case "bucket": {
-      const buckets = Math.max(1, n ?? 1);
+      // Both scatter consecutive values over a fixed number of buckets: 16^n hex texts, or n bucket numbers.
+      const hash = part.fnName === "hash";
+      const buckets = hash ? 16 ** Math.min(n ?? 32, 13) : Math.max(1, n ?? 1);
       return {
         ...base,
         order: "none",
-        orderReason: "a bucket number scatters consecutive values",
+        orderReason: hash ? "a hash scatters consecutive values" : "a bucket number scatters consecutive values",
         monotonic: sameAtOnce ? "bucket" : undefined,
         timeBucket: innerInfo?.timeBucket,
         distinct: hashedDistinct(buckets),
         hotShare: Math.max(innerInfo?.hotShare ?? 0, 1 / buckets),
-        charset: DIGITS,
+        charset: hash ? HEX : DIGITS,
       };
     }
     case "reverse":
@@ -135,9 +125,10 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
       };
     case "date": {
       const fmt = isStringLit(part.args[1]) ? part.args[1].value : "";
-      const tokens = (dateFormatParts(fmt) ?? []).filter((t) => /^[A-Za-z]/.test(t));
-      const ordered = tokens.length > 0 && tokens.every((t, i) => t === DATE_ORDER[i]);
-      const literalChars = [...new Set((dateFormatParts(fmt) ?? []).filter((t) => !/^[A-Za-z]/.test(t)).join(""))].join("");
+      const parts = dateFormatParts(fmt) ?? [];
+      const tokens = parts.filter(isDateToken);
+      const ordered = tokens.length > 0 && tokens.every((t, i) => t === DATE_TOKENS[i]);
+      const literalChars = [...new Set(parts.filter((t) => !isDateToken(t)).join(""))].join("");
       const cs = parseCharset("0-9" + escapeChars(literalChars));
       // Of a property that moves with time, every entity written in the same bucket gets the same value.
       const moving = !!innerInfo?.monotonic;

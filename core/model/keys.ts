@@ -2,68 +2,12 @@
  * Key-expression evaluation: render a key from property values, and the
  * static facts rules and hovers need — longest value, bytes, sample value.
  */
-import { md5 } from "js-md5";
 import { CallArg, Expr, isExpr, isNumberLit, isStringLit, Part } from "../tdl/ast";
+import { bucketOf, bucketWidth, formatDate, invertedTicks, md5hex, padDigits, reverseInteger, TICKS_DIGITS } from "./key-functions";
 import { PropertyInfo, renderedDigits } from "./properties";
 
 export type Scalar = string | number | boolean | Date;
 export type Values = ReadonlyMap<string, Scalar> | Record<string, Scalar>;
-
-/** .NET ticks (100 ns since 0001-01-01) of the Unix epoch and of DateTime.MaxValue: `reverse` on a datetime uses them. */
-const EPOCH_TICKS = 621355968000000000n;
-const MAX_TICKS = 3155378975999999999n;
-
-const DATE_TOKENS = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"] as const;
-
-/** Splits a `date` format into tokens and literals; undefined when it holds a letter that is no fixed-width token. */
-export function dateFormatParts(format: string): string[] | undefined {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < format.length) {
-    const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
-    if (tok) {
-      parts.push(tok);
-      i += tok.length;
-      continue;
-    }
-    if (/[A-Za-z]/.test(format[i])) return undefined;
-    parts.push(format[i]);
-    i++;
-  }
-  return parts;
-}
-
-/** The text of each date-format token (`yyyy`, `MM`, `dd`, `HH`, `mm`, `ss`, `fff`) for `d`, in UTC. */
-export function dateTokenTexts(d: Date): Record<"yyyy" | "MM" | "dd" | "HH" | "mm" | "ss" | "fff", string> {
-  const p2 = (n: number) => String(n).padStart(2, "0");
-  return {
-    yyyy: String(d.getUTCFullYear()).padStart(4, "0"),
-    MM: p2(d.getUTCMonth() + 1),
-    dd: p2(d.getUTCDate()),
-    HH: p2(d.getUTCHours()),
-    mm: p2(d.getUTCMinutes()),
-    ss: p2(d.getUTCSeconds()),
-    fff: String(d.getUTCMilliseconds()).padStart(3, "0"),
-  };
-}
-
-export function formatDate(d: Date, format: string): string {
-  const parts = dateFormatParts(format) ?? [];
-  const map: Record<string, string> = dateTokenTexts(d);
-  return parts.map((p) => map[p] ?? p).join("");
-}
-
-const utf8 = new TextEncoder();
-
-/** MD5 of the UTF-8 text (lone surrogates as U+FFFD, as Node's and the browsers' encoders write them), lowercase hex. */
-export function md5hex(text: string): string {
-  return md5(utf8.encode(text));
-}
-
-export function bucketOf(text: string, n: number): string {
-  const v = parseInt(md5hex(text).slice(0, 8), 16) % n;
-  return String(v).padStart(String(Math.max(0, n - 1)).length, "0");
-}
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -100,7 +44,7 @@ function renderPart(part: Part, ctx: EvalContext): string {
   const n = numArg(part.args[1]);
   switch (part.fnName) {
     case "pad":
-      return n === undefined ? text : padDigits(text, n);
+      return n === undefined ? text : padDigits(text, Math.min(n, MAX_RENDERED_WIDTH));
     case "hash":
       return md5hex(text).slice(0, n ?? 32);
     case "bucket":
@@ -127,13 +71,6 @@ function renderPart(part: Part, ctx: EvalContext): string {
  * the engine cannot hold.
  */
 const MAX_RENDERED_WIDTH = 1024;
-
-/** Left-pads with zeros; a negative number keeps its sign in front. */
-function padDigits(text: string, width: number): string {
-  const w = Math.min(width, MAX_RENDERED_WIDTH);
-  if (text.startsWith("-")) return "-" + text.slice(1).padStart(w - 1, "0");
-  return text.padStart(w, "0");
-}
 
 function numArg(arg: CallArg | undefined): number | undefined {
   return isNumberLit(arg) && Number.isFinite(arg.value) ? arg.value : undefined;
@@ -163,12 +100,10 @@ function reverseValue(inner: Expr, ctx: EvalContext): string | undefined {
   const v = valueOf(ctx.values, info.name);
   if (info.type === "datetime") {
     const d = dateValue(inner, ctx);
-    if (!d) return undefined;
-    const ticks = EPOCH_TICKS + BigInt(d.getTime()) * 10000n;
-    return (MAX_TICKS - ticks).toString().padStart(MAX_TICKS.toString().length, "0");
+    return d ? invertedTicks(d.getTime()) : undefined;
   }
   if (typeof v !== "number" || info.max === undefined) return undefined;
-  return String(info.max - v).padStart(renderedDigits(info.max), "0");
+  return reverseInteger(info.max, v, renderedDigits(info.max));
 }
 
 /** Longest text the expression can render, in characters (Infinity when unbounded). */
@@ -189,7 +124,7 @@ export function maxPartChars(part: Part, props: ReadonlyMap<string, PropertyInfo
     case "hash":
       return n ?? 32;
     case "bucket":
-      return n ? String(Math.max(0, n - 1)).length : inner;
+      return n ? bucketWidth(n) : inner;
     case "date": {
       const fmt = isStringLit(part.args[1]) ? part.args[1].value : "";
       return formatDate(new Date(0), fmt).length;
@@ -197,7 +132,7 @@ export function maxPartChars(part: Part, props: ReadonlyMap<string, PropertyInfo
     case "reverse": {
       const name = isExpr(part.args[0]) ? soleRef(part.args[0]) : undefined;
       const info = name ? props.get(name) : undefined;
-      if (info?.type === "datetime") return MAX_TICKS.toString().length;
+      if (info?.type === "datetime") return TICKS_DIGITS;
       return info?.max !== undefined ? renderedDigits(info.max) : inner;
     }
     default:

@@ -6,7 +6,7 @@
  */
 import { Access, Table } from "../tdl/ast";
 import { DURATION_UNITS } from "../tdl/numbers";
-import { dateFormatParts } from "./keys";
+import { dateFormatParts, DateToken, isDateToken } from "./key-functions";
 
 /** A `date(P, format)` part of a key whose property moves with time. */
 export interface TimeBucket {
@@ -28,7 +28,7 @@ export interface TimeBucket {
 export type RetainedSpan = { seconds: number; source: "retention" } | { seconds: number; source: "rows"; rows: number; insertRate: number };
 
 const YEAR = DURATION_UNITS.y;
-const TOKENS: Record<string, { seconds: number; values: number; adjective: string; unit: string }> = {
+const TOKENS: Record<DateToken, { seconds: number; values: number; adjective: string; unit: string }> = {
   yyyy: { seconds: YEAR, values: Infinity, adjective: "yearly", unit: "year" },
   MM: { seconds: YEAR / 12, values: 12, adjective: "monthly", unit: "month" },
   dd: { seconds: 86400, values: 31, adjective: "daily", unit: "day" },
@@ -45,7 +45,7 @@ const TOKENS: Record<string, { seconds: number; values: number; adjective: strin
  * of the cycle and the span's buckets.
  */
 export function timeBucket(prop: string, format: string, spanSeconds: number | undefined): TimeBucket | undefined {
-  const tokens = (dateFormatParts(format) ?? []).filter((t) => t in TOKENS).map((t) => TOKENS[t]);
+  const tokens = (dateFormatParts(format) ?? []).filter(isDateToken).map((t) => TOKENS[t]);
   if (!tokens.length) return undefined;
   const finest = tokens.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const cycle = tokens.reduce((p, t) => (t.values === Infinity ? p : p * t.values), 1);

@@ -3,7 +3,7 @@
  * with them — one result shape for `.tdl` queries, OData filters,
  * TypeScript calls and the webview.
  */
-import { formatCount } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 
 export type QueryClass = "point" | "row-range" | "partition-range" | "table-scan";
 

@@ -8,6 +8,7 @@
  * time, and it never throws: anything it cannot read becomes an `error`
  * token whose message says what to write instead.
  */
+import { clipVisible, showChar } from "../text/words";
 
 export type ODataTokenKind =
   "name" | "string" | "int" | "int64" | "double" | "bool" | "datetime" | "guid" | "binary" | "lparen" | "rparen" | "error" | "eof";
@@ -51,14 +52,6 @@ function nameCharAt(src: string, i: number, first: boolean): number {
   const cp = src.codePointAt(i)!;
   const ch = String.fromCodePoint(cp);
   return (first ? UNICODE_NAME_START : UNICODE_NAME_PART).test(ch) ? ch.length : 0;
-}
-
-/** A character as messages show it: quoted when printable, `U+0000` otherwise. */
-export function showChar(ch: string): string {
-  const cp = ch.codePointAt(0) ?? 0;
-  const invisible =
-    cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || cp === 0xfeff || cp === 0x2028 || cp === 0x2029;
-  return invisible ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
 }
 
 /** Tokenises a filter. Bad characters become `error` tokens rather than exceptions. */
@@ -146,7 +139,7 @@ function readNumber(src: string, i: number): ODataToken {
       while (isDigit(src.charCodeAt(k))) k++;
       exponent = true;
     } else {
-      fix = `write the exponent's digits, such as ${clip(src.slice(i, j))}e3`;
+      fix = `write the exponent's digits, such as ${clipVisible(src.slice(i, j))}e3`;
     }
     j = k;
   }
@@ -155,13 +148,15 @@ function readNumber(src: string, i: number): ODataToken {
   const hasSuffix = !fix && suffix !== undefined && "LldDfFmM".includes(suffix);
   if (hasSuffix) j++;
   const int64 = hasSuffix && (suffix === "L" || suffix === "l");
-  if (int64 && (fractional || exponent)) fix = `an int64 literal is a whole number, such as ${clip(src.slice(i, intStart + intDigits))}L`;
+  if (int64 && (fractional || exponent))
+    fix = `an int64 literal is a whole number, such as ${clipVisible(src.slice(i, intStart + intDigits))}L`;
   // A name character right after a number ("5and", "1x") makes neither a number nor a name.
   if (nameCharAt(src, j, false)) {
     for (let w = nameCharAt(src, j, false); w > 0; w = nameCharAt(src, j, false)) j += w;
     fix ??= "put a space between a number and the word after it";
   }
-  if (fix) return { kind: "error", start: i, end: j, text: src.slice(i, j), error: `'${clip(src.slice(i, j))}' is not a number: ${fix}` };
+  if (fix)
+    return { kind: "error", start: i, end: j, text: src.slice(i, j), error: `'${clipVisible(src.slice(i, j))}' is not a number: ${fix}` };
   const kind = int64 ? "int64" : fractional || exponent || hasSuffix ? "double" : "int";
   return { kind, start: i, end: j, text: src.slice(i, numberEnd) };
 }
@@ -183,14 +178,6 @@ function readQuoted(src: string, quote: number): { value: string; end: number; e
     }
     return { value: parts.join(""), end: k + 1 };
   }
-}
-
-/** Source text for a message: at most `max` characters, control characters shown as U+XXXX. */
-export function clip(text: string, max = 40): string {
-  const short = text.length > max ? text.slice(0, max) + "…" : text;
-  let out = "";
-  for (const ch of short) out += showChar(ch).startsWith("U+") ? showChar(ch) : ch;
-  return out;
 }
 
 /** The property names a filter mentions, with their offsets in the filter text. */

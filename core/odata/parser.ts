@@ -14,7 +14,8 @@
  * a balanced tree, so the tree is never deeper than about MAX_FILTER_DEPTH ×
  * log2(terms) and every consumer may recurse over it.
  */
-import { clip, lexOData, ODataToken, ODataTokenKind } from "./lexer";
+import { clipVisible } from "../text/words";
+import { lexOData, ODataToken, ODataTokenKind } from "./lexer";
 import { literalProblem } from "./literals";
 
 export type CompareOp = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
@@ -94,7 +95,7 @@ export function parseFilter(src: string): FilterParse {
   /** A token as messages quote it; quoted literals already carry their quotes. */
   const describe = (t: ODataToken) => {
     if (t.kind === "eof") return "the end of the filter";
-    const text = clip(src.slice(t.start, t.end));
+    const text = clipVisible(src.slice(t.start, t.end));
     return text.endsWith("'") || text.endsWith("'…") ? text : `'${text}'`;
   };
   const isWord = (t: ODataToken, w: string) => t.kind === "name" && t.text === w;
@@ -152,9 +153,9 @@ export function parseFilter(src: string): FilterParse {
       const after = tok();
       const right = toks[i + 1];
       if (isCompare(after) && right.kind !== "bool") {
-        const shown = (t: ODataToken) => (t.kind === "name" || LITERAL_KINDS.has(t.kind) ? clip(src.slice(t.start, t.end)) : "…");
+        const shown = (t: ODataToken) => (t.kind === "name" || LITERAL_KINDS.has(t.kind) ? clipVisible(src.slice(t.start, t.end)) : "…");
         const from = inner.kind === "token" ? inner.tok.start : inner.expr.start;
-        const x = clip(
+        const x = clipVisible(
           src
             .slice(from, Math.min(after.start, from + 100))
             .replace(/\s+/g, " ")
@@ -203,7 +204,7 @@ export function parseFilter(src: string): FilterParse {
         return { kind: "prop", property: t.text, propStart: t.start, propEnd: t.end, start: t.start, end: t.end };
       return fail(next, `expected ${ops}, 'and', 'or' or the end of the filter after ${describe(t)}, found ${describe(next)}`);
     }
-    const text = clip(src.slice(t.start, t.end));
+    const text = clipVisible(src.slice(t.start, t.end));
     if (endsTerm(next) || isCompare(next))
       return fail(t, `${text} alone is not a condition: compare a property with it, such as Name eq ${text}`);
     return fail(next, `${expectOp}, found ${describe(next)}`);
@@ -233,7 +234,7 @@ export function parseFilter(src: string): FilterParse {
     // A condition compared with a literal: only `eq`/`ne` with true or false, which keep or negate it.
     const cond = left.kind === "expr" ? left.expr : (right as Extract<Operand, { kind: "expr" }>).expr;
     const other = left.kind === "token" ? left.tok : (right as Extract<Operand, { kind: "token" }>).tok;
-    const shown = clip(src.slice(cond.start, cond.end));
+    const shown = clipVisible(src.slice(cond.start, cond.end));
     if (other.kind !== "bool") return fail(other, `'${shown}' is a condition: compare it only with true or false, or use it as it is`);
     if (op !== "eq" && op !== "ne") return fail(opTok, `only eq and ne compare a condition with ${other.text}`);
     const start = Math.min(cond.start, other.start);

@@ -5,7 +5,8 @@
 import { CallArg, Expr, forEachPart, isExpr, isNumberLit, isStringLit, NumberLit, Part, Span, Table } from "../tdl/ast";
 import { INT32, INT64, PropertyInfo } from "../model/properties";
 import { isCharsetError, parseCharset } from "../model/charset";
-import { dateFormatParts, soleRef } from "../model/keys";
+import { dateFormatParts } from "../model/key-functions";
+import { soleRef } from "../model/keys";
 import { stringValueOffset } from "../tdl/lexer";
 import { Rule, TableContext } from "./rule";
 

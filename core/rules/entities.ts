@@ -5,7 +5,8 @@
 import { keyBytes } from "../model/key-bytes";
 import { PropertyInfo } from "../model/properties";
 import { ServiceProfile } from "../services";
-import { formatBytes, formatCount } from "../tdl/numbers";
+import { formatBytes } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { Rule } from "./rule";
 
 const FIXED_VALUE_BYTES: Record<string, number> = { bool: 1, int: 4, int64: 8, double: 8, datetime: 8, guid: 16 };

@@ -7,11 +7,12 @@ import { KeyInfo, KeyPartInfo } from "../model/key-parts";
 import { tableFacts } from "../model/facts";
 import { charsetFind, charsetMin } from "../model/charset";
 import { keyBytes } from "../model/key-bytes";
+import { bucketWidth, DATE_TOKENS } from "../model/key-functions";
 import { maxKeyChars, sampleValue, renderScalar } from "../model/keys";
 import { renderedDigits } from "../model/properties";
 import { ServiceProfile } from "../services";
 import { separatorBreaksOrder } from "../model/where";
-import { formatCount } from "../tdl/numbers";
+import { formatCount, showChar } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, padWidth, tdlString } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";
@@ -108,7 +109,7 @@ function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | 
   }
   if (p.kind === "call" && p.fnName === "reverse" && info?.prop?.max !== undefined && info.prop.type !== "datetime")
     return renderedDigits(info.prop.max);
-  if (p.kind === "call" && p.fnName === "bucket" && isNumberLit(p.args[1])) return String(Math.max(0, p.args[1].value - 1)).length;
+  if (p.kind === "call" && p.fnName === "bucket" && isNumberLit(p.args[1])) return bucketWidth(p.args[1].value);
   return undefined;
 }
 
@@ -194,13 +195,11 @@ export const separatorOrder: Rule = {
   },
 };
 
+/** Every date token, in the order `dateFormatParts` tries them. */
+const DATE_TOKEN_PATTERN = new RegExp(DATE_TOKENS.join("|"), "g");
+
 function forbiddenIn(text: string, profile: ServiceProfile): string[] {
   return [...new Set([...text].filter((ch) => profile.forbiddenKeyChar!(ch.charCodeAt(0))))];
-}
-
-function show(ch: string): string {
-  const c = ch.charCodeAt(0);
-  return c < 0x20 || (c >= 0x7f && c <= 0x9f) ? `U+${c.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
 }
 
 export const invalidCharacter: Rule = {
@@ -225,11 +224,11 @@ export const invalidCharacter: Rule = {
           const fixed = [...part.value].map((ch) => (bad.includes(ch) ? sep : ch)).join("");
           ctx.report(
             part,
-            `${bad.map(show).join(", ")} cannot appear in a ${profile.label} key (forbidden: / \\ # ? and control characters)`,
+            `${bad.map(showChar).join(", ")} cannot appear in a ${profile.label} key (forbidden: ${profile.forbiddenKeyText})`,
             {
               fixes: [
                 {
-                  title: `Replace ${bad.map(show).join(", ")} with '${sep}'`,
+                  title: `Replace ${bad.map(showChar).join(", ")} with '${sep}'`,
                   edits: [{ start: part.start, end: part.end, newText: tdlString(fixed) }],
                   preferred: true,
                 },
@@ -240,9 +239,9 @@ export const invalidCharacter: Rule = {
         }
         if (part.kind === "call" && part.fnName === "date" && part.args[1] && "kind" in part.args[1] && part.args[1].kind === "string") {
           const fmt = part.args[1];
-          const bad = forbiddenIn(fmt.value.replace(/yyyy|MM|dd|HH|mm|ss|fff/g, ""), profile);
+          const bad = forbiddenIn(fmt.value.replace(DATE_TOKEN_PATTERN, ""), profile);
           if (!bad.length) return;
-          ctx.report(fmt, `the date format renders ${bad.map(show).join(", ")}, which cannot appear in a ${profile.label} key`, {
+          ctx.report(fmt, `the date format renders ${bad.map(showChar).join(", ")}, which cannot appear in a ${profile.label} key`, {
             fixes: [
               {
                 title: "Use '-' in the date format",
@@ -264,7 +263,7 @@ export const invalidCharacter: Rule = {
           if (c < 0) return;
           ctx.report(
             part,
-            `'${info.prop.name}' may contain ${show(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`,
+            `'${info.prop.name}' may contain ${showChar(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`,
           );
         }
       });

@@ -6,7 +6,7 @@ import { Name } from "../tdl/ast";
 import { SYSTEM_PROPERTIES } from "../model/references";
 import { FileContext, Report, Rule, TableContext } from "./rule";
 import { suggester } from "./spelling";
-import { clip, listNames } from "../tdl/clip";
+import { clip, listNames } from "../text/words";
 
 export const unknownProperty: Rule = {
   code: "unknown-property",

@@ -5,7 +5,8 @@
 import { tableFacts, TableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
-import { formatBytes, formatCount, formatPercent } from "../tdl/numbers";
+import { formatBytes, formatPercent } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { appendToKey, chooseSeparator, keyPartText, prefixKey, spreadProperty } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";

@@ -8,7 +8,7 @@ import { tableFacts } from "../model/facts";
 import { QueryAnalysis } from "../model/queries";
 import { PropertyInfo } from "../model/properties";
 import { summary } from "../odata/classes";
-import { formatCount } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
 import { charsetMin } from "../model/charset";
@@ -16,7 +16,7 @@ import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
 import { Rule, TableContext } from "./rule";
 import { detectEol, indentOf } from "../tdl/line-ends";
-import { clip } from "../tdl/clip";
+import { clip } from "../text/words";
 
 function eachQuery(ctx: TableContext, fn: (qa: QueryAnalysis) => void): void {
   for (const qa of tableFacts(ctx.table, ctx.props).queries) fn(qa);

@@ -3,7 +3,7 @@
  * the file, against the account's target.
  */
 import { tableFacts } from "../model/facts";
-import { formatCount } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { Rule } from "./rule";
 
 export const account: Rule = {

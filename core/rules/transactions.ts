@@ -5,7 +5,8 @@
 import { Expr, Transaction } from "../tdl/ast";
 import { tableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
-import { formatBytes, formatCount } from "../tdl/numbers";
+import { formatBytes } from "../tdl/numbers";
+import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";

@@ -6,9 +6,8 @@
  * only the chunks an edit touched. Line ends are read as the lexer reads
  * them (`\r\n`, `\n`, a lone `\r`); one linear pass.
  */
-import { isLineBreak } from "./line-ends";
-
-const isIdentPart = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+import { blockCommentEnd, isIdentPart, lineCommentEnd } from "./lexer";
+import { hasLineBreak, isLineBreak } from "./line-ends";
 
 /** Start offsets of the chunks; the first is always 0. */
 export function chunkStarts(text: string): number[] {
@@ -31,16 +30,13 @@ export function chunkStarts(text: string): number[] {
       if (text.charCodeAt(nextToken(text, i + 5)) !== 58 /* : — a property named "table" */) starts.push(i);
     }
     if (c === 47 && text.charCodeAt(i + 1) === 47) {
-      // line comment
-      i += 2;
-      while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
+      i = lineCommentEnd(text, i);
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 42) {
       // Block comment: nothing inside starts a chunk; as in the lexer, one that spans lines leaves the next token at a line start.
-      const end = text.indexOf("*/", i + 2);
-      const stop = end < 0 ? n : end + 2;
-      for (let j = i + 2; j < stop && !atLineStart; j++) if (isLineBreak(text.charCodeAt(j))) atLineStart = true;
+      const stop = blockCommentEnd(text, i);
+      atLineStart ||= hasLineBreak(text, i + 2, stop);
       i = stop;
       continue;
     }
@@ -83,13 +79,11 @@ function nextToken(text: string, i: number): number {
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 47) {
-      i += 2;
-      while (i < n && !isLineBreak(text.charCodeAt(i))) i++;
+      i = lineCommentEnd(text, i);
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 42) {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? n : end + 2;
+      i = blockCommentEnd(text, i);
       continue;
     }
     return i;

@@ -6,7 +6,7 @@
 import { Comment, T, Token } from "./lexer";
 import { MEMBER_KEYWORDS, Name, NumberLit, StringLit, SyntaxError } from "./ast";
 import { Interpreted } from "./numbers";
-import { clip } from "./clip";
+import { clip } from "../text/words";
 
 const MEMBER_SET = new Set<string>(MEMBER_KEYWORDS);
 

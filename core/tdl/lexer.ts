@@ -6,7 +6,7 @@
  * `\n` and a lone `\r` all end a line. One pass, no backtracking: linear in
  * the text.
  */
-import { isLineBreak } from "./line-ends";
+import { hasLineBreak, isLineBreak } from "./line-ends";
 
 export const enum T {
   Ident,
@@ -60,7 +60,8 @@ export interface LexResult {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isIdentStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isIdentPart = (c: number) => isIdentStart(c) || isDigit(c);
+/** A character of a name after its first: a letter, a digit or `_` (chunks.ts reads names with it too). */
+export const isIdentPart = (c: number) => isIdentStart(c) || isDigit(c);
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 const PUNCT: Record<string, T> = {
@@ -77,6 +78,19 @@ const PUNCT: Record<string, T> = {
   "%": T.Percent,
   "?": T.Question,
 };
+
+/** Where a `//` comment at `i` ends: at its line's break (not included), or at the text's end. */
+export function lineCommentEnd(text: string, i: number): number {
+  let stop = i + 2;
+  while (stop < text.length && !isLineBreak(text.charCodeAt(stop))) stop++;
+  return stop;
+}
+
+/** Where a block comment at `i` ends: after its closing, or at the text's end when it is not closed. */
+export function blockCommentEnd(text: string, i: number): number {
+  const end = text.indexOf("*/", i + 2);
+  return end < 0 ? text.length : end + 2;
+}
 
 /**
  * Tokenises `text`. Never throws: unknown characters become `Unknown` tokens.
@@ -106,17 +120,15 @@ export function lex(text: string, limit = Infinity): LexResult {
       continue;
     }
     if (c === 47 /* / */ && text.charCodeAt(i + 1) === 47) {
-      let stop = i + 2;
-      while (stop < n && !isLineBreak(text.charCodeAt(stop))) stop++;
+      const stop = lineCommentEnd(text, i);
       comments.push({ start: i, end: stop, block: false });
       i = stop;
       continue;
     }
     if (c === 47 && text.charCodeAt(i + 1) === 42 /* * */) {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end < 0 ? n : end + 2;
+      const stop = blockCommentEnd(text, i);
       comments.push({ start: i, end: stop, block: true });
-      for (let j = i + 2; j < stop && !lineStart; j++) if (isLineBreak(text.charCodeAt(j))) lineStart = true;
+      lineStart ||= hasLineBreak(text, i + 2, stop);
       i = stop;
       continue;
     }

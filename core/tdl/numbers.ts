@@ -3,6 +3,7 @@
  * (`4KiB`), integers (`-5`), and rate units. Each returns NaN with a message
  * when the literal does not fit.
  */
+import { formatCount } from "../text/words";
 
 export interface Interpreted {
   value: number;
@@ -92,13 +93,6 @@ export function parsePercent(raw: string): Interpreted {
   const { digits, suffix } = split(raw);
   if (suffix !== "" || digits === "") return { value: NaN, error: `'${raw}' is not a percentage` };
   return { value: Number(digits) };
-}
-
-/** Formats a count with thousands separators, as messages print figures ("≈ 2,400"). */
-export function formatCount(n: number): string {
-  if (!Number.isFinite(n)) return "∞";
-  const rounded = n >= 100 ? Math.round(n) : Math.round(n * 10) / 10;
-  return rounded.toLocaleString("en-US");
 }
 
 /** A share (0..1) as a percentage a reader can tell from zero: "50%", "2.5%", "0.02%". */

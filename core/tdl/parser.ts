@@ -29,7 +29,7 @@ import { lex, T } from "./lexer";
 import { Cursor, ParseAbort } from "./cursor";
 import { parseCount, parseDuration, parseInteger, parsePercent, parseSize } from "./numbers";
 import { parseQuery, parseTransaction, parseWrite } from "./access-parser";
-import { clip } from "./clip";
+import { clip } from "../text/words";
 import { isServiceName, SERVICE_NAMES, ServiceName } from "../services";
 
 /**
@@ -82,18 +82,29 @@ export function parseChunk(text: string, head: boolean, followed: boolean): Pars
 }
 
 /**
- * The service a design's head declares (`service azure-table` before any
- * table), read with the parser's own rules from the first few tokens only:
- * the analyzer needs the profile before it analyses the chunks.
+ * The service line a design's head declares (`service azure-table` before
+ * any table), read with the parser's own rules from the first tokens only:
+ * the analyzer needs the profile before it analyses the chunks. The name
+ * may have any number of hyphenated pieces: the tokens are lexed in a
+ * window that doubles until the name ends inside it, so the cost stays
+ * linear in the name's length and no name falls out of the window.
  */
+export function leadingServiceLine(text: string): DesignFile["service"] {
+  for (let window = 8; ; window *= 2) {
+    const { tokens, comments } = lex(text, window);
+    const c = new Cursor(tokens, comments);
+    if (!c.isWord("service")) return undefined;
+    const file: DesignFile = { start: 0, end: text.length, tables: [] };
+    parseService(c, file);
+    // The name stops at the first two tokens that do not continue it (`-` and a piece); when they lie past the window, lex more.
+    const cut = tokens.length - 1 >= window;
+    if (!cut || c.pos + 1 < window) return file.service;
+  }
+}
+
+/** The service a design's head declares, when it is a known one. */
 export function leadingService(text: string): ServiceName | undefined {
-  // `service` and a name glued from at most three pieces (`cosmos-table`), plus the two tokens that could extend it.
-  const { tokens, comments } = lex(text, 8);
-  const c = new Cursor(tokens, comments);
-  if (!c.isWord("service")) return undefined;
-  const file: DesignFile = { start: 0, end: text.length, tables: [] };
-  parseService(c, file);
-  return file.service?.value;
+  return leadingServiceLine(text)?.value;
 }
 
 function parseService(c: Cursor, file: DesignFile): void {

@@ -1,14 +1,21 @@
 /**
- * Numbers in the stress report's sentences, free of Node and of the DOM so
- * the report page uses the same words: counts with separators and as many
- * decimals as a small figure needs, and nouns that agree with their count.
+ * The words messages are made of, in one place and free of Node and of the
+ * DOM, so that the language server, the CLI, the extension and the pages
+ * say them alike: counts, nouns that agree with their count, user text
+ * clipped to a bound, characters a reader could not see shown by their code,
+ * and the stress report's rates and errors.
  */
 
-/** 12,345 · 240 · 12.5 · 0.25 (two significant digits below 1). */
+/**
+ * A figure as messages print it: thousands separators, and as many decimals
+ * as its size needs — none from 100 or for a whole number, one from 1,
+ * two below 1 ("12,345", "240", "12.5", "0.25"); "∞" when unbounded.
+ */
 export function formatCount(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
+  if (Number.isNaN(n)) return "unknown";
+  if (!Number.isFinite(n)) return n > 0 ? "∞" : "-∞";
   const abs = Math.abs(n);
-  const digits = abs >= 100 || Number.isInteger(n) ? 0 : abs >= 10 ? 1 : abs >= 1 ? 1 : 2;
+  const digits = abs >= 100 || Number.isInteger(n) ? 0 : abs >= 1 ? 1 : 2;
   return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
 
@@ -17,9 +24,67 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * User text quoted in a message, kept short: at most `max` UTF-16 units,
+ * the `…` that marks a cut included, never inside a surrogate pair — so a
+ * 1 MB identifier is named by its start and a message stays bounded.
+ */
+export function clip(text: string, max = 60): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max - 1);
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return text.slice(0, end) + "…";
+}
+
+/** The first `max` names (each clipped) joined with ", ", then "and N more". */
+export function listNames(names: readonly string[], max = 8): string {
+  const shown = names
+    .slice(0, max)
+    .map((n) => clip(n))
+    .join(", ");
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+/**
+ * Whether a reader could not see the character in a message: control
+ * characters (C0, DEL, C1), lone surrogates, the byte-order mark and the
+ * line and paragraph separators.
+ */
+export function isInvisible(codePoint: number): boolean {
+  const c = codePoint;
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff) || c === 0xfeff || c === 0x2028 || c === 0x2029;
+}
+
+/** A character's code as Unicode writes it: `U+0009`, `U+1F600` (uppercase, at least four digits). */
+export function codePointLabel(codePoint: number): string {
+  return `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** A character as messages show it: quoted when a reader can see it (`'#'`), by its code otherwise (`U+0000`). */
+export function showChar(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  return isInvisible(cp) ? codePointLabel(cp) : `'${ch}'`;
+}
+
+/** Text with every character a reader could not see written as its code: a tab between `a` and `b` reads `aU+0009b`. */
+export function showInvisibles(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    out += isInvisible(cp) ? codePointLabel(cp) : ch;
+  }
+  return out;
+}
+
+/** Source text quoted in a message: clipped (`clip`), then its invisible characters shown by their code. */
+export function clipVisible(text: string, max = 40): string {
+  return showInvisibles(clip(text, max));
+}
+
 /** A rate in entities per second: "1 entity/s", "2,400 entities/s". */
 export function entityRate(n: number): string {
-  return `${formatCount(n)} ${n === 1 ? "entity" : "entities"}/s`;
+  return `${plural(n, "entity", "entities")}/s`;
 }
 
 /**

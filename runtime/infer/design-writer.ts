@@ -4,9 +4,9 @@
  * keys and index rows, and the load estimates. Every line a reader may
  * doubt carries its evidence in a trailing comment.
  */
-import type { ServiceName } from "@core";
+import { clip, formatCount, formatPercent, plural, type ServiceName } from "@core";
 import type { IndexShape, KeyGrammar, KeyShape } from "./key-grammar";
-import { histogramLines, PartitionStats } from "./load";
+import { histogramLines, PartitionStats } from "./partition-stats";
 import type { PropertyFacts } from "./properties";
 import { IDENTIFIER, tdlCount, tdlExpr, tdlSize, tdlString, tdlType } from "./tdl-text";
 
@@ -43,8 +43,7 @@ export interface DesignParts {
   inferMs?: number;
 }
 
-const nf = (n: number) => n.toLocaleString("en-US");
-const pct = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 1000) / 10}%` : "–");
+const pct = (part: number, whole: number) => (whole ? formatPercent(part / whole) : "–");
 
 /** The design's text. */
 export function writeDesign(p: DesignParts): string {
@@ -72,8 +71,9 @@ export function writeDesign(p: DesignParts): string {
       ),
     );
   for (const ix of g.indexes) lines.push(withNote(`  index ${ix.name} rowKey = ${tdlExpr(ix.template)}`, indexNote(ix, s.entities)));
-  if (g.unexplained.partitionKey) lines.push(`  // ${nf(g.unexplained.partitionKey)} sampled PartitionKeys follow no inferred expression`);
-  if (g.unexplained.rowKey) lines.push(`  // ${nf(g.unexplained.rowKey)} sampled RowKeys follow no inferred shape`);
+  if (g.unexplained.partitionKey)
+    lines.push(`  // ${formatCount(g.unexplained.partitionKey)} sampled PartitionKeys follow no inferred expression`);
+  if (g.unexplained.rowKey) lines.push(`  // ${formatCount(g.unexplained.rowKey)} sampled RowKeys follow no inferred shape`);
   lines.push("");
   // A table holds its main rows; index rows are extra rows of the same entities.
   const mainRows = g.indexes.length && g.rowKey ? Math.round((s.tableRows * g.rowKey.rows.length) / Math.max(1, s.entities)) : s.tableRows;
@@ -86,7 +86,7 @@ export function writeDesign(p: DesignParts): string {
   lines.push(
     withNote(
       `  entitySize ${tdlSize(p.stats.averageEntityBytes)}`,
-      `average of the sample by Azure's formula: ${nf(Math.round(p.stats.averageEntityBytes))} bytes`,
+      `average of the sample by Azure's formula: ${formatCount(Math.round(p.stats.averageEntityBytes))} bytes`,
     ),
   );
   lines.push("}");
@@ -98,7 +98,7 @@ function header(p: DesignParts): string[] {
   const st = p.stats;
   const out = [
     `// Inferred by tdl infer from the table ${s.table}${s.source ? ` at ${s.source}` : ""}, ${s.readAt.toISOString()}.`,
-    `// Read: ${nf(s.entities)} entities${st.counted ? "" : ` in ${nf(st.partitions)} partitions`}, ${nf(s.requests)} requests, ${(s.elapsedMs / 1000).toFixed(1)} s${s.wholeTable ? "; that is the whole table" : `; the table holds ${st.counted ? "" : "≈ "}${nf(s.tableRows)}${st.counted ? ` in ${nf(st.partitions)} partitions` : ""} (${s.rowsBasis})`}.`,
+    `// Read: ${formatCount(s.entities)} entities${st.counted ? "" : ` in ${formatCount(st.partitions)} partitions`}, ${formatCount(s.requests)} requests, ${(s.elapsedMs / 1000).toFixed(1)} s${s.wholeTable ? "; that is the whole table" : `; the table holds ${st.counted ? "" : "≈ "}${formatCount(s.tableRows)}${st.counted ? ` in ${formatCount(st.partitions)} partitions` : ""} (${s.rowsBasis})`}.`,
   ];
   if (s.leftOut?.length) out.push(`// Left out of later reads to keep them small ($select): ${s.leftOut.join(", ")}.`);
   out.push(
@@ -110,14 +110,10 @@ function header(p: DesignParts): string[] {
     "//",
     `// Entities per partition ${st.counted ? "in the table (counted)" : "in the sample"}:`,
     ...histogramLines(st.histogram).map((l) => `//   ${l}`),
-    `// Hottest partitions ${st.counted ? "of the table" : "of the sample"}: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey))} ${nf(h.entities)} (${Math.round(h.share * 1000) / 10}%)${!st.counted && h.exact !== undefined ? `, ${nf(h.exact)} in all` : ""}`).join("; ")}.`,
+    `// Hottest partitions ${st.counted ? "of the table" : "of the sample"}: ${st.hottest.map((h) => `${tdlString(clip(h.partitionKey, 40))} ${formatCount(h.entities)} (${formatPercent(h.share)})${!st.counted && h.exact !== undefined ? `, ${formatCount(h.exact)} in all` : ""}`).join("; ")}.`,
   );
   if (p.inferMs !== undefined) out.push(`// Inferred in ${Math.round(p.inferMs)} ms.`);
   return [...out, ""];
-}
-
-function clip(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
 }
 
 /** Pad widths by property (the widest), from every key and index. */
@@ -143,17 +139,17 @@ function propertyNote(f: PropertyFacts, s: SampleSummary, keyOnly: string | unde
   const notes: string[] = [];
   if (keyOnly) notes.push(`key-only: ${keyOnly}`);
   if (f.present < s.mainRows && !keyOnly) notes.push(`in ${pct(f.present, s.mainRows)} of entities`);
-  if (f.otherTypes.size) notes.push(`also ${[...f.otherTypes].map(([t, n]) => `${t} ×${nf(n)}`).join(", ")}`);
+  if (f.otherTypes.size) notes.push(`also ${[...f.otherTypes].map(([t, n]) => `${t} ×${formatCount(n)}`).join(", ")}`);
   if (f.fromPartitionCounts) notes.push(`distinct${f.hot !== undefined ? " and hot" : ""} from counting every partition (exact)`);
   else if (!f.enumValues && f.edm !== "Boolean" && !f.unique)
     notes.push(
-      `${nf(f.distinct.distinct)} ${f.distinct.distinct === 1 ? "value" : "values"} seen${f.distinct.capped ? " (HyperLogLog past the first 200,000: ≈ 1.6 %)" : ""}, ${distinctConfidence(f, s)}`,
+      `${plural(f.distinct.distinct, "value")} seen${f.distinct.capped ? " (HyperLogLog past the first 200,000: ≈ 1.6 %)" : ""}, ${distinctConfidence(f, s)}`,
     );
-  if (f.unique) notes.push(`all ${nf(f.present)} sampled values differ`);
+  if (f.unique) notes.push(`all ${formatCount(f.present)} sampled values differ`);
   if (f.monotonic) notes.push(`ρ ${f.monotonic.rho.toFixed(2)} with Timestamp`);
   if (f.hot !== undefined && !f.fromPartitionCounts) {
     const top = f.distinct.top();
-    if (top) notes.push(`${tdlString(clip(top.value))} in ${pct(top.count, f.present)}`);
+    if (top) notes.push(`${tdlString(clip(top.value, 40))} in ${pct(top.count, f.present)}`);
   }
   return notes.join("; ");
 }
@@ -165,11 +161,11 @@ function distinctConfidence(f: PropertyFacts, s: SampleSummary): string {
 }
 
 function coverage(shape: KeyShape, total: number, what: string): string {
-  return `matches ${nf(shape.rows.length)} of ${nf(total)} sampled ${what} (${pct(shape.rows.length, total)})`;
+  return `matches ${formatCount(shape.rows.length)} of ${formatCount(total)} sampled ${what} (${pct(shape.rows.length, total)})`;
 }
 
 function indexNote(ix: IndexShape, total: number): string {
-  return `index rows: ${nf(ix.rows.length)} of ${nf(total)} sampled rows (${pct(ix.rows.length, total)}) share partitions with the main rows`;
+  return `index rows: ${formatCount(ix.rows.length)} of ${formatCount(total)} sampled rows (${pct(ix.rows.length, total)}) share partitions with the main rows`;
 }
 
 /** A line with a trailing comment. */

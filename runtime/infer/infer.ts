@@ -9,7 +9,7 @@ import type { EntityRow, TypedValue } from "@protocol/entities";
 import { writeDesign, SampleSummary } from "./design-writer";
 import { RowView } from "./key-atoms";
 import { inferKeyGrammar, KeyGrammar } from "./key-grammar";
-import { partitionStats, PartitionStats } from "./load";
+import { partitionStats, PartitionStats } from "./partition-stats";
 import { applyPartitionCounts, inferProperties, PropertyFacts, valueBytes } from "./properties";
 import { IDENTIFIER } from "./tdl-text";
 import { Row, rowOf, scalarOf } from "./values";

@@ -5,19 +5,8 @@
  * column (hash, bucket, reverse) and `free` segments not yet explained.
  * Each atom renders for a row exactly as the core's `renderKey` would.
  */
-import {
-  bucketWidth,
-  DATE_TOKENS,
-  dateTokens,
-  formatDate,
-  hash32,
-  invertedTicks,
-  keyText,
-  md5hex,
-  millisOf,
-  paddable,
-  Row,
-} from "./values";
+import { bucketOf, DATE_TOKENS, dateTokenTexts, formatDate, invertedTicks, md5hex, padDigits, reverseInteger, TICKS_DIGITS } from "@core";
+import { keyText, millisOf, paddable, Row } from "./values";
 
 export type Atom =
   | { kind: "lit"; text: string }
@@ -105,26 +94,26 @@ export function renderAtom(a: Atom, view: RowView): string | undefined {
       return view.text(a.prop)?.toUpperCase();
     case "pad": {
       const v = view.row.props.get(a.prop);
-      return v && paddable(v) ? v.value.padStart(a.width, "0") : undefined;
+      return v && paddable(v) ? padDigits(v.value, a.width) : undefined;
     }
     case "date":
     case "revTicks": {
       const v = view.row.props.get(a.prop);
       const ms = v && millisOf(v);
       if (ms === undefined) return undefined;
-      return a.kind === "date" ? formatDate(ms, a.format) : invertedTicks(ms);
+      return a.kind === "date" ? formatDate(new Date(ms), a.format) : invertedTicks(ms);
     }
     case "reverse": {
       const v = view.row.props.get(a.prop);
       if (!v || !paddable(v)) return undefined;
-      const r = a.max - Number(v.value);
-      return r < 0 ? undefined : String(r).padStart(String(a.max).length, "0");
+      const value = Number(v.value);
+      return value > a.max ? undefined : reverseInteger(a.max, value, String(a.max).length);
     }
     case "hash":
       return view.md5(a.prop)?.slice(0, a.n);
     case "bucket": {
       const t = view.text(a.prop);
-      return t === undefined ? undefined : String(hash32(t) % a.n).padStart(bucketWidth(a.n), "0");
+      return t === undefined ? undefined : bucketOf(t, a.n);
     }
   }
 }
@@ -205,9 +194,9 @@ export function exactSteps(key: string, at: number, view: RowView): Step[] {
     }
     const ms = millisOf(v);
     if (ms !== undefined) {
-      if (key.startsWith(invertedTicks(ms), at)) out.push({ atom: { kind: "revTicks", prop }, to: at + 19 });
+      if (key.startsWith(invertedTicks(ms), at)) out.push({ atom: { kind: "revTicks", prop }, to: at + TICKS_DIGITS });
       for (const format of dateFormatsAt(key, at, ms))
-        out.push({ atom: { kind: "date", prop, format }, to: at + formatDate(ms, format).length });
+        out.push({ atom: { kind: "date", prop, format }, to: at + formatDate(new Date(ms), format).length });
     }
   }
   return out;
@@ -220,7 +209,7 @@ export function exactSteps(key: string, at: number, view: RowView): Step[] {
  * is a candidate; the columns decide between them.
  */
 export function dateFormatsAt(key: string, at: number, ms: number): string[] {
-  const tokens = dateTokens(ms);
+  const tokens = dateTokenTexts(new Date(ms));
   const out: string[] = [];
   const walk = (pos: number, next: number, format: string, lastWasToken: boolean) => {
     if (out.length >= 24) return;

@@ -7,9 +7,10 @@
  * property's MD5 modulo some n is `bucket`. What stays unexplained becomes
  * a key-only property, typed by its values, and is said so.
  */
+import { bucketWidth, hash32 } from "@core";
 import type { EdmType, TypedValue } from "@protocol/entities";
 import { Atom, RowView } from "./key-atoms";
-import { bucketWidth, hash32, millisOf, paddable } from "./values";
+import { millisOf, paddable } from "./values";
 
 /** A property the key holds but the entity does not store (or stores another way). */
 export interface DerivedProperty {

@@ -1,18 +1,14 @@
 /**
  * Sampled values as the design language sees them: the text a property
- * renders to inside a key (language.md, "Keys"), its scalar for the core's
- * key evaluator, and the MD5, bucket, date and inverted-ticks helpers that
- * the key-grammar inference matches against. They follow the core's
- * `renderKey` exactly; the inferred design is re-checked with `renderKey`
- * itself (infer.ts), so a difference would show as a lower match rate.
+ * renders to inside a key (`docs/language.md`, "Keys") and its scalar for the
+ * core's key evaluator. The key functions the key-grammar inference matches
+ * against (MD5, bucket, date, inverted ticks) are the core's own
+ * (core/model/key-functions.ts); the inferred design is re-checked with
+ * `renderKey` itself (infer.ts), so a difference would show as a lower match
+ * rate.
  */
-import { createHash } from "node:crypto";
-import { dateTokenTexts, type Scalar } from "@core";
+import type { Scalar } from "@core";
 import type { EntityRow, TypedValue } from "@protocol/entities";
-
-/** .NET ticks (100 ns since 0001-01-01) of the Unix epoch and of DateTime.MaxValue, as the core's `reverse` uses them. */
-export const EPOCH_TICKS = 621355968000000000n;
-export const MAX_TICKS = 3155378975999999999n;
 
 /** One sampled row: keys, the service's Timestamp (ms, when read) and the typed properties. */
 export interface Row {
@@ -93,51 +89,4 @@ export function millisOf(v: TypedValue): number | undefined {
   if (v.type !== "DateTime") return undefined;
   const ms = Date.parse(v.value);
   return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** `DateTime.MaxValue.Ticks - ticks(t)`, 19 digits: what the core renders for `reverse(datetime)`. */
-export function invertedTicks(ms: number): string {
-  const ticks = EPOCH_TICKS + BigInt(ms) * 10000n;
-  return (MAX_TICKS - ticks).toString().padStart(19, "0");
-}
-
-/** MD5 of the UTF-8 text, lowercase hex (the core's `hash`). */
-export function md5hex(text: string): string {
-  return createHash("md5").update(text, "utf8").digest("hex");
-}
-
-/** The first 8 hex digits of the MD5 as an unsigned 32-bit number (what `bucket` reduces mod n). */
-export function hash32(text: string): number {
-  return parseInt(md5hex(text).slice(0, 8), 16);
-}
-
-/** Width of a bucket number: the digits of n - 1. */
-export function bucketWidth(n: number): number {
-  return String(Math.max(0, n - 1)).length;
-}
-
-/** The fixed-width date tokens of the language, most significant first. */
-export const DATE_TOKENS = ["yyyy", "MM", "dd", "HH", "mm", "ss", "fff"] as const;
-export type DateToken = (typeof DATE_TOKENS)[number];
-
-/** Each token's text for a date, in UTC. */
-export function dateTokens(ms: number): Record<DateToken, string> {
-  return dateTokenTexts(new Date(ms));
-}
-
-/** A date rendered with a format of tokens and literal characters (the core's `date`). */
-export function formatDate(ms: number, format: string): string {
-  const tokens = dateTokens(ms);
-  let out = "";
-  for (let i = 0; i < format.length;) {
-    const tok = DATE_TOKENS.find((t) => format.startsWith(t, i));
-    if (tok) {
-      out += tokens[tok];
-      i += tok.length;
-    } else {
-      out += format[i];
-      i++;
-    }
-  }
-  return out;
 }

@@ -19,7 +19,7 @@ import { directHttpClient } from "./direct-http";
 import type { Calibration } from "./calibrate";
 import { EntityGenerator } from "./generator";
 import { createMarkedTable, deleteWithBackoff, DeleteWait, TableTaken } from "./lifecycle";
-import { preload } from "./load";
+import { preload } from "./preload";
 import type { CallContext } from "./operations";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { TableEntity } from "@azure/data-tables";
-import { TableModel, PropertyInfo, renderKey, Scalar } from "@core";
+import { azureForbiddenKeyChar, TableModel, PropertyInfo, renderKey, Scalar } from "@core";
 
 export interface GeneratedEntity {
   entity: TableEntity<Record<string, unknown>>;
@@ -135,7 +135,7 @@ function charsOf(ranges: Array<[number, number]>): string {
   let out = "";
   for (const [lo, hi] of ranges)
     for (let c = Math.max(lo, 0x21); c <= Math.min(hi, 0x7e) && out.length < 64; c++)
-      if (!"/\\#?".includes(String.fromCharCode(c))) out += String.fromCharCode(c);
+      if (!azureForbiddenKeyChar(c)) out += String.fromCharCode(c);
   return out || "a";
 }
 

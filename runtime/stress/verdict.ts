@@ -7,7 +7,7 @@
  * partition may take (append-only). Account-level throttling is reported
  * apart: it is not a partition's problem.
  */
-import { entityRate, formatCount, plural } from "@core/text/words";
+import { clip, entityRate, formatCount, plural } from "@core/text/words";
 import type { Calibration, Verdict } from "@protocol/stress-report";
 
 /** Throttled requests at partitions above this share of all requests make the run hot (a stray one does not). */
@@ -39,7 +39,7 @@ export function verdictOf(v: VerdictInput): Verdict {
   const where =
     v.beyond.entitiesPerSecond > v.partitionTarget / 2
       ? `the range partition at the ${v.beyond.end} of the key order, where new partition keys kept landing (≈ ${formatCount(v.beyond.entitiesPerSecond)} entities/s: an ${v.beyond.end === "end" ? "append" : "prepend"}-only load)`
-      : `partition '${clip(v.hottest.partitionKey ?? "?")}'`;
+      : `partition '${clip(v.hottest.partitionKey ?? "?", 40)}'`;
   const scaled =
     v.calibration && v.calibration.scale !== 1
       ? ` (Azure's ${formatCount(v.calibration.azure.partitionTargetEntitiesPerSecond)} entities/s scaled to this machine)`
@@ -119,8 +119,4 @@ export function calibrationNote(c: Calibration, rates: Array<{ source: string; p
 
 function formatScale(k: number): string {
   return k >= 0.01 ? String(Math.round(k * 1000) / 1000) : k.toPrecision(2);
-}
-
-function clip(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }

@@ -5,7 +5,7 @@
  * is not refused, so a file whose record 120 repeats the keys of record 110
  * writes nothing rather than its first 100 entities.
  */
-import { clip } from "@core/tdl/clip";
+import { clip } from "@core/text/words";
 import type { EdmType, EntityRow } from "@protocol/entities";
 import type { TransferFormat } from "@protocol/pages";
 import type { ImportChoices, ImportPlanSummary } from "@protocol/transfer";

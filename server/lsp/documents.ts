@@ -9,8 +9,7 @@
  * from a fresh analyzer (the failed one's incremental state is not trusted).
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { AnalysisOptions, LineIndex, TdlAnalysis, TdlAnalyzer, profileFor } from "@core";
-import { internalFinding } from "./guard";
+import { AnalysisOptions, analysisFailed, LineIndex, TdlAnalysis, TdlAnalyzer, profileFor } from "@core";
 import { stackOf } from "@core/errors";
 
 export interface Entry {
@@ -68,7 +67,7 @@ export class AnalysisCache {
 
   private failedAnalysis(text: string, e: unknown): TdlAnalysis {
     const profile = profileFor(undefined, this.options.defaultService);
-    return { text, service: undefined, profile, tables: [], errors: [], findings: [internalFinding("analysis", e, text)], failures: [] };
+    return { text, service: undefined, profile, tables: [], errors: [], findings: [analysisFailed("analysis", e, text)], failures: [] };
   }
 
   delete(uri: string): void {

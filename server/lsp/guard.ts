@@ -9,7 +9,6 @@
  * log holds, with the stack beside it in the log.
  */
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver/node";
-import { Finding } from "@core";
 import { describeError, kindOf, stackOf, UsageError } from "@core/errors";
 
 /** Params that break the protocol's contract (a missing URI, a negative line): answered as InvalidParams. */
@@ -19,22 +18,6 @@ export class InvalidParams extends UsageError {}
 export interface GuardLog {
   error(message: string): void;
   warn(message: string): void;
-}
-
-/**
- * The one diagnostic a document gets when its analysis fails as a whole:
- * an `internal` error on the first line, naming the cause, so that the
- * user sees why the other diagnostics are missing.
- */
-export function internalFinding(what: string, e: unknown, text: string): Finding {
-  const firstLine = text.search(/[\r\n]/);
-  return {
-    code: "internal",
-    severity: "error",
-    start: 0,
-    end: firstLine < 0 ? Math.min(text.length, 200) : Math.min(firstLine, 200),
-    message: `${what} failed: ${describeError(e)}; no other diagnostics are shown for this document until it changes (the stack is in the server's log)`,
-  };
 }
 
 export class Guard {

@@ -7,10 +7,10 @@
  */
 import { Connection, Diagnostic, TextDocuments } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LineIndex } from "@core";
+import { analysisFailed, LineIndex } from "@core";
 import { AnalysisCache } from "./documents";
 import { isTypeScript, TypeScriptDocuments } from "./typescript";
-import { Guard, internalFinding } from "./guard";
+import { Guard } from "./guard";
 import { toDiagnostic } from "./convert";
 
 /** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
@@ -93,7 +93,7 @@ export class DiagnosticsScheduler {
     } catch (e) {
       this.guard.failed(`diagnostics of ${doc.uri}`, e);
       const text = doc.getText();
-      diagnostics = [toDiagnostic(new LineIndex(text), internalFinding("analysis", e, text))];
+      diagnostics = [toDiagnostic(new LineIndex(text), analysisFailed("analysis", e, text))];
     }
     void this.connection
       .sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics })

@@ -7,10 +7,9 @@
 import { fileURLToPath } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { TsAnalyzer, TsFileResult } from "@ts-analysis/analysis";
-import { AnalysisOptions, LineIndex } from "@core";
+import { AnalysisOptions, analysisFailed, LineIndex } from "@core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "@ts-analysis/loader";
-import { internalFinding } from "./guard";
 import { stackOf } from "@core/errors";
 
 const CODE_LANGUAGES = new Set(["typescript", "typescriptreact", "javascript", "javascriptreact"]);
@@ -87,12 +86,14 @@ export class TypeScriptDocuments {
       result = this.ts.analyze(file);
     } catch (e) {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
-      result = { findings: [internalFinding("TypeScript analysis", e, text)], queries: [], usesSdk: false };
+      result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
     if (result.notAnalysed) this.log(result.notAnalysed);
-    if (result.sdkUnresolved && !this.said.has(result.sdkUnresolved)) {
-      this.said.add(result.sdkUnresolved);
-      this.warn(result.sdkUnresolved);
+    if (result.budget) this.log(result.budget);
+    for (const once of [result.sdkUnresolved, result.untypedClients]) {
+      if (!once || this.said.has(once)) continue;
+      this.said.add(once);
+      this.warn(once);
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);

@@ -3,6 +3,7 @@
  * not parse as OData, reported where the error is inside the TypeScript
  * string (or on the interpolated expression that produced that part).
  */
+import { clip } from "@core";
 import { TsRule } from "./rule";
 
 export const filterSyntax: TsRule = {
@@ -16,7 +17,7 @@ export const filterSyntax: TsRule = {
   check(ctx) {
     for (const q of ctx.queries) {
       for (const s of q.syntax ?? []) {
-        const shown = s.filter.length > 80 ? `${s.filter.slice(0, 80)}…` : s.filter;
+        const shown = clip(s.filter, 80);
         ctx.report(
           { start: s.start, end: Math.max(s.end, s.start) },
           `this filter does not parse: ${s.message} (in "${shown}"). The service rejects it with 400 Bad Request.`,

@@ -4,7 +4,7 @@
  * forbidden characters and separators that break composite order.
  */
 import ts from "typescript";
-import { Fix, padWidth, separatorBelow, TextEdit } from "@core";
+import { Fix, padWidth, plural, separatorBelow, showChar, TextEdit } from "@core";
 import { bindBefore, createHashImport, freshName } from "../edits";
 import { skipOuter, TsKeyPart, constantText } from "../key-parts";
 import * as path from "node:path";
@@ -26,8 +26,8 @@ export const unpaddedNumber: TsRule = {
         // A part built in another file (a helper's return): reported on this file's key, without an edit elsewhere.
         if (!inThisFile(ctx, p.node)) {
           ctx.report(
-            span(ctx.sf, key.expr),
-            `the ${key.which} '${text(ctx.sf, key.expr)}' holds a number without padding ('${p.node.getText()}' in ${path.basename(p.node.getSourceFile().fileName)}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`,
+            span(ctx.sf, key.at),
+            `the ${key.which} '${key.expr.getText()}' holds a number without padding ('${p.node.getText()}' in ${path.basename(p.node.getSourceFile().fileName)}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`,
           );
           continue;
         }
@@ -77,7 +77,7 @@ export const appendOnlyKey: TsRule = {
       if (!lead || (lead.kind !== "clock" && lead.kind !== "time-id" && lead.kind !== "counter")) continue;
       const what = lead.kind === "clock" ? "the clock" : lead.kind === "time-id" ? "a time-ordered id" : "a counter incremented in place";
       const fix = hashPrefixFix(ctx, key);
-      const at = inThisFile(ctx, lead.node) ? lead.node : key.expr;
+      const at = inThisFile(ctx, lead.node) ? lead.node : key.at;
       ctx.report(
         span(ctx.sf, at),
         `the partition key starts with ${what} ('${lead.node.getText()}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. Prefix a hash of the key.`,
@@ -90,6 +90,7 @@ export const appendOnlyKey: TsRule = {
 /** `const k = String(x); … partitionKey: createHash("md5").update(k).digest("hex").slice(0, 4) + "_" + k`. */
 function hashPrefixFix(ctx: TsRuleContext, key: Key): Fix | undefined {
   const sf = ctx.sf;
+  if (key.at !== key.expr) return undefined;
   const src = text(sf, key.expr);
   const isString = (ctx.checker.getTypeAtLocation(key.expr).flags & ts.TypeFlags.StringLike) !== 0;
   const simple = ts.isIdentifier(skipOuter(key.expr));
@@ -152,21 +153,21 @@ export const constantPartitionKey: TsRule = {
                 .map((c) => `"${c}"`)
                 .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
         ctx.report(
-          span(ctx.sf, key.expr),
-          `${where} (${same.length} site${same.length === 1 ? "" : "s"} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
+          span(ctx.sf, key.at),
+          `${where} (${plural(same.length, "site")} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
             `${whole}${target}. Build the key from a property that varies.`,
           { fixes: fix ? [fix] : undefined },
         );
       } else if (sites && varying.length) {
         // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
         ctx.report(
-          span(ctx.sf, key.expr),
+          span(ctx.sf, key.at),
           `${where}; other writes to table "${sites.table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
           { fixes: fix ? [fix] : undefined, severity: "hint" },
         );
       } else {
         ctx.report(
-          span(ctx.sf, key.expr),
+          span(ctx.sf, key.at),
           `${where}: the table is one partition on one server${target}. Build it from a property that varies.`,
           { fixes: fix ? [fix] : undefined },
         );
@@ -177,7 +178,7 @@ export const constantPartitionKey: TsRule = {
 
 function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefined {
   const obj = key.write?.object;
-  if (!obj) return undefined;
+  if (!obj || key.at !== key.expr || obj.getSourceFile() !== ctx.sf) return undefined;
   const other = obj.properties.find(
     (p): p is ts.PropertyAssignment | ts.ShorthandPropertyAssignment =>
       (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
@@ -191,7 +192,7 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
   const newText = `${JSON.stringify(value + "_")} + ${part}`;
   return {
     title: `Make the partition key composite with ${other.name.getText(ctx.sf)}`,
-    edits: [{ ...span(ctx.sf, key.expr), newText }],
+    edits: [{ ...span(ctx.sf, key.at), newText }],
     preferred: true,
   };
 }
@@ -226,11 +227,11 @@ export const invalidKeyCharacter: TsRule = {
         const replaced = [...src].map((ch, i) => (i > 0 && i < src.length - 1 && bad.includes(ch) ? "_" : ch)).join("");
         ctx.report(
           span(ctx.sf, p.node),
-          `${bad.map((c) => `'${c}'`).join(", ")} cannot appear in a ${ctx.profile.label} key (forbidden: / \\ # ? and control characters).`,
+          `${bad.map(showChar).join(", ")} cannot appear in a ${ctx.profile.label} key (forbidden: ${ctx.profile.forbiddenKeyText}).`,
           {
             fixes: [
               {
-                title: `Replace ${bad.map((c) => `'${c}'`).join(", ")} with '_'`,
+                title: `Replace ${bad.map(showChar).join(", ")} with '_'`,
                 edits: [{ ...span(ctx.sf, p.node), newText: replaced }],
                 preferred: true,
               },

@@ -8,8 +8,9 @@
  */
 import ts from "typescript";
 import { badge, Classification, classifyFilter, parseFilter } from "@core";
-import { FileUsage } from "../calls";
-import { FilterResolver, Piece, textOf } from "../filters";
+import { FileUsage, ListOption } from "../calls";
+import { Budget } from "../budget";
+import { FilterResolution, FilterResolver, Piece, textOf } from "../filters";
 import { KeyDecomposer } from "../key-parts";
 import { span, TsQuery, TsRule, TsRuleContext } from "./rule";
 
@@ -46,24 +47,45 @@ export function classifyQueries(usage: FileUsage, checker: ts.TypeChecker, sf: t
     out.push({ call: k.call, table: k.table, classification: c });
   }
   const resolver = new FilterResolver(checker, decomposer, sf);
-  for (const l of usage.lists) {
-    if (l.unknown) {
-      out.push({ call: l.call, table: l.table });
-      continue;
-    }
-    if (!l.filter) {
-      out.push({ call: l.call, table: l.table, classification: scan("no filter: every entity of every partition is listed") });
-      continue;
-    }
-    const r = resolver.resolve(l.filter);
-    if (!r.known) {
-      out.push({ call: l.call, table: l.table });
-      continue;
-    }
-    out.push({ call: l.call, table: l.table, ...classifyAlternatives(r.alternatives) });
-  }
+  for (const l of usage.lists) out.push({ call: l.call, table: l.table, ...classifyOptions(l.options, resolver, decomposer.budget) });
   out.sort((a, b) => a.call.pos - b.call.pos);
   return out;
+}
+
+/**
+ * The class of a call made in one of several ways: the worst known one. A way without a filter lists
+ * every entity, whatever the others; a way not known statically leaves the call unclassified unless
+ * another is a scan.
+ */
+function classifyOptions(
+  options: readonly ListOption[],
+  resolver: FilterResolver,
+  budget: Budget,
+): Pick<TsQuery, "classification" | "syntax"> {
+  const alternatives: Piece[][] = [];
+  let unknown = false;
+  let bare = false;
+  for (const o of options) {
+    if (o.unknown) unknown = true;
+    else if (!o.filter) bare = true;
+    else {
+      const r = budget.guard<FilterResolution>("some filters (left as not known)", { known: false, node: o.filter }, () =>
+        resolver.resolve(o.filter!, o.env),
+      );
+      if (r.known) alternatives.push(...r.alternatives);
+      else unknown = true;
+    }
+  }
+  const known = alternatives.length ? classifyAlternatives(alternatives) : {};
+  if (bare) {
+    const why =
+      options.length > 1
+        ? "one of its branches passes no filter: every entity of every partition is listed"
+        : "no filter: every entity of every partition is listed";
+    return { classification: scan(why), syntax: known.syntax };
+  }
+  if (unknown && known.classification?.class !== "table-scan") return { syntax: known.syntax };
+  return known;
 }
 
 /** The worst class of a filter's alternatives (branches of conditionals), and the parse errors of those that do not parse. */

@@ -11,6 +11,8 @@ import ts from "typescript";
 import { Fix, TextEdit } from "@core";
 import { EntityWrite, KeyedCall } from "../calls";
 import { skipOuter } from "../key-parts";
+import * as path from "node:path";
+import { ReadTracer } from "../reads";
 import { span, text, TsRule, TsRuleContext } from "./rule";
 
 const functionOf = (n: ts.Node) => {
@@ -54,11 +56,13 @@ function boundSymbols(ctx: TsRuleContext, decl: ts.VariableDeclaration | undefin
   return out;
 }
 
-/** The write passes an ETag: `updateEntity(e, mode, { etag })` (any `etag` in its options). */
+/** The write passes an ETag: `updateEntity(e, mode, { etag })` (any `etag` in its options; options not followed count as passing one). */
 function passesEtag(ctx: TsRuleContext, w: EntityWrite): boolean {
   if (!w.options) return false;
-  const obj = ctx.usageFinder.objectOf(w.options, 0);
-  return !obj || !!ctx.usageFinder.propertyValue(obj, "etag");
+  const found = ctx.usageFinder.entities.objectOf(w.options, w.env);
+  if (!found) return true;
+  const etag = ctx.decomposer.values.property([{ kind: "expr", expr: found.object, env: found.env }], "etag");
+  return etag.some((v) => v.kind !== "absent");
 }
 
 function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: ReadonlySet<ts.Symbol>): boolean {
@@ -93,6 +97,7 @@ export const readBeforeWrite: TsRule = {
   },
   check(ctx) {
     const sf = ctx.sf;
+    const told = new Set<EntityWrite>();
     for (const read of ctx.usage.keyed) {
       if (read.method !== "getEntity") continue;
       const fn = functionOf(read.call);
@@ -100,13 +105,14 @@ export const readBeforeWrite: TsRule = {
       const result = boundSymbols(ctx, decl);
       const write = ctx.usage.writes.find(
         (w) =>
-          (w.method === "updateEntity" || w.method === "upsertEntity") &&
+          isUpdate(w) &&
           functionOf(w.call) === fn &&
           w.call.getStart(sf) > read.call.getEnd() &&
           sameKeys(ctx, read, w, result) &&
           !passesEtag(ctx, w),
       );
       if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
+      told.add(write);
       const usesRead = mentions(ctx, write.call, result) || usedBetween(ctx, read.call, write.call, result);
       const fix = usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
       const mode = write.mode ?? "Merge";
@@ -119,8 +125,46 @@ export const readBeforeWrite: TsRule = {
         { fixes: fix ? [fix] : undefined },
       );
     }
+    // The entity written comes from a read made elsewhere: a helper that returns getEntity's result, a `let` assigned in
+    // a try block, a row of a listing written back.
+    const tracer = new ReadTracer(ctx.checker, ctx.decomposer.values);
+    const reported = new Set<ts.Node>();
+    for (const w of ctx.usage.writes) {
+      if (told.has(w) || !isUpdate(w) || passesEtag(ctx, w)) continue;
+      const src = tracer.of(w);
+      if (!src || (src.kind === "row" && !src.whole && w.mode !== "Replace") || !sameTable(ctx, src.call, w)) continue;
+      // Read and written inside the helper a call goes through: the helper's own finding, not one per caller.
+      if (w.via && functionOf(src.call) === functionOf(w.via)) continue;
+      const here = src.call.getSourceFile() === sf && functionOf(src.call) === functionOf(w.call);
+      const at = here ? src.call : w.call;
+      if (reported.has(at)) continue;
+      reported.add(at);
+      const what =
+        src.kind === "row"
+          ? "an entity read by listEntities is written back"
+          : here
+            ? "the entity read by getEntity is written back"
+            : `the entity read by getEntity (in ${path.basename(src.call.getSourceFile().fileName)}) is written back`;
+      ctx.report(
+        span(sf, at),
+        `${what} with ${w.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+          `Pass the read's ETag (${w.method === "upsertEntity" ? "updateEntity(entity, mode, { etag })" : "{ etag }"}) so the service rejects the write when the entity changed (412), then read again.`,
+      );
+    }
   },
 };
+
+const isUpdate = (w: EntityWrite) => w.method === "updateEntity" || w.method === "upsertEntity";
+
+/** The read and the write are on the same table: known and equal names, or the same client expression when a name is not known. */
+function sameTable(ctx: TsRuleContext, read: ts.CallExpression, w: EntityWrite): boolean {
+  const receiver = (read.expression as ts.PropertyAccessExpression).expression;
+  const readTable = ctx.usageFinder.tableOf(receiver);
+  if (readTable && w.table) return readTable === w.table;
+  const sdkCall = w.via ?? w.call;
+  if (!ts.isPropertyAccessExpression(sdkCall.expression)) return false;
+  return skipOuter(receiver).getText() === skipOuter(sdkCall.expression.expression).getText();
+}
 
 /** True when the read's result is used between the read and the write (a read-modify-write through mutation). */
 function usedBetween(ctx: TsRuleContext, read: ts.CallExpression, write: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {

@@ -20,6 +20,11 @@ export interface Key {
   write?: EntityWrite;
   /** The key comes from the entity's declared type, not from an expression (`expr` is then the entity). */
   declared?: boolean;
+  /**
+   * Where in this file a finding on the key is reported: `expr` itself, or the call made here when the key is
+   * built in a helper elsewhere (fixes then edit nothing: the helper serves other callers too).
+   */
+  at: ts.Node;
 }
 
 /** A `listEntities`/`getEntity` call with its class (undefined when the filter is not known statically, or does not parse). */

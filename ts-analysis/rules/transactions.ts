@@ -17,7 +17,7 @@ export const crossPartitionTransaction: TsRule = {
       const constants = new Set<string>();
       let unknown = false;
       for (const w of tx.writes) {
-        const parts = w.partitionKey ? ctx.decomposer.parts(w.partitionKey) : [];
+        const parts = w.partitionKey ? ctx.decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : [];
         if (parts.length && parts.every((p) => p.kind === "literal")) constants.add(parts.map((p) => p.text).join(""));
         else unknown = true;
       }

@@ -4,6 +4,7 @@
  * what was inserted or deleted since, the count what the grid holds now.
  */
 import type { QueryResult } from "@protocol/entities";
+import { plural } from "@core/text/words";
 
 type QueryCost = QueryResult["cost"];
 
@@ -11,10 +12,6 @@ type QueryCost = QueryResult["cost"];
 export interface Edits {
   inserted: number;
   deleted: number;
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -27,7 +24,7 @@ export function costLine(c: QueryCost, badge: string | undefined, edits: Edits):
     edits.deleted ? `${edits.deleted.toLocaleString("en-US")} deleted` : "",
   ].filter(Boolean);
   return {
-    before: `${count(c.requests, "request", "requests")} · ${count(c.pages, "page", "pages")} · ${count(c.continuationTokens, "continuation token", "continuation tokens")} followed · ${count(c.entities, "entity", "entities")}`,
+    before: `${plural(c.requests, "request", "requests")} · ${plural(c.pages, "page", "pages")} · ${plural(c.continuationTokens, "continuation token", "continuation tokens")} followed · ${plural(c.entities, "entity", "entities")}`,
     elapsed: ` · ${c.elapsedMs.toLocaleString("en-US")} ms`,
     after: `${badge ? ` · ${badge}` : ""}${since.length ? ` · since then ${since.join(", ")}` : ""}`,
   };
@@ -35,5 +32,5 @@ export function costLine(c: QueryCost, badge: string | undefined, edits: Edits):
 
 /** `1,200 entities (more available)`. */
 export function countLine(n: number, more: boolean): string {
-  return `${count(n, "entity", "entities")}${more ? " (more available)" : ""}`;
+  return `${plural(n, "entity", "entities")}${more ? " (more available)" : ""}`;
 }

@@ -7,9 +7,9 @@
 import type { EntityVersion, ExportScope, ProgressEvent, TransferFormat } from "@protocol/pages";
 import type { ViewClient } from "../rpc";
 import type { StatusArea } from "./status";
+import { plural } from "@core/text/words";
 
 const LABELS: Record<string, string> = { delete: "Deleting", import: "Importing", export: "Exporting: entities read" };
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 let counter = 0;
 

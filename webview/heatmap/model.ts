@@ -7,6 +7,7 @@
  * holds no traffic.
  */
 import type { TrafficSecond } from "@protocol/traffic";
+import { plural } from "@core/text/words";
 
 /** Seconds kept (the host keeps ten minutes for a heatmap opened late). */
 export const KEEP_SECONDS = 600;
@@ -114,7 +115,6 @@ export class TrafficLog {
 }
 
 const n = (v: number) => v.toLocaleString("en-US");
-const plural = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
 
 /** `12:00:05` in the page's time zone. */
 export function clock(t: number): string {

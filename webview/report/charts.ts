@@ -21,7 +21,7 @@ import {
 } from "chart.js";
 import type { StressReport } from "@protocol/stress-report";
 import type { OpType } from "@protocol";
-import { entityRate, formatCount } from "@core/text/words";
+import { clip, entityRate, formatCount } from "@core/text/words";
 
 Chart.register(
   BarController,
@@ -164,7 +164,7 @@ export function drawCharts(
   const partitions = new Chart(c.partitions, {
     type: "bar",
     data: {
-      labels: top.map((p) => (p.partitionKey.length > 18 ? p.partitionKey.slice(0, 17) + "…" : p.partitionKey)),
+      labels: top.map((p) => clip(p.partitionKey, 18)),
       datasets: [
         // A zero rate has no place on a logarithmic axis: it is left out rather than drawn at the axis floor.
         {

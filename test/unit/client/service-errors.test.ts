@@ -30,7 +30,7 @@ test("400 OutOfRangeInput on a RowKey with '#': the sentence names the character
   assert.equal(e.kind, "input");
   assert.equal(
     e.message,
-    "the RowKey contains '#', which keys may not hold (nor /, \\, #, ? or control characters): change the RowKey and try again",
+    "the RowKey contains '#', which keys may not hold (forbidden: / \\ # ? and control characters): change the RowKey and try again",
   );
   assert.match(e.details!, /^HTTP 400 OutOfRangeInput\nThe 'RowKey' parameter of value 'order#7' is out of range\.\n\n\{"odata\.error"/);
 });

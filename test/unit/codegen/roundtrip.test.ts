@@ -13,8 +13,27 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { analyzeTdl, Expr, renderKey } from "@core";
+import fc from "fast-check";
+import {
+  analyzeTdl,
+  bucketOf,
+  codePointLabel,
+  DATE_TOKENS,
+  Expr,
+  formatDate,
+  invertedTicks,
+  MAX_DATE_MS,
+  md5hex,
+  MIN_DATE_MS,
+  padDigits,
+  renderKey,
+  reverseInteger,
+  ServiceProfile,
+  SERVICES,
+  utf8Bytes,
+} from "@core";
 import { generateKeyBuilders } from "@codegen";
+import { Runtime } from "@codegen/runtime";
 import { fuzz } from "../../helpers/fuzz";
 import { generateExamples, GeneratedTable, removeDir, tempDir } from "./examples";
 import { entityArb, invertibleProps, keyProps, literals, same, scalar, Value } from "./values";
@@ -185,4 +204,130 @@ test("hash and bucket digests are the only parts that give nothing back", () => 
     (mod.partitionKey as Fn)({ Name: "x", Id: "0f8fad5b-d9cb-469f-a165-70867728950e", Code: "ABC" }),
   );
   assert.deepEqual(back, { Code: "ABC" });
+});
+
+type KeyFn = (...args: never[]) => unknown;
+const KEY_FUNCTIONS = ["keyPad", "keyHash", "keyBucket", "keyReverseInteger", "keyReverseDate", "keyDateText", "keyChecked"];
+
+/** The key functions a module carries for `profile`, with what they use, written alone and exported for the test. */
+async function keyFunctions(profile: ServiceProfile): Promise<Record<string, KeyFn>> {
+  const rt = new Runtime(profile);
+  for (const name of KEY_FUNCTIONS) rt.use(name);
+  const text = [...rt.imports(), ...rt.code(), `export { ${KEY_FUNCTIONS.join(", ")} };`].join("\n\n");
+  const file = path.join(dir, `key-functions-${profile.name}.ts`);
+  writeFileSync(file, text);
+  return (await import(pathToFileURL(file).href)) as Record<string, KeyFn>;
+}
+
+/** Any UTF-16 text: code units of the whole range (lone surrogates, NUL, forbidden characters) or whole code points. */
+const anyText = fc.oneof(
+  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((units) => String.fromCharCode(...units)),
+  fc.string({ unit: "binary", maxLength: 20 }),
+);
+const anyDate = fc.date({ min: new Date(MIN_DATE_MS), max: new Date(MAX_DATE_MS), noInvalidDate: true });
+/** Formats of tokens and copied characters: anything but an ASCII letter, which no fixed-width format holds. */
+const anyFormat = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(...DATE_TOKENS),
+      fc
+        .integer({ min: 0, max: 0xffff })
+        .map((c) => String.fromCharCode(c))
+        .filter((c) => !/[A-Za-z]/.test(c)),
+    ),
+    {
+      maxLength: 10,
+    },
+  )
+  .map((parts) => parts.join(""));
+const RUNS_EACH = 2_000;
+
+/** A thrown KeyError's message, or the value. */
+function outcome(f: () => unknown): { value?: unknown; refused?: string } {
+  try {
+    return { value: f() };
+  } catch (e) {
+    if (e instanceof Error && e.name === "KeyError") return { refused: e.message };
+    throw e;
+  }
+}
+
+test("each key function a module carries equals the core's definition on random inputs", async () => {
+  const k = await keyFunctions(SERVICES["azure-table"]);
+  const call = (name: string, ...args: unknown[]) => (k[name] as (...a: unknown[]) => unknown)(...args);
+  fuzz(
+    "codegen-key-hash",
+    fc.tuple(anyText, fc.integer({ min: 1, max: 32 })),
+    ([text, n]) => {
+      assert.equal(call("keyHash", text, n), md5hex(text).slice(0, n));
+    },
+    RUNS_EACH,
+  );
+  fuzz(
+    "codegen-key-bucket",
+    fc.tuple(anyText, fc.integer({ min: 1, max: 2 ** 32 })),
+    ([text, n]) => {
+      assert.equal(call("keyBucket", text, n), bucketOf(text, n));
+    },
+    RUNS_EACH,
+  );
+  fuzz(
+    "codegen-key-reverse-date",
+    anyDate,
+    (d) => {
+      assert.equal(call("keyReverseDate", d), invertedTicks(d.getTime()));
+    },
+    RUNS_EACH,
+  );
+  fuzz(
+    "codegen-key-date",
+    fc.tuple(anyDate, anyFormat),
+    ([d, format]) => {
+      assert.equal(call("keyDateText", d, format), formatDate(d, format));
+    },
+    RUNS_EACH,
+  );
+  // pad and reverse refuse exactly what would not fit the width; what they make is the core's text.
+  fuzz(
+    "codegen-key-pad",
+    fc.tuple(fc.maxSafeInteger().map(String), fc.integer({ min: 1, max: 25 })),
+    ([digits, width]) => {
+      const core = padDigits(digits, width);
+      const made = outcome(() => call("keyPad", digits, width, "pad(X)"));
+      assert.deepEqual(made.value, core.length > width ? undefined : core);
+    },
+    RUNS_EACH,
+  );
+  fuzz(
+    "codegen-key-reverse-integer",
+    fc.tuple(fc.maxSafeInteger(), fc.maxSafeInteger(), fc.integer({ min: 1, max: 20 })),
+    ([max, v, width]) => {
+      const core = reverseInteger(max, v, width);
+      const made = outcome(() => call("keyReverseInteger", v, max, width, "reverse(X)"));
+      assert.deepEqual(made.value, core.length > width ? undefined : core);
+    },
+    RUNS_EACH,
+  );
+});
+
+test("a whole key is refused for the character and the size the core finds, named as the core names them", async () => {
+  for (const profile of [SERVICES["azure-table"], SERVICES["cosmos-table"]]) {
+    const k = await keyFunctions(profile);
+    const forbidden = profile.forbiddenKeyChar!;
+    fuzz(
+      `codegen-key-checked-${profile.name}`,
+      fc.tuple(anyText, fc.integer({ min: 0, max: 120 })),
+      ([key, maxBytes]) => {
+        const made = outcome(() => (k.keyChecked as (...a: unknown[]) => unknown)("RowKey", key, maxBytes));
+        // Forbidden characters are all in the basic plane, so the first one is found by code unit.
+        const at = Array.from({ length: key.length }, (_, i) => key.charCodeAt(i)).findIndex(forbidden);
+        const bytes = profile.keyEncoding === "utf16" ? key.length * 2 : utf8Bytes(key);
+        const refused = made.refused ?? "";
+        if (at >= 0) assert.ok(refused.includes(`: the character ${codePointLabel(key.charCodeAt(at))} at ${at} may not appear`), refused);
+        else if (bytes > maxBytes) assert.ok(refused.endsWith(`takes ${bytes} bytes; ${profile.label} allows ${maxBytes}`), refused);
+        else assert.equal(made.value, key);
+      },
+      RUNS_EACH,
+    );
+  }
 });

@@ -4,13 +4,10 @@
  * key gives back — worked out from the design here, apart from the generator.
  */
 import fc from "fast-check";
-import { Expr, isStringLit, Part, PropertyInfo, Scalar } from "@core";
+import { Expr, isStringLit, MAX_DATE_MS, MIN_DATE_MS, Part, PropertyInfo, Scalar } from "@core";
 
 /** The type a generated module takes for a property. */
 export type Value = string | number | boolean | bigint | Date | Uint8Array;
-
-const MIN_DATE = -62135596800000; // 0001-01-01T00:00:00.000Z
-const MAX_DATE = 253402300799999; // 9999-12-31T23:59:59.999Z
 
 function exactBound(raw: string | undefined, fallback: bigint): bigint {
   return raw === undefined ? fallback : BigInt(raw.replace(/_/g, ""));
@@ -49,7 +46,7 @@ export function valueArb(info: PropertyInfo): fc.Arbitrary<Value> {
     case "bool":
       return fc.boolean();
     case "datetime":
-      return fc.date({ min: new Date(MIN_DATE), max: new Date(MAX_DATE), noInvalidDate: true });
+      return fc.date({ min: new Date(MIN_DATE_MS), max: new Date(MAX_DATE_MS), noInvalidDate: true });
     // The language renders a guid lowercase; the builder lowercases, so a lowercase one reads back as itself.
     case "guid":
       return fc.uuid();

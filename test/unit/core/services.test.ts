@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { isServiceName, resolveOptions, SERVICE_NAMES, SERVICES } from "@core";
+import { azureForbiddenKeyChar, isServiceName, resolveOptions, SERVICE_NAMES, SERVICES } from "@core";
 
 test("the setting's enum in package.json is the services table's names", () => {
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -21,6 +21,22 @@ test("every profile carries its own name, and names are recognised from the tabl
   assert.ok(isServiceName("tablestore"));
   for (const other of ["constructor", "toString", "Azure-Table", "", undefined, 3])
     assert.equal(isServiceName(other), false, String(other));
+});
+
+test("a profile that forbids key characters says which in words, and Azure's set is exactly / \\ # ? and the control characters", () => {
+  for (const name of SERVICE_NAMES) {
+    const p = SERVICES[name];
+    assert.equal(p.forbiddenKeyText === undefined, p.forbiddenKeyChar === undefined, name);
+  }
+  const forbidden = Array.from({ length: 0x10000 }, (_, c) => c).filter((c) => azureForbiddenKeyChar(c));
+  const controls = [...Array.from({ length: 0x20 }, (_, c) => c), ...Array.from({ length: 0x21 }, (_, c) => 0x7f + c)];
+  assert.deepEqual(
+    forbidden,
+    [...controls, ...[..."/\\#?"].map((c) => c.charCodeAt(0))].sort((a, b) => a - b),
+  );
+  assert.equal(SERVICES["azure-table"].forbiddenKeyChar, azureForbiddenKeyChar);
+  assert.equal(SERVICES["cosmos-table"].forbiddenKeyChar, azureForbiddenKeyChar);
+  assert.equal(SERVICES["azure-table"].forbiddenKeyText, "/ \\ # ? and control characters");
 });
 
 test("resolveOptions keeps what can be used and names what cannot, without echoing long values", () => {

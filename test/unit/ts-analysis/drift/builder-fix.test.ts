@@ -23,7 +23,7 @@ const MODULE = `export function rowKeyByAge(e: { Age: number; Bib: number; Name:
 test("the builder's call for an index row, from a subfolder, reusing the file's namespace import of the module", () => {
   mkdirSync(path.join(fx.dir, "src"), { recursive: true });
   mkdirSync(path.join(fx.dir, "keys"), { recursive: true });
-  // Beside the design is where `tdl codegen` writes when no --out is given; here the design's copy sits in keys/.
+  // Beside the design is where `tdl codegen` writes when no --out is given; here the design's copy sits in the keys folder.
   const designCopy = path.join(fx.dir, "keys", "marathon.tdl");
   writeFileSync(designCopy, readFileSync(MARATHON, "utf8"));
   const local = tablesOfDesign(readFileSync(designCopy, "utf8"), designCopy);

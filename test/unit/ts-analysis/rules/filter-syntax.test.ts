@@ -58,3 +58,22 @@ client.listEntities({ queryOptions: { filter: «"Name eq \\u0027a\\u0027 xor"» 
     "ts/filter-syntax",
   );
 });
+
+test("a value inside a typed literal's quotes (datetime'…', guid'…') stands for a value of that type: no syntax error", () => {
+  const text = `${HEAD}
+export function since(pk: string, at: string, id: string) {
+  client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk} and Timestamp ge datetime'\${at}'\` } });
+  client.listEntities({ queryOptions: { filter: "Timestamp lt datetime'" + at + "'" } });
+  client.listEntities({ queryOptions: { filter: \`PartitionKey eq '\${pk}' and owner eq guid'\${id}'\` } });
+}
+`;
+  const findings = fx.analyzer.analyze(fx.file("typed.ts", text)).findings;
+  assert.deepEqual(
+    findings.filter((f) => f.code === "ts/filter-syntax").map((f) => f.message),
+    [],
+  );
+  assert.deepEqual(
+    findings.filter((f) => f.code === "ts/query-class").map((f) => f.message.split(" · ")[0]),
+    ["row-range", "table-scan", "row-range"],
+  );
+});

@@ -121,3 +121,80 @@ export function read(a: string, b: string) {
     ],
   );
 });
+
+test("options with alternatives: a branch without a filter lists everything; a let written twice is two filters", () => {
+  const m = `${HEAD}
+export async function shelves(region?: string, onlyOpen?: boolean, wide = false) {
+  client.«listEntities»({ queryOptions: region ? { filter: odata\`PartitionKey eq \${region}\` } : undefined });
+  const options = region ? { queryOptions: { filter: odata\`PartitionKey eq \${region}\` } } : {};
+  client.«listEntities»(options);
+  const pinned = region ? { queryOptions: { filter: odata\`PartitionKey eq \${region}\` } } : { queryOptions: { filter: "PartitionKey eq 'all'" } };
+  client.«listEntities»(pinned);
+  let kind = odata\`PartitionKey eq 'stock'\`;
+  if (onlyOpen) kind = odata\`PartitionKey eq 'stock' and open eq true\`;
+  client.«listEntities»({ queryOptions: { filter: kind } });
+  let broad = "open eq true";
+  if (wide) broad = "open eq true or open eq false";
+  client.«listEntities»({ queryOptions: { filter: broad } });
+  client.«listEntities»(region && { queryOptions: { filter: odata\`PartitionKey eq \${region}\` } });
+}
+`;
+  const found = fx.expect("alternatives.ts", m, "ts/query-class");
+  assert.deepEqual(
+    found.map((f) => f.message.split(" · ")[0]),
+    ["table-scan", "table-scan", "row-range", "row-range", "table-scan", "table-scan"],
+  );
+  const scans = fx.analyzer
+    .analyze(fx.file("alternatives.ts", m.replace(/[«»]/g, "")))
+    .findings.filter((f) => f.code === "ts/table-scan")
+    .map((f) => f.message);
+  assert.equal(scans.length, 4);
+  assert.match(scans[0], /one of its branches passes no filter/);
+});
+
+test("queries over the elements of a for…of: each element's filter, the worst one decides", () => {
+  const m = `${HEAD}
+export async function probe(shop: string) {
+  const pinned = [
+    { queryOptions: { filter: odata\`PartitionKey eq \${shop}\` }, expect: 1 },
+    { queryOptions: { filter: odata\`PartitionKey eq \${shop} and RowKey ge 'a'\` }, expect: 2 },
+  ];
+  for (const c of pinned) client.«listEntities»({ queryOptions: c.queryOptions });
+  const mixed = [{ queryOptions: { filter: odata\`PartitionKey eq \${shop}\` } }, { queryOptions: { filter: "true" } }];
+  for (const c of mixed) client.«listEntities»(c);
+  const pushed: Array<{ filter: string }> = [];
+  pushed.push({ filter: "PartitionKey eq 'x'" });
+  pushed.push({ filter: "PartitionKey eq 'y'" });
+  for (const q of pushed) client.«listEntities»({ queryOptions: q });
+}
+`;
+  const found = fx.expect("elements.ts", m, "ts/query-class");
+  assert.deepEqual(
+    found.map((f) => f.message.split(" · ")[0]),
+    ["row-range", "table-scan", "row-range"],
+  );
+});
+
+test("options changed after they are made, or passed through with ?? undefined, are not known: never a scan", () => {
+  const m = `${HEAD}
+export async function search(args: { filter?: string }, req: { query: Map<string, string> }) {
+  const options = {};
+  if (args.filter) (options as any).queryOptions = { filter: args.filter };
+  client.«listEntities»(options);
+  const more: { queryOptions?: { filter?: string } } = {};
+  Object.assign(more, { queryOptions: { filter: args.filter } });
+  client.«listEntities»(more);
+  const given = req.query.get("filter") ?? undefined;
+  client.«listEntities»({ queryOptions: { filter: given } });
+}
+`;
+  const found = fx.expect("open.ts", m, "ts/query-class");
+  assert.ok(
+    found.every((f) => f.message.startsWith("filter not known statically")),
+    found.map((f) => f.message).join(" | "),
+  );
+  assert.deepEqual(
+    fx.analyzer.analyze(fx.file("open.ts", m.replace(/[«»]/g, ""))).findings.filter((f) => f.code === "ts/table-scan"),
+    [],
+  );
+});

@@ -1,0 +1,108 @@
+/**
+ * The words every surface prints (core/text/words.ts): figures, plurals,
+ * clipped text, characters shown by their code — and what the callers that
+ * used their own copies before now print with them.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { badge, Classification, queryMarkdown, summary } from "@core";
+import {
+  clip,
+  clipVisible,
+  codePointLabel,
+  entityRate,
+  errorsInWords,
+  formatCount,
+  listNames,
+  plural,
+  showChar,
+  showInvisibles,
+} from "@core/text/words";
+import { formatPercent } from "@core/tdl/numbers";
+
+test("formatCount: separators, decimals by size (none from 100 or for whole numbers, one from 1, two below 1), ∞ when unbounded", () => {
+  const cases: Array<[number, string]> = [
+    [0, "0"],
+    [7, "7"],
+    [12345, "12,345"],
+    [2400.4, "2,400"],
+    [240, "240"],
+    [99.96, "100"],
+    [12.54, "12.5"],
+    [1, "1"],
+    [0.25, "0.25"],
+    [0.004, "0"],
+    [-0.5, "-0.5"],
+    [-1234.5, "-1,235"],
+    [-12.34, "-12.3"],
+    [Infinity, "∞"],
+    [-Infinity, "-∞"],
+    [NaN, "unknown"],
+  ];
+  assert.deepEqual(
+    cases.map(([n]) => [n, formatCount(n)]),
+    cases,
+  );
+});
+
+test("plural and entityRate agree with the count and print it as formatCount does", () => {
+  assert.equal(plural(1, "partition"), "1 partition");
+  assert.equal(plural(0, "entity", "entities"), "0 entities");
+  assert.equal(plural(12000, "request"), "12,000 requests");
+  assert.equal(plural(2, "retry", "retries"), "2 retries");
+  assert.equal(entityRate(1), "1 entity/s");
+  assert.equal(entityRate(2400), "2,400 entities/s");
+  assert.equal(entityRate(0.5), "0.5 entities/s");
+  assert.equal(errorsInWords({ ServerBusy: 12, EntityAlreadyExists: 3 }), "12 ServerBusy, 3 EntityAlreadyExists");
+  assert.equal(errorsInWords({}, { "503": 1200 }), "1,200 503");
+  assert.equal(errorsInWords({}), "none");
+});
+
+test("clip: at most max characters with the ellipsis, never half a surrogate pair", () => {
+  assert.equal(clip("short", 10), "short");
+  assert.equal(clip("exactly10!", 10), "exactly10!");
+  assert.equal(clip("abcdefghijk", 10), "abcdefghi…");
+  assert.equal(clip("abcdefghijk", 10).length, 10);
+  // The pair 😀 would be cut after its first half: it is left out whole.
+  assert.equal(clip("abcdefgh😀xyz", 10), "abcdefgh…");
+  assert.equal(clip("x".repeat(1_000_000)).length, 60);
+  assert.equal(listNames(["a", "b", "c"], 2), "a, b and 1 more");
+  assert.equal(listNames(["n".repeat(100)]), "n".repeat(59) + "…");
+});
+
+test("characters a reader cannot see are shown by their code, uppercase and four digits at least", () => {
+  assert.equal(codePointLabel(9), "U+0009");
+  assert.equal(codePointLabel(0x1f600), "U+1F600");
+  assert.equal(showChar("#"), "'#'");
+  assert.equal(showChar("\u0000"), "U+0000");
+  assert.equal(showChar("\u0085"), "U+0085");
+  assert.equal(showChar("\ud800"), "U+D800");
+  assert.equal(showChar("\ufeff"), "U+FEFF");
+  assert.equal(showChar("\u2028"), "U+2028");
+  assert.equal(showChar("😀"), "'😀'");
+  assert.equal(showInvisibles("a\tb\u007f"), "aU+0009bU+007F");
+  assert.equal(clipVisible("x\t" + "y".repeat(100), 5), "xU+0009yy…");
+});
+
+const classification = (c: Partial<Classification>): Classification => ({
+  class: "partition-range",
+  partitions: 2.5,
+  scanned: 10000,
+  returned: 0.25,
+  selectivity: 0.000025,
+  reasons: [],
+  ...c,
+});
+
+test("callers print sub-unit estimates with two decimals and unknown figures as such: badges, summaries, hovers", () => {
+  const c = classification({});
+  assert.equal(badge(c), "partition-range · ≈ 2.5 partitions");
+  assert.equal(summary(c), "partition-range · ≈ 2.5 partitions · scans ≈ 10,000 to return ≈ 0.25");
+  assert.match(queryMarkdown("Q", c), /- entities returned: ≈ 0\.25\n/);
+  assert.equal(
+    summary(classification({ class: "table-scan", scanned: Infinity, returned: NaN })),
+    "table-scan · every partition · scans ≈ ∞ to return ≈ unknown",
+  );
+  assert.equal(formatPercent(0.5), "50%");
+  assert.equal(formatPercent(0.00025), "0.025%");
+});

@@ -1,0 +1,285 @@
+/**
+ * The values an expression may take, as a small set of alternatives: both
+ * branches of a conditional, both sides of `??`/`||`, every plain write of a
+ * `let`, the elements of the array a `for…of` walks (its literal and what is
+ * pushed to it), a property of such values (through spreads, later ones
+ * winning), what a helper of the program returns with its parameters bound
+ * to the call's arguments. `undefined` and a missing argument are `absent`;
+ * what cannot be followed — a parameter nobody binds, a compound
+ * assignment, an object whose properties are written after it was made — is
+ * `unknown`, never a guess.
+ *
+ * Each answer is memoised per node and parameter binding, and bounded: at
+ * most 16 alternatives, 8 levels deep, and the time budget.
+ */
+import ts from "typescript";
+import { Budget } from "./budget";
+import { FileFacts } from "./facts";
+import { returnedExpressions } from "./returns";
+import { skipOuter, symbolOf } from "./syntax";
+
+/** Parameters bound to the arguments of the call being followed (each with the binding of the caller). */
+export type Env = ReadonlyMap<ts.Symbol, { expr: ts.Expression; env: Env }>;
+
+export type Value =
+  /** An expression the resolver stops at: a literal, an object or array literal, a call it does not follow… */
+  | { kind: "expr"; expr: ts.Expression; env: Env; written?: ReadonlySet<string> | "any" }
+  /** `undefined`, `null`, an argument not passed. */
+  | { kind: "absent" }
+  /** An entity read by a listing: an element of what `listEntities(…)` yields (`call`), or of one of its pages. */
+  | { kind: "row"; call: ts.CallExpression }
+  /** A page of a listing (`listEntities(…).byPage()`): its elements are rows. */
+  | { kind: "page"; call: ts.CallExpression }
+  | { kind: "unknown"; why: string };
+
+export const NO_ENV: Env = new Map();
+export const ABSENT: Value = { kind: "absent" };
+const unknown = (why: string): Value => ({ kind: "unknown", why });
+
+const MAX_ALTERNATIVES = 16;
+const MAX_DEPTH = 8;
+const PENDING: Value[] = [unknown("a value that depends on itself")];
+
+export class ValueResolver {
+  private readonly memo = new Map<ts.Node, Map<Env, Value[]>>();
+
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    readonly budget: Budget,
+  ) {}
+
+  facts(n: ts.Node): FileFacts {
+    return FileFacts.of(this.checker, n.getSourceFile(), this.budget);
+  }
+
+  /** The alternatives of `e` (evaluated where `env` binds the parameters). */
+  values(e: ts.Expression | undefined, env: Env = NO_ENV, depth = 0): Value[] {
+    if (!e) return [ABSENT];
+    const x = skipValue(e);
+    if (depth > MAX_DEPTH) return [unknown("followed too deep")];
+    this.budget.tick();
+    let byEnv = this.memo.get(x);
+    if (!byEnv) this.memo.set(x, (byEnv = new Map()));
+    const known = byEnv.get(env);
+    if (known) return known;
+    byEnv.set(env, PENDING);
+    const out = cap(this.compute(x, env, depth));
+    byEnv.set(env, out);
+    return out;
+  }
+
+  private compute(x: ts.Expression, env: Env, depth: number): Value[] {
+    if (x.kind === ts.SyntaxKind.NullKeyword || ts.isVoidExpression(x)) return [ABSENT];
+    if (ts.isIdentifier(x)) return x.text === "undefined" ? [ABSENT] : this.identifier(x, env, depth);
+    if (ts.isConditionalExpression(x)) return [...this.values(x.whenTrue, env, depth + 1), ...this.values(x.whenFalse, env, depth + 1)];
+    if (ts.isBinaryExpression(x)) {
+      const op = x.operatorToken.kind;
+      if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
+        const right = this.values(x.right, env, depth + 1);
+        // `x ?? undefined` only turns null into undefined: it is x, whatever x may be.
+        if (right.every((v) => v.kind === "absent")) return this.values(x.left, env, depth + 1);
+        return [...this.values(x.left, env, depth + 1).filter((v) => v.kind !== "absent"), ...right];
+      }
+      // `c && v`: v, or nothing.
+      if (op === ts.SyntaxKind.AmpersandAmpersandToken) return [ABSENT, ...this.values(x.right, env, depth + 1)];
+    }
+    if (ts.isPropertyAccessExpression(x) || (ts.isElementAccessExpression(x) && ts.isStringLiteralLike(x.argumentExpression))) {
+      const name = ts.isPropertyAccessExpression(x) ? x.name.text : (x.argumentExpression as ts.StringLiteralLike).text;
+      const base = skipValue(x.expression);
+      // `this.x`, `obj.x.y` of something the resolver cannot see into: the access itself is the value.
+      if (base.kind === ts.SyntaxKind.ThisKeyword) return [{ kind: "expr", expr: x, env }];
+      const objects = this.values(base, env, depth + 1);
+      if (objects.every((o) => o.kind === "expr" && !ts.isObjectLiteralExpression(skipValue(o.expr))))
+        return [{ kind: "expr", expr: x, env }];
+      return this.property(objects, name, depth + 1, x);
+    }
+    if (ts.isCallExpression(x)) return this.call(x, env, depth);
+    return [{ kind: "expr", expr: x, env }];
+  }
+
+  private identifier(id: ts.Identifier, env: Env, depth: number): Value[] {
+    let sym = symbolOf(this.checker, id);
+    if (!sym) return [{ kind: "expr", expr: id, env }];
+    const bound = env.get(sym);
+    if (bound) return this.values(bound.expr, bound.env, depth + 1);
+    if (sym.flags & ts.SymbolFlags.Alias) sym = this.checker.getAliasedSymbol(sym);
+    const decl = sym.valueDeclaration;
+    if (!decl) return [{ kind: "expr", expr: id, env }];
+    if (ts.isParameter(decl)) {
+      // A default applies when the argument is absent; nobody bound this one, so it is whatever the caller passes.
+      return [{ kind: "expr", expr: id, env }];
+    }
+    if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [{ kind: "expr", expr: id, env }];
+    const facts = this.facts(decl);
+    const constant = (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0 && !!decl.initializer;
+    const defs = constant ? [{ kind: "init" as const, value: decl.initializer, at: decl }] : facts.defs(sym);
+    if (!defs.length) return [{ kind: "expr", expr: id, env }];
+    const out: Value[] = [];
+    for (const d of defs) {
+      if (d.kind === "init" || d.kind === "assign") out.push(...this.values(d.value, NO_ENV, depth + 1));
+      else if (d.kind === "forOf") out.push(...this.elements(d.value!, NO_ENV, depth + 1));
+      else if (d.kind === "binding") out.push(...this.property(this.values(d.value, NO_ENV, depth + 1), d.property!, depth + 1));
+      else return [unknown(`'${id.text}' is changed in place`)];
+    }
+    // An object whose properties are written after it was made: those properties are not what its literal says.
+    const writes = facts.propWrites(sym);
+    if (!writes.length) return out;
+    const written: Set<string> | "any" = writes.some((w) => w.name === undefined) ? "any" : new Set(writes.map((w) => w.name!));
+    return out.map((v) => (v.kind === "expr" ? { ...v, written } : v));
+  }
+
+  /** The values of property `name` of each alternative (an object literal's, through its spreads). */
+  property(objects: readonly Value[], name: string, depth = 0, at?: ts.Expression): Value[] {
+    const out: Value[] = [];
+    for (const o of objects) {
+      if (o.kind === "row" || o.kind === "page") {
+        out.push(unknown(`'${name}' of an entity read from the table`));
+        continue;
+      }
+      if (o.kind !== "expr") {
+        out.push(o);
+        continue;
+      }
+      if (o.written === "any" || o.written?.has(name)) {
+        out.push(unknown(`'${name}' is set after the object is made`));
+        continue;
+      }
+      const obj = skipValue(o.expr);
+      if (ts.isObjectLiteralExpression(obj)) out.push(...this.ofLiteral(obj, name, o.env, depth + 1));
+      else if (this.typeLacks(obj, name)) out.push(ABSENT);
+      else out.push(at ? { kind: "expr", expr: at, env: o.env } : unknown(`'${name}' of a value not known statically`));
+    }
+    return cap(out);
+  }
+
+  private ofLiteral(obj: ts.ObjectLiteralExpression, name: string, env: Env, depth: number): Value[] {
+    let current: Value[] = [ABSENT];
+    for (const p of obj.properties) {
+      if (ts.isPropertyAssignment(p) && propName(p.name) === name) current = this.values(p.initializer, env, depth + 1);
+      else if (ts.isShorthandPropertyAssignment(p) && p.name.text === name) current = this.values(p.name, env, depth + 1);
+      else if ((ts.isMethodDeclaration(p) || ts.isAccessor(p)) && propName(p.name) === name)
+        current = [unknown(`'${name}' is a method or an accessor`)];
+      else if (ts.isSpreadAssignment(p)) {
+        const next: Value[] = [];
+        for (const s of this.values(p.expression, env, depth + 1)) {
+          if (s.kind === "absent") next.push(...current);
+          else if (s.kind !== "expr") next.push(unknown(`a spread that may set '${name}'`));
+          else if (ts.isObjectLiteralExpression(skipValue(s.expr)) && !s.written) {
+            for (const v of this.ofLiteral(skipValue(s.expr) as ts.ObjectLiteralExpression, name, s.env, depth + 1))
+              next.push(...(v.kind === "absent" ? current : [v]));
+          } else if (this.typeLacks(s.expr, name)) next.push(...current);
+          else next.push(unknown(`a spread that may set '${name}'`));
+        }
+        current = cap(next);
+      }
+    }
+    return current;
+  }
+
+  /** The elements of an array: each element of its literal (spreads included) and each value pushed to it. */
+  elements(e: ts.Expression, env: Env = NO_ENV, depth = 0): Value[] {
+    const x = skipValue(e);
+    const out: Value[] = [];
+    if (ts.isIdentifier(x)) {
+      const sym = symbolOf(this.checker, x);
+      const decl = sym?.valueDeclaration;
+      if (decl && ts.isVariableDeclaration(decl)) {
+        const facts = this.facts(decl);
+        if (facts.isMutated(sym)) return [unknown(`'${x.text}' is changed in place`)];
+        for (const push of facts.pushes(sym)) {
+          for (const a of push.arguments)
+            out.push(...(ts.isSpreadElement(a) ? this.elements(a.expression, NO_ENV, depth + 1) : this.values(a, NO_ENV, depth + 1)));
+        }
+      }
+    }
+    for (const v of this.values(x, env, depth + 1)) {
+      const listing = v.kind === "expr" ? this.listing(skipValue(v.expr), v.env, depth) : undefined;
+      if (listing) out.push(listing);
+      else if (v.kind === "page") out.push({ kind: "row", call: v.call });
+      else if (v.kind !== "expr") out.push(v.kind === "absent" ? unknown("the elements of nothing") : v);
+      else if (ts.isArrayLiteralExpression(skipValue(v.expr))) {
+        for (const el of (skipValue(v.expr) as ts.ArrayLiteralExpression).elements)
+          out.push(...(ts.isSpreadElement(el) ? this.elements(el.expression, v.env, depth + 1) : this.values(el, v.env, depth + 1)));
+      } else if (!ts.isIdentifier(skipValue(v.expr)) || !out.length) out.push(unknown("the elements of an array not known statically"));
+    }
+    return cap(out);
+  }
+
+  /** What iterating `x` yields when it is a listing: rows of `listEntities(…)`, pages of its `.byPage()`. */
+  private listing(x: ts.Expression, env: Env, depth: number): Value | undefined {
+    if (!ts.isCallExpression(x) || !ts.isPropertyAccessExpression(x.expression)) return undefined;
+    const method = x.expression.name.text;
+    if (method === "listEntities") return { kind: "row", call: x };
+    if (method !== "byPage") return undefined;
+    const source = this.values(x.expression.expression, env, depth + 1).find(
+      (v) => v.kind === "expr" && ts.isCallExpression(skipValue(v.expr)) && this.listing(skipValue(v.expr), v.env, depth + 1),
+    );
+    return source?.kind === "expr" ? { kind: "page", call: skipValue(source.expr) as ts.CallExpression } : undefined;
+  }
+
+  /** A helper of the program: each returned expression, its parameters bound to this call's arguments. */
+  private call(c: ts.CallExpression, env: Env, depth: number): Value[] {
+    const decl = this.checker.getResolvedSignature(c)?.declaration;
+    if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return [{ kind: "expr", expr: c, env }];
+    const returns = returnedExpressions(decl, true);
+    if (!returns) return [{ kind: "expr", expr: c, env }];
+    const bound = this.bind(c, env, decl);
+    const out: Value[] = [];
+    for (const r of returns) out.push(...(r ? this.values(r, bound, depth + 1) : [ABSENT]));
+    return out;
+  }
+
+  /**
+   * The bindings inside the function a call runs: each parameter to the call's argument (evaluated in
+   * the caller's `env`), or to its default. Undefined-free: a parameter without either stays unbound.
+   */
+  bind(c: ts.CallExpression, env: Env, decl = this.checker.getResolvedSignature(c)?.declaration): Env {
+    if (!decl || !ts.isFunctionLike(decl)) return env;
+    const bound = new Map(env);
+    decl.parameters.forEach((p, i) => {
+      const sym = ts.isIdentifier(p.name) ? this.checker.getSymbolAtLocation(p.name) : undefined;
+      const arg = p.dotDotDotToken ? undefined : (c.arguments[i] ?? p.initializer);
+      if (sym && arg) bound.set(sym, { expr: arg, env: c.arguments[i] ? env : NO_ENV });
+    });
+    return bound;
+  }
+
+  /** True when the checker knows the expression's type has no such property. */
+  private typeLacks(e: ts.Expression, name: string): boolean {
+    const t = this.checker.getNonNullableType(this.checker.getTypeAtLocation(e));
+    // `T | undefined`: what T may hold, not what undefined lacks.
+    const members = t.isUnion() ? t.types : [t];
+    return members.every(
+      (m) =>
+        !(m.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.TypeParameter)) &&
+        !m.getProperty(name) &&
+        !m.getStringIndexType(),
+    );
+  }
+}
+
+/** Parentheses, type assertions and `await` do not change the value. */
+export function skipValue(e: ts.Expression): ts.Expression {
+  let x = skipOuter(e);
+  while (ts.isAwaitExpression(x)) x = skipOuter(x.expression);
+  return x;
+}
+
+function propName(n: ts.PropertyName): string | undefined {
+  return ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) ? n.text : undefined;
+}
+
+/** At most 16 alternatives, duplicates dropped; past that the value is not known. */
+function cap(values: Value[]): Value[] {
+  const out: Value[] = [];
+  for (const v of values) {
+    const same = out.some(
+      (o) =>
+        o.kind === v.kind &&
+        (v.kind !== "expr" || (o.kind === "expr" && o.expr === v.expr && o.env === v.env && o.written === v.written)) &&
+        ((v.kind !== "row" && v.kind !== "page") || ((o.kind === "row" || o.kind === "page") && o.call === v.call)),
+    );
+    if (!same) out.push(v);
+  }
+  return out.length > MAX_ALTERNATIVES ? [unknown("more alternatives than followed")] : out;
+}
