@@ -98,7 +98,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
-      { language: "tdl" },
+      // Saved designs and Untitled ones (a scratch design gets its diagnostics); never a diff view's old version (git:) or
+      // another scheme's copy, which would show its findings twice in the Problems panel.
+      { scheme: "file", language: "tdl" },
+      { scheme: "untitled", language: "tdl" },
       { scheme: "file", language: "typescript" },
       { scheme: "file", language: "typescriptreact" },
       { scheme: "file", language: "javascript" },

@@ -5,7 +5,8 @@
  * with a choice of types, and key functions whose arguments offer the
  * table's properties of a type the function takes.
  */
-import type { KeyFunction, PropertyInfo } from "@core";
+import type { KeyFunction, MEMBER_KEYWORDS, MODIFIERS, PropertyInfo } from "@core";
+import { renderedDigits } from "@core/model/properties";
 import { FUNCTION_DOCS } from "./hover";
 
 /**
@@ -39,7 +40,8 @@ export const PROPERTY_SNIPPET = `\${1:Name}: \${2|${TYPE_CHOICES.join(",")}|}`;
 export const PROPERTY_DOC =
   '`Name: type modifiers` — a property of the entities. Modifiers say what the checks need: `distinct N`, `unique`, `increasing`, `hot 30%`, `charset "a-z0-9"`.';
 
-export const TYPE_DOCS: Record<string, { snippet: string; doc: string }> = {
+/** Each type: what it inserts and a line of documentation (every type has both: the compiler checks the keys). */
+export const TYPE_DOCS: Record<PropertyInfo["type"], { snippet: string; doc: string }> = {
   string: { snippet: "string(${1:60})", doc: "`string(60)`, `string(12..12)` — text with a maximum (or minimum..maximum) length." },
   int: { snippet: "int(${1:0}..${2:100})", doc: "`int(0..99999)` — a 32-bit integer, with its range." },
   int64: { snippet: "int64(${1:0}..${2:1000000})", doc: "`int64(0..9999999999)` — a 64-bit integer, with its range." },
@@ -51,7 +53,8 @@ export const TYPE_DOCS: Record<string, { snippet: string; doc: string }> = {
   enum: { snippet: "enum(${1:A}, ${2:B})", doc: '`enum(Full, Half, "10K")` — one of the listed values.' },
 };
 
-export const MODIFIER_DOCS: Record<string, { snippet?: string; doc: string }> = {
+/** Each modifier: its snippet when it takes a value, and a line of documentation. */
+export const MODIFIER_DOCS: Record<(typeof MODIFIERS)[number], { snippet?: string; doc: string }> = {
   distinct: {
     snippet: "distinct ${1:100}",
     doc: "`distinct 200` — how many different values the table holds: partitions and selectivity follow from it.",
@@ -68,7 +71,8 @@ export const MODIFIER_DOCS: Record<string, { snippet?: string; doc: string }> = 
   },
 };
 
-export const MEMBER_DOCS: Record<string, { snippet: string; doc: string }> = {
+/** Each member keyword: what it inserts and a line of documentation. */
+export const MEMBER_DOCS: Record<(typeof MEMBER_KEYWORDS)[number], { snippet: string; doc: string }> = {
   partitionKey: {
     snippet: "partitionKey = ",
     doc: '`partitionKey = A + "_" + pad(B, 5)` — how the PartitionKey is built from the properties.',
@@ -96,6 +100,7 @@ export const MEMBER_DOCS: Record<string, { snippet: string; doc: string }> = {
   },
 };
 
+/** The comparisons of a `where` clause, each with what it does to the key. */
 export const COMPARISON_DOCS: Record<string, string> = {
   "=": "`A = ?` — one value: pins a key part.",
   "<": "`A < ?` — a range below a value.",
@@ -125,9 +130,9 @@ export function functionSnippet(fn: KeyFunction, props: readonly PropertyInfo[])
   const arg = fit.length > 1 ? `\${1|${fit.map((p) => p.name).join(",")}|}` : `\${1:${fit[0]?.name ?? "P"}}`;
   switch (fn) {
     case "pad": {
-      const first = fit[0];
-      const width = first && Number.isFinite(first.max) ? Math.max(String(first.max).length, String(first.min).length) : 5;
-      return `pad(${arg}, \${2:${width}})`;
+      // Wide enough for every choice: a pad narrower than its property's values sorts them out of order.
+      const widths = fit.map((p) => Math.max(renderedDigits(p.max ?? 0), renderedDigits(p.min ?? 0)));
+      return `pad(${arg}, \${2:${widths.length ? Math.max(...widths) : 5}})`;
     }
     case "hash":
       return `hash(${arg}, \${2:4})`;

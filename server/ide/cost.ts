@@ -41,9 +41,12 @@ const SHORT: Record<ServiceName, string> = { "azure-table": "Table Storage", "co
 
 export const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-/** Whether the design declares anything to price: a rate or stored rows. */
+/** A quantity as a reader takes it in: two decimals below 10, whole and grouped above. */
+const qty = (n: number) => (n < 10 ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : formatCount(Math.round(n)));
+
+/** Whether the declared load costs anything: a rate or stored rows (a table without either is free on every service). */
 function hasLoad(cost: TableCost): boolean {
-  return cost.estimates.some((e) => e.lines.some((l) => l.quantity > 0));
+  return cost.estimates.some((e) => (e.monthlyUsd ?? 0) > 0);
 }
 
 /** The estimates in the order a reader of this design wants them: its own service first. */
@@ -52,10 +55,19 @@ function ordered(cost: TableCost, service: ServiceName | undefined): ServiceEsti
   return [...cost.estimates].sort((a, b) => Number(b.service === first) - Number(a.service === first));
 }
 
+/** The units a service the sheet does not price bills (Tablestore's capacity units), summed. */
+function units(e: ServiceEstimate): string {
+  const perUnit = new Map<string, number>();
+  for (const l of e.lines) if (l.quantity > 0) perUnit.set(l.unit, (perUnit.get(l.unit) ?? 0) + l.quantity);
+  return [...perUnit].map(([unit, n]) => `${qty(n)} ${unit}`).join(" + ") || "nothing";
+}
+
 /**
  * The lens line of a table: "≈ $186.62/month on Table Storage · $584.00 on
- * Cosmos DB" (Tablestore, which the sheet does not price, only for a
- * Tablestore design); undefined when the table declares nothing to price.
+ * Cosmos DB"; a Tablestore design leads with the capacity units it bills
+ * ("≈ 51,840,000 CU/month on Tablestore (not priced) · $1.87 on Table
+ * Storage · …"), which the sheet has no price for. Undefined when the table
+ * declares nothing to price.
  */
 export function costLens(analysis: TdlAnalysis, tm: TableModel): string | undefined {
   const cost = tableCost(analysis, tm);
@@ -64,8 +76,8 @@ export function costLens(analysis: TdlAnalysis, tm: TableModel): string | undefi
   const shown = ordered(cost, service).filter((e) => e.monthlyUsd !== null || e.service === service);
   return shown
     .map((e, i) => {
-      const figure = e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd);
-      return i === 0 ? `≈ ${figure}${e.monthlyUsd === null ? "" : "/month"} on ${SHORT[e.service]}` : `${figure} on ${SHORT[e.service]}`;
+      const figure = e.monthlyUsd === null ? `${units(e)}/month` : `${usd(e.monthlyUsd)}${i === 0 ? "/month" : ""}`;
+      return `${i === 0 ? "≈ " : ""}${figure} on ${SHORT[e.service]}${e.monthlyUsd === null ? " (not priced)" : ""}`;
     })
     .join(" · ");
 }
@@ -94,8 +106,6 @@ export function costHover(analysis: TdlAnalysis, tm: TableModel): string {
   for (const e of cost.estimates) for (const n of e.notes) lines.push(`- ${SHORT[e.service]}: ${n}`);
   return lines.join("\n");
 }
-
-const qty = (n: number) => (n < 10 ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : formatCount(Math.round(n)));
 
 function paysFor(e: ServiceEstimate): string {
   // A throughput line names its RU/s already.

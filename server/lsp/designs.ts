@@ -54,13 +54,14 @@ interface Found {
 
 export class WorkspaceDesigns {
   private fromDisk: Map<string, DiskDesign> | undefined;
-  /** Ambiguities already told (table and files), so each is said once. */
+  /** What was told already (which files were left out, which of two designs is used), so each is said once. */
   private readonly told = new Set<string>();
 
   /**
-   * @param say tells the user once per scan which design files were left
-   *   out and why, and once per table which of two designs is used (the
-   *   server's log and the client's status bar)
+   * @param say tells the user once which design files were left out and
+   *   why (a rescan that leaves out the same ones says nothing), and once per
+   *   table which of two designs is used (the server's log and the client's
+   *   status bar)
    * @param options the analysis options of the designs read from disk (the user's rule levels and service)
    */
   constructor(
@@ -147,13 +148,16 @@ export class WorkspaceDesigns {
   private ambiguous(name: string, candidates: Found[]): void {
     const uris = [...new Map(candidates.map((c) => [filePath(c.uri), c.uri])).values()];
     if (uris.length < 2) return;
-    const key = `${name}\u0000${uris.join("\u0000")}`;
-    if (this.told.has(key)) return;
-    this.told.add(key);
     const names = uris.map((u) => this.shown(u));
-    this.say(
+    this.sayOnce(
       `table ${name} is declared by ${plural(uris.length, "design")} (${names.join(", ")}): code is compared with the one in ${names[0]}`,
     );
+  }
+
+  private sayOnce(message: string): void {
+    if (this.told.has(message)) return;
+    this.told.add(message);
+    this.say(message);
   }
 
   /** A file as the user reads it: relative to its workspace folder. */
@@ -208,7 +212,7 @@ export class WorkspaceDesigns {
     if (skipped.length) {
       const named = skipped.slice(0, NAMED_SKIPS).join("; ");
       const more = skipped.length > NAMED_SKIPS ? `; and ${formatCount(skipped.length - NAMED_SKIPS)} more` : "";
-      this.say(`Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`);
+      this.sayOnce(`Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`);
     }
     return out;
   }

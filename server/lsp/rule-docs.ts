@@ -6,11 +6,10 @@
  * The link is to the copy of docs/rules.md that ships beside the server
  * (`dist/../docs/rules.md`, in the VSIX as in the repository), as a `file:`
  * URI with the code's anchor: no network, the same version of the rules the
- * server checks, and a URI every LSP client can open. VS Code's client turns
- * it into the extension's "show rule" command, which opens the Markdown
- * preview at that row (client/vscode/rule-links.ts). Only codes whose anchor
- * the file holds get a link: a missing file or row gives no link, never a
- * broken one.
+ * server checks, and a URI every LSP client can open (VS Code opens the
+ * catalog in an editor; a browser or a Markdown viewer goes to the row).
+ * Only codes whose anchor the file holds get a link: a missing file or row
+ * gives no link, never a broken one.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

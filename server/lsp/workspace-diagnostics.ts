@@ -63,12 +63,12 @@ export class WorkspaceDiagnostics {
     slice();
   }
 
-  /** A design file was created or changed on disk. */
+  /** A design file was created or changed on disk: drift reads its new text whatever the scope; its diagnostics follow when the scope says so. */
   changed(uri: string): void {
-    if (this.scope === "off") return;
     const file = filePath(uri);
     if (!file) return;
     const design = this.designs.reread(uri);
+    if (this.scope === "off") return;
     if (design) this.publish(file, design);
     else this.forget(file, uri);
   }

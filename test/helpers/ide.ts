@@ -106,6 +106,24 @@ export function overLsp(client: LspClient, ms = 10_000): IdeTarget {
   };
 }
 
+/**
+ * What a snippet inserts when the user accepts every default: each tab stop
+ * its placeholder (`${1:Orders}`) or first choice (`${1|a,b|}`), each mirror
+ * (`${1}`) what its tab stop got, escapes (`\\,` `\\|` `\\}` `\\$`) undone.
+ */
+export function insertSnippet(snippet: string): string {
+  const values = new Map<string, string>();
+  const unescape = (s: string) => s.replace(/\\([,|}$\\])/g, "$1");
+  return snippet
+    .replace(/\$\{(\d+):((?:\\.|[^}\\])*)\}/g, (_, n: string, d: string) => (values.set(n, unescape(d)), unescape(d)))
+    .replace(/\$\{(\d+)\|((?:\\.|[^|\\])*)\|\}/g, (_, n: string, choices: string) => {
+      const first = unescape(choices.split(/(?<!\\),/)[0]);
+      values.set(n, first);
+      return first;
+    })
+    .replace(/\$\{(\d+)\}|\$(\d+)/g, (_, a: string | undefined, b: string | undefined) => values.get(a ?? b!) ?? "");
+}
+
 /** The one caret of `source` (and the clean text). */
 function caret(source: string): { text: string; offset: number; ranges: Span[] } {
   const m = marked(source);
