@@ -11,8 +11,8 @@
  * has it otherwise. An Untitled buffer, a diff view's old version (`git:`)
  * or a file outside the workspace never stands in for the design of a
  * table: drift against a scratch buffer would be drift against nothing the
- * project keeps. When two files declare the same table, the first (open
- * before saved, then in path order) is used and the user is told once.
+ * project keeps. When two files declare the same table, the first in path
+ * order is used (as the editor has it, when open) and the user is told once.
  *
  * The scan reads only regular files of bounded size (design-files.ts), at
  * most `MAX_FILES` of them and `MAX_TOTAL_BYTES` in all, and says once which
@@ -92,7 +92,7 @@ export class WorkspaceDesigns {
     return found ? designTable(found.tm, found.analysis, found.uri) : undefined;
   }
 
-  /** Every design file of the workspace as the disk has it (read on first need, within the scan's budget), by path, in path order. */
+  /** Every design file of the workspace as the disk has it (read on first need, within the scan's budget), by path. */
   files(): ReadonlyMap<string, DiskDesign> {
     this.fromDisk ??= this.scan();
     return this.fromDisk;
@@ -128,19 +128,21 @@ export class WorkspaceDesigns {
 
   private find(name: string | undefined): Found | undefined {
     if (!name) return undefined;
-    const candidates: Found[] = [];
+    const candidates: Array<Found & { file: string }> = [];
     const open = this.open().filter((o) => this.counts(o.uri));
     for (const { uri, analysis } of open) {
       const tm = analysis.tables.find((t) => t.table.name.text === name);
-      if (tm) candidates.push({ tm, analysis, uri });
+      if (tm) candidates.push({ tm, analysis, uri, file: filePath(uri)! });
     }
     // An open design wins over its own older text on disk, whether or not it still declares the table.
     const openFiles = new Set(open.map((o) => filePath(o.uri)));
     for (const [file, d] of this.files()) {
       if (openFiles.has(file)) continue;
       const tm = d.analysis.tables.find((t) => t.table.name.text === name);
-      if (tm) candidates.push({ tm, analysis: d.analysis, uri: d.uri });
+      if (tm) candidates.push({ tm, analysis: d.analysis, uri: d.uri, file });
     }
+    // In path order, open or not: which design counts must not change when a file is opened, saved or created.
+    candidates.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     if (candidates.length > 1) this.ambiguous(name, candidates);
     return candidates[0];
   }
@@ -185,7 +187,7 @@ export class WorkspaceDesigns {
       } catch {
         return;
       }
-      // In path order: which of two designs of one table wins must not depend on the file system's order.
+      // In name order: which files the scan's budget keeps must not depend on the file system's order.
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         if (e.name === "node_modules" || e.name.startsWith(".")) continue;
