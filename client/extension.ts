@@ -41,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(output, status, host);
   const commands = new Commands(context, output);
   const store = new VsCodeConnectionStore(context);
-  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args));
+  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args), context.globalStorageUri.fsPath);
   const explorer: PageServices["explorer"] = {};
   const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), explorer };
   const pages = await PagePanels.register(context, commands, services, (line) => output.appendLine(line));

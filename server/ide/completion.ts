@@ -17,6 +17,8 @@ import {
   type PropertyInfo,
 } from "@core";
 import { formatCount } from "@core/text/words";
+import type { EdmType } from "@protocol/entities";
+import { filterSuggestions } from "@protocol/filter-words";
 import {
   COMPARISON_DOCS,
   FUNCTION_DOCS,
@@ -207,20 +209,38 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
   return [];
 }
 
-/** Inside a `filter "…"` string: property names, the keys and OData operators. */
+/** A design's types as the Edm types a filter's literals are written in. */
+const EDM_OF: Record<PropertyInfo["type"], EdmType> = {
+  string: "String",
+  enum: "String",
+  int: "Int32",
+  int64: "Int64",
+  double: "Double",
+  bool: "Boolean",
+  datetime: "DateTime",
+  guid: "Guid",
+  binary: "Binary",
+};
+
+/**
+ * Inside a `filter "…"` string: what fits next after the filter's text up
+ * to the caret (protocol/filter-words.ts, as in the explorer's filter
+ * editor): properties, then an operator, a literal of the property's type,
+ * `and` / `or`.
+ */
 function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] {
   const tm = tableAt(analysis, offset);
   if (!tm) return [];
   const rel = offset - tm.base;
-  const inFilter = tm.table.accesses.some((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
-  if (!inFilter) return [];
-  const names = ["PartitionKey", "RowKey", "Timestamp", ...tm.props.keys()];
-  return [
-    ...names.map((label) => ({ label, kind: "property" as const })),
-    ...["eq", "ne", "gt", "ge", "lt", "le", "and", "or", "not"].map((label) => ({ label, kind: "operator" as const })),
-    ...["datetime'2026-01-01T00:00:00Z'", "guid'00000000-0000-0000-0000-000000000000'", "X'0a1b'", "true", "false"].map((label) => ({
-      label,
-      kind: "value" as const,
-    })),
-  ];
+  const filter = tm.table.accesses.find((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
+  if (!filter || filter.kind !== "query" || !filter.filter) return [];
+  const before = tm.text.slice(filter.filter.start + 1, rel);
+  const props = [...tm.props.values()].map((p) => ({ name: p.name, type: EDM_OF[p.type] }));
+  return filterSuggestions(before, props).map((w) => ({
+    label: w.label,
+    kind: w.kind,
+    detail: w.detail,
+    documentation: w.doc,
+    ...(w.snippet || w.insert !== w.label ? { snippet: w.insert } : {}),
+  }));
 }

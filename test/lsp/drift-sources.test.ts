@@ -94,7 +94,7 @@ test("two designs declare the table: the user is told once which one the code is
   writeFileSync(path.join(dir, "old", "visits.tdl"), design("__"));
   const before = warnings.length;
   await client.filesChanged([{ uri: uriOf("old/visits.tdl"), type: 1 }]);
-  // old/visits.tdl comes first in path order: its "__" agrees with the code.
+  // The older copy (in the folder "old") comes first in path order: its "__" agrees with the code.
   await next("the code compared with old/visits.tdl", (p) => drift(p).length === 0);
   // Edits of the code analyse it again and again: the sentence is not repeated.
   for (let i = 0; i < 2; i++) {
