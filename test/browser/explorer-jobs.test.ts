@@ -10,7 +10,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { verifyTable } from "@runtime";
@@ -40,6 +40,7 @@ after(async () => {
   await harness?.close();
   await proxy?.close();
   await emu?.stop();
+  for (const dir of ui?.made ?? []) rmSync(dir, { recursive: true, force: true });
 });
 
 const people = tableName("People");

@@ -1,5 +1,5 @@
 /** Test doubles for the host's UI and storage (the account and the controller are real). */
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ConnectionStore, ExplorerUi } from "@client/explorer/controller";
@@ -87,14 +87,21 @@ export class ScriptedUi implements ExplorerUi {
   }
   /** The folder the next `chooseFolder` answers (undefined: a new one under the temporary folder); null: the dialog is dismissed. */
   folder: string | null | undefined;
-  /** Where job logs go: a folder of this UI's own under the temporary folder. */
-  readonly logs = mkdtempSync(path.join(tmpdir(), "tdl-explorer-logs-"));
+  /** The folders this UI made (export folders, the job logs' folder): a test removes them when it ends. */
+  readonly made: string[] = [];
+  private logs: string | undefined;
   async chooseFolder(_title: string, name: string) {
     if (this.folder === null) return undefined;
-    return this.folder ?? mkdtempSync(path.join(tmpdir(), `${name}-`));
+    if (this.folder) return this.folder;
+    const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    this.made.push(dir);
+    return dir;
   }
   async jobLog(name: string) {
-    mkdirSync(this.logs, { recursive: true });
+    if (!this.logs) {
+      this.logs = mkdtempSync(path.join(tmpdir(), "tdl-explorer-logs-"));
+      this.made.push(this.logs);
+    }
     return path.join(this.logs, name);
   }
   async withProgress<T>(_title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>) {
