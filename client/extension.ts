@@ -95,8 +95,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
+    // --expose-gc: the server collects a large file's dropped programs when the editor is idle (server/lsp/idle-gc.ts).
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--expose-gc"] } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009", "--expose-gc"] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

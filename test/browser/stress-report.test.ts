@@ -51,8 +51,15 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   const verdicts = await page.locator(".run .verdict").allInnerTexts();
   runs.forEach((r, i) => {
     const figure = r.report.verdict.hottestPartitionEntitiesPerSecond.toLocaleString("en-US");
-    assert.ok(verdicts[i].startsWith(`Hottest partition: ${figure} entities/s (target 2,000 entities/s). On the emulator`), verdicts[i]);
+    assert.ok(
+      verdicts[i].startsWith(
+        `${r.report.verdict.headline}\nHottest partition: ${figure} entities/s (target 2,000 entities/s). On the emulator`,
+      ),
+      verdicts[i],
+    );
   });
+  assert.match(verdicts[0], /^HOT: partition '[^']+' took [\d,.]+ entities\/s, above the target of 2,000\n/);
+  assert.match(verdicts[1], /^OK: the hottest partition took [\d,.]+ entit(y|ies)\/s, under the target of 2,000\n/);
   assert.match(verdicts[0], /Hot: partition '[^']+' took more than the 2,000 entities\/s partition target: on Azure it would run hot/);
   assert.match(verdicts[1], /No partition reached the 2,000 entities\/s partition target\./);
   // The figures: 12,000 inserts in 1.2 s, latencies 1–9 ms, no errors in words (not "{}"); the metadata line of each run.
@@ -126,7 +133,12 @@ test("one partition, one entity a second, a throttled call: singular nouns and e
     const { page } = single;
     await page.locator(".run").waitFor();
     const verdict = await page.locator(".run .verdict").innerText();
-    assert.ok(verdict.startsWith("Hottest partition: 1 entity/s (target 2,000 entities/s)."), verdict);
+    assert.ok(
+      verdict.startsWith(
+        "OK: the hottest partition took 1 entity/s, under the target of 2,000\nHottest partition: 1 entity/s (target 2,000 entities/s).",
+      ),
+      verdict,
+    );
     assert.match(verdict, /\(1 partition touched\)/);
     assert.doesNotMatch(verdict, /1 partitions|1 entities/);
     assert.equal(await page.locator(".run h2", { hasText: "Hottest partitions" }).innerText(), "Hottest partitions (1 partition)");

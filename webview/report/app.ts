@@ -67,8 +67,10 @@ function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLEle
     h(
       "p",
       { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
-      h("strong", {}, `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
-      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
+      // The headline says what decided the verdict; a report written before headlines existed shows its hottest rate instead.
+      h("strong", {}, r.verdict.headline ?? `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
+      h("br", {}),
+      `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)} (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
     ),
     operationsTable(r, ops),
     errorsLine(r, ops),
