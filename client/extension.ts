@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(output, status, host);
   const commands = new Commands(context, output);
   const store = new VsCodeConnectionStore(context);
-  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args));
+  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args), context.globalStorageUri.fsPath);
   const explorer: PageServices["explorer"] = {};
   const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), explorer };
   const pages = await PagePanels.register(context, commands, services, (line) => output.appendLine(line));
@@ -101,7 +101,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
-      { language: "tdl" },
+      // Saved designs and Untitled ones (a scratch design gets its diagnostics); never a diff view's old version (git:) or
+      // another scheme's copy, which would show its findings twice in the Problems panel.
+      { scheme: "file", language: "tdl" },
+      { scheme: "untitled", language: "tdl" },
       { scheme: "file", language: "typescript" },
       { scheme: "file", language: "typescriptreact" },
       { scheme: "file", language: "javascript" },

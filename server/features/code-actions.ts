@@ -1,13 +1,53 @@
-/** Quick fixes: rebuilt from the `data` of the diagnostics the client sends back (lsp/convert.ts). */
-import { CodeAction, CodeActionParams } from "vscode-languageserver/node";
+/**
+ * Quick fixes: the rules' own, rebuilt from the `data` of the diagnostics
+ * the client sends back (lsp/convert.ts); then, for every finding of ours,
+ * the fix that silences it on its line with `// tdl-ignore-next-line CODE`
+ * (ide/ignore-fix.ts), last and never preferred.
+ */
+import { CodeAction, CodeActionKind, CodeActionParams, Diagnostic, DiagnosticSeverity } from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { LineIndex } from "@core";
+import { ignoreEdit, ignoreTitle } from "../ide/ignore-fix";
 import { codeActionsFor } from "../lsp/convert";
 import { feature } from "../lsp/feature";
-import { contextDiagnostics, documentUri } from "../lsp/params";
+import { contextDiagnostics, documentUri, isObject } from "../lsp/params";
 
 export const codeActions = feature<CodeActionParams, CodeAction[]>({
   name: "code actions",
   method: "textDocument/codeAction",
   capabilities: { codeActionProvider: { codeActionKinds: ["quickfix"] } },
   empty: [],
-  answer: (params) => codeActionsFor(documentUri(params), contextDiagnostics(params)),
+  answer(params, scope) {
+    const uri = documentUri(params);
+    const diagnostics = contextDiagnostics(params);
+    const actions = codeActionsFor(uri, diagnostics);
+    const doc = scope.document(params);
+    return doc ? [...actions, ...ignoreActions(doc, diagnostics)] : actions;
+  },
 });
+
+/** One "ignore" action per code and line among the diagnostics of ours the client sent (they are untrusted: checked one by one). */
+function ignoreActions(doc: TextDocument, diagnostics: unknown[]): CodeAction[] {
+  const text = doc.getText();
+  const lines = new LineIndex(text);
+  const done = new Set<string>();
+  const actions: CodeAction[] = [];
+  for (const d of diagnostics) {
+    if (!isObject(d) || d.source !== "tdl" || typeof d.code !== "string" || d.severity === DiagnosticSeverity.Hint) continue;
+    const start = isObject(d.range) && isObject(d.range.start) ? d.range.start.line : undefined;
+    if (typeof start !== "number" || !Number.isInteger(start)) continue;
+    const key = `${d.code}\u0000${start}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    const edit = ignoreEdit(text, start, d.code, lines);
+    if (!edit) continue;
+    actions.push({
+      title: ignoreTitle(d.code),
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [d as unknown as Diagnostic],
+      isPreferred: false,
+      edit: { changes: { [doc.uri]: [{ range: lines.range(edit.start, edit.end), newText: edit.newText }] } },
+    });
+  }
+  return actions;
+}

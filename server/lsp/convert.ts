@@ -16,6 +16,7 @@ import {
 } from "vscode-languageserver/node";
 import { Finding, Fix, LineIndex, TextEdit } from "@core";
 import { Completion, OutlineSymbol } from "../ide";
+import { ruleHref } from "./rule-docs";
 
 export interface FixData {
   title: string;
@@ -56,6 +57,9 @@ export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
     source: "tdl",
     message: f.message,
   };
+  // The code links to its row of the rules catalog (rule-docs.ts).
+  const href = ruleHref(f.code);
+  if (href) d.codeDescription = { href };
   if (f.fixes?.length) d.data = { fixes: f.fixes.map((fix) => toFixData(lines, fix)) } satisfies DiagnosticData;
   return d;
 }

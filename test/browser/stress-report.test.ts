@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
 import { StressReport } from "@protocol/stress-report";
+import { SNAPSHOT } from "@core";
 import report from "@client/webview-host/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
@@ -70,6 +71,14 @@ test("two designs side by side: verdicts, figures and three charts each", async 
     ops.join("\n"),
   );
   assert.deepEqual(await page.locator(".run .errors-line").allInnerTexts(), ["No errors.", "No errors."]);
+  // What the run cost on Table Storage: 12,000 requests at $0.00036 per 10,000 = $0.000432; the design's 10,000 inserts/s
+  // for a month are 5 × docs/cost.md's 2,000/s ($186.62, unrounded $186.624): $933.12.
+  assert.deepEqual(
+    await page.locator(".run .run-cost").allInnerTexts(),
+    Array(2).fill(
+      `On Table Storage this run's 12,000 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ $0.00043; the design's rates for a month ≈ $933.12 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
+    ),
+  );
   assert.deepEqual(
     await page.locator(".run .meta").allInnerTexts(),
     Array(2).fill("design · emulator · 1.2 s · concurrency 8 · table stress0123456789"),
@@ -144,6 +153,11 @@ test("one partition, one entity a second, a throttled call: singular nouns and e
     assert.equal(await page.locator(".run h2", { hasText: "Hottest partitions" }).innerText(), "Hottest partitions (1 partition)");
     assert.match(await page.locator(".run table.ops").innerText(), /insert\s+2\s+1\s+1\s+3\s+3\s+3\s+3\s+1 ServerBusy\s+0/);
     assert.equal(await page.locator(".run .errors-line").innerText(), "Errors: 1 ServerBusy.");
+    // The refused call is billed too; a run that is not the design's own patterns has no month figure.
+    assert.equal(
+      await page.locator(".run .run-cost").innerText(),
+      `On Table Storage this run's 2 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ under $0.0001 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
+    );
   } finally {
     await single.close();
   }
