@@ -22,6 +22,7 @@ import { LiveDataChecker } from "./commands/live-data";
 import { StressCommand } from "./commands/stress";
 import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
+import { openLogHeatmapCommand } from "./commands/log-heatmap";
 import type { PageServices } from "./webview-host/page";
 
 let client: LanguageClient | undefined;
@@ -69,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   commands.register("removeStressTables", () => stress.removeLeftovers());
   commands.register("inferDesign", (table) => new InferCommand(host, session).run(text(table)));
   commands.register("generateKeyBuilders", (uri, table) => generateKeyBuildersCommand(uri, table));
+  commands.register("openLogHeatmap", () => openLogHeatmapCommand((args) => pages.open("heatmap", args)));
   commands.register("startEmulator", async () => {
     const { info, secret } = await host.start();
     await store.save(info, secret);

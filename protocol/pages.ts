@@ -13,6 +13,7 @@
 import type { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./entities";
 import type { StressReport } from "./stress-report";
 import type { TrafficSecond } from "./traffic";
+import type { LogHeatmap } from "./log-heatmap";
 import type { FilterProperty } from "./filter-words";
 import type { ImportChoices, ImportPlanSummary, ImportReport } from "./transfer";
 import type { Classification } from "@core";
@@ -193,6 +194,18 @@ export type NoticeEvent = { type: "notice"; notice: Notice };
  */
 export type TrafficEvent = { type: "traffic"; second: TrafficSecond };
 
+/**
+ * The heatmap's start state: the emulator's recent seconds and the host's
+ * clock (live: `traffic` events follow), or a heatmap of a service's logs —
+ * its cells in `seconds` (one per bucket of `logs.bucketMs`), the rest in
+ * `logs` (partitions, the design beside them, notes); nothing follows.
+ */
+export interface HeatmapState {
+  seconds: TrafficSecond[];
+  now?: number;
+  logs?: Omit<LogHeatmap, "seconds"> & { title: string };
+}
+
 /** The stress report page's state: one run, or two side by side when designs are compared. */
 export interface ReportState {
   runs: Array<{ label: string; report: StressReport }>;
@@ -206,7 +219,7 @@ export interface Views {
     events: ProgressEvent | ConnectionsEvent | NoticeEvent;
   };
   report: { state: ReportState; requests: ReportRequests; events: never };
-  heatmap: { state: { seconds: TrafficSecond[]; now?: number }; requests: HeatmapRequests; events: TrafficEvent };
+  heatmap: { state: HeatmapState; requests: HeatmapRequests; events: TrafficEvent };
 }
 
 export type ViewName = keyof Views;

@@ -942,6 +942,8 @@ async function main() {
   }
   // `node scripts/bench.mjs infer` runs the inference section alone.
   if (process.argv.includes("infer")) return benchInfer();
+  // `node scripts/bench.mjs logs` runs the heatmap-from-logs section alone.
+  if (process.argv.includes("logs")) return benchLogs();
 
   // Real files in a real folder: Prisma's server reads the schema's folder.
   const dir = mkdtempSync(path.join(tmpdir(), "tda-bench-"));
@@ -1012,12 +1014,20 @@ async function main() {
   printFidelity(await benchFidelity());
   printReliability(await benchReliability());
   benchInfer();
+  benchLogs();
 }
 
 /** `tdl infer`'s inference time for 10,000 sampled entities per example table (scripts/bench-infer.ts, through tsx). */
 function benchInfer() {
   console.log("\nInference: 10,000 sampled rows of each generated table to a checked design (ms, 3 rounds)\n");
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench-infer.ts")], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) process.exitCode = 1;
+}
+
+/** `tdl heatmap --logs` over StorageTableLogs files of 250,000 and 1,000,000 lines: time and memory (scripts/bench-logs.ts, through tsx). */
+function benchLogs() {
+  console.log("\nHeatmap from logs: StorageTableLogs JSON lines read by tdl heatmap --logs' code (each size in a fresh process)\n");
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench-logs.ts")], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) process.exitCode = 1;
 }
 
