@@ -16,7 +16,7 @@ import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { verifyTable } from "@runtime";
 import { ExplorerController } from "@client/explorer/controller";
 import type { EntityRow } from "@protocol/entities";
-import { Harness, openHarness } from "../helpers/webview-harness";
+import { Harness, openHarness, typeIntoFilter } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { FaultProxy } from "../helpers/fault-proxy";
 import { tableName } from "../helpers/azurite";
@@ -67,13 +67,8 @@ async function openTable(table: string, connection = "Emulator"): Promise<void> 
   await page.locator(".title", { hasText: table }).waitFor();
 }
 
-async function typeFilter(text: string): Promise<void> {
-  const { page } = harness;
-  await page.locator(".filter-editor .monaco-editor").click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  if (text) await page.keyboard.type(text, { delay: 5 });
-}
+/** Replaces the filter with `text`, typed. */
+const typeFilter = (text: string) => typeIntoFilter(harness.page, text, 5);
 
 /** The labels the filter editor's completion shows now, in order. */
 async function suggestions(): Promise<string[]> {

@@ -4,7 +4,7 @@ import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
 import { DEV_KEY } from "@runtime/account/connection-string";
 import { toJson } from "@runtime/transfer/json";
-import { Harness, openHarness } from "../helpers/webview-harness";
+import { Harness, openHarness, typeIntoFilter } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";
 
@@ -34,13 +34,8 @@ const rows = Array.from({ length: 1200 }, (_, i) => ({
   },
 }));
 
-async function typeFilter(text: string): Promise<void> {
-  const { page } = harness;
-  await page.locator(".filter-editor .monaco-editor").click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  await page.keyboard.type(text, { delay: 5 });
-}
+/** Replaces the filter with `text`, typed. */
+const typeFilter = (text: string) => typeIntoFilter(harness.page, text, 5);
 
 test("connect to the emulator, create a table, import data, page through it", async () => {
   const { page } = harness;
