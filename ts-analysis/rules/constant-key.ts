@@ -11,7 +11,7 @@ import { Fix, plural } from "@core";
 import { constantText } from "../key-parts";
 import type { TableSite } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
-import { keyMaterial } from "./key-material";
+import { keyMaterial } from "../key-material";
 import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
 
 /** At most this many other sites are listed as related locations of one finding. */

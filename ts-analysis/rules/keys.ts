@@ -6,7 +6,7 @@
 import ts from "typescript";
 import { Fix, padWidth, separatorBelow, showChar, TextEdit } from "@core";
 import { createHashImport } from "../edits";
-import { keyMaterial } from "./key-material";
+import { keyMaterial } from "../key-material";
 import { skipOuter, TsKeyPart } from "../key-parts";
 import * as path from "node:path";
 import { Key, span, text, TsRule, TsRuleContext } from "./rule";

@@ -4,7 +4,7 @@
  */
 import ts from "typescript";
 import { locationOf } from "../written-keys";
-import { PartitionRefs } from "./partition-refs";
+import { PartitionRefs } from "../partition-refs";
 import { span, TsRule } from "./rule";
 
 export const crossPartitionTransaction: TsRule = {

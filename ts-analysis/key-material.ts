@@ -6,9 +6,15 @@
  * id (an amount, a count: payload, not identity).
  */
 import ts from "typescript";
-import { skipOuter } from "../key-parts";
-import type { Key } from "../written-keys";
-import type { TsRuleContext } from "./rule";
+import { KeyDecomposer, skipOuter } from "./key-parts";
+import type { Key } from "./written-keys";
+
+/** What the choice reads: the file, the checker and the decomposer of its analysis. */
+export interface MaterialContext {
+  sf: ts.SourceFile;
+  checker: ts.TypeChecker;
+  decomposer: KeyDecomposer;
+}
 
 export interface KeyMaterial {
   /** The property's name (`rowKey` for the row key). */
@@ -26,7 +32,7 @@ const IDENTIFYING = /(^id$|Id$|_id$|ID$|^key$|Key$|_key$|^(user|customer|tenant|
  * read the same value twice (a name, a property, `String(…)` of one), for a fix that computes from it
  * where the key is and the reader recomputes from the entity.
  */
-export function keyMaterial(ctx: TsRuleContext, key: Key, options: { rowKey: boolean; pure: boolean }): KeyMaterial[] {
+export function keyMaterial(ctx: MaterialContext, key: Key, options: { rowKey: boolean; pure: boolean }): KeyMaterial[] {
   const obj = key.write?.object;
   if (!obj || obj.getSourceFile() !== ctx.sf) return [];
   const out: Array<KeyMaterial & { rank: number }> = [];
@@ -43,7 +49,7 @@ export function keyMaterial(ctx: TsRuleContext, key: Key, options: { rowKey: boo
 }
 
 /** "string" or "number" when a value can join a key (numbers only when they identify), else undefined. */
-function usable(ctx: TsRuleContext, e: ts.Expression, identifying: boolean): KeyMaterial["kind"] | undefined {
+function usable(ctx: MaterialContext, e: ts.Expression, identifying: boolean): KeyMaterial["kind"] | undefined {
   const x = skipOuter(e);
   if (ts.isStringLiteralLike(x) || ts.isNumericLiteral(x)) return undefined;
   const t = ctx.checker.getTypeAtLocation(e);

@@ -6,8 +6,7 @@
  * that leaves when they differ).
  */
 import ts from "typescript";
-import { skipOuter, TsKeyPart } from "../key-parts";
-import type { TsRuleContext } from "./rule";
+import { KeyDecomposer, skipOuter, TsKeyPart } from "./key-parts";
 
 const MAX_DEPTH = 6;
 
@@ -20,7 +19,7 @@ export interface PartitionRef {
 export class PartitionRefs {
   private readonly symbols = new Map<ts.Symbol, number>();
 
-  constructor(private readonly ctx: TsRuleContext) {}
+  constructor(private readonly ctx: { checker: ts.TypeChecker; decomposer: KeyDecomposer }) {}
 
   /** The key of `expr` (decomposed into `parts`) as a value; undefined when a part is neither text nor a plain reference. */
   of(expr: ts.Expression, parts: readonly TsKeyPart[]): PartitionRef | undefined {
