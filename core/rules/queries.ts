@@ -43,7 +43,7 @@ export const queryClass: Rule = {
   family: "Queries",
   docs: {
     summary:
-      "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
+      "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333`, or for a fan-out over a bucket no condition pins `partition-range · 16 × ≈ 1 partition` (16 requests; shown as CodeLens and hover, kept out of the Problems panel)",
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
   checkTable(ctx) {
