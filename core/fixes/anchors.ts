@@ -5,14 +5,14 @@
  * matched by these anchors. Also the figures a check compares: each query's
  * class and cost, and the leading "≈ N" of a message.
  */
-import { TdlAnalysis, TableModel, tableAt } from "../analysis/analyze";
+import { TdlAnalysis, TableModel } from "../analysis/analyze";
 import { tableFacts } from "../model/facts";
 import { QueryClass } from "../odata/classes";
 import { RULES } from "../rules";
 import { Finding } from "../findings";
 
 /** Codes of the rules that judge the whole file: their findings are anchored to it, wherever they sit. */
-const FILE_CODES = new Set(RULES.filter((r) => r.checkFile && !r.checkTable).map((r) => r.code));
+export const FILE_CODES = new Set(RULES.filter((r) => r.checkFile && !r.checkTable).map((r) => r.code));
 
 const within = (at: number, span: { start: number; end: number }) => at >= span.start && at <= span.end;
 
@@ -28,10 +28,30 @@ function memberAt(tm: TableModel, rel: number): string {
   return "table";
 }
 
+/** The tables of an analysis in text order, for a binary search (a design may hold thousands). */
+const ordered = new WeakMap<TdlAnalysis, TableModel[]>();
+
+/** The table whose text holds `offset`, found by binary search: `tableAt` of a large design, many times over. */
+export function tableHolding(analysis: TdlAnalysis, offset: number): TableModel | undefined {
+  let tables = ordered.get(analysis);
+  if (!tables) ordered.set(analysis, (tables = [...analysis.tables].sort((a, b) => a.base + a.table.start - (b.base + b.table.start))));
+  let lo = 0;
+  let hi = tables.length - 1;
+  let found: TableModel | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tables[mid].base + tables[mid].table.start <= offset) {
+      found = tables[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found && offset <= found.base + found.table.end ? found : undefined;
+}
+
 /** "Orders/ByDay", "Orders/partitionKey", "file": where a finding is, independent of offsets. */
 export function anchorOf(analysis: TdlAnalysis, f: Pick<Finding, "code" | "start">): string {
   if (FILE_CODES.has(f.code)) return "file";
-  const tm = tableAt(analysis, f.start);
+  const tm = tableHolding(analysis, f.start);
   return tm ? `${tm.table.name.text}/${memberAt(tm, f.start - tm.base)}` : "file";
 }
 

@@ -18,7 +18,7 @@
  */
 import { TdlAnalysis, TdlAnalyzer } from "../analysis/analyze";
 import { Finding, Fix, TextEdit } from "../findings";
-import { anchorOf, anchorTable, leadingFigure, QueryState, queryStates } from "./anchors";
+import { anchorOf, anchorTable, FILE_CODES, leadingFigure, QueryState, queryStates, tableHolding } from "./anchors";
 import { describeChecked, scoreOf } from "./order";
 import { FixCheck, SEVERITY_RANK, VettedFix } from "./check";
 
@@ -50,18 +50,83 @@ export interface VetOptions {
   fanOutMax?: number;
 }
 
-/** Applies non-overlapping edits to a copy of the text. */
+/** Applies non-overlapping edits to a copy of the text, in one pass (linear in the text, however many edits). */
 export function applyFixEdits(text: string, edits: readonly TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.start - a.start || b.end - a.end);
-  let out = text;
-  for (const e of sorted) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
-  return out;
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (const e of sorted) {
+    parts.push(text.slice(at, e.start), e.newText);
+    at = Math.max(at, e.end);
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+/**
+ * The text a fix is checked in: the design's head (its `service` line) and
+ * the finding's table, with the fix's edits moved there — so that checking
+ * costs what the table costs, not what the file does (a design of
+ * thousands of tables). The rules of the whole file then see that table
+ * alone; a table the fix adds must not take another table's name. A
+ * finding of the whole file, or a fix that edits outside its table, is
+ * checked in the whole text.
+ */
+interface Scope {
+  before: TdlAnalysis;
+  finding: Finding;
+  /** The fix's edits in the scope's text; undefined when one falls outside it. */
+  edits(fix: Fix): TextEdit[] | undefined;
+  /** Whether a table the scope leaves out has this name. */
+  elsewhere(name: string): boolean;
+}
+
+/** Chunk starts and table names of an analysis, once: a fix loop over a large design asks for them per finding. */
+const layouts = new WeakMap<TdlAnalysis, { bases: number[]; names: Map<string, number> }>();
+
+function layoutOf(analysis: TdlAnalysis): { bases: number[]; names: Map<string, number> } {
+  let layout = layouts.get(analysis);
+  if (!layout) {
+    const names = new Map<string, number>();
+    for (const t of analysis.tables) names.set(t.table.name.text, (names.get(t.table.name.text) ?? 0) + 1);
+    layout = { bases: [...new Set(analysis.tables.map((t) => t.base))].sort((a, b) => a - b), names };
+    layouts.set(analysis, layout);
+  }
+  return layout;
+}
+
+function scopeOf(analysis: TdlAnalysis, finding: Finding, analyzer: TdlAnalyzer): Scope {
+  const whole: Scope = { before: analysis, finding, edits: (fix) => fix.edits, elsewhere: () => false };
+  const tm = FILE_CODES.has(finding.code) ? undefined : tableHolding(analysis, finding.start);
+  if (!tm || analysis.tables.length < 2) return whole;
+  const { bases, names } = layoutOf(analysis);
+  const start = tm.base;
+  const next = bases.find((b) => b > start);
+  const end = next ?? analysis.text.length;
+  const head = analysis.text.slice(0, Math.min(start, bases[0]));
+  const delta = head.length - start;
+  const before = analyzer.analyze(head + analysis.text.slice(start, end), analysis.options ?? {});
+  const moved = before.findings.find((f) => f.code === finding.code && f.start === finding.start + delta && f.end === finding.end + delta);
+  if (!moved) return whole;
+  const own = tm.table.name.text;
+  return {
+    before,
+    finding: moved,
+    edits: (fix) =>
+      fix.edits.every((e) => e.start >= start && e.end <= end)
+        ? fix.edits.map((e) => ({ ...e, start: e.start + delta, end: e.end + delta }))
+        : undefined,
+    elsewhere: (name) => (names.get(name) ?? 0) - (name === own ? 1 : 0) > 0,
+  };
 }
 
 /** Checks each fix of `finding` (a finding of `analysis`) as the module comment says. */
 export function vetFixes(analysis: TdlAnalysis, finding: Finding, options: VetOptions = {}): VetResult {
   const analyzer = options.analyzer ?? new TdlAnalyzer();
-  const before = new Before(analysis, finding);
+  const fanOutMax = options.fanOutMax ?? FANOUT_MAX;
+  const scope = scopeOf(analysis, finding, analyzer);
+  const scoped = new Before(scope.before, scope.finding);
+  let whole: Before | undefined;
   const accepted: Array<VettedFix & { score: number[]; order: number }> = [];
   const refused: VettedFix[] = [];
   const unchecked: Fix[] = [];
@@ -70,8 +135,16 @@ export function vetFixes(analysis: TdlAnalysis, finding: Finding, options: VetOp
       unchecked.push(fix);
       return;
     }
-    const after = analyzer.analyze(applyFixEdits(analysis.text, fix.edits), analysis.options ?? {});
-    const check = judge(before, after, fix, options.fanOutMax ?? FANOUT_MAX);
+    const edits = scope.edits(fix);
+    const check = edits
+      ? judge(scoped, analyzer.analyze(applyFixEdits(scope.before.text, edits), analysis.options ?? {}), fix, fanOutMax, scope.elsewhere)
+      : judge(
+          (whole ??= new Before(analysis, finding)),
+          analyzer.analyze(applyFixEdits(analysis.text, fix.edits), analysis.options ?? {}),
+          fix,
+          fanOutMax,
+          () => false,
+        );
     if (check.accepted) accepted.push({ fix, check, score: check.score!, order });
     else refused.push({ fix: { ...fix, preferred: undefined }, check });
   });
@@ -120,19 +193,14 @@ class Before {
   }
 }
 
-function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number): FixCheck {
+function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, elsewhere: (name: string) => boolean): FixCheck {
   const code = before.finding.code;
   const base = { removes: code, ...(fix.fact ? { fact: true } : {}) };
   const broken = after.findings.filter((f) => BROKEN.has(f.code));
-  if (broken.length > before.broken) {
-    return {
-      ...base,
-      accepted: false,
-      refused: `the design would not hold: ${broken[0].code}: ${broken[0].message}`,
-      leaves: [],
-      queries: {},
-    };
-  }
+  const refusal = (refused: string): FixCheck => ({ ...base, accepted: false, refused, leaves: [], queries: {} });
+  if (broken.length > before.broken) return refusal(`the design would not hold: ${broken[0].code}: ${broken[0].message}`);
+  const taken = after.tables.find((t) => elsewhere(t.table.name.text) && !before.tables.has(t.table.name.text));
+  if (taken) return refusal(`another table is named ${taken.table.name.text}`);
   const anchored = after.findings.map((f) => ({ f, at: anchorOf(after, f) }));
   // What it leaves where the fix acts: its table, a table it adds, the file — not the rest of a large design.
   const table = anchorTable(before.anchor);

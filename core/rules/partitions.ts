@@ -37,7 +37,7 @@ export const appendOnly: Rule = {
   docs: {
     summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
     why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
-    fix: '`hash(P, 4) + "_"` in front; for a time bucket, `bucket(Q, 16) + "_"`',
+    fix: '`hash(P, 4) + ","` in front; for a time bucket, `bucket(Q, n) + ","` with Q what the queries pin, else an identity (else the time itself), n from the written load (16 without a rate): reads over a time range then fan out to n partitions',
   },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
@@ -71,7 +71,7 @@ export const singleValue: Rule = {
   docs: {
     summary: "the partition key has one possible value",
     why: "The whole table is one partition, served by one server: its throughput target is the table's.",
-    fix: "append the property that spreads it best",
+    fix: "append a `bucket` of the property the queries pin (else an identity), or the property itself",
     severityNote: "warning (info without estimates)",
   },
   checkTable(ctx) {
@@ -141,7 +141,7 @@ export const hot: Rule = {
     summary:
       "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
     why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
-    fix: "append the property that splits the hot value, or a `bucket`",
+    fix: "append a `bucket` of the property the queries pin, or that property (a moving key: a `bucket` in front); buckets sized from the written load, at most 64",
   },
   checkTable(ctx) {
     const target = ctx.profile.partitionTarget;
