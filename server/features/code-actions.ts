@@ -1,7 +1,9 @@
 /**
- * Quick fixes: the rules' own, rebuilt from the `data` of the diagnostics
- * the client sends back (lsp/convert.ts); then, for every finding of ours,
- * the fix that silences it on its line with `// tdl-ignore-next-line CODE`
+/**
+ * Quick fixes: a design's are checked when asked for (lsp/vetted-fixes.ts);
+ * the others are rebuilt from the `data` of the diagnostics the client
+ * sends back (lsp/convert.ts). Then, for every finding of ours, the fix
+ * that silences it on its line with `// tdl-ignore-next-line CODE`
  * (ide/ignore-fix.ts), last and never preferred.
  */
 import { CodeAction, CodeActionKind, CodeActionParams, Diagnostic, DiagnosticSeverity } from "vscode-languageserver/node";
@@ -11,6 +13,7 @@ import { ignoreEdit, ignoreTitle } from "../ide/ignore-fix";
 import { codeActionsFor } from "../lsp/convert";
 import { feature } from "../lsp/feature";
 import { contextDiagnostics, documentUri, isObject } from "../lsp/params";
+import { vettedCodeActions } from "../lsp/vetted-fixes";
 
 export const codeActions = feature<CodeActionParams, CodeAction[]>({
   name: "code actions",
@@ -18,9 +21,9 @@ export const codeActions = feature<CodeActionParams, CodeAction[]>({
   capabilities: { codeActionProvider: { codeActionKinds: ["quickfix"] } },
   empty: [],
   answer(params, scope) {
-    const uri = documentUri(params);
     const diagnostics = contextDiagnostics(params);
-    const actions = codeActionsFor(uri, diagnostics);
+    const design = scope.design(params);
+    const actions = design ? vettedCodeActions(design, diagnostics) : codeActionsFor(documentUri(params), diagnostics);
     const doc = scope.document(params);
     return doc ? [...actions, ...ignoreActions(doc, diagnostics)] : actions;
   },

@@ -51,7 +51,7 @@ test("a syntax error in one table leaves the next table's diagnostics", async ()
   );
 });
 
-test("quick fixes come back as code actions from Diagnostic.data", async () => {
+test("a design's quick fixes come back as code actions, checked: the title says what the fix leaves", async () => {
   const uri = "file:///work/fix.tdl";
   const text = 'table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = "x"\n}\n';
   await client.open(uri, text);
@@ -61,11 +61,11 @@ test("quick fixes come back as code actions from Diagnostic.data", async () => {
     range: diagnostics[0].range,
     context: { diagnostics },
   })) as CodeAction[];
-  // The rule's fix, preferred; then the one that silences the finding instead (ignore-fix.test.ts).
+  // The rule's fix, checked and preferred, saying what it leaves; then the one that silences the finding instead (ignore-fix.test.ts).
   assert.deepEqual(
     actions.map((a) => [a.title, a.kind, a.isPreferred]),
     [
-      ["Change to 'Customer'", "quickfix", true],
+      ["Change to 'Customer'; leaves nothing to fix", "quickfix", true],
       ["Ignore unknown-property on this line (// tdl-ignore-next-line unknown-property)", "quickfix", false],
     ],
   );
