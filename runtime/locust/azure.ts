@@ -10,9 +10,6 @@
  */
 import type { LocustPlan } from "./plan";
 
-/** At most this many engines in one Azure Load Testing run. */
-export const MAX_ENGINES = 400;
-
 /** Above this share of failed requests the test fails: the stress verdict's share of throttled requests (1 %). */
 export const FAILED_SHARE_PERCENT = 1;
 

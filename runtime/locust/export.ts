@@ -3,7 +3,7 @@
  * runs from a temporary copy): Locust's entry point and runtime, the
  * design's workload and key builders, Locust's settings, the Azure Load
  * Testing test definition, `run.json` for `--ingest`, a README — and, only
- * when tdl holds the account key, one table SAS per engine under `secrets/`
+ * when tdl holds the account key, one table SAS per engine in the folder named secrets
  * for the Key Vault (the key itself is never written).
  */
 import { analyzeTdl, type AnalysisOptions, LineIndex, type TableModel } from "@core";

@@ -27,6 +27,7 @@ export interface LocustStressOptions extends StressOptions {
   rate?: number;
   locust?: string;
   log?: (line: string) => void;
+  onProcess?: (name: string, pid: number) => void;
 }
 
 /** A stress run whose load Locust sends (a master and `workers` workers here): the built-in engine's run in every other way. */
@@ -55,6 +56,8 @@ export function runLocustStress(o: LocustStressOptions): Promise<StressReport> {
       accountTarget: profile.accountTargetEntitiesPerSecond ?? 20_000,
       locust: o.locust,
       log: o.log,
+      onProcess: o.onProcess,
+      drainMs: o.drainMs ?? Math.min(2000, o.requestTimeoutMs ?? 10_000),
     }),
   });
 }

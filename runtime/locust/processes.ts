@@ -60,7 +60,10 @@ export class LocustProcesses {
   private readonly procs: Proc[] = [];
   private stopping = false;
 
-  constructor(private readonly log?: (line: string) => void) {}
+  constructor(
+    private readonly log?: (line: string) => void,
+    private readonly onProcess?: (name: string, pid: number) => void,
+  ) {}
 
   spawn(name: string, cmd: string, args: string[], cwd: string, env: Record<string, string>): void {
     const child = spawn(cmd, args, { cwd, env: childEnv(env), stdio: ["ignore", "ignore", "pipe"] });
@@ -76,6 +79,7 @@ export class LocustProcesses {
     child.on("error", (e) => (p.exited = e.message));
     child.on("exit", (code, signal) => (p.exited = code ?? signal ?? "exited"));
     this.procs.push(p);
+    if (child.pid !== undefined) this.onProcess?.(name, child.pid);
   }
 
   /** Throws when a process ended before the run did (its last lines say why). */

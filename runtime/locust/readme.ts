@@ -100,7 +100,9 @@ export function exportReadme(p: LocustPlan, auth: AzureAuth, keysFile: string): 
     "",
     "## Sizing",
     "",
-    p.sizing ? sizingText(p.sizing, "engines") : `${p.workers} engine(s), as asked.`,
+    p.sizing
+      ? sizingText(p.sizing, "engines") + (p.sizing.workers !== p.workers ? ` This export runs ${p.workers} engines, as asked.` : "")
+      : `${p.workers} engine(s), as asked.`,
     "",
     "## Settings (environment)",
     "",

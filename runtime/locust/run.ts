@@ -52,6 +52,10 @@ export interface LocustRunOptions {
   log?: (line: string) => void;
   /** How long the workers may take to start and preload (default 60 s). */
   readyWithinMs?: number;
+  /** How long calls under way at the end may still finish (default 2 s), as the built-in engine's drain. */
+  drainMs?: number;
+  /** Each Locust process as it starts (tests check that each is gone afterwards). */
+  onProcess?: (name: string, pid: number) => void;
 }
 
 /** How a worker signs: a SAS minted from the account key, or the connection's own SAS. */
@@ -99,7 +103,7 @@ export class LocustLoad implements ExternalLoad {
       ...(ctx.calibration ? { calibration: ctx.calibration } : {}),
     };
     const dir = mkdtempSync(path.join(tmpdir(), "tdl-locust-"));
-    const procs = new LocustProcesses(o.log);
+    const procs = new LocustProcesses(o.log, o.onProcess);
     try {
       for (const f of locustFiles(o.design, plan, { kind: "sas", engines: o.workers })) {
         mkdirSync(path.dirname(path.join(dir, f.name)), { recursive: true });
@@ -117,6 +121,7 @@ export class LocustLoad implements ExternalLoad {
         TDL_PRELOAD: String(o.preload),
         TDL_RECORDS: path.join(dir, RECORDS_DIR),
         TDL_START_FILE: startFile,
+        TDL_DRAIN: String((o.drainMs ?? 2000) / 1000),
         ...Object.fromEntries(sas.map((token, i) => [`TDL_SAS_${i}`, token])),
       };
       const port = await freePort();
@@ -158,11 +163,14 @@ export class LocustLoad implements ExternalLoad {
           env,
         );
       await this.startTogether(dir, procs, startFile, ctx);
-      await procs.until(Date.now() + o.durationMs + 2_000, ctx.signal);
+      await procs.until(Date.now() + o.durationMs + (o.drainMs ?? 2000) + 300, ctx.signal);
       await procs.stop();
+      // Cancelled before any worker began: nothing was measured, and that is no failure.
+      if (ctx.signal?.aborted && !recordFiles(dir).some((f) => readFileSync(f, "utf8").includes('"start":')))
+        return { durationMs: 0, notes: [], engine: { name: "locust", workers: o.workers, records: 0, skippedLines: 0 } };
       const read = await absorbRecords(dir, ctx.metrics);
       return {
-        durationMs: Math.min(read.durationMs, o.durationMs + 2_000),
+        durationMs: Math.min(read.durationMs, o.durationMs + (o.drainMs ?? 2000)),
         pace: read.pace,
         notes: read.notes,
         engine: { name: "locust", workers: o.workers, records: read.files, skippedLines: read.skippedLines },

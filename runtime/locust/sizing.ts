@@ -7,7 +7,9 @@
  * here because they depend on how hot the design runs).
  */
 import type { Work } from "../stress/workload";
-import { MAX_ENGINES } from "./azure";
+
+/** At most this many engines in one Azure Load Testing run. */
+export const MAX_ENGINES = 400;
 
 /** A worker's calls per second when no calibration ran (a Debian python3-locust worker on one core, measured here). */
 export const ASSUMED_WORKER_CALLS_PER_SECOND = 400;

@@ -17,6 +17,7 @@ class Engine:
         self.planner = Planner(workload, self.gen, self.pool, self.table)
         self.labels = {}
         self.timeout = config.get("timeout", 10)
+        self.last_end = 0.0
 
     def label(self, pk):
         """A request's partition label: the first 16 partitions this worker meets by name, the rest together."""
@@ -87,13 +88,15 @@ class Engine:
                     connection_retried = True
                     rec.op(now, call.op)["r"] += 1
                     continue
-                if decision == "backoff" and retry < 5 and now < self.config["deadline"]:
+                # Retries go on through the drain after the deadline, as the built-in engine's do.
+                if decision == "backoff" and retry < 5 and now < self.config["deadline"] + self.config["drain"]:
                     retry += 1
                     rec.op(now, call.op)["r"] += 1
                     gevent.sleep(backoff_delay(retry))
                     continue
                 rec.failure(now, call.op, e.status, e.code)
                 self.count_source(now, source, False)
+                self.last_end = now
                 return
         now = time.time()
         latency = now - t0
@@ -111,6 +114,7 @@ class Engine:
             if call.inserted and call.pk is not None:
                 rec.part(now, call.pk)["new"] += call.entities
         self.count_source(now, source, True)
+        self.last_end = now
         for w in call.written:
             self.pool.add(w)
 

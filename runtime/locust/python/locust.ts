@@ -28,6 +28,7 @@ def settings(workload, runner):
         "preload": -(-int(env.get("TDL_PRELOAD", workload.get("preload", 0))) // workers),
         "recorder": Recorder(os.path.join(records, f"{worker}.jsonl") if records else None, worker),
         "deadline": float("inf"),
+        "drain": float(env.get("TDL_DRAIN", "2")),
     }
 
 
@@ -85,6 +86,7 @@ class State:
         if self.config["rate"] > 0:
             self.pacer = Pacer(self.config["rate"], start)
         self.config["recorder"].record({"w": self.config["recorder"].worker, "start": start, "deadline": self.config["deadline"]})
+        print(f"tdl: {self.config['recorder'].worker} starts its load for {self.config['duration']:g} s", file=sys.stderr, flush=True)
         self.started.set()
 
     def step(self, client):
@@ -102,7 +104,8 @@ class State:
         self.flusher.kill()
         rec = self.config["recorder"]
         rec.flush()
-        stop = min(time.time(), self.config["deadline"])
+        # The run ends at its deadline, or when the last call that was under way then ended (as the built-in engine's does).
+        stop = max(min(time.time(), self.config["deadline"]), min(self.engine.last_end, self.config["deadline"] + self.config["drain"]))
         pace = {"sent": self.pacer.sent, "dropped": self.pacer.dropped, "perSecond": self.pacer.per_second} if self.pacer else None
         rec.record({"w": rec.worker, "stop": stop, "pace": pace})
         rec.flush()
