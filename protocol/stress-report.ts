@@ -76,6 +76,17 @@ export interface StressReport {
   stopped?: string;
   /** The table the run could not delete (set only then). */
   leftover?: Leftover;
+  /** What sent the load when it was not the built-in engine: Locust, with how many workers (or engines) and their records. */
+  engine?: EngineInfo;
+}
+
+/** The engine of a run measured by Locust workers (`tdl stress --engine locust`, `--ingest`). */
+export interface EngineInfo {
+  name: "locust";
+  workers: number;
+  /** Worker record files read, and lines that could not be read (left out). */
+  records: number;
+  skippedLines: number;
 }
 
 /** How a run was scaled to this machine (emulator runs only). */

@@ -29,6 +29,12 @@ export type { StressOptions } from "./stress/engine";
 export { endpointHost, PHASE_WORDS } from "./stress/phases";
 export type { StressPhase } from "./stress/phases";
 
+// Stress tests on Locust: the export, a local master and workers, records back into the report, sizing
+export { designForLocust, findLocust, LOCUST_INSTALL, readMeta, reportFromRecords, runLocustStress, sizingText } from "./locust/index";
+export type { LocustStressOptions, Sizing } from "./locust/index";
+export { prepareExport } from "./locust/prepare";
+export type { LocustExport, LocustExportOptions } from "./locust/prepare";
+
 // Inferring a design from a live table
 export { inferDesign } from "./infer/infer";
 export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";

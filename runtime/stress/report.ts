@@ -11,6 +11,7 @@ import type { Work } from "./workload";
 import {
   OP_TYPES,
   type Calibration,
+  type EngineInfo,
   type Leftover,
   type OperationReport,
   type OpType,
@@ -39,6 +40,8 @@ export function buildReport(args: {
   work?: Work[];
   skipped?: Skipped[];
   pace?: { callsPerSecond: number; sent: number; dropped: number };
+  /** Set when Locust workers measured the run. */
+  engine?: EngineInfo;
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -116,6 +119,7 @@ export function buildReport(args: {
     ...(args.pace ? { pace: args.pace } : {}),
     ...(args.stopped ? { stopped: args.stopped } : {}),
     ...(args.leftover ? { leftover: args.leftover } : {}),
+    ...(args.engine ? { engine: args.engine } : {}),
   };
 }
 
