@@ -43,9 +43,9 @@ export function pinnedByQueries(table: Table, keyProps: ReadonlySet<string>): Se
 
 /**
  * The properties a partition may be spread or split with, best first:
- * pinned by the queries, then identities (`guid`, `unique`, the row key's),
- * then the others by how many values they have (the first declared on a
- * tie). Never one in `exclude`, one that moves with time, a double, binary
+ * pinned by the queries, then by how many values they have (unknown counts
+ * as many; the first declared on a tie). Identities (`guid`, `unique`, the
+ * row key's) are named so in the fix's title. Never one in `exclude`, one that moves with time, a double, binary
  * or bool, a mutable number, free text, or one with a single value.
  */
 export function spreadChoices(
@@ -69,10 +69,13 @@ export function spreadChoices(
   const pinned = pinnedByQueries(table, keyProps);
   const why = (p: PropertyInfo): SpreadReason =>
     pinned.has(p.name) ? "pinned" : p.type === "guid" || p.unique || rowKeyProps.has(p.name) ? "identity" : "other";
-  const rank: Record<SpreadReason, number> = { pinned: 0, identity: 1, other: 2 };
+  // The queries' choice first; then, as the partitioning guide chooses, the most values (unknown counts as many).
   return eligible
     .map((p, i) => ({ prop: p, why: why(p), i }))
-    .sort((a, b) => rank[a.why] - rank[b.why] || (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        Number(b.why === "pinned") - Number(a.why === "pinned") || (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) || a.i - b.i,
+    )
     .map(({ prop, why }) => ({ prop, why }));
 }
 
