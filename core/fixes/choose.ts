@@ -74,7 +74,9 @@ export function spreadChoices(
     .map((p, i) => ({ prop: p, why: why(p), i }))
     .sort(
       (a, b) =>
-        Number(b.why === "pinned") - Number(a.why === "pinned") || (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) || a.i - b.i,
+        Number(b.why === "pinned") - Number(a.why === "pinned") ||
+        (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) ||
+        a.i - b.i,
     )
     .map(({ prop, why }) => ({ prop, why }));
 }
