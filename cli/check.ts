@@ -23,7 +23,7 @@ import {
   vetFixes,
 } from "@core";
 import { isTsFile, loadTsAnalysis } from "@ts-analysis/loader";
-import type { TsAnalyzer } from "@ts-analysis/analysis";
+import type { RelatedLocation, TsAnalyzer } from "@ts-analysis/analysis";
 import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, ReportFix, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
@@ -75,7 +75,7 @@ function designEntry(file: string, text: string, analysis: TdlAnalysis, checked 
   };
 }
 
-function toReportDiagnostic(lines: LineIndex, f: Finding): ReportDiagnostic {
+function toReportDiagnostic(lines: LineIndex, f: Finding & { related?: RelatedLocation[] }): ReportDiagnostic {
   return {
     code: f.code,
     severity: f.severity,
@@ -85,6 +85,10 @@ function toReportDiagnostic(lines: LineIndex, f: Finding): ReportDiagnostic {
       title: fix.title,
       edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
     })),
+    // The other places of the same problem (a constant key written at several sites): one finding, its sites listed.
+    ...(f.related?.length
+      ? { related: f.related.map((r) => ({ path: displayPath(r.file), line: r.line, character: r.character, message: r.message })) }
+      : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface ReportDiagnostic {
   message: string;
   range: Range;
   fixes: ReportFix[];
+  /** Other places of the same problem (0-based line and character), when the finding has some. */
+  related?: Array<{ path: string; line: number; character: number; message: string }>;
 }
 
 export interface ReportQuery {
@@ -122,6 +124,18 @@ export function formatSarif(report: CheckReport, version: string, problems: stri
                 },
               },
             ],
+            ...(d.related?.length
+              ? {
+                  relatedLocations: d.related.map((r, i) => ({
+                    id: i,
+                    physicalLocation: {
+                      artifactLocation: { uri: r.path },
+                      region: { startLine: r.line + 1, startColumn: r.character + 1 },
+                    },
+                    message: { text: r.message },
+                  })),
+                }
+              : {}),
           })),
         ),
       },

@@ -47,6 +47,7 @@ export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 // The model of a table: properties, keys, facts.
 export type { PropertyInfo } from "./model/properties";
 export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
+export { designFingerprint, sha256 } from "./model/fingerprint";
 // The key functions' one definition: the inference matches keys with it, codegen emits its constants.
 export {
   BUCKET_HEX_DIGITS,

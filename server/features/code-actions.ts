@@ -1,12 +1,18 @@
 /**
+/**
  * Quick fixes: a design's are checked when asked for (lsp/vetted-fixes.ts);
  * the others are rebuilt from the `data` of the diagnostics the client
- * sends back (lsp/convert.ts).
+ * sends back (lsp/convert.ts). Then, for every finding of ours, the fix
+ * that silences it on its line with `// tdl-ignore-next-line CODE`
+ * (ide/ignore-fix.ts), last and never preferred.
  */
-import { CodeAction, CodeActionParams } from "vscode-languageserver/node";
+import { CodeAction, CodeActionKind, CodeActionParams, Diagnostic, DiagnosticSeverity } from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { LineIndex } from "@core";
+import { ignoreEdit, ignoreTitle } from "../ide/ignore-fix";
 import { codeActionsFor } from "../lsp/convert";
 import { feature } from "../lsp/feature";
-import { contextDiagnostics, documentUri } from "../lsp/params";
+import { contextDiagnostics, documentUri, isObject } from "../lsp/params";
 import { vettedCodeActions } from "../lsp/vetted-fixes";
 
 export const codeActions = feature<CodeActionParams, CodeAction[]>({
@@ -14,9 +20,37 @@ export const codeActions = feature<CodeActionParams, CodeAction[]>({
   method: "textDocument/codeAction",
   capabilities: { codeActionProvider: { codeActionKinds: ["quickfix"] } },
   empty: [],
-  answer: (params, scope) => {
+  answer(params, scope) {
     const diagnostics = contextDiagnostics(params);
     const design = scope.design(params);
-    return design ? vettedCodeActions(design, diagnostics) : codeActionsFor(documentUri(params), diagnostics);
+    const actions = design ? vettedCodeActions(design, diagnostics) : codeActionsFor(documentUri(params), diagnostics);
+    const doc = scope.document(params);
+    return doc ? [...actions, ...ignoreActions(doc, diagnostics)] : actions;
   },
 });
+
+/** One "ignore" action per code and line among the diagnostics of ours the client sent (they are untrusted: checked one by one). */
+function ignoreActions(doc: TextDocument, diagnostics: unknown[]): CodeAction[] {
+  const text = doc.getText();
+  const lines = new LineIndex(text);
+  const done = new Set<string>();
+  const actions: CodeAction[] = [];
+  for (const d of diagnostics) {
+    if (!isObject(d) || d.source !== "tdl" || typeof d.code !== "string" || d.severity === DiagnosticSeverity.Hint) continue;
+    const start = isObject(d.range) && isObject(d.range.start) ? d.range.start.line : undefined;
+    if (typeof start !== "number" || !Number.isInteger(start)) continue;
+    const key = `${d.code}\u0000${start}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    const edit = ignoreEdit(text, start, d.code, lines);
+    if (!edit) continue;
+    actions.push({
+      title: ignoreTitle(d.code),
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [d as unknown as Diagnostic],
+      isPreferred: false,
+      edit: { changes: { [doc.uri]: [{ range: lines.range(edit.start, edit.end), newText: edit.newText }] } },
+    });
+  }
+  return actions;
+}
