@@ -107,7 +107,7 @@ export function appendComposites(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | u
     const sep = separator(ctx, last, asPart(q));
     const part = keyPartText(q);
     return {
-      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}; ${reasonText(c)})`,
+      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}${c.why === "other" ? "" : `; ${reasonText(c)}`})`,
       edits: [appendToKey(pk.expr, sep, part)],
     };
   });

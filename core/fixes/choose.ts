@@ -84,7 +84,7 @@ export function spreadChoices(
 /**
  * Bucket counts to offer for spreading `load` entities/s under `target`:
  * the smallest power of two that halves the load below the target (at least
- * 2), then its double and quadruple — never more than the property's values
+ * 2), then its double (room for the reads that come with the writes) — never more than the property's values
  * or `MAX_BUCKETS`, and each once; 16 when no written load is declared.
  */
 export function bucketSizes(load: number, target: number, distinct: number | undefined): number[] {
@@ -94,7 +94,7 @@ export function bucketSizes(load: number, target: number, distinct: number | und
   if (!(load > 0) || !(target > 0) || !Number.isFinite(load)) return [Math.min(DEFAULT_BUCKETS, cap)];
   const need = (2 * load) / target;
   const first = 2 ** Math.max(1, Math.ceil(Math.log2(Math.max(2, need))));
-  const sizes = [first, first * 2, first * 4].map((n) => Math.min(n, cap));
+  const sizes = [first, first * 2].map((n) => Math.min(n, cap));
   // A cap below a power of two still spreads: `bucket(Q, 4)` of an enum of 4 is 4 partitions.
   return [...new Set(sizes)];
 }
