@@ -66,8 +66,9 @@ export function prefixBuckets(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | unde
 }
 
 /**
- * `+ sep + bucket(Q, n)` and `+ sep + Q` after a key that does not move with
- * time: each hot value splits into n partitions, or into one per value of Q.
+ * `+ sep + Q` and `+ sep + bucket(Q, n)` after a key that does not move with
+ * time: each hot value splits into one partition per value of Q (the
+ * guide's composite key), or into n.
  */
 export function appendSplits(
   ctx: TableContext,
@@ -77,7 +78,7 @@ export function appendSplits(
   target: number,
   prefer?: ReadonlySet<string>,
 ): Fix[] {
-  return [...appendBuckets(ctx, pk, rk, load, target, prefer), ...appendComposites(ctx, pk, rk, prefer)];
+  return [...appendComposites(ctx, pk, rk, prefer), ...appendBuckets(ctx, pk, rk, load, target, prefer)];
 }
 
 /** `+ sep + bucket(Q, n)`: each partition splits into n, whatever Q holds. */
@@ -106,7 +107,7 @@ export function appendComposites(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | u
     const sep = separator(ctx, last, asPart(q));
     const part = keyPartText(q);
     return {
-      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}; ${reasonText(c)})`,
+      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}${c.why === "other" ? "" : `; ${reasonText(c)}`})`,
       edits: [appendToKey(pk.expr, sep, part)],
     };
   });

@@ -43,9 +43,9 @@ export function pinnedByQueries(table: Table, keyProps: ReadonlySet<string>): Se
 
 /**
  * The properties a partition may be spread or split with, best first:
- * pinned by the queries, then identities (`guid`, `unique`, the row key's),
- * then the others by how many values they have (the first declared on a
- * tie). Never one in `exclude`, one that moves with time, a double, binary
+ * pinned by the queries, then by how many values they have (unknown counts
+ * as many; the first declared on a tie). Identities (`guid`, `unique`, the
+ * row key's) are named so in the fix's title. Never one in `exclude`, one that moves with time, a double, binary
  * or bool, a mutable number, free text, or one with a single value.
  */
 export function spreadChoices(
@@ -69,17 +69,22 @@ export function spreadChoices(
   const pinned = pinnedByQueries(table, keyProps);
   const why = (p: PropertyInfo): SpreadReason =>
     pinned.has(p.name) ? "pinned" : p.type === "guid" || p.unique || rowKeyProps.has(p.name) ? "identity" : "other";
-  const rank: Record<SpreadReason, number> = { pinned: 0, identity: 1, other: 2 };
+  // The queries' choice first; then, as the partitioning guide chooses, the most values (unknown counts as many).
   return eligible
     .map((p, i) => ({ prop: p, why: why(p), i }))
-    .sort((a, b) => rank[a.why] - rank[b.why] || (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) || a.i - b.i)
+    .sort(
+      (a, b) =>
+        Number(b.why === "pinned") - Number(a.why === "pinned") ||
+        (b.prop.distinct ?? Infinity) - (a.prop.distinct ?? Infinity) ||
+        a.i - b.i,
+    )
     .map(({ prop, why }) => ({ prop, why }));
 }
 
 /**
  * Bucket counts to offer for spreading `load` entities/s under `target`:
  * the smallest power of two that halves the load below the target (at least
- * 2), then its double and quadruple — never more than the property's values
+ * 2), then its double (room for the reads that come with the writes) — never more than the property's values
  * or `MAX_BUCKETS`, and each once; 16 when no written load is declared.
  */
 export function bucketSizes(load: number, target: number, distinct: number | undefined): number[] {
@@ -89,7 +94,7 @@ export function bucketSizes(load: number, target: number, distinct: number | und
   if (!(load > 0) || !(target > 0) || !Number.isFinite(load)) return [Math.min(DEFAULT_BUCKETS, cap)];
   const need = (2 * load) / target;
   const first = 2 ** Math.max(1, Math.ceil(Math.log2(Math.max(2, need))));
-  const sizes = [first, first * 2, first * 4].map((n) => Math.min(n, cap));
+  const sizes = [first, first * 2].map((n) => Math.min(n, cap));
   // A cap below a power of two still spreads: `bucket(Q, 4)` of an enum of 4 is 4 partitions.
   return [...new Set(sizes)];
 }

@@ -1,5 +1,4 @@
 /**
-/**
  * Quick fixes: a design's are checked when asked for (lsp/vetted-fixes.ts);
  * the others are rebuilt from the `data` of the diagnostics the client
  * sends back (lsp/convert.ts). Then, for every finding of ours, the fix
