@@ -43,11 +43,16 @@ export function dollars(usd: number): string {
   return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
+/** A scale as a reader can use it: 0.25, or 0.00070 (two significant digits) where whole-number formatting would say 0. */
+function scaleText(k: number): string {
+  return k >= 0.01 ? formatCount(k) : k.toPrecision(2);
+}
+
 /** The report's line: what the run cost on Table Storage and, for a design's run, its rates for a month; with the sheet's region and date. */
 export function runCostLine(r: StressReport, prices: PriceSheet): string {
   const c = runCost(r, prices);
   const scaled =
-    r.calibration && r.calibration.scale !== 1 ? ` (this run's rate ÷ ${formatCount(r.calibration.scale)}, the scale it ran at)` : "";
+    r.calibration && r.calibration.scale !== 1 ? ` (this run's rate ÷ ${scaleText(r.calibration.scale)}, the scale it ran at)` : "";
   const month = c.monthUsd === undefined ? "" : `; the design's rates${scaled} for a month ≈ ${dollars(c.monthUsd)}`;
   return `On Table Storage this run's ${plural(c.requests, "request")} (each call, query page and batch is one; retries and refused requests are billed too) ≈ ${dollars(c.usd)}${month} — prices of ${prices.region} on ${prices.date}.`;
 }

@@ -22,11 +22,26 @@ export const codeActions = feature<CodeActionParams, CodeAction[]>({
   answer(params, scope) {
     const diagnostics = contextDiagnostics(params);
     const design = scope.design(params);
-    const actions = design ? vettedCodeActions(design, diagnostics) : codeActionsFor(documentUri(params), diagnostics);
+    const actions = once(design ? vettedCodeActions(design, diagnostics) : codeActionsFor(documentUri(params), diagnostics));
     const doc = scope.document(params);
     return doc ? [...actions, ...ignoreActions(doc, diagnostics)] : actions;
   },
 });
+
+/**
+ * Each fix once: two findings on one key (append-only and hot) often offer the same edit, which the
+ * menu would list twice; the first keeps its place (and whether it is preferred) and fixes both.
+ */
+function once(actions: CodeAction[]): CodeAction[] {
+  const seen = new Map<string, CodeAction>();
+  for (const a of actions) {
+    const key = `${a.title}\u0000${JSON.stringify(a.edit ?? a.command ?? null)}`;
+    const first = seen.get(key);
+    if (!first) seen.set(key, a);
+    else if (a.diagnostics?.length) first.diagnostics = [...(first.diagnostics ?? []), ...a.diagnostics];
+  }
+  return [...seen.values()];
+}
 
 /** One "ignore" action per code and line among the diagnostics of ours the client sent (they are untrusted: checked one by one). */
 function ignoreActions(doc: TextDocument, diagnostics: unknown[]): CodeAction[] {

@@ -65,5 +65,26 @@ test("the raw fixes still travel with the published diagnostics; only the code a
     range: hot.range,
     context: { diagnostics: [hot] },
   })) as CodeAction[];
-  assert.ok(actions.length > 0 && actions.every((a) => / leaves nothing to fix$/.test(a.title)), actions.map((a) => a.title).join(" | "));
+  // The rule's fixes, checked; the action that silences the finding instead comes last (ignore-fix.test.ts).
+  const fixes = actions.filter((a) => !a.title.startsWith("Ignore "));
+  assert.ok(fixes.length > 0 && fixes.every((a) => / leaves nothing to fix$/.test(a.title)), actions.map((a) => a.title).join(" | "));
+  assert.match(actions[actions.length - 1].title, /^Ignore partition\/hot on this line/);
+});
+
+test("two findings on one key that offer the same fix list it once, fixing both", async () => {
+  const uri = "file:///work/date-keys.tdl";
+  const text = readFileSync("test/fixtures/newcomer/date-keys.tdl", "utf8");
+  await client.open(uri, text);
+  const published = await client.diagnostics(uri);
+  const onKey = published.diagnostics.filter((d) => d.code === "partition/append-only" || d.code === "partition/hot");
+  assert.equal(onKey.length, 2, JSON.stringify(published.diagnostics.map((d) => d.code)));
+  const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
+    textDocument: { uri },
+    range: onKey[0].range,
+    context: { diagnostics: onKey },
+  })) as CodeAction[];
+  const titles = actions.map((a) => a.title);
+  assert.deepEqual(titles, [...new Set(titles)], "no title twice");
+  const shared = actions.filter((a) => (a.diagnostics ?? []).length === 2);
+  assert.ok(shared.length >= 1, "a fix offered by both findings names both");
 });
