@@ -142,7 +142,11 @@ test("each key function: its arguments are the table's properties of a type it t
     const choices = fn.snippet!.includes("|") ? choicesOf(fn.snippet!) : [insertSnippet(fn.snippet!).replace(/^\w+\(([^,)]*).*$/, "$1")];
     for (const choice of choices) {
       const key = insertSnippet(fn.snippet!.replace(/\$\{1(\|[^|]*\||:[^}]*)\}/, choice));
-      const problems = await problemsOf(TYPED.replace("‸", `${key} + "_" + Id`));
+      // A day bucket of a datetime not declared increasing asks whether it is (partition/date-not-increasing):
+      // a question about the data the design describes, not a problem of the inserted function.
+      const problems = (await problemsOf(TYPED.replace("‸", `${key} + "_" + Id`))).filter(
+        (p) => !p.startsWith("partition/date-not-increasing:"),
+      );
       assert.deepEqual(problems, [], `partitionKey = ${key}`);
     }
   }

@@ -13,11 +13,15 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { SNAPSHOT } from "@core";
 import { LspClient } from "../helpers/lsp-client";
 import { expectHover, overLsp } from "../helpers/ide";
+import { formatCount } from "@core/text/words";
 
 const MS = 10_000;
 const DOC = readFileSync("docs/cost.md", "utf8");
 /** The worked example's design, as docs/cost.md writes it. */
 const EVENTS = /```tdl\n(table Events \{[\s\S]*?\n\})\n```/.exec(DOC)![1] + "\n";
+/** A figure of docs/cost.md's table as the product writes it (ten digits and more in words: "5.2 billion"). */
+const asWritten = (figure: string) => formatCount(Number(figure.replace(/,/g, "")));
+
 /** Its figures: access → [transactions, Table Storage's month, Cosmos DB's RU/s, Cosmos DB's month]. */
 const FIGURES = new Map(
   [...DOC.matchAll(/^\| `(insert [^`]+)` \| ([\d,]+) \| (\$[\d,.]+) \| ([\d,]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m.slice(2)]),
@@ -52,7 +56,7 @@ test("the worked example: a lens above the table with each service's month, as d
     await expectHover(overLsp(client), text.replace("table Events", "table «Ev‸ents»"), {
       lines: [
         "**Events** — a month at the declared peak rates",
-        `| Azure Table Storage | ${tableUsd} | requests (a batch or a query page is one): ${transactions} transactions |`,
+        `| Azure Table Storage | ${tableUsd} | requests (a batch or a query page is one): ${asWritten(transactions)} transactions |`,
         `- prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}, in US dollars: the snapshot shipped with the extension (\`tdl cost --refresh-prices --region R\` reads current ones)`,
       ],
       includes: [`| Azure Cosmos DB for Table | ${cosmosUsd} | throughput, provisioned (10,000 RU/s)`],
@@ -68,7 +72,7 @@ test("a design for another service leads with that service; Tablestore's capacit
   const tablestore = await lensesOf(`service tablestore\n\n${EVENTS}`);
   assert.equal(
     tablestore.lenses[0].command?.title,
-    `≈ ${transactions} CU/month on Tablestore (not priced) · ${tableUsd} on Table Storage · ${cosmosUsd} on Cosmos DB`,
+    `≈ ${asWritten(transactions)} CU/month on Tablestore (not priced) · ${tableUsd} on Table Storage · ${cosmosUsd} on Cosmos DB`,
   );
 });
 
