@@ -15,8 +15,8 @@ import { formSynopsis, optionUsage } from "./help";
 /** The arguments after the command name, read against its declaration; throws a UsageError naming what is wrong. */
 export function parseCommand(cmd: Command, argv: readonly string[]): Args<Options> {
   const { positionals, raw } = tokens(cmd, argv);
-  checkPositionals(cmd, positionals);
-  checkForm(cmd, raw);
+  const form = checkForm(cmd, raw);
+  checkPositionals(cmd, positionals, form);
   checkRules(cmd, raw);
   const options: Record<string, unknown> = {};
   for (const [name, option] of Object.entries(cmd.options)) options[name] = option.read(raw.get(name), name);
@@ -55,7 +55,11 @@ function tokens(cmd: Command, argv: readonly string[]): { positionals: string[];
   return { positionals, raw };
 }
 
-function checkPositionals(cmd: Command, positionals: readonly string[]): void {
+function checkPositionals(cmd: Command, positionals: readonly string[], form: Form<string> | undefined): void {
+  if (form?.positional) {
+    if (positionals.length !== 1) throw new UsageError(`--${form.selector} needs one ${form.positional}`);
+    return;
+  }
   const p = cmd.positionals;
   if (!p) {
     if (positionals.length) throw new UsageError(`${cmd.name} takes no positional arguments (got '${shown(positionals[0], 40)}')`);
@@ -65,8 +69,8 @@ function checkPositionals(cmd: Command, positionals: readonly string[]): void {
     throw new UsageError(p.missing ?? `${cmd.name} needs ${p.count === "one" ? "one" : "at least one"} ${p.arg.replace(/\.\.\.$/, "")}`);
 }
 
-/** A form's selector admits only that form's options; without it, no form's own option is admitted. */
-function checkForm(cmd: Command, given: ReadonlyMap<string, string>): void {
+/** A form's selector admits only that form's options; without it, no form's own option is admitted. Returns the form chosen. */
+function checkForm(cmd: Command, given: ReadonlyMap<string, string>): Form<string> | undefined {
   const forms = cmd.forms ?? [];
   const chosen = forms.filter((f) => given.has(f.selector));
   if (chosen.length > 1)
@@ -83,11 +87,18 @@ function checkForm(cmd: Command, given: ReadonlyMap<string, string>): void {
     const owner = forms.find((f) => f !== form && f.own.includes(name));
     if (!form && owner) throw new UsageError(`--${name} goes with --${owner.selector}`);
   }
+  const missing = form?.required?.filter((o) => !given.get(o)) ?? [];
+  if (form && missing.length)
+    throw new UsageError(`--${form.selector} needs ${missing.map((o) => optionUsage(o, cmd.options[o])).join(" and ")}`);
+  return form;
 }
 
 /** One of a few, required options and all-or-none groups, as the declaration says. */
 function checkRules(cmd: Command, given: ReadonlyMap<string, string>): void {
+  const form = (cmd.forms ?? []).find((f) => given.has(f.selector));
   for (const group of cmd.oneOf ?? []) {
+    // A form that takes none of the group's options (`tdl stress --ingest DIR`) is not asked for one.
+    if (form && !group.options.some((o) => form.options.includes(o))) continue;
     if (group.options.filter((o) => given.has(o)).length !== 1)
       throw new UsageError(`choose one ${group.what}: ${inWords(group.options.map((o) => optionUsage(o, cmd.options[o])))}`);
   }

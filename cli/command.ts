@@ -33,6 +33,10 @@ export interface Form<K extends string> {
   readonly selector: K;
   readonly options: readonly K[];
   readonly own: readonly K[];
+  /** Options this form needs (beyond its selector). */
+  readonly required?: readonly K[];
+  /** The one positional argument this form takes (`DIR` of `tdl stress --export locust DIR`); without it, none. */
+  readonly positional?: string;
   /** What this form does, for the help. */
   readonly description: string;
 }

@@ -51,8 +51,8 @@ function usageItems(cmd: Command, names: readonly string[], required: ReadonlySe
 export function usageParts(cmd: Command, form?: Form<string>): { head: string; items: string[] } {
   if (form)
     return {
-      head: `tdl ${cmd.name} ${optionUsage(form.selector, cmd.options[form.selector])}`,
-      items: usageItems(cmd, form.options, new Set()),
+      head: `tdl ${cmd.name} ${optionUsage(form.selector, cmd.options[form.selector])}${form.positional ? ` ${form.positional}` : ""}`,
+      items: usageItems(cmd, form.options, new Set(form.required ?? [])),
     };
   const forms = cmd.forms ?? [];
   const names = Object.keys(cmd.options).filter((n) => !forms.some((f) => f.selector === n || f.own.includes(n)));

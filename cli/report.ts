@@ -2,12 +2,16 @@
  * `tdl check` output: compiler-style text, the documented JSON, and
  * SARIF 2.1.0 for code-scanning upload.
  */
-import { Range, Severity } from "@core";
+import { FixCheck, Range, Severity } from "@core";
 import { sarifRule } from "./catalog";
 
 export interface ReportFix {
   title: string;
   edits: Array<{ range: Range; newText: string }>;
+  /** The fix the editor marks preferred: the first accepted by its check. */
+  preferred?: boolean;
+  /** What checking the fix on a copy of the design found (`.tdl` fixes in the JSON report). */
+  check?: FixCheck;
 }
 
 export interface ReportDiagnostic {

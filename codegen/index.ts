@@ -8,12 +8,13 @@
 import { TdlAnalysis } from "@core";
 import { tableModule } from "./module";
 import { CodegenError, CodegenProblem } from "./problems";
+import { pythonFileName, pythonModule } from "./python/module";
 
 export type { CodegenProblem } from "./problems";
 
 export interface GeneratedModule {
   table: string;
-  /** `<table>.keys.ts`. */
+  /** `<table>.keys.ts`, or `<table>_keys.py`. */
   fileName: string;
   text: string;
 }
@@ -29,7 +30,19 @@ export interface CodegenOptions {
   tables?: readonly string[];
   /** The design's file name, named in each module's header. */
   source?: string;
+  /** TypeScript (the default) or Python (builders and parsers of the keys). */
+  lang?: CodegenLanguage;
 }
+
+/** The languages `tdl codegen --lang` writes. */
+export const CODEGEN_LANGUAGES = ["ts", "python"] as const;
+export type CodegenLanguage = (typeof CODEGEN_LANGUAGES)[number];
+
+/** Each language's file name and module maker. */
+const LANGUAGES: Record<CodegenLanguage, { fileName(table: string): string; module: typeof tableModule }> = {
+  ts: { fileName: keysFileName, module: tableModule },
+  python: { fileName: pythonFileName, module: pythonModule },
+};
 
 /** The file a table's module goes to. */
 export function keysFileName(table: string): string {
@@ -41,6 +54,7 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
   const wanted = options.tables ? new Set(options.tables) : undefined;
   const tables = analysis.tables.filter((t) => !wanted || wanted.has(t.table.name.text));
   const errors = analysis.findings.filter((f) => f.severity === "error");
+  const lang = LANGUAGES[options.lang ?? "ts"];
   const modules: GeneratedModule[] = [];
   const problems: CodegenProblem[] = [];
   for (const tm of tables) {
@@ -64,7 +78,7 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
       });
     }
     if (own.length || !tm.checked) continue;
-    const clash = fileClash(name, modules);
+    const clash = fileClash(name, modules, lang.fileName);
     if (clash) {
       problems.push({
         table: name,
@@ -78,8 +92,8 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
     try {
       modules.push({
         table: name,
-        fileName: keysFileName(name),
-        text: tableModule({ tm, profile: analysis.profile, source: options.source }),
+        fileName: lang.fileName(name),
+        text: lang.module({ tm, profile: analysis.profile, source: options.source }),
       });
     } catch (e) {
       if (!(e instanceof CodegenError)) throw e;
@@ -93,7 +107,7 @@ export function generateKeyBuilders(analysis: TdlAnalysis, options: CodegenOptio
   return { modules, problems };
 }
 
-/** Device names Windows reserves whatever the extension (`CON.keys.ts` cannot be created there). */
+/** Device names Windows reserves whatever the extension (`CON.keys.ts` cannot be created there; `CON_keys.py` can). */
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
 /**
@@ -102,12 +116,12 @@ const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
  * write one file on Windows and macOS, the second silently replacing the
  * first; a Windows device name cannot be a file at all.
  */
-function fileClash(table: string, modules: readonly GeneratedModule[]): string | undefined {
-  const file = keysFileName(table);
+function fileClash(table: string, modules: readonly GeneratedModule[], fileName: (table: string) => string): string | undefined {
+  const file = fileName(table);
   const other = modules.find((m) => m.fileName.toLowerCase() === file.toLowerCase());
   if (other)
     return `table '${table}' would be written to ${file}, the same file as table '${other.table}' (${other.fileName}) where file names ignore case (Windows, macOS); Azure table names ignore case too: rename one of them`;
-  if (DEVICE_NAMES.test(table))
+  if (DEVICE_NAMES.test(file.split(".")[0]))
     return `table '${table}' would be written to ${file}, a name Windows reserves for a device: rename the table`;
   return undefined;
 }

@@ -107,3 +107,11 @@ export { priceOf, REDUNDANCIES, unitSize } from "./cost/prices";
 export type { Meter, PriceSheet, Redundancy } from "./cost/prices";
 export { SNAPSHOT } from "./cost/snapshot";
 export { SECONDS_PER_MONTH } from "./cost/usage";
+
+// Fixes checked before they are offered.
+export { applyCheckedFixes, MAX_FIX_ROUNDS, nextFixes } from "./fixes/apply";
+export type { CheckedFixRun, FixStep } from "./fixes/apply";
+export { applyFixEdits, FANOUT_MAX, vetFixes } from "./fixes/vet";
+export type { VetOptions, VetResult } from "./fixes/vet";
+export type { FixCheck, VettedFix } from "./fixes/check";
+export { TakenEdits } from "./fixes/taken-edits";

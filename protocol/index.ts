@@ -8,6 +8,7 @@ export type { ConnectionInfo, ConnectionKind, EdmType, EntityRow, PageResult, Qu
 export { EDM_TYPES } from "./entities";
 export type {
   Calibration,
+  EngineInfo,
   Leftover,
   OperationReport,
   OpType,

@@ -76,6 +76,17 @@ export interface StressReport {
   stopped?: string;
   /** The table the run could not delete (set only then). */
   leftover?: Leftover;
+  /** What sent the load when it was not the built-in engine: Locust, with how many workers (or engines) and their records. */
+  engine?: EngineInfo;
+}
+
+/** The engine of a run measured by Locust workers (`tdl stress --engine locust`, `--ingest`). */
+export interface EngineInfo {
+  name: "locust";
+  workers: number;
+  /** Worker record files read, and lines that could not be read (left out). */
+  records: number;
+  skippedLines: number;
 }
 
 /** How a run was scaled to this machine (emulator runs only). */
@@ -94,6 +105,8 @@ export interface Calibration {
 }
 
 export interface Verdict {
+  /** The verdict in one line, led by what decided it ("HOT: 71 % of requests throttled at partition 'p': offered ≈ 34 entities/s, served 9.7, target 10.4"). */
+  headline: string;
   partitionTargetEntitiesPerSecond: number;
   hottestPartitionEntitiesPerSecond: number;
   exceedsTarget: boolean;

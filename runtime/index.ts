@@ -29,6 +29,12 @@ export type { StressOptions } from "./stress/engine";
 export { endpointHost, PHASE_WORDS } from "./stress/phases";
 export type { StressPhase } from "./stress/phases";
 
+// Stress tests on Locust: the export, a local master and workers, records back into the report, sizing
+export { designForLocust, findLocust, LOCUST_INSTALL, readMeta, reportFromRecords, runLocustStress, sizingText } from "./locust/index";
+export type { LocustStressOptions, Sizing } from "./locust/index";
+export { prepareExport } from "./locust/prepare";
+export type { LocustExport, LocustExportOptions } from "./locust/prepare";
+
 // Inferring a design from a live table
 export { inferDesign } from "./infer/infer";
 export type { DesignCheck, InferOptions, InferResult, SampleMeta } from "./infer/infer";
@@ -54,3 +60,9 @@ export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
 // Prices for cost estimates: the snapshot, the cache, the Retail Prices API
 export { cacheFolder, refreshPrices, sheetFor } from "./prices/retail";
 export type { SheetChoice } from "./prices/retail";
+
+// Heatmaps from the service's own logs (StorageTableLogs, $logs, Cosmos DB's partition-key RU consumption)
+export { readLogHeatmap, nothingReadable, MAX_LISTED } from "./logs/read-logs";
+export type { LogHeatmapOptions } from "./logs/read-logs";
+export { compareWithDesign } from "./logs/design";
+export { heatmapHtml } from "./logs/html";

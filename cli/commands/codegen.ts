@@ -1,7 +1,8 @@
 /**
- * `tdl codegen DESIGN.tdl [--table NAME] [--out DIR]`: writes each table's
- * typed key builders, parsers and query/transaction helpers to
- * `<table>.keys.ts` (next to the design unless --out says where). A table
+ * `tdl codegen DESIGN.tdl [--table NAME] [--out DIR] [--lang ts|python]`:
+ * writes each table's typed key builders, parsers and query/transaction
+ * helpers to `<table>.keys.ts`, or its key builders and parsers to
+ * `<table>_keys.py` (next to the design unless --out says where). A table
  * whose design has an error gets no module; its errors are printed like
  * `tdl check` prints them and the exit code is 1. The folder is checked
  * before anything is analysed, and files are written whole (a temporary
@@ -10,10 +11,10 @@
  */
 import * as path from "node:path";
 import { analyzeTdl, LineIndex } from "@core";
-import { generateKeyBuilders } from "@codegen";
+import { CODEGEN_LANGUAGES, generateKeyBuilders } from "@codegen";
 import { UsageError } from "@core/errors";
 import { command } from "../command";
-import { ANALYSIS, analysisOf, outputFolder, text } from "../options";
+import { ANALYSIS, analysisOf, choice, outputFolder, text } from "../options";
 import { shown } from "../args";
 import { readTextFile } from "../files";
 import { checkOutputFolder, makeFolder, writeWhole } from "../destinations";
@@ -21,7 +22,8 @@ import { EXIT } from "../failure";
 
 export const codegen = command({
   name: "codegen",
-  summary: "Write each table's typed key builders, key parsers and query/transaction helpers to DIR/<table>.keys.ts",
+  summary:
+    "Write each table's typed key builders, key parsers and query/transaction helpers to DIR/<table>.keys.ts (or its key builders and parsers to DIR/<table>_keys.py)",
   description:
     "DIR is the design's folder unless --out says where; a folder that cannot be written is refused before anything is analysed. Each module is written whole (a temporary file renamed over the old one).",
   exits:
@@ -30,6 +32,7 @@ export const codegen = command({
   options: {
     table: text("NAME", "only this table"),
     out: outputFolder("DIR", "where the modules go (created when missing)"),
+    lang: choice(CODEGEN_LANGUAGES, "ts (TypeScript) or python (builders and parsers of the keys, standard library only)").default("ts"),
     ...ANALYSIS.options,
   },
   run({ positionals: [design], options }) {
@@ -44,7 +47,11 @@ export const codegen = command({
       const names = result.tables.map((t) => t.table.name.text).join(", ") || "none";
       throw new UsageError(`${design}: no table '${shown(table)}' (tables: ${names})`);
     }
-    const generated = generateKeyBuilders(result, { tables: table !== undefined ? [table] : undefined, source: path.basename(design) });
+    const generated = generateKeyBuilders(result, {
+      tables: table !== undefined ? [table] : undefined,
+      source: path.basename(design),
+      lang: options.lang,
+    });
 
     const lines = new LineIndex(text);
     const stderr = generated.problems.map((p) => {

@@ -9,7 +9,17 @@
  */
 import * as fs from "node:fs";
 import { UsageError } from "@core/errors";
-import { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, endpointHost, PHASE_WORDS, FidelityEmulator } from "@runtime";
+import {
+  checkDesign,
+  runStress,
+  STRESS_DEFAULTS,
+  StressFailure,
+  endpointHost,
+  PHASE_WORDS,
+  FidelityEmulator,
+  findLocust,
+  runLocustStress,
+} from "@runtime";
 import type { StressReport, StressMode } from "@protocol";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, custom, duration, flag, integer, outputFile, positive, text, type Values } from "../options";
@@ -20,6 +30,7 @@ import { cleanupCommand } from "../stress-cleanup";
 import { localEmulator, targetFromEnv } from "../stress-target";
 import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
 import { summary } from "../stress-summary";
+import { ENGINES, LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
 
@@ -59,12 +70,14 @@ const OPTIONS = {
   scale: positive("K", "in design mode, multiplies the design's rates"),
   preload: integer("N", "entities written before the run, for the reads (default 200)", { min: 0 }),
   "emulator-scale": positive("K", "scale the emulator's targets by K instead of calibrating to this machine"),
+  "fail-on-hot": flag("exit 1 when the verdict is hot (for CI: the run itself succeeded, the design did not)"),
   "keep-table": flag("keep the stress table afterwards (to look at it; tdl stress --cleanup removes it)"),
   report: outputFile("FILE.json", "also write the JSON report to FILE.json (checked before the run starts)"),
   format: choice(["text", "json"], "text (a summary) or json (the report)").default("text"),
   "yes-real-account": flag("confirm a stress test of a real account: it loads it at peak and costs money"),
   cleanup: flag("delete leftover stress tables instead of running one"),
   "older-than": duration("10m", "with --cleanup: only tables older than this").default(600_000, "10m"),
+  ...LOCUST_OPTIONS,
   ...ANALYSIS.options,
 };
 
@@ -87,8 +100,16 @@ export const stress = command({
       description:
         "Delete leftover stress tables that carry a stress test's marker and are older than --older-than (default 10m); tables without the marker are left alone.",
     },
+    ...LOCUST_FORMS,
   ],
-  run: (args, io) => (args.options.cleanup ? cleanup(args.options, args.given) : run(args.options, io)),
+  run: (args, io) =>
+    args.options.cleanup
+      ? cleanup(args.options, args.given)
+      : args.options.export
+        ? exportForm(args.options, args.positionals[0]!, io)
+        : args.options.ingest !== undefined
+          ? ingestForm(args.options.ingest).then((r) => output(r, args.options.report, args.options.format))
+          : run(args.options, io),
 });
 
 /** `tdl stress --cleanup`: the target's leftover stress tables. */
@@ -111,6 +132,8 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
   const analysis = analysisOf(options);
   checkDesign({ design: { text, file, table: tableName }, analysis, mode, mix, batch });
+  // Locust must be there before an emulator or a table is started for it.
+  const locust = options.engine === ENGINES[1] ? findLocust() : undefined;
   const reportFile = options.report;
   const write = io.err;
   let progressShown = false;
@@ -144,7 +167,10 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
       };
     }
     const host = endpointHost(target.connection.endpoint);
-    const report = await runStress({
+    const engine = locust
+      ? (o: Parameters<typeof runStress>[0]) => runLocustStress({ ...o, workers: options.workers ?? 2, locust })
+      : runStress;
+    const report = await engine({
       connection: target.connection,
       secret: target.secret,
       emulator: emulator ? true : undefined,
@@ -157,6 +183,7 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
       mix,
       batch,
       scale,
+      rate: options.rate,
       preload,
       keepTable: options["keep-table"],
       // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
@@ -176,7 +203,12 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
               : `scaling the emulator's targets by ${emulatorScale}`,
           );
         else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
-        else if (phase === "run") say(`running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`);
+        else if (phase === "run")
+          say(
+            locust
+              ? `running the load on Locust for ${(durationMs / 1000).toFixed(1)} s: a master and ${options.workers ?? 2} workers of ${concurrency} users each`
+              : `running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`,
+          );
         else if (phase === "delete") {
           deleting = true;
           deletingTable = table;
@@ -194,7 +226,15 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
     });
     if (progressShown) write("\n");
     if (deleting) say(`the stress table ${report.table} was deleted`);
-    return output(report, reportFile, format);
+    const done = output(report, reportFile, format);
+    // --fail-on-hot: the run succeeded; the design's verdict decides the exit, so CI can gate on it.
+    if (options["fail-on-hot"] && report.verdict.exceedsTarget && done.exitCode === EXIT.clean)
+      return {
+        ...done,
+        stderr: `${done.stderr}tdl: the verdict is hot (--fail-on-hot): ${report.verdict.headline}\n`,
+        exitCode: EXIT.failed,
+      };
+    return done;
   } catch (e) {
     if (progressShown) write("\n");
     const failed = failureResult(e, "stress");

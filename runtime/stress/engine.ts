@@ -24,11 +24,11 @@ import type { CallContext } from "./operations";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";
 import { DEFAULT_CLEANUP_HINT, endpointHost, leftoverMessage, PHASE_WORDS, StressFailure, StressInputError, StressPhase } from "./phases";
-import { Leftover, StressMode, StressReport } from "@protocol/stress-report";
+import type { EngineInfo, Leftover, Skipped, StressMode, StressReport } from "@protocol/stress-report";
 import { buildReport } from "./report";
 import { EndpointSilent, RunClock, runPhase } from "./run-phase";
 import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
-import { callsPerSecond, plan, readsBack } from "./workload";
+import { callsPerSecond, plan, readsBack, type Work } from "./workload";
 import { WrittenPool } from "./written";
 import { UsageError } from "@core/errors";
 
@@ -61,6 +61,8 @@ export interface StressOptions extends ScalingOptions {
   batch?: number;
   /** Design mode: multiply the design's rates by this (on an emulator, on top of the calibrated scale). */
   scale?: number;
+  /** Single-partition and spread modes: calls per second in all, as an open load (without it, every worker sends as fast as it is answered). */
+  rate?: number;
   /** Entities written before the load starts, for reads (default 200; none when the load reads nothing back). */
   preload?: number;
   keepTable?: boolean;
@@ -93,6 +95,35 @@ export interface StressOptions extends ScalingOptions {
   onTable?: (name: string) => void;
   /** Extra pipeline policy (tests inject faults with it). */
   clientOptions?: { additionalPolicies?: unknown[] };
+  /** Another engine sends the load (Locust, runtime/locust/run.ts): the table's life, calibration and report stay this engine's. */
+  external?: ExternalLoad;
+}
+
+/** What another engine is given: the created table, the work at its rates, the calibration, and the run's metrics to fill. */
+export interface ExternalContext {
+  table: string;
+  work: Work[];
+  skipped: Skipped[];
+  calibration?: Calibration;
+  metrics: Metrics;
+  /** Turns the emulator's throttling on at the calibrated scale: call it when the measured load starts. */
+  startThrottling(): void;
+  signal?: AbortSignal;
+}
+
+/** What another engine measured, besides the metrics it filled. */
+export interface ExternalOutcome {
+  durationMs: number;
+  pace?: { callsPerSecond: number; sent: number; dropped: number };
+  notes: string[];
+  engine: EngineInfo;
+}
+
+/** An engine that sends the load in place of the built-in one. */
+export interface ExternalLoad {
+  /** Entities the built-in engine would preload: an external engine preloads its own. */
+  readonly preloadsItself: true;
+  run(ctx: ExternalContext): Promise<ExternalOutcome>;
 }
 
 /** How long deletion keeps trying by default while the endpoint does not answer. */
@@ -138,7 +169,8 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const metrics = new Metrics(0);
   const clock: RunClock = {};
   const notes: string[] = skipped.map((x) => `${x.source} did not run: ${x.reason}.`);
-  const wanted = readsBack(work) ? Math.max(0, Math.floor(o.preload ?? 200)) : 0;
+  const wanted = readsBack(work) && !o.external ? Math.max(0, Math.floor(o.preload ?? 200)) : 0;
+  let external: ExternalOutcome | undefined;
   let calibration: Calibration | undefined;
   let phase: StressPhase = "create";
   let loaded = 0;
@@ -166,7 +198,19 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       enter("preload");
       loaded = await boundedPreload(client, context, metrics, wanted, o, requestTimeoutMs, notes);
     }
-    if (!o.signal?.aborted) {
+    if (!o.signal?.aborted && o.external) {
+      enter("run");
+      const scaled = calibration;
+      external = await o.external.run({
+        table,
+        work,
+        skipped,
+        calibration,
+        metrics,
+        startThrottling: () => scaled && throttle?.setThrottle({ scale: scaled.scale, burstSeconds: RUN_BURST_SECONDS }),
+        signal: o.signal,
+      });
+    } else if (!o.signal?.aborted) {
       if (calibration) throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
       enter("run");
       await runPhase(
@@ -186,7 +230,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
           signal: o.signal,
           onProgress: o.onProgress,
           onDrain: () => enter("drain"),
-          pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : undefined,
+          pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : o.rate,
         },
         clock,
       );
@@ -201,7 +245,8 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   activeTables.delete(table);
   const leftover = deletion?.leftover;
 
-  const runMs = clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
+  const runMs = external ? external.durationMs : clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
+  notes.push(...(external?.notes ?? []));
   if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02))
     notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
   const pacer = clock.pacer;
@@ -240,7 +285,8 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
     calibration,
     work,
     skipped,
-    pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : undefined,
+    pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : external?.pace,
+    ...(external ? { engine: external.engine } : {}),
   });
   if (failure) {
     // What became of the table, so the user knows whether anything is left to clean up.

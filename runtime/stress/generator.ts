@@ -131,7 +131,8 @@ function stringOf(i: number, p: PropertyInfo): string {
   return s.length > max ? s.slice(-max) : s;
 }
 
-function charsOf(ranges: Array<[number, number]>): string {
+/** The characters a generated string takes from a charset: printable ASCII that no key forbids, at most 64 (the Locust workload takes the same). */
+export function charsOf(ranges: Array<[number, number]>): string {
   let out = "";
   for (const [lo, hi] of ranges)
     for (let c = Math.max(lo, 0x21); c <= Math.min(hi, 0x7e) && out.length < 64; c++)
@@ -144,7 +145,8 @@ function guidOf(i: number): string {
   return `00000000-0000-4000-8000-${hex}`;
 }
 
-function refsOf(expr: { parts: Array<{ kind: string; name?: { text: string }; args?: unknown[] }> }): string[] {
+/** The properties a key expression reads, nested functions included (the Locust workload pins the same). */
+export function refsOf(expr: { parts: Array<{ kind: string; name?: { text: string }; args?: unknown[] }> }): string[] {
   const out: string[] = [];
   for (const part of expr.parts) {
     if (part.kind === "ref" && part.name) out.push(part.name.text);

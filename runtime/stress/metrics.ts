@@ -45,6 +45,18 @@ export interface ThrottleCount {
   account: number;
 }
 
+/** A second of one operation as a Locust worker records it (runtime/locust/records.ts reads the lines). */
+export interface AbsorbedSecond {
+  requests: number;
+  entities: number;
+  retries: number;
+  scanned: number;
+  pages: number;
+  errors: Record<string, number>;
+  codes: Record<string, number>;
+  latencyUs: Array<[number, number]>;
+}
+
 const zeroOps = (): Record<OpType, number> => ({ insert: 0, update: 0, delete: 0, pointRead: 0, query: 0, scan: 0, transaction: 0 });
 
 export class Metrics {
@@ -141,6 +153,46 @@ export class Metrics {
 
   retry(op: OpType): void {
     this.ops[op].retries++;
+  }
+
+  /**
+   * One second of one operation measured elsewhere (a Locust worker's
+   * record), `atMs` into the run: its calls, entities, retries, pages,
+   * failures and latencies (microseconds with their counts).
+   */
+  absorb(op: OpType, atMs: number, r: AbsorbedSecond): void {
+    const s = this.ops[op];
+    s.requests += r.requests;
+    s.entities += r.entities;
+    s.retries += r.retries;
+    s.scanned += r.scanned;
+    s.pages += r.pages;
+    const sec = this.second(this.startedAt + atMs);
+    sec.entities += r.entities;
+    sec.byOperation[op] += r.entities;
+    for (const [key, n] of Object.entries(r.errors)) {
+      s.errors[key] = (s.errors[key] ?? 0) + n;
+      sec.errors += n;
+    }
+    for (const [code, n] of Object.entries(r.codes)) s.errorCodes[code] = (s.errorCodes[code] ?? 0) + n;
+    for (const [us, n] of r.latencyUs) {
+      const v = Math.max(1, Math.round(us));
+      s.latency.recordValueWithCount(v, n);
+      sec.latency.recordValueWithCount(v, n);
+    }
+  }
+
+  /** Entities a partition's server refused (503 at the partition), measured elsewhere. */
+  refusedAt(partitionKey: string, entities: number): void {
+    this.partition(partitionKey).throttled += entities;
+  }
+
+  /** Calls of a design's access pattern measured elsewhere. */
+  calledTimes(source: string, calls: number, failed: number): void {
+    const c = this.bySource.get(source) ?? { calls: 0, failed: 0 };
+    c.calls += calls;
+    c.failed += failed;
+    this.bySource.set(source, c);
   }
 
   get entities(): number {

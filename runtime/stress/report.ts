@@ -11,6 +11,7 @@ import type { Work } from "./workload";
 import {
   OP_TYPES,
   type Calibration,
+  type EngineInfo,
   type Leftover,
   type OperationReport,
   type OpType,
@@ -39,6 +40,8 @@ export function buildReport(args: {
   work?: Work[];
   skipped?: Skipped[];
   pace?: { callsPerSecond: number; sent: number; dropped: number };
+  /** Set when Locust workers measured the run. */
+  engine?: EngineInfo;
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -70,6 +73,7 @@ export function buildReport(args: {
     .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond || b.throttled - a.throttled);
   const requests = OP_TYPES.reduce((n, op) => n + metrics.ops[op].requests, 0);
   const endWins = metrics.beyond.end >= metrics.beyond.start;
+  const throttledMost = all.reduce<(typeof all)[number] | undefined>((m, p) => (p.throttled > (m?.throttled ?? 0) ? p : m), undefined);
   const verdict = verdictOf({
     target: args.target,
     partitionTarget: args.partitionTarget,
@@ -78,6 +82,15 @@ export function buildReport(args: {
     throttled: metrics.throttled,
     requests,
     calibration: args.calibration,
+    ...(throttledMost
+      ? {
+          mostThrottled: {
+            partitionKey: throttledMost.partitionKey,
+            servedPerSecond: throttledMost.entitiesPerSecond,
+            offeredPerSecond: round((throttledMost.entities + throttledMost.throttled) / seconds, 1),
+          },
+        }
+      : {}),
     beyond: {
       entitiesPerSecond: round((endWins ? metrics.beyond.end : metrics.beyond.start) / seconds, 1),
       end: endWins ? "end" : "start",
@@ -106,6 +119,7 @@ export function buildReport(args: {
     ...(args.pace ? { pace: args.pace } : {}),
     ...(args.stopped ? { stopped: args.stopped } : {}),
     ...(args.leftover ? { leftover: args.leftover } : {}),
+    ...(args.engine ? { engine: args.engine } : {}),
   };
 }
 

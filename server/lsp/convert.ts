@@ -17,6 +17,7 @@ import {
 import { pathToFileURL } from "node:url";
 import { Finding, Fix, LineIndex, TextEdit } from "@core";
 import { Completion, OutlineSymbol } from "../ide";
+import { ruleHref } from "./rule-docs";
 
 export interface FixData {
   title: string;
@@ -65,6 +66,9 @@ export function toDiagnostic(lines: LineIndex, f: Finding & { related?: Related[
     source: "tdl",
     message: f.message,
   };
+  // The code links to its row of the rules catalog (rule-docs.ts).
+  const href = ruleHref(f.code);
+  if (href) d.codeDescription = { href };
   if (f.fixes?.length) d.data = { fixes: f.fixes.map((fix) => toFixData(lines, fix)) } satisfies DiagnosticData;
   if (f.related?.length)
     d.relatedInformation = f.related.map((r) => ({

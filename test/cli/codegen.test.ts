@@ -110,3 +110,19 @@ test("tdl --help lists codegen", () => {
   const r = tdl(["--help"], process.cwd());
   assert.match(r.stdout, /tdl codegen DESIGN\.tdl \[--table NAME\] \[--out DIR\]/);
 });
+
+test("--lang python writes <table>_keys.py, which python3 imports and which builds the design's keys", () => {
+  const dir = workspace({ "designs/shop.tdl": TWO });
+  const r = tdl(["codegen", "designs/shop.tdl", "--lang", "python", "--out", "py"], dir);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readdirSync(path.join(dir, "py")).sort(), ["Orders_keys.py", "Shops_keys.py"]);
+  assert.match(r.stdout, /wrote py[/\\]Orders_keys\.py \(Orders\)/);
+  const run = spawnSync(
+    "python3",
+    ["-c", "import Orders_keys as o; print(o.row_key({'No': 42}), o.parse_row_key('00042'), o.partition_key({'Shop': 'abc'}))"],
+    { cwd: path.join(dir, "py"), encoding: "utf8" },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "00042 {'No': 42} abc\n");
+  assert.equal(tdl(["codegen", "designs/shop.tdl", "--lang", "rust"], dir).code, 2);
+});

@@ -30,7 +30,8 @@ const LAYERS: Layer[] = [
   { name: "ts-analysis", below: ["core", "protocol"], packages: ["typescript", "node:fs", "node:path"] },
   {
     name: "runtime",
-    below: ["core", "protocol"],
+    // The Locust export writes the Python key builders codegen makes (runtime/locust/).
+    below: ["core", "protocol", "codegen"],
     packages: ["@azure/data-tables", "@azure/identity", "bloom-filters", "hdr-histogram-js", "jsonc-parser", "node:"],
   },
   {
