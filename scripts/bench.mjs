@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { languageService } from "./ts-service.mjs";
@@ -489,6 +489,17 @@ async function benchAccuracy() {
   return { score, figures: corpusFigures(score) };
 }
 
+/**
+ * The public projects labelled by hand beside the repository (`../shared/corpus`, when it is there): recall, false
+ * alarms, findings in neither list and time per project, as its scorer prints them (issue #19, 5).
+ */
+function benchRealCode() {
+  const scorer = path.resolve(ROOT, "..", "shared", "corpus", "score.mjs");
+  if (!existsSync(scorer)) return;
+  console.log(`\nReal code: public projects labelled by hand (${path.relative(ROOT, scorer)}, tdl check per project)\n`);
+  spawnSync(process.execPath, [scorer, ROOT, "--timeout", "60"], { cwd: ROOT, stdio: "inherit" });
+}
+
 function printAccuracy({ score, figures }) {
   const pctText = (x) => `${(x * 100).toFixed(1)} %`;
   console.log(
@@ -921,6 +932,7 @@ async function main() {
   // `node scripts/bench.mjs accuracy` runs the corpus and the 865-file check alone.
   if (process.argv.includes("accuracy")) {
     printAccuracy(await benchAccuracy());
+    benchRealCode();
     printCheck(await benchCheck());
     return;
   }
@@ -992,6 +1004,7 @@ async function main() {
   printTypeScript(tsr);
   printLargeTypeScript(await benchLargeTypeScript());
   printAccuracy(await benchAccuracy());
+  benchRealCode();
   printCheck(await benchCheck());
 
   const stress = await benchStress();

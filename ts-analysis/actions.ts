@@ -31,6 +31,8 @@ export interface FoundActions {
   count?: number;
   /** The node that adds the most actions (a push in a loop, the array mapped): where the count comes from. */
   countAt?: ts.Node;
+  /** `countAt` fills another array the actions are made from (`while (rows.length < N) rows.push(…)`), not the actions themselves. */
+  countFilled?: boolean;
 }
 
 const PENDING = Symbol("pending");
@@ -63,7 +65,12 @@ export class ActionFinder {
       const pushed = this.pushed(x);
       // An array that is only declared and never filled in sight is unknown, not empty.
       const count = init && base.count !== undefined && pushed.count !== undefined ? base.count + pushed.count : undefined;
-      return { actions: [...base.actions, ...pushed.actions], count, countAt: pushed.countAt ?? base.countAt };
+      return {
+        actions: [...base.actions, ...pushed.actions],
+        count,
+        countAt: pushed.countAt ?? base.countAt,
+        ...(pushed.countFilled ? { countFilled: true } : {}),
+      };
     }
     if (ts.isCallExpression(x) && ts.isPropertyAccessExpression(x.expression)) {
       const method = x.expression.name.text;
@@ -145,9 +152,11 @@ export class ActionFinder {
     let count: number | undefined = 0;
     let most = 0;
     let countAt: ts.Node | undefined;
+    let countFilled = false;
     const grow = (n: number | undefined, at: ts.Node) => {
       count = count === undefined || n === undefined ? undefined : count + n;
       if (n !== undefined && n > most) [most, countAt] = [n, this.origin(at, decl)];
+      if (n !== undefined && n >= most) countFilled = countAt !== at;
     };
     for (const call of this.facts(id).pushes(sym)) {
       this.budget.tick();
@@ -165,7 +174,12 @@ export class ActionFinder {
         }
       }
     }
-    const found: FoundActions = { actions, count: count !== undefined && Number.isNaN(count) ? undefined : count, countAt };
+    const found: FoundActions = {
+      actions,
+      count: count !== undefined && Number.isNaN(count) ? undefined : count,
+      countAt,
+      ...(countFilled ? { countFilled } : {}),
+    };
     this.pushMemo.set(sym, found);
     return found;
   }
@@ -229,19 +243,23 @@ export class ActionFinder {
   }
 
   /** Counts `tx.createEntity(…)`-style calls on a TableTransaction, times the iterations of the loops around them. */
-  countTransactionCalls(sym: ts.Symbol | undefined, at: ts.Node): { count?: number; countAt?: ts.Node } {
+  countTransactionCalls(sym: ts.Symbol | undefined, at: ts.Node): { count?: number; countAt?: ts.Node; countFilled?: boolean } {
     if (!sym) return {};
     let count = 0;
     let most = 0;
     let countAt: ts.Node | undefined;
+    let countFilled = false;
     for (const call of this.facts(at).callsOn(sym)) {
       this.budget.tick();
       if (!TX_METHODS.has(call.expression.name.text)) continue;
       const times = this.times(call, sym.valueDeclaration);
       count += times;
-      if (times > most) [most, countAt] = [times, this.origin(call, sym.valueDeclaration)];
+      if (times > most) {
+        [most, countAt] = [times, this.origin(call, sym.valueDeclaration)];
+        countFilled = countAt !== call;
+      }
     }
-    return Number.isNaN(count) ? {} : { count, countAt };
+    return Number.isNaN(count) ? {} : { count, countAt, ...(countFilled ? { countFilled } : {}) };
   }
 
   /** `for (let i = A; i < B; i++)` (or `<=`) with A and B known numbers (literals or constants): its iterations. */

@@ -12,7 +12,7 @@ import { EntityReader } from "./entities";
 import type { EntityWrite, FileUsage, ListOption, TransactionCall } from "./usage";
 import { Wrappers } from "./summaries";
 import { Env, NO_ENV } from "./values";
-import { ClientOrigins } from "./clients";
+import { ClientOrigins, TableSource } from "./clients";
 import { KeyDecomposer, skipOuter } from "./key-parts";
 import { CLIENT_METHODS, importsSdk, isSdkFile, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
 import { UntypedClients } from "./untyped";
@@ -102,12 +102,15 @@ export class UsageFinder {
       return;
     }
     const table = this.tableOfReceiver(callee.expression, kind);
+    const source = table === undefined ? this.origins.tableSource(callee.expression) : undefined;
     if (WRITE_METHODS.has(method) && first)
-      usage.writes.push(...this.entities.writes(call, call, method, first).map((w) => ({ ...w, table })));
+      usage.writes.push(
+        ...this.entities.writes(call, call, method, first).map((w) => ({ ...w, table, ...(source ? { tableSource: source } : {}) })),
+      );
     else if ((method === "getEntity" || method === "deleteEntity") && first && second) {
       usage.keyed.push({ call, method, partitionKey: first, rowKey: second, table });
     } else if (method === "listEntities") usage.lists.push({ call, options: this.optionsOf(first), table });
-    else if (method === "submitTransaction" && first) usage.transactions.push(this.transaction(call, first, txWrites, table));
+    else if (method === "submitTransaction" && first) usage.transactions.push(this.transaction(call, first, txWrites, table, source));
   }
 
   /**
@@ -126,8 +129,9 @@ export class UsageFinder {
       const receiver = w.call.expression.expression;
       if (!this.isClient(w.call, bound)) continue;
       const table = this.origins.tableName(receiver, bound);
+      const source = table === undefined ? this.origins.tableSource(receiver, bound) : undefined;
       for (const x of this.entities.writes(site, w.call, w.method, w.entity, bound))
-        if (this.fromCall(x, summary.decl)) usage.writes.push({ ...x, table });
+        if (this.fromCall(x, summary.decl)) usage.writes.push({ ...x, table, ...(source ? { tableSource: source } : {}) });
     }
     for (const f of summary.forwards) this.throughHelper(f.call, site, bound, usage, depth + 1);
   }
@@ -211,18 +215,24 @@ export class UsageFinder {
     arg: ts.Expression,
     txWrites: Map<ts.Symbol, EntityWrite[]>,
     table?: string,
+    source?: TableSource,
   ): TransactionCall {
+    const where = { table, ...(source ? { tableSource: source } : {}) };
     const x = skipOuter(arg);
     // `tx.actions` of a TableTransaction.
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(x.expression));
       const writes = (sym && txWrites.get(sym)) ?? [];
-      return { call, writes: writes.map((w) => ({ ...w, table, inTransaction: call })), ...this.actions.countTransactionCalls(sym, call) };
+      return {
+        call,
+        writes: writes.map((w) => ({ ...w, ...where, inTransaction: call })),
+        ...this.actions.countTransactionCalls(sym, call),
+      };
     }
     const found = this.actions.of(x);
     const writes = found.actions.flatMap((a) =>
-      this.entities.writes(call, call, a.op, a.entity).map((w) => ({ ...w, table, inTransaction: call })),
+      this.entities.writes(call, call, a.op, a.entity).map((w) => ({ ...w, ...where, inTransaction: call })),
     );
-    return { call, writes, count: found.count, countAt: found.countAt };
+    return { call, writes, count: found.count, countAt: found.countAt, ...(found.countFilled ? { countFilled: true } : {}) };
   }
 }

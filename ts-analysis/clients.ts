@@ -11,6 +11,12 @@ import { Env, NO_ENV } from "./values";
 
 const MAX_DEPTH = 5;
 
+/** The expression a table's name comes from when it is not a literal: `id` tells sources apart, `shown` names it. */
+export interface TableSource {
+  id: string;
+  shown: string;
+}
+
 export class ClientOrigins {
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -22,16 +28,52 @@ export class ClientOrigins {
    * binds the parameters of the helper the receiver is in (the client a caller passes).
    */
   tableName(receiver: ts.Expression, env: Env = NO_ENV): string | undefined {
+    const named = this.nameArgument(receiver, env);
+    return named && this.literal(named.arg, named.params);
+  }
+
+  /**
+   * Where the name of a client's table comes from when it is not a literal (`process.env.TABLE ?? "Trips"`, a
+   * constant read from the environment): the same source is the same table, whatever its name at run time.
+   */
+  tableSource(receiver: ts.Expression, env: Env = NO_ENV): TableSource | undefined {
+    const named = this.nameArgument(receiver, env);
+    return named && this.sourceOf(named.arg, named.params, 0);
+  }
+
+  /** The expression that names a receiver's table where the client is made, with the helper parameters bound there. */
+  private nameArgument(receiver: ts.Expression, env: Env): { arg: ts.Expression; params: Map<ts.Symbol, ts.Expression> } | undefined {
     const x = skipOuter(receiver);
     const bound = ts.isIdentifier(x) ? env.get(symbolOf(this.checker, x)!) : undefined;
-    if (bound) return this.tableName(bound.expr, bound.env);
+    if (bound) return this.nameArgument(bound.expr, bound.env);
     // The helper's parameters, as the name lookup binds them (`fromConnectionString(cs, name)` with `name` bound).
     const params = new Map<ts.Symbol, ts.Expression>();
     for (const [sym, b] of env) params.set(sym, b.expr);
     return this.tableOf(receiver, params, 0);
   }
 
-  private tableOf(e: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): string | undefined {
+  private sourceOf(e: ts.Expression, params: Map<ts.Symbol, ts.Expression>, depth: number): TableSource | undefined {
+    const x = skipOuter(e);
+    if (depth > MAX_DEPTH) return undefined;
+    const at = (n: ts.Node) => `${n.getSourceFile().fileName}:${n.getStart()}`;
+    if (ts.isIdentifier(x)) {
+      const sym = symbolOf(this.checker, x);
+      const bound = sym && params.get(sym);
+      if (bound) return this.sourceOf(bound, params, depth + 1);
+      const decl = sym?.valueDeclaration;
+      // A parameter not bound here is whatever each caller passes: no one source.
+      if (!decl || ts.isParameter(decl)) return undefined;
+      return { id: at(decl), shown: x.text };
+    }
+    const text = x.getText();
+    return { id: at(x), shown: text.length > 60 ? `${text.slice(0, 57)}…` : text };
+  }
+
+  private tableOf(
+    e: ts.Expression,
+    params: Map<ts.Symbol, ts.Expression>,
+    depth: number,
+  ): { arg: ts.Expression; params: Map<ts.Symbol, ts.Expression> } | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const made = this.madeBy(e);
     if (!made) return undefined;
@@ -44,7 +86,7 @@ export class ClientOrigins {
         : isServiceGetter(made)
           ? made.arguments[0]
           : undefined;
-    if (arg) return this.literal(arg, params);
+    if (arg) return { arg, params };
     if (!ts.isCallExpression(made)) return undefined;
     // A helper that makes the client: follow its returned expression, its parameters bound to this call's arguments.
     const returned = this.decomposer.returnedExpression(made);

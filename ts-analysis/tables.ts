@@ -55,6 +55,14 @@ export function isTestFile(fileName: string, projectDir: string): boolean {
 
 type Known = Array<{ table: string | undefined; site: TableSite }>;
 
+/**
+ * The key a write's table is indexed under: its name, or `~` and the source of its name when that is not a
+ * literal (writes through clients whose name comes from one expression write one table); undefined when neither.
+ */
+export function tableKeyOf(w: Pick<EntityWrite, "table" | "tableSource">): string | undefined {
+  return w.table ?? (w.tableSource ? `~${w.tableSource.id}` : undefined);
+}
+
 export class TableIndex {
   private readonly perFile = new WeakMap<ts.SourceFile, Known>();
 
@@ -121,7 +129,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
     const unknown = constant === undefined && copiesStoredKey(key.expr);
     const at = locationOf(key.at);
     out.push({
-      table: key.table,
+      table: tableKeyOf(key.write!),
       site: {
         ...siteOf(sf, key.write!),
         at: { line: at.line, character: at.character },
@@ -135,7 +143,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
   // Writes whose key is not in sight (an entity passed through): they count for neither side.
   for (const w of [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)]) {
     if (keyed.has(w) || w.method === "delete" || w.partitionKey) continue;
-    out.push({ table: w.table, site: { ...siteOf(sf, w), unknown: true } });
+    out.push({ table: tableKeyOf(w), site: { ...siteOf(sf, w), unknown: true } });
   }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import ts from "typescript";
 import type { Env } from "./values";
+import type { TableSource } from "./clients";
 
 export interface EntityWrite {
   call: ts.CallExpression;
@@ -30,6 +31,8 @@ export interface EntityWrite {
   via?: ts.CallExpression;
   /** The table the client was made for, when its name is a literal. */
   table?: string;
+  /** Where the table's name comes from when it is not a literal (one source, one table). */
+  tableSource?: TableSource;
   /** Written through a TableTransaction or an actions array. */
   inTransaction?: ts.CallExpression;
 }
@@ -66,6 +69,8 @@ export interface TransactionCall {
   count?: number;
   /** Where the count comes from: the push or call in a loop that adds the most actions. */
   countAt?: ts.Node;
+  /** `countAt` fills another array the actions are made from, elsewhere than where they are added. */
+  countFilled?: boolean;
 }
 
 export interface FileUsage {

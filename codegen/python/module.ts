@@ -5,7 +5,7 @@
  * use — one self-contained file of the standard library only, so a Locust
  * script (or any Python client) builds the keys the design declares.
  */
-import { ServiceProfile, TableModel } from "@core";
+import { designFingerprint, ServiceProfile, TableModel } from "@core";
 import { exprText, KeyPlan, planKey } from "../keys";
 import type { PlanContext } from "../parts";
 import { planProperty, PropertyPlan } from "../properties";
@@ -62,14 +62,16 @@ export function pythonModule({ tm, profile, source }: { tm: TableModel; profile:
   out.add(["from __future__ import annotations", "", "import datetime as _dt", "import hashlib as _hashlib", "import json as _json"]);
   out.add(["import math as _math", "import re as _re", "import struct as _struct", ""]);
   out.add(
-    `__all__ = ["TABLE_NAME", "KEYS", "TableKeyError", ${keys
+    `__all__ = ["TABLE_NAME", "DESIGN_FINGERPRINT", "KEYS", "TableKeyError", ${keys
       .flatMap((k) => [pyKeyName(k.fn), ...(k.segments ? [`parse_${pyKeyName(k.fn)}`] : [])])
       .map(pyStr)
       .join(", ")}]`,
   );
   out.blank();
   out.comment(["The table's name in the design."]);
-  out.add(`TABLE_NAME = ${pyStr(name)}`).blank(2);
+  out.add(`TABLE_NAME = ${pyStr(name)}`).blank();
+  out.comment(["The design this module was generated from (SHA-256 of the table's tokens and its service)."]);
+  out.add(`DESIGN_FINGERPRINT = ${pyStr(designFingerprint(tm, profile.name))}`).blank(2);
   out.add(pythonRuntime(profile)).blank(2);
   if (ctx.declarations.size) {
     out.comment(["The domains the design declares, where a check needs them."]);

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { Fix, plural } from "@core";
 import { constantText } from "../key-parts";
-import type { TableSite } from "../tables";
+import { TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
 import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
@@ -33,7 +33,7 @@ export const constantPartitionKey: TsRule = {
       if (key.which !== "partitionKey" || !key.write || key.write.method === "delete") continue;
       const value = constantText(key.parts);
       if (value === undefined) continue;
-      const all = ctx.tableSites(key.table);
+      const all = ctx.tableSites(tableKeyOf(key.write));
       const id = keyIdentity(key);
       const here = locationOf(key.at);
       const mine = (s: TableSite) => s.file === ctx.sf.fileName && s.at.line === here.line && s.at.character === here.character;
@@ -47,7 +47,12 @@ export const constantPartitionKey: TsRule = {
         ? `its declared type fixes the partition key "${value}"`
         : `every entity written here gets the partition key "${value}"`;
       const show = (s: TableSite) => siteName(ctx, s);
-      if (!all || all.table === undefined || all.incomplete) {
+      // A table named by a literal is judged whole; one whose name comes from elsewhere (the environment) is grouped
+      // by that source, with nothing said about the whole table: another client may write it under the same name.
+      const named = key.write.table;
+      const source = named === undefined ? key.write.tableSource : undefined;
+      const label = named !== undefined ? `table "${named}"` : source ? `the table named by ${source.shown}` : undefined;
+      if (!all || !label || all.incomplete) {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
         const why = all?.incomplete ? "not every file of the project was read in time" : "its table is not known statically";
         ctx.report(
@@ -57,32 +62,47 @@ export const constantPartitionKey: TsRule = {
         );
         continue;
       }
-      const table = all.table;
       const varying = all.sites.filter((s) => !s.unknown && s.constant === undefined);
       if (varying.length) {
-        // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
+        // Other writes of the table spread their keys: only the entities written with this constant share a partition.
+        // Said quietly (a hint), once per constant of the table, at its first place; the other places are related.
+        const same = all.sites.filter((s) => s.constant === value);
+        const first = firstReporters(same)[0];
+        if (first && !mine(first)) continue;
+        const others = same.filter((s) => !mine(s));
+        const also = others.length ? ` (here and at ${plural(others.length, "other place")})` : "";
         ctx.report(
           span(ctx.sf, key.at),
-          `${where}; other writes to table "${table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
-          { fixes, severity: "hint", related: related(repeats, `the same partition key "${value}", written through this key`) },
+          `${where}${also}; other writes to ${label} (${varying.length}) vary their keys, so only the entities written with "${value}" share one partition.`,
+          { fixes, severity: "hint", related: related(others, `the same partition key "${value}"`) },
         );
         continue;
       }
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
       const constantSites = all.sites.filter((s) => s.constant !== undefined);
-      const groups = new Map<string, TableSite[]>();
-      for (const s of constantSites) groups.set(s.key ?? `${s.file}:${s.line}`, [...(groups.get(s.key ?? `${s.file}:${s.line}`) ?? []), s]);
-      const reporters = [...groups.values()].map((g) => reporterOf(g)!).sort(primaryOrder);
-      const primary = reporters[0];
+      const primary = firstReporters(constantSites)[0];
       if (primary && !mine(primary)) {
         ctx.report(
           span(ctx.sf, key.at),
-          `${where}, like every write to table "${table}": the table's constant partition key is reported at ${show(primary)}.`,
-          { fixes, severity: "hint", related: related([primary], `table "${table}" is reported here`) },
+          `${where}, like every write to ${label}: its constant partition key is reported at ${show(primary)}.`,
+          { fixes, severity: "hint", related: related([primary], `${label} is reported here`) },
         );
         continue;
       }
       const others = constantSites.filter((s) => !mine(s));
+      const list = others.length
+        ? ` (${plural(others.length, "other site")}: ${others.slice(0, 3).map(show).join(", ")}${others.length > 3 ? ", …" : ""})`
+        : "";
+      const relatedSites = related(others, `another write to ${label} with a constant partition key`);
+      if (source) {
+        ctx.report(
+          span(ctx.sf, key.at),
+          `${where}, and no write to ${label} varies its partition key${list}: these entities share one partition on one server${target}. ` +
+            "The table's name is not known statically, so other writes under the same name are not judged. Build the key from a property that varies.",
+          { fixes, related: relatedSites },
+        );
+        continue;
+      }
       const constants = [...new Set(constantSites.map((s) => s.constant!))];
       const whole =
         constants.length <= 1
@@ -91,13 +111,10 @@ export const constantPartitionKey: TsRule = {
               .slice(0, 4)
               .map((c) => `"${c}"`)
               .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
-      const list = others.length
-        ? ` (${plural(others.length, "other site")}: ${others.slice(0, 3).map(show).join(", ")}${others.length > 3 ? ", …" : ""})`
-        : "";
       ctx.report(
         span(ctx.sf, key.at),
-        `${where}, and no write to table "${table}" varies its partition key${list}: ${whole}${target}. Build the key from a property that varies.`,
-        { fixes, related: related(others, `another write to table "${table}" with a constant partition key`) },
+        `${where}, and no write to ${label} varies its partition key${list}: ${whole}${target}. Build the key from a property that varies.`,
+        { fixes, related: relatedSites },
       );
     }
   },
@@ -106,6 +123,16 @@ export const constantPartitionKey: TsRule = {
 /** Of the sites of one key, the one that reports it: the key's own expression, else the first call (path, then line). */
 function reporterOf(sites: TableSite[]): TableSite | undefined {
   return [...sites].sort((a, b) => Number(!!b.atKey) - Number(!!a.atKey) || byPlace(a, b))[0];
+}
+
+/** Of sites (several per key when a helper's key is written by many calls), the one reporter per key, in the order findings go to. */
+function firstReporters(sites: TableSite[]): TableSite[] {
+  const groups = new Map<string, TableSite[]>();
+  for (const s of sites) {
+    const id = s.key ?? `${s.file}:${s.line}`;
+    groups.set(id, [...(groups.get(id) ?? []), s]);
+  }
+  return [...groups.values()].map((g) => reporterOf(g)!).sort(primaryOrder);
 }
 
 /** The warning goes to a write that creates entities (an update only rewrites them), then to the first in the project. */

@@ -12,6 +12,7 @@ import { FileUsage, ListOption } from "../calls";
 import { Budget } from "../budget";
 import { FilterResolution, FilterResolver, Piece, textOf } from "../filters";
 import { KeyDecomposer } from "../key-parts";
+import { readBound } from "../consumption";
 import { span, TsQuery, TsRule, TsRuleContext } from "./rule";
 
 /** Where a query's diagnostics sit: the method name of the call. */
@@ -47,9 +48,28 @@ export function classifyQueries(usage: FileUsage, checker: ts.TypeChecker, sf: t
     out.push({ call: k.call, table: k.table, classification: c });
   }
   const resolver = new FilterResolver(checker, decomposer, sf);
-  for (const l of usage.lists) out.push({ call: l.call, table: l.table, ...classifyOptions(l.options, resolver, decomposer.budget) });
+  for (const l of usage.lists) {
+    const classified = classifyOptions(l.options, resolver, decomposer.budget);
+    // Without a filter, a read that stops after a few entities is the table's first page: a probe, not a scan.
+    const bound = l.options.every((o) => !o.unknown && !o.filter) ? readBound(checker, l.call) : undefined;
+    out.push({ call: l.call, table: l.table, ...classified, ...(bound !== undefined ? { classification: probe(bound) } : {}) });
+  }
   out.sort((a, b) => a.call.pos - b.call.pos);
   return out;
+}
+
+/** A bounded read of a listing without a filter: the first entities of the table, one request. */
+function probe(bound: number): Classification {
+  return {
+    class: "partition-range",
+    partitions: null,
+    scanned: bound,
+    returned: bound,
+    selectivity: null,
+    reasons: [
+      `a bounded read: no filter, and the code stops after ${bound === 1 ? "the first entity" : `${bound} entities`} (one request)`,
+    ],
+  };
 }
 
 /**

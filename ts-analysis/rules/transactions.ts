@@ -60,14 +60,17 @@ export const transactionTooLarge: TsRule = {
     for (const tx of ctx.usage.transactions) {
       if (tx.count === undefined || tx.count <= max) continue;
       const too = `one ${ctx.profile.label} batch holds at most ${max}. Split it into groups of ${max}.`;
-      // Reported where the number is set (the loop that adds or fills the actions), the submission as a related place.
-      const at = tx.countAt && tx.countAt.getSourceFile() === ctx.sf && !within(tx.countAt, tx.call) ? tx.countAt : undefined;
-      if (!at) {
-        ctx.report(span(ctx.sf, tx.call), `submitTransaction with ${tx.count} actions: ${too}`);
-        continue;
-      }
+      // Where the number is set, when that is another array filled elsewhere (a while loop up to N): a hint there, related both ways.
+      const origin =
+        tx.countFilled && tx.countAt && tx.countAt.getSourceFile() === ctx.sf && !within(tx.countAt, tx.call) ? tx.countAt : undefined;
       const submitted = locationOf(tx.call);
-      ctx.report(span(ctx.sf, at), `this adds ${tx.count} actions to the transaction submitted at line ${submitted.line + 1}: ${too}`, {
+      const from = origin && locationOf(origin);
+      ctx.report(span(ctx.sf, tx.call), `submitTransaction with ${tx.count} actions: ${too}`, {
+        related: from && from.line !== submitted.line ? [{ ...from, message: `the ${tx.count} actions are added here` }] : undefined,
+      });
+      if (!origin || !from || from.line === submitted.line) continue;
+      ctx.report(span(ctx.sf, origin), `this adds ${tx.count} actions to the transaction submitted at line ${submitted.line + 1}: ${too}`, {
+        severity: "hint",
         related: [{ ...submitted, message: `submitTransaction with ${tx.count} actions` }],
       });
     }

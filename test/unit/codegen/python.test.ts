@@ -274,3 +274,12 @@ print(m.TABLE_NAME, sorted(m.KEYS))
       `class ['PartitionKey', 'RowKey', 'RowKey of index import']\n`,
   );
 });
+
+test("the Python module carries the same design fingerprint as the TypeScript one", () => {
+  const analysis = analyzeTdl(MESSAGES);
+  const ts = generateKeyBuilders(analysis).modules[0]!.text;
+  const py = generateKeyBuilders(analysis, { lang: "python" }).modules[0]!.text;
+  const fingerprint = /export const designFingerprint = "([0-9a-f]{64})";/.exec(ts)?.[1];
+  assert.ok(fingerprint, "the TypeScript module carries one");
+  assert.match(py, new RegExp(`^DESIGN_FINGERPRINT = "${fingerprint}"$`, "m"));
+});

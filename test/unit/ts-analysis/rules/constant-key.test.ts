@@ -9,7 +9,10 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { LineIndex } from "@core";
 import type { TsFinding } from "@ts-analysis/analysis";
+import { toDiagnostic } from "@server/lsp/convert";
 import { TsFixture } from "../../../helpers/typescript";
 
 const fx = new TsFixture();
@@ -62,9 +65,17 @@ export async function rename(id: string, name: string) {
   assert.deepEqual(a[0].related, ["a-members.ts:5", "a-members.ts:8", "b-members.ts:4", "b-members.ts:5", "b-members.ts:8"]);
   assert.equal(
     a[1].message,
-    'every entity written here gets the partition key "MEMBER", like every write to table "Members": the table\'s constant partition key is reported at line 4.',
+    'every entity written here gets the partition key "MEMBER", like every write to table "Members": its constant partition key is reported at line 4.',
   );
   assert.deepEqual(a[1].related, ["a-members.ts:4"]);
+  // In the editor, the other sites are the warning's related information.
+  const text = readFileSync(first, "utf8");
+  const warning = (fx.analyzer.analyze(first).findings as TsFinding[]).find((f) => f.code === CODE && f.severity === "warning")!;
+  const diagnostic = toDiagnostic(new LineIndex(text), warning);
+  assert.deepEqual(diagnostic.relatedInformation?.[2], {
+    location: { uri: pathToFileURL(second).href, range: { start: { line: 3, character: 45 }, end: { line: 3, character: 45 } } },
+    message: 'another write to table "Members" with a constant partition key',
+  });
   const b = found(second);
   assert.deepEqual(
     b.map((f) => [f.severity, f.at]),
@@ -102,21 +113,41 @@ export async function saveEntry(entry: { id: string; memo: string }) {
   for (const c of callers) assert.deepEqual(found(c), [], path.basename(c));
 });
 
-test("a table not known statically: each constant site is said for what it writes, never as the whole table", () => {
+test("a table named from the environment: its constant sites are grouped by that name's source, never said of the whole table", () => {
   const f = fx.file(
     "trips.ts",
     `import { TableClient } from "@azure/data-tables";
-const trips = TableClient.fromConnectionString(process.env.CONN ?? "", process.env.TRIPS_TABLE ?? "Trips");
+const TRIPS = process.env.TRIPS_TABLE ?? "Trips";
+const trips = TableClient.fromConnectionString(process.env.CONN ?? "", TRIPS);
 export async function plan(id: string) {
   await trips.createEntity({ partitionKey: "planned", rowKey: id });
 }
+export async function replan(id: string) {
+  await trips.upsertEntity({ partitionKey: "planned", rowKey: id, again: true }, "Merge");
+}
+export async function anywhere(client: TableClient, id: string) {
+  await client.createEntity({ partitionKey: "loose", rowKey: id });
+}
 `,
   );
-  const [only] = found(f);
-  assert.equal(only.severity, "warning");
-  assert.match(only.message, /^every entity written here gets the partition key "planned", so they all share one partition on one server/);
-  assert.match(only.message, /its table is not known statically, so whether other writes spread the table is not judged/);
-  assert.doesNotMatch(only.message, /whole table|the table is one partition/);
+  const [first, second, loose] = found(f);
+  assert.deepEqual(
+    [first, second, loose].map((x) => [x.severity, x.at]),
+    [
+      ["warning", '"planned"'],
+      ["hint", '"planned"'],
+      ["warning", '"loose"'],
+    ],
+  );
+  assert.match(
+    first.message,
+    /and no write to the table named by TRIPS varies its partition key \(1 other site: line 8\): these entities share one partition/,
+  );
+  assert.match(first.message, /The table's name is not known statically, so other writes under the same name are not judged/);
+  assert.doesNotMatch(first.message, /whole table|the table is one partition/);
+  assert.match(second.message, /like every write to the table named by TRIPS: its constant partition key is reported at line 5\./);
+  assert.match(loose.message, /^every entity written here gets the partition key "loose", so they all share one partition on one server/);
+  assert.match(loose.message, /its table is not known statically, so whether other writes spread the table is not judged/);
 });
 
 test("the composite fix takes a property that identifies the entity, never an amount, a status or a clock", () => {
@@ -147,4 +178,34 @@ export async function tip(amount: number, id: string) {
   );
   const finding = fx.analyzer.analyze(f).findings.find((x) => x.code === CODE);
   assert.deepEqual(finding?.fixes ?? [], []);
+});
+
+test("a constant beside keys that vary: one hint per constant of the table, its other places related", () => {
+  const f = fx.file(
+    "subscriptions.ts",
+    `import { TableClient } from "@azure/data-tables";
+const subs = TableClient.fromConnectionString(process.env.CONN ?? "", "Subs");
+export async function subscribe(user: string, topic: string) {
+  await subs.createEntity({ partitionKey: user, rowKey: topic });
+}
+export async function subscribeSystem(topic: string) {
+  await subs.createEntity({ partitionKey: "__system__", rowKey: topic });
+}
+export async function renewSystem(topic: string, until: string) {
+  await subs.upsertEntity({ partitionKey: "__system__", rowKey: topic, until }, "Merge");
+}
+export async function dropSystem(topic: string) {
+  await subs.updateEntity({ partitionKey: "__system__", rowKey: topic, dropped: true }, "Merge");
+}
+`,
+  );
+  const [only, ...rest] = found(f);
+  assert.deepEqual(rest, []);
+  assert.equal(only.severity, "hint");
+  assert.equal(only.at, '"__system__"');
+  assert.match(
+    only.message,
+    /\(here and at 2 other places\); other writes to table "Subs" \(1\) vary their keys, so only the entities written with "__system__" share one partition\./,
+  );
+  assert.deepEqual(only.related, ["subscriptions.ts:10", "subscriptions.ts:13"]);
 });

@@ -140,15 +140,17 @@ export async function save(o: Order) {
 `,
     "ts/constant-partition-key",
   );
+  // A table of its own (the fixture's other files write "Orders" with keys that vary).
+  const OWN = HEAD.replace('"Orders"', '"OrderLog"');
   fx.fix(
     "g.ts",
-    `${HEAD}
+    `${OWN}
 export async function save(o: Order) {
   await client.createEntity({ partitionKey: "orders", rowKey: o.id, customer: o.customer });
 }
 `,
     "ts/constant-partition-key",
-    `${HEAD}
+    `${OWN}
 export async function save(o: Order) {
   await client.createEntity({ partitionKey: "orders_" + o.customer, rowKey: o.id, customer: o.customer });
 }
@@ -257,10 +259,11 @@ test("a declared literal key type is a constant partition key wherever that type
     `${HEAD}
 interface VisitorEntity { partitionKey: "VISITOR"; rowKey: string; visits: number }
 interface Tagged { partitionKey: "a" | "b"; rowKey: string }
+const visitors = TableClient.fromConnectionString(process.env.CONN ?? "", "Visitors");
 export async function save(v: VisitorEntity, t: Tagged, e: VisitorEntity & { extra: 1 }) {
-  await client.upsertEntity(«v»);
-  await client.createEntity<VisitorEntity>({ ...v, partitionKey: «v.partitionKey» });
-  await client.updateEntity(«e», "Replace");
+  await visitors.upsertEntity(«v»);
+  await visitors.createEntity<VisitorEntity>({ ...v, partitionKey: «v.partitionKey» });
+  await visitors.updateEntity(«e», "Replace");
   await client.upsertEntity(t);
 }
 `,
@@ -292,6 +295,6 @@ export async function flow(id: string, job: { rowKey: string }) {
   );
   assert.equal(
     found[2].message,
-    'every entity written here gets the partition key "failed", like every write to table "Jobs": the table\'s constant partition key is reported at line 4.',
+    'every entity written here gets the partition key "failed", like every write to table "Jobs": its constant partition key is reported at line 4.',
   );
 });

@@ -198,3 +198,78 @@ export async function search(args: { filter?: string }, req: { query: Map<string
     [],
   );
 });
+
+test("a bounded read of a listing without a filter is a probe, not a scan: the first entity, a cap of N, one next(), one page", () => {
+  fx.expect(
+    "probes.ts",
+    `import { TableClient } from "@azure/data-tables";
+const feed = TableClient.fromConnectionString(process.env.CONN ?? "", "Feed");
+const LATEST = 50;
+export async function anyOne() {
+  for await (const item of feed.listEntities()) return item;
+  return undefined;
+}
+export async function latest() {
+  const items: unknown[] = [];
+  for await (const item of feed.listEntities()) {
+    items.push(item);
+    if (items.length >= LATEST) break;
+  }
+  return items;
+}
+export async function peek() {
+  const it = feed.listEntities();
+  return (await it.next()).value;
+}
+export async function firstPage() {
+  return (await feed.listEntities().byPage({ maxPageSize: 20 }).next()).value;
+}
+export async function everything() {
+  const all: unknown[] = [];
+  for await (const item of feed.«listEntities»()) all.push(item);
+  return all;
+}
+export async function skipping() {
+  for await (const item of feed.«listEntities»<{ hidden?: boolean }>()) {
+    if (item.hidden) continue;
+    return item;
+  }
+  return undefined;
+}
+export async function firstMatch() {
+  for await (const item of feed.«listEntities»({ queryOptions: { filter: "kind eq 'alert'" } })) return item;
+  return undefined;
+}
+export async function resume(token: string) {
+  return (await feed.«listEntities»().byPage({ maxPageSize: 20, continuationToken: token }).next()).value;
+}
+export async function pageByPage() {
+  let token: string | undefined;
+  do {
+    const page = (await feed.«listEntities»().byPage({ maxPageSize: 20 }).next()).value;
+    token = page?.continuationToken;
+  } while (token);
+}
+export async function tooMany() {
+  let n = 0;
+  for await (const item of feed.«listEntities»()) {
+    void item;
+    if (++n > 5000) break;
+  }
+}
+`,
+    "ts/table-scan",
+  );
+  const f = fx.file(
+    "probe-lens.ts",
+    `import { TableClient } from "@azure/data-tables";
+const feed = TableClient.fromConnectionString(process.env.CONN ?? "", "Feed");
+export async function peek() {
+  for await (const item of feed.listEntities()) return item;
+  return undefined;
+}
+`,
+  );
+  const [q] = fx.analyzer.analyze(f).queries;
+  assert.equal(q.classification?.reasons[0], "a bounded read: no filter, and the code stops after the first entity (one request)");
+});

@@ -26,8 +26,8 @@ export async function move(o: Order) {
     `${HEAD}
 export async function bulk(o: Order) {
   const tx = new TableTransaction();
-  for (let i = 0; i < 150; i++) «tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") })»;
-  await client.submitTransaction(tx.actions);
+  for (let i = 0; i < 150; i++) tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
+  await «client.submitTransaction(tx.actions)»;
   const small = new TableTransaction();
   for (let i = 0; i < 100; i++) small.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
   await client.submitTransaction(small.actions);
@@ -74,8 +74,8 @@ import type { TransactionAction } from "@azure/data-tables";
 const BATCH = 101;
 export async function load(o: Order, ids: string[]) {
   const a: TransactionAction[] = [];
-  for (let i = 0; i < 101; i++) «a.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }])»;
-  await client.submitTransaction(a);
+  for (let i = 0; i < 101; i++) a.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }]);
+  await «client.submitTransaction(a)»;
   const b: TransactionAction[] = [];
   for (let i = 1; i <= BATCH; i++) b.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }]);
   await «client.submitTransaction([...b])»;
@@ -113,7 +113,7 @@ export async function odd(o: Order) {
   );
 });
 
-test("ts/transaction-too-large is reported where the number is set: an array filled up to N by a while loop, then walked into a transaction", () => {
+test("ts/transaction-too-large at the submission, and a hint where the number is set: an array filled up to N by a while loop, walked into a transaction", () => {
   const found = fx.expect(
     "fill.ts",
     `${HEAD}
@@ -127,19 +127,23 @@ export async function overfill(o: Order, make: (n: number) => { partitionKey: st
   for (const row of rows) {
     batch.upsertEntity(row);
   }
-  await client.submitTransaction(batch.actions);
+  await «client.submitTransaction(batch.actions)»;
 }
 `,
     "ts/transaction-too-large",
+  );
+  const related = (f: (typeof found)[number]) =>
+    (f as { related?: Array<{ line: number; message: string }> }).related?.map((r) => [r.line + 1, r.message]);
+  assert.deepEqual(
+    found.map((f) => f.severity),
+    ["hint", "error"],
   );
   assert.match(
     found[0].message,
     /^this adds 120 actions to the transaction submitted at line 15: one Azure Table Storage batch holds at most 100/,
   );
-  assert.deepEqual(
-    (found[0] as { related?: Array<{ line: number; message: string }> }).related?.map((r) => [r.line + 1, r.message]),
-    [[15, "submitTransaction with 120 actions"]],
-  );
+  assert.deepEqual(related(found[0]), [[15, "submitTransaction with 120 actions"]]);
+  assert.deepEqual(related(found[1]), [[9, "the 120 actions are added here"]]);
 });
 
 test("ts/cross-partition-transaction compares keys as values: two different parameters may differ, unless the code shows them equal", () => {
