@@ -142,7 +142,10 @@ test("each key function: its arguments are the table's properties of a type it t
     const choices = fn.snippet!.includes("|") ? choicesOf(fn.snippet!) : [insertSnippet(fn.snippet!).replace(/^\w+\(([^,)]*).*$/, "$1")];
     for (const choice of choices) {
       const key = insertSnippet(fn.snippet!.replace(/\$\{1(\|[^|]*\||:[^}]*)\}/, choice));
-      const problems = await problemsOf(TYPED.replace("‸", `${key} + "_" + Id`));
+      // A day key over `At`, which the design does not declare increasing, is told so (an info with a fact fix): that is the design's load too.
+      const problems = (await problemsOf(TYPED.replace("‸", `${key} + "_" + Id`))).filter(
+        (p) => !p.startsWith("partition/date-not-increasing:"),
+      );
       assert.deepEqual(problems, [], `partitionKey = ${key}`);
     }
   }

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { CodeLens } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { SNAPSHOT } from "@core";
+import { formatCount, SNAPSHOT } from "@core";
 import { LspClient } from "../helpers/lsp-client";
 import { expectHover, overLsp } from "../helpers/ide";
 
@@ -20,7 +20,11 @@ const DOC = readFileSync("docs/cost.md", "utf8");
 const EVENTS = /```tdl\n(table Events \{[\s\S]*?\n\})\n```/.exec(DOC)![1] + "\n";
 /** Its figures: access → [transactions, Table Storage's month, Cosmos DB's RU/s, Cosmos DB's month]. */
 const FIGURES = new Map(
-  [...DOC.matchAll(/^\| `(insert [^`]+)` \| ([\d,]+) \| (\$[\d,.]+) \| ([\d,]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m.slice(2)]),
+  [...DOC.matchAll(/^\| `(insert [^`]+)` \| ([\d,]+) \| (\$[\d,.]+) \| ([\d,]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [
+    m[1],
+    // The editor says a count as every message does: ten digits and more in words (5,184,000,000 is "5.2 billion").
+    [formatCount(Number(m[2].replace(/,/g, ""))), ...m.slice(3)],
+  ]),
 );
 
 let client: LspClient;
