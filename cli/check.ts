@@ -51,15 +51,24 @@ export function checkFile(file: string, text: string, options: AnalysisOptions):
   return designEntry(file, text, new TdlAnalyzer().analyze(text, options));
 }
 
+/**
+ * Characters of design text the JSON report of one file may analyse to
+ * check its fixes (each copy of a table costs its length): a size, so the
+ * report never depends on the machine's speed. Past it, the remaining fixes
+ * are listed without a `check`.
+ */
+const CHECK_BUDGET_CHARS = 200_000;
+
 /** `checked`: each fix carries what checking it found (the JSON report), accepted fixes first, best first. */
 function designEntry(file: string, text: string, analysis: TdlAnalysis, checked = false): ReportFile {
   const lines = new LineIndex(text);
   const vetAnalyzer = new TdlAnalyzer();
+  const budget = { chars: CHECK_BUDGET_CHARS };
   return {
     path: displayPath(file),
     diagnostics: analysis.findings.map((f) =>
       checked && f.fixes?.length
-        ? checkedDiagnostic(lines, f, vetFixes(analysis, f, { analyzer: vetAnalyzer }))
+        ? checkedDiagnostic(lines, f, vetFixes(analysis, f, { analyzer: vetAnalyzer, budget }))
         : toReportDiagnostic(lines, f),
     ),
     queries: queryInfos(analysis)

@@ -28,7 +28,7 @@ export interface FixedText {
   /** Checked fixes: each one with its title (what it leaves). */
   steps?: FixStep[];
   /** Why a checked run stopped early. */
-  stopped?: "cycle" | "rounds";
+  stopped?: "cycle" | "rounds" | "budget";
 }
 
 /** Fixes a design: checked fixes (the default), or with `unchecked` every fix that is the only one of its diagnostic. */
@@ -61,6 +61,10 @@ function stepLines(result: FixedText): string[] {
   const lines = (result.steps ?? []).map((s) => `  ${s.code} at ${s.anchor}: ${s.title}`);
   if (result.stopped === "cycle") lines.push("  stopped: a fix brought back an earlier version of the design");
   if (result.stopped === "rounds") lines.push("  stopped: fixes still offered after the last round; run tdl fix again to go on");
+  if (result.stopped === "budget")
+    lines.push(
+      "  stopped: the design is too large to check every fix in one run (its checking budget ran out); run tdl fix again to go on",
+    );
   return lines;
 }
 

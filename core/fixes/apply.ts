@@ -12,7 +12,7 @@ import { Finding, Fix } from "../findings";
 import { TakenEdits } from "./taken-edits";
 import { anchorOf, anchorTable } from "./anchors";
 import { SEVERITY_RANK } from "./check";
-import { applyFixEdits, vetFixes } from "./vet";
+import { applyFixEdits, CheckBudget, vetFixes } from "./vet";
 
 /** One fix applied: what it fixed, where, and its checked title (which says what it leaves). */
 export interface FixStep {
@@ -27,14 +27,26 @@ export interface CheckedFixRun {
   text: string;
   steps: FixStep[];
   /** Why it stopped before no accepted fix was left. */
-  stopped?: "cycle" | "rounds";
+  stopped?: "cycle" | "rounds" | "budget";
 }
 
 /** Rounds before giving up: a table converges within a few fixes; this bounds a design that does not. */
 export const MAX_FIX_ROUNDS = 20;
 
+/**
+ * Characters of design text one run may analyse to check fixes (each copy
+ * of a table costs its length): a 3,000-table design's first round takes
+ * ≈ 400,000; a table with a 60 KB filter ≈ 60,000 a fix. Past it, the run
+ * stops and says so.
+ */
+export const FIX_BUDGET_CHARS = 1_000_000;
+
 /** The checked fix each table would take now: its most severe finding's best accepted fix. */
-export function nextFixes(analysis: TdlAnalysis, vetAnalyzer = new TdlAnalyzer()): Array<{ finding: Finding; fix: Fix; anchor: string }> {
+export function nextFixes(
+  analysis: TdlAnalysis,
+  vetAnalyzer = new TdlAnalyzer(),
+  budget?: CheckBudget,
+): Array<{ finding: Finding; fix: Fix; anchor: string }> {
   const byTable = new Map<string, Finding[]>();
   for (const f of analysis.findings) {
     if (!f.fixes?.length || f.severity === "hint") continue;
@@ -45,7 +57,7 @@ export function nextFixes(analysis: TdlAnalysis, vetAnalyzer = new TdlAnalyzer()
   for (const findings of byTable.values()) {
     findings.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.start - b.start);
     for (const finding of findings) {
-      const fix = vetFixes(analysis, finding, { analyzer: vetAnalyzer }).offered[0];
+      const fix = vetFixes(analysis, finding, { analyzer: vetAnalyzer, budget }).offered[0];
       if (fix) {
         chosen.push({ finding, fix, anchor: anchorOf(analysis, finding) });
         break;
@@ -56,14 +68,19 @@ export function nextFixes(analysis: TdlAnalysis, vetAnalyzer = new TdlAnalyzer()
 }
 
 /** Applies checked fixes until none is left (see the module comment). */
-export function applyCheckedFixes(text: string, options: AnalysisOptions = {}, maxRounds = MAX_FIX_ROUNDS): CheckedFixRun {
+export function applyCheckedFixes(
+  text: string,
+  options: AnalysisOptions = {},
+  maxRounds = MAX_FIX_ROUNDS,
+  budget: CheckBudget = { chars: FIX_BUDGET_CHARS },
+): CheckedFixRun {
   const analyzer = new TdlAnalyzer();
   const vetAnalyzer = new TdlAnalyzer();
   const seen = new Set<string>([text]);
   const steps: FixStep[] = [];
   for (let round = 0; round < maxRounds; round++) {
-    const chosen = nextFixes(analyzer.analyze(text, options), vetAnalyzer);
-    if (!chosen.length) return { text, steps };
+    const chosen = nextFixes(analyzer.analyze(text, options), vetAnalyzer, budget);
+    if (!chosen.length) return budget.ranOut ? { text, steps, stopped: "budget" } : { text, steps };
     const taken = new TakenEdits();
     for (const c of chosen) {
       // Fixes of different tables do not overlap; should two, the second waits for the next round.

@@ -78,25 +78,15 @@ export function appendSplits(
   target: number,
   prefer?: ReadonlySet<string>,
 ): Fix[] {
-  return [...appendComposites(ctx, pk, rk, prefer), ...appendBuckets(ctx, pk, rk, load, target, prefer)];
-}
-
-/** `+ sep + bucket(Q, n)`: each partition splits into n, whatever Q holds. */
-function appendBuckets(
-  ctx: TableContext,
-  pk: KeyInfo,
-  rk: KeyInfo | undefined,
-  load: number,
-  target: number,
-  prefer?: ReadonlySet<string>,
-): Fix[] {
+  // `+ sep + bucket(Q, n)`: each partition splits into n, whatever Q holds.
   const sep = separator(ctx, pk.parts[pk.parts.length - 1], BUCKET_PART);
-  return choicesFor(ctx, pk, rk, prefer).flatMap((c) =>
+  const buckets = choicesFor(ctx, pk, rk, prefer).flatMap((c) =>
     bucketSizes(load, target, c.prop.distinct).map((n) => ({
       title: `Append ${JSON.stringify(sep)} + bucket(${c.prop.name}, ${n}): splits each partition into ${n} (${reasonText(c)})`,
       edits: [appendToKey(pk.expr, sep, `bucket(${c.prop.name}, ${n})`)],
     })),
   );
+  return [...appendComposites(ctx, pk, rk, prefer), ...buckets];
 }
 
 /** `+ sep + Q`: one partition per value of Q (behind a time bucket, the current one splits by Q). */

@@ -47,7 +47,32 @@ export interface VetOptions {
   /** A clock and the time by which checking stops: what is left is returned unchecked. */
   clock?: () => number;
   deadline?: number;
+  /**
+   * Characters of design text the checking may still analyse, shared by
+   * the calls of one run and spent as it goes (each copy analysed costs its
+   * length): a size bound, so that `tdl check` and `tdl fix` never depend
+   * on the machine's speed; what it does not reach is returned unchecked.
+   */
+  budget?: CheckBudget;
   fanOutMax?: number;
+}
+
+/** What is left of a run's checking budget, in characters analysed. */
+export interface CheckBudget {
+  chars: number;
+  /** Set once something was left unchecked for want of it. */
+  ranOut?: boolean;
+}
+
+/** Spends `n` characters of `budget` if it has them (no budget: always). */
+function spend(budget: CheckBudget | undefined, n: number): boolean {
+  if (!budget) return true;
+  if (budget.chars < n) {
+    budget.ranOut = true;
+    return false;
+  }
+  budget.chars -= n;
+  return true;
 }
 
 /** Applies non-overlapping edits to a copy of the text, in one pass (linear in the text, however many edits). */
@@ -95,7 +120,7 @@ function layoutOf(analysis: TdlAnalysis): { bases: number[]; names: Map<string, 
   return layout;
 }
 
-function scopeOf(analysis: TdlAnalysis, finding: Finding, analyzer: TdlAnalyzer): Scope {
+function scopeOf(analysis: TdlAnalysis, finding: Finding, analyzer: TdlAnalyzer, budget?: CheckBudget): Scope | undefined {
   const whole: Scope = { before: analysis, finding, edits: (fix) => fix.edits, elsewhere: () => false };
   const tm = FILE_CODES.has(finding.code) ? undefined : tableHolding(analysis, finding.start);
   if (!tm || analysis.tables.length < 2) return whole;
@@ -105,6 +130,7 @@ function scopeOf(analysis: TdlAnalysis, finding: Finding, analyzer: TdlAnalyzer)
   const end = next ?? analysis.text.length;
   const head = analysis.text.slice(0, Math.min(start, bases[0]));
   const delta = head.length - start;
+  if (!spend(budget, head.length + end - start)) return undefined;
   const before = analyzer.analyze(head + analysis.text.slice(start, end), analysis.options ?? {});
   const moved = before.findings.find((f) => f.code === finding.code && f.start === finding.start + delta && f.end === finding.end + delta);
   if (!moved) return whole;
@@ -124,27 +150,29 @@ function scopeOf(analysis: TdlAnalysis, finding: Finding, analyzer: TdlAnalyzer)
 export function vetFixes(analysis: TdlAnalysis, finding: Finding, options: VetOptions = {}): VetResult {
   const analyzer = options.analyzer ?? new TdlAnalyzer();
   const fanOutMax = options.fanOutMax ?? FANOUT_MAX;
-  const scope = scopeOf(analysis, finding, analyzer);
+  const scope = scopeOf(analysis, finding, analyzer, options.budget);
+  if (!scope) return { offered: [], checked: [], unchecked: [...(finding.fixes ?? [])] };
   const scoped = new Before(scope.before, scope.finding);
   let whole: Before | undefined;
   const accepted: Array<VettedFix & { score: number[]; order: number }> = [];
   const refused: VettedFix[] = [];
   const unchecked: Fix[] = [];
+  const timeUp = () => !!options.clock && options.deadline !== undefined && options.clock() > options.deadline;
   (finding.fixes ?? []).forEach((fix, order) => {
-    if (!fix.edits.length || fix.command || (options.clock && options.deadline !== undefined && options.clock() > options.deadline)) {
+    if (!fix.edits.length || fix.command || timeUp()) {
       unchecked.push(fix);
       return;
     }
     const edits = scope.edits(fix);
+    const text = edits ? applyFixEdits(scope.before.text, edits) : applyFixEdits(analysis.text, fix.edits);
+    if (!spend(options.budget, text.length)) {
+      unchecked.push(fix);
+      return;
+    }
+    const after = analyzer.analyze(text, analysis.options ?? {});
     const check = edits
-      ? judge(scoped, analyzer.analyze(applyFixEdits(scope.before.text, edits), analysis.options ?? {}), fix, fanOutMax, scope.elsewhere)
-      : judge(
-          (whole ??= new Before(analysis, finding)),
-          analyzer.analyze(applyFixEdits(analysis.text, fix.edits), analysis.options ?? {}),
-          fix,
-          fanOutMax,
-          () => false,
-        );
+      ? judge(scoped, after, fix, fanOutMax, scope.elsewhere)
+      : judge((whole ??= new Before(analysis, finding)), after, fix, fanOutMax, () => false);
     if (check.accepted) accepted.push({ fix, check, score: check.score!, order });
     else refused.push({ fix: { ...fix, preferred: undefined }, check });
   });

@@ -6,6 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { analyzeTdl } from "@core";
 
 const hints = (text: string) =>
@@ -64,21 +65,15 @@ table AppLogs {
 });
 
 test("no message or fix title prints a figure of ten digits or more", () => {
-  const text = `service azure-table
-table Orders {
-  OrderId:    guid
-  OrderDate:  datetime increasing
-  CustomerId: string(20) charset "a-z0-9" distinct 100K
-  partitionKey = date(OrderDate, "yyyyMMddHH")
-  rowKey       = OrderId
-  rows 50B
-  entitySize 1KB
-  insert PlaceOrder 500K/s
-  query ByCustomer 50/s where CustomerId = ? returns 20
-}
-`;
+  // The order history at a thousand times the size, in hourly partitions: 50 billion orders, a scan of them 50 times a second.
+  const text = readFileSync("test/fixtures/newcomer/order-history.tdl", "utf8")
+    .replace('"yyyyMMdd"', '"yyyyMMddHH"')
+    .replace("rows 50M", "rows 50B")
+    .replace("500/s", "500K/s");
   const big = /\d{1,3}(?:,\d{3}){3,}|\d{10,}/;
-  for (const f of analyzeTdl(text).findings) {
+  const findings = analyzeTdl(text).findings;
+  assert.ok(findings.some((f) => /billion/.test(f.message)));
+  for (const f of findings) {
     // Quoted key examples ('2026010203') are keys, not figures.
     assert.doesNotMatch(f.message.replace(/'[^']*'/g, "''"), big, f.message);
     for (const x of f.fixes ?? []) assert.doesNotMatch(x.title, big, x.title);
