@@ -149,7 +149,7 @@ export class LocustLoad implements ExternalLoad {
           `${runTime}s`,
           "--only-summary",
           "--stop-timeout",
-          "5",
+          "1",
         ],
         dir,
         env,

@@ -84,7 +84,10 @@ class State:
         gevent.sleep(max(0.0, start - time.time()))
         self.config["deadline"] = start + self.config["duration"]
         if self.config["rate"] > 0:
-            self.pacer = Pacer(self.config["rate"], start)
+            # The workers' slots interleave (worker i a 1/N step later), so all together they arrive evenly spaced,
+            # as one pacer's do: in step, they would arrive in bursts of N.
+            total = self.config["rate"] * self.config["workers"]
+            self.pacer = Pacer(self.config["rate"], start + self.config["worker"] / total)
         self.config["recorder"].record({"w": self.config["recorder"].worker, "start": start, "deadline": self.config["deadline"]})
         print(f"tdl: {self.config['recorder'].worker} starts its load for {self.config['duration']:g} s", file=sys.stderr, flush=True)
         self.started.set()
