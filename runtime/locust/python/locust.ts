@@ -65,7 +65,17 @@ class State:
             self.started.wait()
             return
         self.preloading = True
-        self.engine.preload(client, self.config["preload"])
+        try:
+            self.engine.preload(client, self.config["preload"])
+        except SystemExit as e:
+            # Said in the records (tdl stops the run with it) and on stderr; the users then idle.
+            rec = self.config["recorder"]
+            rec.record({"w": rec.worker, "failed": str(e)})
+            rec.flush(before=0)
+            print(e, file=sys.stderr, flush=True)
+            self.config["deadline"] = 0
+            self.started.set()
+            return
         start = max(time.time(), self.config["start_at"])
         start_file = os.environ.get("TDL_START_FILE")
         if start_file:
