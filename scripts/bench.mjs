@@ -580,6 +580,36 @@ async function handWrittenInserts(connectionString, concurrency, seconds) {
   return done / elapsed;
 }
 
+/** `tdl stress` in spread mode on examples/marathon.tdl against the bench's Azurite, with `extra` options; its JSON report. */
+function stressReport(connectionString, seconds, extra) {
+  const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-${process.pid}.json`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "dist/cli.js"),
+      "stress",
+      "--design",
+      path.join(ROOT, "examples/marathon.tdl"),
+      "--table",
+      "Registrations",
+      "--connection-string-env",
+      "BENCH_TABLES",
+      "--mode",
+      "spread",
+      "--duration",
+      `${seconds}s`,
+      "--report",
+      reportFile,
+      ...extra,
+    ],
+    { env: { ...process.env, BENCH_TABLES: connectionString }, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`tdl stress ${extra.join(" ")} failed: ${r.stderr}`);
+  const report = JSON.parse(readFileSync(reportFile, "utf8"));
+  rmSync(reportFile, { force: true });
+  return report;
+}
+
 async function benchStress() {
   const az = await startAzurite();
   const concurrency = 32;
@@ -591,35 +621,10 @@ async function benchStress() {
       let t0 = performance.now();
       const reference = await handWrittenInserts(az.connectionString, concurrency, seconds);
       const refCpu = (cpuSeconds(az.child.pid) - cpu0) / ((performance.now() - t0) / 1000);
-      const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-${process.pid}.json`);
       cpu0 = cpuSeconds(az.child.pid);
       t0 = performance.now();
-      const r = spawnSync(
-        process.execPath,
-        [
-          path.join(ROOT, "dist/cli.js"),
-          "stress",
-          "--design",
-          path.join(ROOT, "examples/marathon.tdl"),
-          "--table",
-          "Registrations",
-          "--connection-string-env",
-          "BENCH_TABLES",
-          "--mode",
-          "spread",
-          "--concurrency",
-          String(concurrency),
-          "--duration",
-          `${seconds}s`,
-          "--report",
-          reportFile,
-        ],
-        { env: { ...process.env, BENCH_TABLES: az.connectionString }, encoding: "utf8" },
-      );
-      if (r.status !== 0) throw new Error(`tdl stress failed: ${r.stderr}`);
+      const report = stressReport(az.connectionString, seconds, ["--concurrency", String(concurrency)]);
       const stressCpu = (cpuSeconds(az.child.pid) - cpu0) / ((performance.now() - t0) / 1000);
-      const report = JSON.parse(readFileSync(reportFile, "utf8"));
-      rmSync(reportFile, { force: true });
       rows.push({ reference, refCpu, stress: report.operations.insert.entitiesPerSecond, stressCpu });
     }
   } finally {
@@ -638,33 +643,7 @@ async function benchLocust() {
   const perWorker = Number(process.env.BENCH_LOCUST_RATE ?? 75);
   const seconds = Number(process.env.BENCH_LOCUST_SECONDS ?? 8);
   const run = (extra) => {
-    const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-locust-${process.pid}.json`);
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(ROOT, "dist/cli.js"),
-        "stress",
-        "--design",
-        path.join(ROOT, "examples/marathon.tdl"),
-        "--table",
-        "Registrations",
-        "--connection-string-env",
-        "BENCH_TABLES",
-        "--mode",
-        "spread",
-        "--duration",
-        `${seconds}s`,
-        "--concurrency",
-        "16",
-        "--report",
-        reportFile,
-        ...extra,
-      ],
-      { env: { ...process.env, BENCH_TABLES: az.connectionString }, encoding: "utf8" },
-    );
-    if (r.status !== 0) throw new Error(`tdl stress ${extra.join(" ")} failed: ${r.stderr}`);
-    const report = JSON.parse(readFileSync(reportFile, "utf8"));
-    rmSync(reportFile, { force: true });
+    const report = stressReport(az.connectionString, seconds, ["--concurrency", "16", ...extra]);
     const secondsRun = report.durationMs / 1000;
     return { sent: (report.pace?.sent ?? report.operations.insert.count) / secondsRun, served: report.operations.insert.entitiesPerSecond };
   };
