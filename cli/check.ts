@@ -8,11 +8,24 @@
  * diagnostic (exit 3), and every other file is still analysed and printed.
  */
 import * as path from "node:path";
-import { AnalysisOptions, Finding, LineIndex, queryInfos, roundEstimate, TdlAnalysis, TdlAnalyzer, PropertyInfo } from "@core";
+import {
+  AnalysisOptions,
+  Finding,
+  Fix,
+  FixCheck,
+  LineIndex,
+  queryInfos,
+  roundEstimate,
+  TdlAnalysis,
+  TdlAnalyzer,
+  PropertyInfo,
+  VetResult,
+  vetFixes,
+} from "@core";
 import { isTsFile, loadTsAnalysis } from "@ts-analysis/loader";
-import type { TsAnalyzer } from "@ts-analysis/analysis";
+import type { RelatedLocation, TsAnalyzer } from "@ts-analysis/analysis";
 import { expandPaths, readInput } from "./files";
-import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, summarize } from "./report";
+import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, ReportFix, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
 import { designTable, DesignTable } from "@ts-analysis/drift/design-index";
 
@@ -38,11 +51,17 @@ export function checkFile(file: string, text: string, options: AnalysisOptions):
   return designEntry(file, text, new TdlAnalyzer().analyze(text, options));
 }
 
-function designEntry(file: string, text: string, analysis: TdlAnalysis): ReportFile {
+/** `checked`: each fix carries what checking it found (the JSON report), accepted fixes first, best first. */
+function designEntry(file: string, text: string, analysis: TdlAnalysis, checked = false): ReportFile {
   const lines = new LineIndex(text);
+  const vetAnalyzer = new TdlAnalyzer();
   return {
     path: displayPath(file),
-    diagnostics: analysis.findings.map((f) => toReportDiagnostic(lines, f)),
+    diagnostics: analysis.findings.map((f) =>
+      checked && f.fixes?.length
+        ? checkedDiagnostic(lines, f, vetFixes(analysis, f, { analyzer: vetAnalyzer }))
+        : toReportDiagnostic(lines, f),
+    ),
     queries: queryInfos(analysis)
       .filter((q) => q.classification)
       .map((q) => ({
@@ -56,7 +75,7 @@ function designEntry(file: string, text: string, analysis: TdlAnalysis): ReportF
   };
 }
 
-function toReportDiagnostic(lines: LineIndex, f: Finding): ReportDiagnostic {
+function toReportDiagnostic(lines: LineIndex, f: Finding & { related?: RelatedLocation[] }): ReportDiagnostic {
   return {
     code: f.code,
     severity: f.severity,
@@ -66,6 +85,29 @@ function toReportDiagnostic(lines: LineIndex, f: Finding): ReportDiagnostic {
       title: fix.title,
       edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
     })),
+    // The other places of the same problem (a constant key written at several sites): one finding, its sites listed.
+    ...(f.related?.length
+      ? { related: f.related.map((r) => ({ path: displayPath(r.file), line: r.line, character: r.character, message: r.message })) }
+      : {}),
+  };
+}
+
+/** The check as the report shows it: the ordering key is the order of the list itself. */
+function withoutScore(check: FixCheck): FixCheck {
+  const { score: _score, ...rest } = check;
+  return rest;
+}
+
+function checkedDiagnostic(lines: LineIndex, f: Finding, vet: VetResult): ReportDiagnostic {
+  const toFix = (fix: Fix, check?: FixCheck): ReportFix => ({
+    title: fix.title,
+    edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
+    ...(fix.preferred && check?.accepted ? { preferred: true } : {}),
+    ...(check ? { check: withoutScore(check) } : {}),
+  });
+  return {
+    ...toReportDiagnostic(lines, { ...f, fixes: undefined }),
+    fixes: [...vet.checked.map((v) => toFix(v.fix, v.check)), ...vet.unchecked.map((fix) => toFix(fix))],
   };
 }
 
@@ -97,7 +139,7 @@ export function runCheck(paths: string[], options: CheckOptions, version: string
   for (const file of files.filter(isDesignFile)) {
     try {
       const analysis = (options.newAnalyzer?.() ?? new TdlAnalyzer()).analyze(texts.get(file)!, options.analysis);
-      entries.push(designEntry(file, texts.get(file)!, analysis));
+      entries.push(designEntry(file, texts.get(file)!, analysis, options.format === "json"));
       for (const f of analysis.failures) failures.addRule(displayPath(file), f);
       for (const tm of analysis.tables) {
         if (designs.has(tm.table.name.text)) continue;

@@ -1,22 +1,42 @@
 /**
- * `tdl fix PATH…`: applies every quick fix that is the only fix of its
- * diagnostic, re-analysing after each round, and prints what it changed.
- * Each file on its own: one that cannot be read or fixed is reported and
- * left as it was (written atomically, so it is never left half-written),
- * and the others are fixed.
+ * `tdl fix PATH…`: applies checked fixes (`core/fixes/`): in each table the
+ * best fix of its most severe finding, one whose check on a copy of the
+ * design found that it removes its finding without making a declared query
+ * or another finding worse; then the design is analysed again, until no
+ * finding has such a fix (or a text comes back). `--unchecked` keeps the old
+ * way: every fix that is the only one of its diagnostic, unchecked. Prints
+ * each fix applied with what it leaves. Each file on its own: one that
+ * cannot be read or fixed is reported and left as it was (written
+ * atomically, so it is never left half-written), and the others are fixed.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AnalysisOptions, analyzeTdl, Fix, TextEdit } from "@core";
+import { AnalysisOptions, analyzeTdl, applyCheckedFixes, applyFixEdits, Fix, FixStep, TakenEdits } from "@core";
 import { displayPath, isDesignFile } from "./check";
 import { expandPaths, readInput, unreadable } from "./files";
 import { EXIT, FailureLog } from "./failure";
 import { describeError } from "@core/errors";
 
+export { TakenEdits } from "@core";
+
 const MAX_ROUNDS = 10;
 
-/** Applies single fixes until none is left; returns the new text and the codes fixed. */
-export function fixText(text: string, options: AnalysisOptions = {}): { text: string; applied: string[] } {
+export interface FixedText {
+  text: string;
+  /** The code of each finding fixed, in order. */
+  applied: string[];
+  /** Checked fixes: each one with its title (what it leaves). */
+  steps?: FixStep[];
+  /** Why a checked run stopped early. */
+  stopped?: "cycle" | "rounds";
+}
+
+/** Fixes a design: checked fixes (the default), or with `unchecked` every fix that is the only one of its diagnostic. */
+export function fixText(text: string, options: AnalysisOptions = {}, how: { unchecked?: boolean } = {}): FixedText {
+  if (!how.unchecked) {
+    const run = applyCheckedFixes(text, options);
+    return { text: run.text, applied: run.steps.map((s) => s.code), steps: run.steps, ...(run.stopped ? { stopped: run.stopped } : {}) };
+  }
   const applied: string[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const candidates = analyzeTdl(text, options).findings.filter((f) => f.fixes?.length === 1);
@@ -30,60 +50,18 @@ export function fixText(text: string, options: AnalysisOptions = {}): { text: st
       chosen.push({ code: f.code, fix });
     }
     if (!chosen.length) break;
-    text = applyEdits(text, taken.edits);
+    text = applyFixEdits(text, taken.edits);
     applied.push(...chosen.map((c) => c.code));
   }
   return { text, applied };
 }
 
-/**
- * The edits of one round, kept sorted by start and end so that checking a
- * new edit against them is a binary search (a design with thousands of
- * fixes would otherwise take a quadratic number of comparisons). Taken edits
- * never overlap, so sorted this way their ends never decrease either.
- */
-export class TakenEdits {
-  readonly edits: TextEdit[] = [];
-
-  /** Index of the first edit that starts (and ends) at or after `e`. */
-  private lowerBound(e: TextEdit): number {
-    let lo = 0;
-    let hi = this.edits.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = this.edits[mid];
-      if (t.start < e.start || (t.start === e.start && t.end < e.end)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** Whether `e` overlaps a taken edit, or replaces the same range (two insertions at one point). */
-  clashes(e: TextEdit): boolean {
-    const i = this.lowerBound(e);
-    // Only the last edit before `e` can reach into it; after it, if the first does not overlap, the next is the last that might.
-    for (const t of [this.edits[i - 1], this.edits[i], this.edits[i + 1]]) {
-      if (t && ((e.start < t.end && t.start < e.end) || (e.start === t.start && e.end === t.end))) return true;
-    }
-    return false;
-  }
-
-  add(e: TextEdit): void {
-    this.edits.splice(this.lowerBound(e), 0, e);
-  }
-}
-
-/** Applies non-overlapping edits in one pass (linear in the text, however many edits). */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
-  const parts: string[] = [];
-  let at = 0;
-  for (const e of sorted) {
-    parts.push(text.slice(at, e.start), e.newText);
-    at = Math.max(at, e.end);
-  }
-  parts.push(text.slice(at));
-  return parts.join("");
+/** The lines `tdl fix` prints under a file for each checked fix, and why it stopped early. */
+function stepLines(result: FixedText): string[] {
+  const lines = (result.steps ?? []).map((s) => `  ${s.code} at ${s.anchor}: ${s.title}`);
+  if (result.stopped === "cycle") lines.push("  stopped: a fix brought back an earlier version of the design");
+  if (result.stopped === "rounds") lines.push("  stopped: fixes still offered after the last round; run tdl fix again to go on");
+  return lines;
 }
 
 export interface FixRun {
@@ -92,7 +70,7 @@ export interface FixRun {
   exitCode: number;
 }
 
-export function runFix(paths: string[], options: AnalysisOptions = {}): FixRun {
+export function runFix(paths: string[], options: AnalysisOptions = {}, how: { unchecked?: boolean } = {}): FixRun {
   const out: string[] = [];
   const problems: string[] = [];
   const failures = new FailureLog();
@@ -101,9 +79,9 @@ export function runFix(paths: string[], options: AnalysisOptions = {}): FixRun {
   for (const file of expandPaths(paths, isDesignFile, problems)) {
     const text = readInput(file, displayPath(file), problems);
     if (text === undefined) continue;
-    let result: ReturnType<typeof fixText>;
+    let result: FixedText;
     try {
-      result = fixText(text, options);
+      result = fixText(text, options, how);
     } catch (e) {
       failed++;
       failures.add(displayPath(file), e);
@@ -123,6 +101,7 @@ export function runFix(paths: string[], options: AnalysisOptions = {}): FixRun {
     for (const c of applied) counts.set(c, (counts.get(c) ?? 0) + 1);
     out.push(
       `${displayPath(file)}: ${applied.length} fix${applied.length === 1 ? "" : "es"} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`,
+      ...stepLines(result),
     );
   }
   out.push(`${total} fix${total === 1 ? "" : "es"} applied`);

@@ -2,12 +2,16 @@
  * `tdl check` output: compiler-style text, the documented JSON, and
  * SARIF 2.1.0 for code-scanning upload.
  */
-import { Range, Severity } from "@core";
+import { FixCheck, Range, Severity } from "@core";
 import { sarifRule } from "./catalog";
 
 export interface ReportFix {
   title: string;
   edits: Array<{ range: Range; newText: string }>;
+  /** The fix the editor marks preferred: the first accepted by its check. */
+  preferred?: boolean;
+  /** What checking the fix on a copy of the design found (`.tdl` fixes in the JSON report). */
+  check?: FixCheck;
 }
 
 export interface ReportDiagnostic {
@@ -16,6 +20,8 @@ export interface ReportDiagnostic {
   message: string;
   range: Range;
   fixes: ReportFix[];
+  /** Other places of the same problem (0-based line and character), when the finding has some. */
+  related?: Array<{ path: string; line: number; character: number; message: string }>;
 }
 
 export interface ReportQuery {
@@ -118,6 +124,18 @@ export function formatSarif(report: CheckReport, version: string, problems: stri
                 },
               },
             ],
+            ...(d.related?.length
+              ? {
+                  relatedLocations: d.related.map((r, i) => ({
+                    id: i,
+                    physicalLocation: {
+                      artifactLocation: { uri: r.path },
+                      region: { startLine: r.line + 1, startColumn: r.character + 1 },
+                    },
+                    message: { text: r.message },
+                  })),
+                }
+              : {}),
           })),
         ),
       },

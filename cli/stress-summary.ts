@@ -23,7 +23,8 @@ export function summary(r: StressReport, reportFile?: string): string {
   const lines = [
     `${r.mode} on ${r.target} · design table ${r.design.table} · ${(r.durationMs / 1000).toFixed(1)} s at concurrency ${r.concurrency} · stress table ${r.table}` +
       (r.engine ? ` · Locust, ${plural(r.engine.workers, "worker")}` : ""),
-    `verdict: ${v.exceedsTarget ? "HOT" : "ok"} — hottest partition ${entityRate(v.hottestPartitionEntitiesPerSecond)} against a target of ${entityRate(v.partitionTargetEntitiesPerSecond)}` +
+    `verdict: ${v.headline}`,
+    `  hottest partition ${entityRate(v.hottestPartitionEntitiesPerSecond)} against a target of ${entityRate(v.partitionTargetEntitiesPerSecond)}` +
       (v.throttled.partition || v.throttled.account
         ? `; throttled: ${plural(v.throttled.partition, "request")} at a partition, ${formatCount(v.throttled.account)} at the account`
         : "; nothing throttled"),

@@ -23,6 +23,7 @@ import { StressCommand } from "./commands/stress";
 import { StressExportCommand } from "./commands/stress-export";
 import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
+import { openLogHeatmapCommand } from "./commands/log-heatmap";
 import type { PageServices } from "./webview-host/page";
 
 let client: LanguageClient | undefined;
@@ -42,7 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(output, status, host);
   const commands = new Commands(context, output);
   const store = new VsCodeConnectionStore(context);
-  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args));
+  const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args), context.globalStorageUri.fsPath);
   const explorer: PageServices["explorer"] = {};
   const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), explorer };
   const pages = await PagePanels.register(context, commands, services, (line) => output.appendLine(line));
@@ -77,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   commands.register("exportStressTest", (uri, table) => exporter.run(text(uri), text(table)));
   commands.register("inferDesign", (table) => new InferCommand(host, session).run(text(table)));
   commands.register("generateKeyBuilders", (uri, table) => generateKeyBuildersCommand(uri, table));
+  commands.register("openLogHeatmap", () => openLogHeatmapCommand((args) => pages.open("heatmap", args)));
   commands.register("startEmulator", async () => {
     const { info, secret } = await host.start();
     await store.save(info, secret);
@@ -101,12 +103,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const serverModule = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
+    // --expose-gc: the server collects a large file's dropped programs when the editor is idle (server/lsp/idle-gc.ts).
+    run: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--expose-gc"] } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009", "--expose-gc"] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
-      { language: "tdl" },
+      // Saved designs and Untitled ones (a scratch design gets its diagnostics); never a diff view's old version (git:) or
+      // another scheme's copy, which would show its findings twice in the Problems panel.
+      { scheme: "file", language: "tdl" },
+      { scheme: "untitled", language: "tdl" },
       { scheme: "file", language: "typescript" },
       { scheme: "file", language: "typescriptreact" },
       { scheme: "file", language: "javascript" },

@@ -4,7 +4,7 @@
  * — one self-contained TypeScript file that needs only `@azure/data-tables`
  * and `node:crypto` (for hash and bucket).
  */
-import { ServiceProfile, TableModel } from "@core";
+import { designFingerprint, ServiceProfile, TableModel } from "@core";
 import { emitBuilder, emitParser, exprText, KeyPlan, planKey } from "./keys";
 import { PlanContext } from "./parts";
 import { planProperty, PropertyPlan } from "./properties";
@@ -68,6 +68,9 @@ export function tableModule({ tm, profile, source }: ModuleInput): string {
   body
     .add(`/** The table's name in the design. */`)
     .add(`export const tableName = ${str(name)};`)
+    .blank()
+    .add(`/** The design this module was generated from (SHA-256 of the table's tokens and its service): the drift check compares it. */`)
+    .add(`export const designFingerprint = ${str(designFingerprint(tm, profile.name))};`)
     .blank();
   body.doc([`A ${commentText(name)} entity: the properties the design declares.`]);
   body.add(`export interface ${entity} {`);

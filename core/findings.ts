@@ -20,6 +20,12 @@ export interface Fix {
   preferred?: boolean;
   /** A command the editor runs with the fix (after its edits, if any): e.g. generating a module the edits would use. */
   command?: { command: string; arguments?: unknown[] };
+  /**
+   * The fix declares a fact about the data (`increasing`, `distinct N`)
+   * rather than changing the design: it reveals findings instead of causing
+   * them, so checking a fix (`core/fixes/`) does not hold what it reveals against it.
+   */
+  fact?: boolean;
 }
 
 export interface Finding {

@@ -47,6 +47,7 @@ export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 // The model of a table: properties, keys, facts.
 export type { PropertyInfo } from "./model/properties";
 export { maxKeyChars, renderKey, sampleValues } from "./model/keys";
+export { designFingerprint, sha256 } from "./model/fingerprint";
 // The key functions' one definition: the inference matches keys with it, codegen emits its constants.
 export {
   BUCKET_HEX_DIGITS,
@@ -106,3 +107,11 @@ export { priceOf, REDUNDANCIES, unitSize } from "./cost/prices";
 export type { Meter, PriceSheet, Redundancy } from "./cost/prices";
 export { SNAPSHOT } from "./cost/snapshot";
 export { SECONDS_PER_MONTH } from "./cost/usage";
+
+// Fixes checked before they are offered.
+export { applyCheckedFixes, MAX_FIX_ROUNDS, nextFixes } from "./fixes/apply";
+export type { CheckedFixRun, FixStep } from "./fixes/apply";
+export { applyFixEdits, FANOUT_MAX, vetFixes } from "./fixes/vet";
+export type { VetOptions, VetResult } from "./fixes/vet";
+export type { FixCheck, VettedFix } from "./fixes/check";
+export { TakenEdits } from "./fixes/taken-edits";

@@ -28,6 +28,8 @@ const OWN = {
   generateKeyBuilders: { id: "tableDesign.generateKeyBuilders", title: "Generate Typed Key Builders…", activates: true },
   /** `(table?)`: the explorer passes the table of its active connection. */
   inferDesign: { id: "tableDesign.inferDesign", title: "Infer a Design from a Table…", activates: true },
+  /** Asks for log files or folders (and a design to compare with), then opens the heatmap page with what they show. */
+  openLogHeatmap: { id: "tableDesign.openLogHeatmap", title: "Open a Heatmap from Storage Logs…", activates: true },
 } as const satisfies Record<string, CommandSpec>;
 
 /** The command of view `V`, if its page has one. */

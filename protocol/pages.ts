@@ -13,6 +13,9 @@
 import type { ConnectionInfo, EntityRow, PageResult, QueryResult } from "./entities";
 import type { StressReport } from "./stress-report";
 import type { TrafficSecond } from "./traffic";
+import type { LogHeatmap } from "./log-heatmap";
+import type { FilterProperty } from "./filter-words";
+import type { ImportChoices, ImportPlanSummary, ImportReport } from "./transfer";
 import type { Classification } from "@core";
 import type { ErrorKind } from "@core/errors";
 
@@ -34,6 +37,41 @@ export type ExportScope = "result" | "table";
 /** How an export ended: written to `file`, cancelled after `read` entities (nothing written), or no file chosen. */
 export type ExportOutcome =
   { outcome: "saved"; exported: number; file: string } | { outcome: "cancelled"; read: number } | { outcome: "declined" };
+
+/** How an export to a folder ended: every range read (`done`), stopped part-way (`cancelled`: a rerun resumes), or no folder chosen. */
+export type BulkExportOutcome =
+  | { outcome: "declined" }
+  | {
+      outcome: "done" | "cancelled";
+      dir: string;
+      /** Entities written so far, in all. */
+      entities: number;
+      ranges: number;
+      rangesDone: number;
+      /** It went on from an earlier, unfinished export in that folder. */
+      resumed: boolean;
+      /** The export's checksum (manifest.json), when every range was read. */
+      checksum?: string;
+    };
+
+/** What a delete of many entities did. */
+export interface BulkDeleteOutcome {
+  /** Entities the count found. */
+  matched: number;
+  deleted: number;
+  /** Changed since they were counted: kept. */
+  changed: number;
+  /** Gone already when their turn came. */
+  gone: number;
+  /** Not attempted: the job was cancelled (they are still in the table). */
+  notAttempted: number;
+  /** Cancelled while a batch was on its way: deleted whole or not at all, no answer says which. */
+  inDoubt?: number;
+  /** The file holding the deleted entities' keys, one JSON line each (none when nothing was deleted). */
+  log?: string;
+  /** Cancelled while counting (`matched`: found so far): nothing was deleted. */
+  cancelledWhileCounting?: true;
+}
 
 /** A message for the user and, behind a "details" toggle, the service's own answer (redacted). */
 export interface Notice {
@@ -79,18 +117,47 @@ export interface ExplorerRequests {
     params: { table: string; filter: string; select?: string[]; limit?: number };
     result: QueryResult & { classification: Classification | null };
   };
-  /** Property names seen in a sample of the table, for completion. */
-  "columns.sample": { params: { table: string }; result: string[] };
-  /** `imported` of `total` (fewer when cancelled); null when no file was chosen. */
-  "data.import": {
-    params: { table: string; format: TransferFormat; operation?: string };
-    result: { imported: number; total: number } | null;
+  /** The properties seen in a sample of the table, for completion: each with its type when every sampled value has that one. */
+  "columns.sample": { params: { table: string }; result: FilterProperty[] };
+  /**
+   * The dry run of an import, before anything is written: the file read
+   * (a dialog when no `plan` is named; null when none was chosen) and
+   * planned with `choices` — what would be written, the types per column,
+   * the problems per record. Naming `plan` plans the same file again with
+   * other choices. One plan at a time: a new file replaces the one before.
+   */
+  "import.plan": {
+    params: { table: string; format: TransferFormat; choices: ImportChoices; plan?: string };
+    result: { plan: string; file: string; summary: ImportPlanSummary } | null;
+  };
+  /**
+   * Writes the planned file with `choices` (planned again: what is written
+   * is what the dry run said), each partition batch whole or not at all; a
+   * refused plan writes nothing. `entities`: what the plan would write.
+   */
+  "import.run": {
+    params: { table: string; plan: string; choices: ImportChoices; operation?: string };
+    result: ImportReport & { entities: number };
   };
   /** `scope` "result": the entities `filter` (and `select`) return; "table": every entity. */
   "data.export": {
     params: { table: string; format: TransferFormat; scope: ExportScope; filter?: string; select?: string[]; operation?: string };
     result: ExportOutcome;
   };
+  /**
+   * Exports every entity of the table to a folder the user picks, as
+   * `tdl export` does (runtime/bulk/export.ts): a file per key range and a
+   * manifest with counts and checksums; a folder holding an unfinished
+   * export of the table resumes it.
+   */
+  "bulk.export": { params: { table: string; operation?: string }; result: BulkExportOutcome };
+  /**
+   * Deletes what `filter` matches — every entity without one (Clear
+   * Table…) — as `tdl delete` does: counted first, confirmed with the count
+   * (null when declined), deleted a partition batch at a time, each entity
+   * only if unchanged since it was counted; the deleted keys go to a file.
+   */
+  "bulk.delete": { params: { table: string; filter?: string; operation?: string }; result: BulkDeleteOutcome | null };
   /** Cancels the running operation the page named; false when it is not running (any more). */
   "operation.cancel": { params: { operation: string }; result: boolean };
   /**
@@ -110,7 +177,7 @@ export interface ReportRequests {
 /** The heatmap only listens. */
 export type HeatmapRequests = Record<never, never>;
 
-/** Progress of a long operation (`operation`: delete, import, export); `id` is the name the page gave it. */
+/** Progress of a long operation (`operation`: delete, count, import, export); `id` is the name the page gave it. */
 export type ProgressEvent = { type: "progress"; operation: string; id?: string; done: number; total?: number };
 /**
  * The stored connections and the active one. `tables` comes with a change
@@ -127,6 +194,18 @@ export type NoticeEvent = { type: "notice"; notice: Notice };
  */
 export type TrafficEvent = { type: "traffic"; second: TrafficSecond };
 
+/**
+ * The heatmap's start state: the emulator's recent seconds and the host's
+ * clock (live: `traffic` events follow), or a heatmap of a service's logs —
+ * its cells in `seconds` (one per bucket of `logs.bucketMs`), the rest in
+ * `logs` (partitions, the design beside them, notes); nothing follows.
+ */
+export interface HeatmapState {
+  seconds: TrafficSecond[];
+  now?: number;
+  logs?: Omit<LogHeatmap, "seconds"> & { title: string };
+}
+
 /** The stress report page's state: one run, or two side by side when designs are compared. */
 export interface ReportState {
   runs: Array<{ label: string; report: StressReport }>;
@@ -140,7 +219,7 @@ export interface Views {
     events: ProgressEvent | ConnectionsEvent | NoticeEvent;
   };
   report: { state: ReportState; requests: ReportRequests; events: never };
-  heatmap: { state: { seconds: TrafficSecond[]; now?: number }; requests: HeatmapRequests; events: TrafficEvent };
+  heatmap: { state: HeatmapState; requests: HeatmapRequests; events: TrafficEvent };
 }
 
 export type ViewName = keyof Views;

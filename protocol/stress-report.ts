@@ -105,6 +105,8 @@ export interface Calibration {
 }
 
 export interface Verdict {
+  /** The verdict in one line, led by what decided it ("HOT: 71 % of requests throttled at partition 'p': offered ≈ 34 entities/s, served 9.7, target 10.4"). */
+  headline: string;
   partitionTargetEntitiesPerSecond: number;
   hottestPartitionEntitiesPerSecond: number;
   exceedsTarget: boolean;

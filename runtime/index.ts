@@ -60,3 +60,9 @@ export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
 // Prices for cost estimates: the snapshot, the cache, the Retail Prices API
 export { cacheFolder, refreshPrices, sheetFor } from "./prices/retail";
 export type { SheetChoice } from "./prices/retail";
+
+// Heatmaps from the service's own logs (StorageTableLogs, $logs, Cosmos DB's partition-key RU consumption)
+export { readLogHeatmap, nothingReadable, MAX_LISTED } from "./logs/read-logs";
+export type { LogHeatmapOptions } from "./logs/read-logs";
+export { compareWithDesign } from "./logs/design";
+export { heatmapHtml } from "./logs/html";

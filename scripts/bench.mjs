@@ -88,9 +88,9 @@ export function generatePrismaSchema(lines = LINES) {
 }
 
 class Server {
-  constructor(command, args, languageId) {
+  constructor(command, args, languageId, env = process.env) {
     this.languageId = languageId;
-    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"] });
+    this.child = spawn(command, args, { stdio: ["pipe", "pipe", "ignore"], env });
     this.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.child.stdout), new rpc.StreamMessageWriter(this.child.stdin));
     this.waiters = [];
     this.conn.onNotification(rpc.PublishDiagnosticsNotification.type, (p) => {
@@ -360,6 +360,124 @@ function printTypeScript(tsr) {
   );
   console.log(
     `(first pass against TypeScript already loaded and warm in the bench's process: ${(tsr.oursInitial / tsr.tsInitial).toFixed(2)} wall, ${(tsr.oursCpu / tsr.tsCpu).toFixed(2)} CPU)`,
+  );
+}
+
+/**
+ * One large TypeScript file (issue #24: ≈ 5,000 lines, an SDK call every 100 lines): each edit in our
+ * server (edit → diagnostics over JSON-RPC) beside the same edit's semantic check in TypeScript's
+ * LanguageService, alternating over the first 30 edits (its check takes seconds), and our server's
+ * resident memory over BENCH_LARGE_EDITS edits (1,000).
+ */
+const TS_LARGE_SAMPLES = 30;
+
+async function benchLargeTypeScript() {
+  const ts = require("typescript");
+  const { largeModule } = await import("./ts-modules.mjs");
+  const dir = mkdtempSync(path.join(ROOT, "test", "fixtures", "ts", ".tmp-bench-large-"));
+  try {
+    const tsconfig = {
+      compilerOptions: {
+        target: "ES2022",
+        module: "Node16",
+        moduleResolution: "Node16",
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: [],
+      },
+    };
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+    const file = path.join(dir, "large.ts");
+    const text = largeModule(5000);
+    writeFileSync(file, text);
+    const lines = text.split("\n");
+    const editLine = lines.findIndex((l) => l.includes("let total = 0;"));
+    const variants = ["  let total = 1;", "  let total = 0;"];
+    const parsed = ts.parseJsonConfigFileContent(tsconfig, ts.sys, dir);
+    const texts = new Map([[file, { text, version: 1 }]]);
+    const ls = languageService(ts, dir, [file], parsed.options, texts);
+    ls.getSemanticDiagnostics(file);
+    // Started as the extension starts it: with --expose-gc, so the server collects when the editor is idle.
+    const heapLog = path.join(dir, "heap.log");
+    writeFileSync(heapLog, "");
+    const server = new Server(
+      process.execPath,
+      [
+        "--expose-gc",
+        "--import",
+        pathToFileURL(path.join(ROOT, "scripts", "bench-heap.mjs")).href,
+        path.join(ROOT, "dist/server.js"),
+        "--stdio",
+      ],
+      "typescript",
+      { ...process.env, BENCH_HEAP_LOG: heapLog },
+    );
+    await server.init();
+    await server.open(pathToFileURL(file).href, text);
+    // Memory at rest: a pause longer than the server's idle moment (server/lsp/idle-gc.ts), as between bursts of typing.
+    const atRest = async () => {
+      const before = readFileSync(heapLog, "utf8").length;
+      // Until the server has collected after the last analysis (the first one, a cold program, takes longest).
+      for (let waited = 0; waited < 2500 || (readFileSync(heapLog, "utf8").length === before && waited < 15_000); waited += 250)
+        await new Promise((r) => setTimeout(r, 250));
+      const heaps = readFileSync(heapLog, "utf8").trim().split("\n").filter(Boolean);
+      return { rss: rss(), heap: heaps.length ? Number(heaps[heaps.length - 1]) / 2 ** 20 : NaN };
+    };
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))[1]) / 1024;
+    const edits = Number(process.env.BENCH_LARGE_EDITS ?? 1000);
+    const memory = [[0, await atRest()]];
+    const ours = [];
+    const theirs = [];
+    let current = lines[editLine];
+    for (let i = 0; i < edits; i++) {
+      const next = variants[i % 2];
+      ours.push(await server.edit(pathToFileURL(file).href, i + 2, editLine, current.length, next));
+      current = next;
+      lines[editLine] = next;
+      // TypeScript's own check of the file, on the first edits only: it costs seconds an edit.
+      if (i < TS_LARGE_SAMPLES) {
+        const entry = texts.get(file);
+        const t0 = performance.now();
+        entry.text = lines.join("\n");
+        entry.version++;
+        ls.getSemanticDiagnostics(file);
+        theirs.push(performance.now() - t0);
+      }
+      if ((i + 1) % Math.max(1, Math.floor(edits / 4)) === 0) memory.push([i + 1, await atRest()]);
+    }
+    await server.stop();
+    return {
+      lines: lines.length,
+      bytes: Buffer.byteLength(text),
+      edits,
+      oursP50: pct(ours, 50),
+      oursMax: Math.max(...ours),
+      tsP50: pct(theirs, 50),
+      tsMax: Math.max(...theirs),
+      memory,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printLargeTypeScript(r) {
+  console.log(
+    `\nOne TypeScript file of ${r.lines.toLocaleString("en-US")} lines (${Math.round(r.bytes / 1024)} KB), ${r.edits.toLocaleString("en-US")} edits (ms)\n`,
+  );
+  console.log(`${"".padEnd(44)} ${"edit p50".padStart(9)} ${"edit max".padStart(9)}`);
+  console.log(
+    `${"ours: tdl server over JSON-RPC, ts/* rules".padEnd(44)} ${r.oursP50.toFixed(1).padStart(9)} ${r.oursMax.toFixed(0).padStart(9)}`,
+  );
+  console.log(
+    `${"TypeScript LanguageService, semantic check".padEnd(44)} ${r.tsP50.toFixed(1).padStart(9)} ${r.tsMax.toFixed(0).padStart(9)}`,
+  );
+  console.log(
+    `ratio at p50 (TypeScript's check on the first ${TS_LARGE_SAMPLES} edits): ${(r.oursP50 / r.tsP50).toFixed(2)}; target ≤ 1.20`,
+  );
+  console.log(
+    `our server at rest after N edits, live heap after its idle collection / resident (MB): ${r.memory.map(([n, m]) => `${n}: ${m.heap.toFixed(0)} / ${m.rss.toFixed(0)}`).join(", ")}; target: flat`,
   );
 }
 
@@ -859,9 +977,15 @@ async function main() {
     printCheck(await benchCheck());
     return;
   }
-  // `node scripts/bench.mjs typescript` runs the TypeScript latency section alone.
+  // `node scripts/bench.mjs typescript` runs the TypeScript latency sections alone (the project, then one large file).
   if (process.argv.includes("typescript")) {
     printTypeScript(await runTypeScriptBench());
+    printLargeTypeScript(await benchLargeTypeScript());
+    return;
+  }
+  // `node scripts/bench.mjs typescript-large` runs the large-file section alone.
+  if (process.argv.includes("typescript-large")) {
+    printLargeTypeScript(await benchLargeTypeScript());
     return;
   }
   // `node scripts/bench.mjs fidelity` runs the fidelity layer's latency section alone.
@@ -876,6 +1000,8 @@ async function main() {
   }
   // `node scripts/bench.mjs infer` runs the inference section alone.
   if (process.argv.includes("infer")) return benchInfer();
+  // `node scripts/bench.mjs logs` runs the heatmap-from-logs section alone.
+  if (process.argv.includes("logs")) return benchLogs();
 
   // Real files in a real folder: Prisma's server reads the schema's folder.
   const dir = mkdtempSync(path.join(tmpdir(), "tda-bench-"));
@@ -922,6 +1048,7 @@ async function main() {
     `\nratio (ours / peer) at p50: ${(ours.p50 / peer.p50).toFixed(2)}; target ≤ 1.00 (the peer answered ≈ 18 ms p50 when the target was set)`,
   );
   printTypeScript(tsr);
+  printLargeTypeScript(await benchLargeTypeScript());
   printAccuracy(await benchAccuracy());
   printCheck(await benchCheck());
 
@@ -946,12 +1073,20 @@ async function main() {
   printFidelity(await benchFidelity());
   printReliability(await benchReliability());
   benchInfer();
+  benchLogs();
 }
 
 /** `tdl infer`'s inference time for 10,000 sampled entities per example table (scripts/bench-infer.ts, through tsx). */
 function benchInfer() {
   console.log("\nInference: 10,000 sampled rows of each generated table to a checked design (ms, 3 rounds)\n");
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench-infer.ts")], { cwd: ROOT, stdio: "inherit" });
+  if (r.status !== 0) process.exitCode = 1;
+}
+
+/** `tdl heatmap --logs` over StorageTableLogs files of 250,000 and 1,000,000 lines: time and memory (scripts/bench-logs.ts, through tsx). */
+function benchLogs() {
+  console.log("\nHeatmap from logs: StorageTableLogs JSON lines read by tdl heatmap --logs' code (each size in a fresh process)\n");
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bench-logs.ts")], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) process.exitCode = 1;
 }
 

@@ -14,6 +14,8 @@
 import {
   createConnection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
   InitializeParams,
   InitializeResult,
   MessageType,
@@ -26,7 +28,8 @@ import { fileURLToPath } from "node:url";
 import { resolveOptions, AnalysisOptions } from "@core";
 import { AnalysisCache } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
-import { WorkspaceDesigns } from "./lsp/designs";
+import { filePath, WorkspaceDesigns } from "./lsp/designs";
+import { WorkspaceDiagnostics, WorkspaceScope } from "./lsp/workspace-diagnostics";
 import { Guard } from "./lsp/guard";
 import { CHECKED_SYNC } from "./lsp/text-sync";
 import { DiagnosticsScheduler, isTdl } from "./lsp/scheduler";
@@ -51,11 +54,19 @@ const designs = new WorkspaceDesigns(
       .filter(isTdl)
       .map((d) => ({ uri: d.uri, analysis: cache.get(d).analysis })),
   warnUser,
+  () => cache.options,
 );
 const typescript = new TypeScriptDocuments(designs, (m) => connection.console.error(m), warnUser);
 const diagnostics = new DiagnosticsScheduler(connection, documents, cache, typescript, guard);
+/** Whether a document of this path is open (URIs compared by path: clients encode them in their own way). */
+const isOpen = (uri: string) => {
+  const file = filePath(uri);
+  return documents.all().some((d) => d.uri === uri || (file !== undefined && filePath(d.uri) === file));
+};
+const workspace = new WorkspaceDiagnostics(connection, designs, isOpen, guard);
 let canPullConfiguration = false;
 let canRegisterConfigurationChange = false;
+let canWatchFiles = false;
 
 /** Folder URIs of the workspace as paths, each once (clients send the root as a folder too); entries that are not `file:` URIs (or not strings) are left out. */
 function folderPaths(params: InitializeParams): string[] {
@@ -76,7 +87,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   try {
     canPullConfiguration = !!params?.capabilities?.workspace?.configuration;
     canRegisterConfigurationChange = !!params?.capabilities?.workspace?.didChangeConfiguration?.dynamicRegistration;
+    canWatchFiles = !!params?.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     cache.reset(readOptions(params?.initializationOptions));
+    workspace.scope = scopeOf(params?.initializationOptions);
     workspaceFolders = params ? folderPaths(params) : [];
   } catch (e) {
     // A malformed initialize still gets a working server, with default options.
@@ -95,9 +108,25 @@ connection.onInitialized(
         .register(DidChangeConfigurationNotification.type, { section: "tableDesign" })
         .catch((e: Error) => connection.console.warn(`configuration changes will not be followed: ${e.message}`));
     }
+    // Design files changed on disk (saved, created, deleted, changed by git): their diagnostics and the drift they judge.
+    if (canWatchFiles) {
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*.tdl" }] })
+        .catch((e: Error) => connection.console.warn(`design files changed on disk will not be followed: ${e.message}`));
+    }
     if (canPullConfiguration) return pullConfiguration();
+    workspace.refresh();
   }),
 );
+
+/** The `tableDesign.workspaceDiagnostics` setting: "designs" (the default) or "off" (open files only). */
+function scopeOf(raw: unknown): WorkspaceScope {
+  const value = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).workspaceDiagnostics : undefined;
+  if (value === undefined || value === "designs") return "designs";
+  if (value === "off") return "off";
+  connection.console.warn(`setting ignored: tableDesign.workspaceDiagnostics must be "designs" or "off"`);
+  return "designs";
+}
 
 /** Settings as the user wrote them: anything unusable is left out and logged, never trusted. */
 function readOptions(raw: unknown): AnalysisOptions {
@@ -116,22 +145,42 @@ async function pullConfiguration(): Promise<void> {
     cfg = await connection.workspace.getConfiguration("tableDesign");
   } catch (e) {
     connection.console.warn(`could not read the tableDesign settings: ${(e as Error)?.message ?? String(e)}`);
+    workspace.refresh();
     return;
   }
-  applyOptions(readOptions(cfg));
+  applyOptions(readOptions(cfg), scopeOf(cfg));
 }
 
-function applyOptions(options: AnalysisOptions): void {
+function applyOptions(options: AnalysisOptions, scope: WorkspaceScope): void {
   cache.reset(options);
   typescript.options = options;
   typescript.reset();
   for (const doc of documents.all()) diagnostics.schedule(doc);
+  workspace.scope = scope;
+  // The designs on disk are analysed with the options too: their diagnostics and the drift they judge.
+  workspace.refresh();
 }
 
 connection.onDidChangeConfiguration(
   guard.run("configuration change", (change) => {
     if (canPullConfiguration) return pullConfiguration();
-    applyOptions(readOptions((change?.settings as { tableDesign?: unknown } | undefined)?.tableDesign));
+    const raw = (change?.settings as { tableDesign?: unknown } | undefined)?.tableDesign;
+    applyOptions(readOptions(raw), scopeOf(raw));
+  }),
+);
+
+connection.onDidChangeWatchedFiles(
+  guard.run("design files changed", (params) => {
+    const changes = Array.isArray(params?.changes) ? params.changes : [];
+    let any = false;
+    for (const c of changes) {
+      if (typeof c?.uri !== "string" || !c.uri.endsWith(".tdl")) continue;
+      any = true;
+      if (c.type === FileChangeType.Deleted) workspace.deleted(c.uri);
+      else workspace.changed(c.uri);
+    }
+    // The drift findings of open code compare it with the designs.
+    if (any) for (const doc of typescript.designsChanged(documents.all())) diagnostics.schedule(doc);
   }),
 );
 
@@ -149,7 +198,11 @@ documents.onDidClose(
     diagnostics.cancel(e.document.uri);
     cache.delete(e.document.uri);
     if (isTypeScript(e.document)) typescript.close(e.document.uri);
-    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    // A design file of the workspace keeps the diagnostics of its saved text; anything else is cleared.
+    if (isTdl(e.document)) workspace.closed(e.document.uri);
+    else void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+    // Closing a design that differed from its saved text changes what drift compares code with.
+    if (isTdl(e.document)) for (const doc of typescript.designsChanged(documents.all())) diagnostics.schedule(doc);
   }),
 );
 

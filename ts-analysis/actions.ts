@@ -38,6 +38,8 @@ const PENDING = Symbol("pending");
 export class ActionFinder {
   private readonly pushMemo = new Map<ts.Symbol, FoundActions | typeof PENDING>();
   private readonly boundMemo = new Map<ts.Node, number | undefined | typeof PENDING>();
+  /** The node a loop's bound comes from, when it is not the loop itself: the push that fills the array the loop walks. */
+  private readonly boundAt = new Map<ts.Node, ts.Node>();
 
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -145,7 +147,7 @@ export class ActionFinder {
     let countAt: ts.Node | undefined;
     const grow = (n: number | undefined, at: ts.Node) => {
       count = count === undefined || n === undefined ? undefined : count + n;
-      if (n !== undefined && n > most) [most, countAt] = [n, at];
+      if (n !== undefined && n > most) [most, countAt] = [n, this.origin(at, decl)];
     };
     for (const call of this.facts(id).pushes(sym)) {
       this.budget.tick();
@@ -194,6 +196,20 @@ export class ActionFinder {
     return times;
   }
 
+  /**
+   * Where the number of runs of a node is set: the push that fills the array its widest loop walks (the
+   * loop's bound comes from there), else the node itself.
+   */
+  private origin(n: ts.Node, scope?: ts.Node): ts.Node {
+    let widest: { bound: number; at: ts.Node } | undefined;
+    for (const loop of enclosingLoops(n, scope)) {
+      const bound = this.bound(loop) ?? 0;
+      const at = this.boundAt.get(loop);
+      if (at && (!widest || bound > widest.bound)) widest = { bound, at };
+    }
+    return widest?.at ?? n;
+  }
+
   /** A loop's iterations, computed once per loop. */
   private bound(loop: ts.IterationStatement | MethodCall): number | undefined {
     const known = this.boundMemo.get(loop);
@@ -202,8 +218,12 @@ export class ActionFinder {
     this.boundMemo.set(loop, PENDING);
     let bound: number | undefined;
     if (ts.isForStatement(loop)) bound = this.forBound(loop);
-    else if (ts.isForOfStatement(loop)) bound = this.length(loop.expression);
-    else if (ts.isCallExpression(loop)) bound = this.length(loop.expression.expression);
+    else if (ts.isForOfStatement(loop)) {
+      bound = this.length(loop.expression);
+      const x = skipOuter(loop.expression);
+      const filled = bound !== undefined && ts.isIdentifier(x) ? this.pushed(x).countAt : undefined;
+      if (filled) this.boundAt.set(loop, filled);
+    } else if (ts.isCallExpression(loop)) bound = this.length(loop.expression.expression);
     this.boundMemo.set(loop, bound);
     return bound;
   }
@@ -219,7 +239,7 @@ export class ActionFinder {
       if (!TX_METHODS.has(call.expression.name.text)) continue;
       const times = this.times(call, sym.valueDeclaration);
       count += times;
-      if (times > most) [most, countAt] = [times, call];
+      if (times > most) [most, countAt] = [times, this.origin(call, sym.valueDeclaration)];
     }
     return Number.isNaN(count) ? {} : { count, countAt };
   }

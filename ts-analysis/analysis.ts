@@ -17,17 +17,19 @@ import { UsageFinder } from "./calls";
 import { KeyDecomposer } from "./key-parts";
 import { Wrappers } from "./summaries";
 import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
-import { LOAD_RULES, runTsRules, TsQuery } from "./rules";
+import { LOAD_RULES, runTsRules, TsFinding, TsQuery } from "./rules";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
 import { isTestFile, TableIndex } from "./tables";
 import type { DesignLookup } from "./drift/design-index";
 
 export { TS_RULES } from "./rules";
+export type { TsFinding, RelatedLocation } from "./rules";
 export { isCodeFile } from "./project";
 export { mayCallSdk } from "./sdk";
 
 export interface TsFileResult {
-  findings: Finding[];
+  /** The file's findings; a finding about a problem seen at several places lists the others as `related`. */
+  findings: TsFinding[];
   queries: Array<{ start: number; end: number; table?: string; classification: TsQuery["classification"] }>;
   /** False when the file does not call the SDK (it then gets no diagnostics). */
   usesSdk: boolean;
@@ -152,7 +154,7 @@ export class TsAnalyzer {
       profile: profileFor(undefined, analysis?.defaultService),
       design: (t) => this.options.design?.(t),
       designTable: (t) => this.options.designTable?.(t),
-      tableSites: (t) => (t ? this.tables.sites(program, project.files, project.dir, t, tests, budget) : undefined),
+      tableSites: (t) => this.tables.sites(program, project.files, project.dir, t, tests, budget),
     });
     // Load rules judge production traffic: a test's fixed keys are not a design.
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;

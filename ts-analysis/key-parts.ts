@@ -27,6 +27,8 @@ export interface TsKeyPart {
   literals?: string[];
   /** A name for the value, from the expression (`order.bib` → "bib"). */
   name?: string;
+  /** A `clock` part that is a hash of the clock (still one value per moment). */
+  hashed?: boolean;
 }
 
 const CLOCK_CALLS = new Set([
@@ -203,6 +205,22 @@ export class KeyDecomposer {
     return [this.value(e, env)];
   }
 
+  /**
+   * True when a `….update(x).digest()` chain hashes only the clock (and fixed text): `createHash("md5").update(day)`
+   * gives one digest per moment, as the moment itself does.
+   */
+  private hashesClock(digest: ts.CallExpression, depth: number, env: Env): boolean {
+    const inputs: ts.Expression[] = [];
+    let x: ts.Expression = skipOuter((digest.expression as ts.PropertyAccessExpression).expression);
+    while (ts.isCallExpression(x) && ts.isPropertyAccessExpression(x.expression) && x.expression.name.text === "update") {
+      if (x.arguments[0]) inputs.push(x.arguments[0]);
+      x = skipOuter(x.expression.expression);
+    }
+    if (!inputs.length) return false;
+    const parts = inputs.flatMap((i) => this.parts(i, depth + 1, env));
+    return parts.some((p) => p.kind === "clock") && parts.every((p) => p.kind === "clock" || p.kind === "literal");
+  }
+
   /** True when an expression is a single clock reading (or a bucket of one). */
   private isClock(e: ts.Expression, depth: number, env: Env): boolean {
     if (depth > MAX_DEPTH) return false;
@@ -246,9 +264,12 @@ export class KeyDecomposer {
       if ((method === "slice" || method === "substring" || method === "substr") && isDigest(target)) {
         const [a, b] = e.arguments;
         const width = a && b && ts.isNumericLiteral(a) && ts.isNumericLiteral(b) ? Number(b.text) - Number(a.text) : undefined;
+        // A hash of a time bucket is still a bucket: every entity of the moment gets the same digest.
+        if (this.hashesClock(skipOuter(target) as ts.CallExpression, depth, env)) return [{ kind: "clock", node: e, width, hashed: true }];
         return [{ kind: "hash", node: e, width }];
       }
-      if (method === "digest") return [{ kind: "hash", node: e }];
+      if (method === "digest")
+        return [this.hashesClock(e, depth, env) ? { kind: "clock", node: e, hashed: true } : { kind: "hash", node: e }];
       if (CLOCK_VIEWS.has(method)) {
         // A prefix, a field or a format of a clock reading is a time bucket: still the clock.
         const inner = this.parts(target, depth + 1, env);

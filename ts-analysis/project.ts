@@ -37,6 +37,13 @@ export function isCodeFile(f: string): boolean {
  * megabytes) and the SDK's declarations are parsed once, not once per tsconfig.
  */
 const SHARED_REGISTRY = ts.createDocumentRegistry();
+/**
+ * The registry hands back the tree it holds for a file name and version, whichever project parsed
+ * it: versions are therefore counted for the whole process, so that two projects (a new analyzer
+ * after the settings change, two configs holding one file) never give two texts the same version.
+ */
+let lastVersion = 0;
+const nextVersion = () => ++lastVersion;
 
 interface Doc {
   text: string;
@@ -164,7 +171,7 @@ export class Project {
     for (const f of suspects) {
       this.tooDeep.add(f);
       const doc = this.docs.get(f);
-      if (doc) this.docs.set(f, { text: doc.text, version: doc.version + 1 });
+      if (doc) this.docs.set(f, { text: doc.text, version: nextVersion() });
     }
     this.changed.clear();
     if (suspects.length) this.projectVersion++;
@@ -206,7 +213,7 @@ export class Project {
     // A new text is parsed afresh (the old one may have been too deep).
     this.tooDeep.delete(fileName);
     this.changed.add(fileName);
-    this.docs.set(fileName, { text, version: (before?.version ?? 0) + 1 });
+    this.docs.set(fileName, { text, version: nextVersion() });
     this.projectVersion++;
   }
 

@@ -33,6 +33,11 @@ export class ReadTracer {
     return this.source(w.entity, w.env ?? NO_ENV, 0);
   }
 
+  /** The read a value made here comes from (an argument a caller passes), if any. */
+  ofValueAt(e: ts.Expression): ReadSource | undefined {
+    return this.source(e, NO_ENV, 0);
+  }
+
   private source(e: ts.Expression, env: Env, depth: number): ReadSource | undefined {
     if (depth > MAX_DEPTH) return undefined;
     for (const v of this.values.values(e, env)) {

@@ -9,8 +9,9 @@
 import * as path from "node:path";
 import ts from "typescript";
 import { Budget } from "./budget";
-import { FileUsage, UsageFinder } from "./calls";
+import { EntityWrite, FileUsage, UsageFinder } from "./calls";
 import { constantText, KeyDecomposer } from "./key-parts";
+import { keyIdentity, locationOf, writtenPartitionKeys } from "./written-keys";
 import { mayCallSdk } from "./sdk";
 import { Wrappers } from "./summaries";
 
@@ -18,14 +19,23 @@ export interface TableSite {
   file: string;
   /** 1-based line of the write. */
   line: number;
+  /** Where a finding on the site is reported (0-based): the key itself, or the call made here when a helper builds it. */
+  at: { line: number; character: number };
   /** The partition key when every entity written there gets the same one. */
   constant?: string;
   /** The key cannot be seen (an entity passed through, a key copied from a read): the site neither spreads nor concentrates. */
   unknown?: boolean;
+  /** Where the key is (`keyIdentity`): sites with the same identity write one key through several calls. */
+  key?: string;
+  /** The finding is reported at the key's own expression (not at a call of a helper that builds it). */
+  atKey?: boolean;
+  /** The write may create entities (not only update those that exist). */
+  creates: boolean;
 }
 
 export interface TableSites {
-  table: string;
+  /** The table, or undefined for the writes whose table is not known statically. */
+  table?: string;
   sites: TableSite[];
   /** Some files of the project were not reached within the time budget: no table-wide claim holds. */
   incomplete?: boolean;
@@ -43,7 +53,7 @@ export function isTestFile(fileName: string, projectDir: string): boolean {
   return /(^|\/)(__tests__|tests?)\//.test(`${path.basename(projectDir)}/${inside}`.split(path.sep).join("/"));
 }
 
-type Known = Array<{ table: string; site: TableSite }>;
+type Known = Array<{ table: string | undefined; site: TableSite }>;
 
 export class TableIndex {
   private readonly perFile = new WeakMap<ts.SourceFile, Known>();
@@ -54,10 +64,17 @@ export class TableIndex {
   }
 
   /**
-   * The write sites of `table` in the program's files (test files only when `tests` says so). Files
+   * The write sites of `table` (undefined: of the writes whose table is not known) in the program's files (test files only when `tests` says so). Files
    * not seen yet are analysed within `budget`; those it does not reach make the answer `incomplete`.
    */
-  sites(program: ts.Program, files: readonly string[], projectDir: string, table: string, tests: boolean, budget: Budget): TableSites {
+  sites(
+    program: ts.Program,
+    files: readonly string[],
+    projectDir: string,
+    table: string | undefined,
+    tests: boolean,
+    budget: Budget,
+  ): TableSites {
     const sites: TableSite[] = [];
     let incomplete = false;
     for (const f of files) {
@@ -87,25 +104,43 @@ function copiesStoredKey(e: ts.Expression): boolean {
 }
 
 function fileSites(program: ts.Program, sf: ts.SourceFile, budget: Budget): Known {
-  if (!mayCallSdk(sf.text)) return [];
+  // As the analysis itself: a file that names an SDK method, or calls a helper of the program that writes through one.
+  const wrappers = Wrappers.of(program);
+  if (!mayCallSdk(sf.text) && !wrappers.mentionedIn(sf.text)) return [];
   const checker = program.getTypeChecker();
   const decomposer = new KeyDecomposer(checker, budget);
-  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, Wrappers.of(program)).find(), decomposer);
+  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, wrappers).find(), decomposer);
 }
 
 function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer): Known {
   const out: Known = [];
-  const writes = [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)];
-  for (const w of writes) {
-    if (!w.table || w.method === "delete") continue;
-    const parts = w.partitionKey ? decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : undefined;
-    const constant = parts ? constantText(parts) : w.declaredPartitionKey;
-    const line = sf.getLineAndCharacterOfPosition(w.call.getStart(sf)).line + 1;
-    const unknown = constant === undefined && (!parts || copiesStoredKey(w.partitionKey!));
+  const keyed = new Set<EntityWrite>();
+  for (const key of writtenPartitionKeys(usage, decomposer)) {
+    keyed.add(key.write!);
+    const constant = constantText(key.parts);
+    const unknown = constant === undefined && copiesStoredKey(key.expr);
+    const at = locationOf(key.at);
     out.push({
-      table: w.table,
-      site: { file: sf.fileName, line, ...(constant !== undefined ? { constant } : {}), ...(unknown ? { unknown } : {}) },
+      table: key.table,
+      site: {
+        ...siteOf(sf, key.write!),
+        at: { line: at.line, character: at.character },
+        ...(constant !== undefined ? { constant } : {}),
+        ...(unknown ? { unknown } : {}),
+        key: keyIdentity(key),
+        ...(key.at === key.expr ? { atKey: true } : {}),
+      },
     });
   }
+  // Writes whose key is not in sight (an entity passed through): they count for neither side.
+  for (const w of [...usage.writes, ...usage.transactions.flatMap((t) => t.writes)]) {
+    if (keyed.has(w) || w.method === "delete" || w.partitionKey) continue;
+    out.push({ table: w.table, site: { ...siteOf(sf, w), unknown: true } });
+  }
   return out;
+}
+
+function siteOf(sf: ts.SourceFile, w: EntityWrite): Pick<TableSite, "file" | "line" | "at" | "creates"> {
+  const { line, character } = sf.getLineAndCharacterOfPosition(w.call.getStart(sf));
+  return { file: sf.fileName, line: line + 1, at: { line, character }, creates: !/^update/i.test(w.method) };
 }

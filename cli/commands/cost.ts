@@ -5,7 +5,11 @@
  * capacity, Cosmos DB for Table's request units provisioned for the hottest
  * partition (provisioned, autoscale and serverless side by side),
  * Tablestore's capacity units — with the price sheet's date and region.
+ * `--against OTHER.tdl` prices a second design (a quick fix's result, say)
+ * with the same sheet and puts each table's monthly figures side by side.
  */
+import * as path from "node:path";
+import { plural } from "@core/text/words";
 import { analyzeTdl, designCost, type Redundancy, type ServiceEstimate, type TableCost } from "@core";
 import { refreshPrices, sheetFor, type SheetChoice } from "@runtime";
 import { command } from "../command";
@@ -25,6 +29,7 @@ export const cost = command({
     region: text("REGION", "the Azure region whose prices apply (eastus, westeurope…)").default("eastus"),
     redundancy: choice(["lrs", "zrs", "grs", "ra-grs"], "Table Storage's redundancy, for the data stored").default("lrs"),
     "refresh-prices": flag("read current prices from Azure's Retail Prices API (and cache them)"),
+    against: text("OTHER.tdl", "also price this design and show both side by side, table by table (a design and its quick fix)"),
     format: choice(["text", "json"], "text or json").default("text"),
     ...ANALYSIS.options,
   },
@@ -55,22 +60,73 @@ export const cost = command({
       redundancy,
       ...(choice.note ? { note: choice.note } : {}),
     };
+    const other = options.against === undefined ? undefined : priced(options.against);
+    const header = `prices of ${choice.sheet.region} on ${choice.sheet.date} (${source}), US dollars a month at the declared peak rates\n\n`;
     const stdout =
       options.format === "json"
-        ? JSON.stringify({ prices, tables }, null, 2) + "\n"
-        : `prices of ${choice.sheet.region} on ${choice.sheet.date} (${source}), US dollars a month at the declared peak rates\n\n${tables.map(tableText).join("\n")}`;
+        ? JSON.stringify({ prices, tables, ...(other ? { against: { design: options.against, tables: other.tables } } : {}) }, null, 2) +
+          "\n"
+        : other
+          ? `${header}${sideBySide(design, tables, options.against!, other.tables)}`
+          : `${header}${tables.map(tableText).join("\n")}`;
+    const broken = [{ file: design, errors }, ...(other ? [{ file: options.against!, errors: other.errors }] : [])].filter((d) => d.errors);
     return {
       stdout,
-      stderr: errors
-        ? `tdl: ${design} has ${errors} error${errors === 1 ? "" : "s"}: tables with errors are not priced (tdl check ${design})\n`
-        : "",
-      exitCode: errors ? EXIT.findings : EXIT.clean,
+      stderr: broken
+        .map((d) => `tdl: ${d.file} has ${plural(d.errors, "error")}: tables with errors are not priced (tdl check ${d.file})\n`)
+        .join(""),
+      exitCode: broken.length ? EXIT.findings : EXIT.clean,
     };
+
+    /** A design priced with the same sheet, redundancy and table choice. */
+    function priced(file: string): { tables: TableCost[]; errors: number } {
+      const a = analyzeTdl(readTextFile(file), analysisOf(options));
+      return {
+        tables: designCost(a, { prices: choice.sheet, redundancy, table: options.table }),
+        errors: a.findings.filter((f) => f.severity === "error").length,
+      };
+    }
   },
 });
 
 const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const qty = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: n < 10 ? 2 : 0 });
+
+/** Each table's monthly figure per service in both designs, and the change; a table in one design only says so. */
+function sideBySide(leftFile: string, left: TableCost[], rightFile: string, right: TableCost[]): string {
+  const names = [...new Set([...left.map((t) => t.table), ...right.map((t) => t.table)])];
+  const money = (e: ServiceEstimate | undefined) => (e === undefined ? "–" : e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd));
+  const rows: string[][] = [["table", "service", path.basename(leftFile), path.basename(rightFile), "change"]];
+  for (const name of names) {
+    const a = left.find((t) => t.table === name);
+    const b = right.find((t) => t.table === name);
+    const services = [...new Set([...(a?.estimates ?? []), ...(b?.estimates ?? [])].map((e) => e.service))];
+    for (const service of services) {
+      const ea = a?.estimates.find((e) => e.service === service);
+      const eb = b?.estimates.find((e) => e.service === service);
+      const change =
+        ea?.monthlyUsd != null && eb?.monthlyUsd != null
+          ? `${eb.monthlyUsd >= ea.monthlyUsd ? "+" : "−"}${usd(Math.abs(eb.monthlyUsd - ea.monthlyUsd))}`
+          : !a
+            ? `only in ${path.basename(rightFile)}`
+            : !b
+              ? `only in ${path.basename(leftFile)}`
+              : "–";
+      rows.push([name, service, money(ea), money(eb), change]);
+    }
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
+}
 
 function tableText(t: TableCost): string {
   const lines = [`${t.table}`];

@@ -30,6 +30,10 @@ export const emulator = command({
       invalid: () => "--scale takes a positive number, such as 0.1",
     }).default(1),
     record: outputFile("FILE", "append one JSON line per second of traffic (per partition: reads, writes, throttled)"),
+    "record-format": choice(
+      ["traffic", "storage-table-logs"],
+      "what --record writes: traffic (one JSON line per second) or storage-table-logs (one StorageTableLogs row per request, for tdl heatmap --logs)",
+    ).default("traffic"),
   },
   async run({ options }, io) {
     const { port, fidelity, scale } = options;
@@ -39,6 +43,7 @@ export const emulator = command({
       fidelity: fidelity === "azure-table",
       scale,
       record: options.record,
+      recordFormat: options["record-format"],
       warn,
     }).catch((e: unknown) => {
       throw inContext("the emulator could not start", e);

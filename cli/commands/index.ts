@@ -17,6 +17,7 @@ import { importCommand } from "./import";
 import { copy } from "./copy";
 import { deleteCommand } from "./delete";
 import { cost } from "./cost";
+import { heatmap } from "./heatmap";
 
 export const COMMANDS: readonly Command[] = [
   check,
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   infer,
   codegen,
   cost,
+  heatmap,
   exportCommand,
   importCommand,
   copy,

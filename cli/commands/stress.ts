@@ -70,6 +70,7 @@ const OPTIONS = {
   scale: positive("K", "in design mode, multiplies the design's rates"),
   preload: integer("N", "entities written before the run, for the reads (default 200)", { min: 0 }),
   "emulator-scale": positive("K", "scale the emulator's targets by K instead of calibrating to this machine"),
+  "fail-on-hot": flag("exit 1 when the verdict is hot (for CI: the run itself succeeded, the design did not)"),
   "keep-table": flag("keep the stress table afterwards (to look at it; tdl stress --cleanup removes it)"),
   report: outputFile("FILE.json", "also write the JSON report to FILE.json (checked before the run starts)"),
   format: choice(["text", "json"], "text (a summary) or json (the report)").default("text"),
@@ -225,7 +226,15 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
     });
     if (progressShown) write("\n");
     if (deleting) say(`the stress table ${report.table} was deleted`);
-    return output(report, reportFile, format);
+    const done = output(report, reportFile, format);
+    // --fail-on-hot: the run succeeded; the design's verdict decides the exit, so CI can gate on it.
+    if (options["fail-on-hot"] && report.verdict.exceedsTarget && done.exitCode === EXIT.clean)
+      return {
+        ...done,
+        stderr: `${done.stderr}tdl: the verdict is hot (--fail-on-hot): ${report.verdict.headline}\n`,
+        exitCode: EXIT.failed,
+      };
+    return done;
   } catch (e) {
     if (progressShown) write("\n");
     const failed = failureResult(e, "stress");

@@ -7,12 +7,10 @@
  * Every failure reaches the page as a sentence for the user, with the
  * service's answer as its details (`explain`).
  */
-import { AccountSession, Secret, planImport, serialize } from "@runtime";
-import { REFUSE_ALL } from "@protocol/transfer";
-import type { ImportPlanSummary, ImportProblem } from "@protocol/transfer";
-import { ConnectionInfo } from "@protocol";
+import { AccountSession, serialize } from "@runtime";
+import type { EdmType } from "@protocol";
 import { parseFilter, classifyFilter, plural, stringLiteral as literal } from "@core";
-import { EventOf, LIMITS, MethodOf, ParamsOf, ResultOf, StateOf, TransferFormat } from "@protocol/pages";
+import { EventOf, MethodOf, ParamsOf, ResultOf, StateOf } from "@protocol/pages";
 import type { Handlers, ViewSpec } from "../webview-host/host";
 import { EXPLORER_SHAPES } from "./shapes";
 import { deleteVersions } from "./delete-versions";
@@ -20,33 +18,14 @@ import { ActiveConnection, ConnectionStore } from "./connections";
 import { ErrorScene, explain, PanelError } from "./service-errors";
 import { Operations } from "./operations";
 import { readAll } from "./read-all";
+import type { ExplorerUi } from "./ui";
+import { bulkDelete, bulkExport, type BulkContext } from "./bulk-jobs";
+import { ImportPlans } from "./import-plans";
 
 export type { ConnectionStore } from "./connections";
+export type { ExplorerUi } from "./ui";
 
 type ExplorerEvent = EventOf<"explorer">;
-
-/** What the host asks the user, and where files come from and go to. */
-export interface ExplorerUi {
-  confirm(message: string): Promise<boolean>;
-  /** Asks for a new connection in the host's own inputs; undefined when cancelled. */
-  promptConnection(): Promise<{ info: ConnectionInfo; secret: Secret } | undefined>;
-  /** Starts (or returns) the embedded emulator. */
-  emulator(): Promise<{ info: ConnectionInfo; secret: Secret }>;
-  /** The embedded emulator when it is already running (never starts it). */
-  runningEmulator(): Promise<{ info: ConnectionInfo; secret: Secret } | undefined>;
-  openFile(format: TransferFormat): Promise<{ path: string; text: string } | undefined>;
-  /** Asks where to save; undefined when the user dismisses the dialog. */
-  saveTarget(format: TransferFormat, suggestedName: string): Promise<string | undefined>;
-  writeFile(target: string, text: string): Promise<void>;
-  /** Runs work under a cancellable progress indicator. */
-  withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T>;
-  /**
-   * Infers a design from `table` of the active connection (in VS Code, the
-   * `tableDesign.inferDesign` command); resolves when it has ended. A host
-   * without it answers the page that inferring is not available there.
-   */
-  inferDesign?(table: string): Promise<void>;
-}
 
 /** `'it''s'`: a string literal of OData (quotes doubled). */
 /**
@@ -59,6 +38,8 @@ const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set
 export class ExplorerController {
   private readonly connection: ActiveConnection;
   private readonly operations = new Operations();
+  private readonly imports: ImportPlans;
+  private readonly bulk: BulkContext;
 
   constructor(
     store: ConnectionStore,
@@ -66,6 +47,13 @@ export class ExplorerController {
     private readonly emit: (e: ExplorerEvent) => void,
   ) {
     this.connection = new ActiveConnection(store, emit);
+    this.imports = new ImportPlans(ui, this.operations, (id, done, total) => this.progress("import", id, done, total));
+    this.bulk = {
+      session: () => this.need(),
+      ui,
+      operations: this.operations,
+      progress: (operation, id, done, total) => this.progress(operation, id, done, total),
+    };
   }
 
   get activeConnection(): AccountSession | undefined {
@@ -168,59 +156,16 @@ export class ExplorerController {
     },
     "columns.sample": async ({ table }) => {
       const page = await this.need().page(table, { pageSize: 100 });
-      const names = new Set<string>();
-      for (const e of page.entities) for (const k of Object.keys(e.properties)) names.add(k);
-      return [...names].sort();
+      const types = new Map<string, Set<EdmType>>();
+      for (const e of page.entities)
+        for (const [k, v] of Object.entries(e.properties)) types.set(k, (types.get(k) ?? new Set<EdmType>()).add(v.type));
+      // A type only when the sample agrees on one: completion then offers that type's literal first.
+      return [...types]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, seen]) => (seen.size === 1 ? { name, type: [...seen][0] } : { name }));
     },
-    "data.import": async ({ table, format, operation }) => {
-      const file = await this.ui.openFile(format);
-      if (!file) return null;
-      if (file.text.length > LIMITS.importChars)
-        throw new PanelError(
-          `the file is larger than ${LIMITS.importChars / 1024 / 1024} MiB: split it and import the parts`,
-          undefined,
-          "input",
-        );
-      const plan = planImport(file.text, format, REFUSE_ALL);
-      const rows = plan.summary.entities;
-      if (plan.summary.refused)
-        throw new PanelError(
-          refusedImport(plan.summary),
-          plan.summary.problems.map((p) => `line ${p.line}: ${p.message}`).join("\n"),
-          "input",
-        );
-      if (rows > LIMITS.importRows)
-        throw new PanelError(
-          `the file holds ${rows.toLocaleString("en-US")} entities, more than ${LIMITS.importRows.toLocaleString("en-US")}: split it and import the parts`,
-          undefined,
-          "input",
-        );
-      const report = await this.ui.withProgress(`Importing ${plural(rows, "entity", "entities")} into ${table}`, (progress, outer) =>
-        this.operations.run(operation, outer, (signal) => {
-          this.progress("import", operation, 0, rows);
-          return this.need().writeBatches(
-            table,
-            plan.batches,
-            (done, total) => {
-              progress(done, total);
-              this.progress("import", operation, done, total);
-            },
-            signal,
-          );
-        }),
-      );
-      if (report.failed.length)
-        throw new PanelError(
-          `${plural(report.written, "entity", "entities")} written in whole batches; ${plural(
-            report.failed.reduce((n, f) => n + f.entities, 0),
-            "entity",
-            "entities",
-          )} of ${plural(report.failed.length, "partition batch", "partition batches")} not written (each batch is written whole or not at all)`,
-          report.failed.map((f) => `PartitionKey '${f.partitionKey}': ${f.entities} not written: ${f.reason}`).join("\n"),
-        );
-      const imported = report.written;
-      return { imported, total: rows };
-    },
+    "import.plan": async ({ table, format, choices, plan }) => this.imports.plan(table, format, choices, plan),
+    "import.run": async ({ table, plan, choices, operation }) => this.imports.run(this.need(), table, plan, choices, operation),
     "data.export": async ({ table, format, scope, filter, select, operation }) => {
       const target = await this.ui.saveTarget(format, `${table}${scope === "result" ? "-result" : ""}.${format}`);
       if (!target) return { outcome: "declined" };
@@ -245,6 +190,8 @@ export class ExplorerController {
       await this.ui.writeFile(target, serialize(read.rows, format));
       return { outcome: "saved", exported: read.rows.length, file: target };
     },
+    "bulk.export": async ({ table, operation }) => bulkExport(this.bulk, table, operation),
+    "bulk.delete": async ({ table, filter, operation }) => bulkDelete(this.bulk, table, filter, operation),
     "operation.cancel": async ({ operation }) => this.operations.cancel(operation),
     "design.infer": async ({ table }) => {
       if (!this.ui.inferDesign)
@@ -288,21 +235,3 @@ function sceneOf(params: Record<string, unknown>): ErrorScene {
     scene.row = { partitionKey: params.partitionKey, rowKey: params.rowKey };
   return scene;
 }
-
-/** Why an import wrote nothing: the problems found by kind, the first few of them in words. */
-function refusedImport(summary: ImportPlanSummary): string {
-  const kinds = Object.entries(summary.problemCounts)
-    .map(([kind, n]) => plural(n ?? 0, ...PROBLEM_WORDS[kind as keyof typeof PROBLEM_WORDS]))
-    .join(", ");
-  const first = summary.problems[0];
-  return `nothing was imported: the file has ${kinds}${first ? ` (first, line ${first.line}: ${first.message})` : ""}`;
-}
-
-const PROBLEM_WORDS: Record<ImportProblem["kind"], [string, string]> = {
-  invalid: ["value that does not fit its type", "values that do not fit their type"],
-  nulls: ["null value", "null values"],
-  nested: ["nested object or array", "nested objects or arrays"],
-  zoneless: ["date-time without a time zone", "date-times without a time zone"],
-  duplicateKeys: ["repeated PartitionKey and RowKey", "repeated PartitionKeys and RowKeys"],
-  duplicateProperties: ["property written twice", "properties written twice"],
-};

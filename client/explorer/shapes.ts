@@ -5,6 +5,7 @@
  */
 import { EDM_TYPES, EntityRow, TypedValue } from "@protocol";
 import { EntityVersion, LIMITS, NoParams } from "@protocol/pages";
+import type { ImportChoices } from "@protocol/transfer";
 import type { Shapes } from "../webview-host/host";
 import { dictionary, Fields, integer, list, object, oneOf, optional, Shape, text } from "../webview-host/shape";
 
@@ -75,6 +76,16 @@ const operation = text({
   rule: "is not an operation name (letters, digits, - and _)",
 });
 const selectList = list(selectName, LIMITS.properties + 3);
+/** An import's dry run, by the id the host gave it. */
+const planId = text({ min: 1, max: 64, pattern: /^[A-Za-z0-9-]+$/, rule: "is not a plan's id" });
+/** What to do with each kind of value Azure cannot store as written: nothing beyond the declared choices. */
+const importChoices = object<ImportChoices>({
+  nulls: oneOf(["refuse", "omit"] as const),
+  nested: oneOf(["refuse", "json"] as const),
+  zoneless: oneOf(["refuse", "utc"] as const),
+  duplicateKeys: oneOf(["refuse", "last"] as const),
+  duplicateProperties: oneOf(["refuse", "last"] as const),
+});
 
 export const EXPLORER_SHAPES: Shapes<"explorer"> = {
   "connect.emulator": none,
@@ -97,7 +108,8 @@ export const EXPLORER_SHAPES: Shapes<"explorer"> = {
   "entities.delete": { table: tableName, entities: list(entityVersion, LIMITS.entitiesPerRequest), operation: optional(operation) },
   "query.run": { table: tableName, filter, select: optional(selectList), limit: optional(integer(1, LIMITS.queryRows)) },
   "columns.sample": { table: tableName },
-  "data.import": { table: tableName, format, operation: optional(operation) },
+  "import.plan": { table: tableName, format, choices: importChoices, plan: optional(planId) },
+  "import.run": { table: tableName, plan: planId, choices: importChoices, operation: optional(operation) },
   "data.export": {
     table: tableName,
     format,
@@ -106,6 +118,8 @@ export const EXPLORER_SHAPES: Shapes<"explorer"> = {
     select: optional(selectList),
     operation: optional(operation),
   },
+  "bulk.export": { table: tableName, operation: optional(operation) },
+  "bulk.delete": { table: tableName, filter: optional(filter), operation: optional(operation) },
   "operation.cancel": { operation },
   "design.infer": { table: tableName },
 };

@@ -6,6 +6,9 @@
  */
 import * as vscode from "vscode";
 import { randomUUID } from "node:crypto";
+import { promises as fs } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { ExplorerUi } from "../explorer/controller";
 import { interpretConnectionInput, readSasToken, holdsSecret, Secret } from "@runtime";
 import { ConnectionInfo } from "@protocol";
@@ -19,9 +22,11 @@ function mayHoldSecret(value: string): boolean {
 }
 
 export class VsCodeExplorerUi implements ExplorerUi {
+  /** @param storage the extension's global storage folder, where job logs go (the temporary folder without one) */
   constructor(
     private readonly emulatorHost: EmulatorHost,
     private readonly execute: (name: CommandName, ...args: unknown[]) => PromiseLike<unknown>,
+    private readonly storage?: string,
   ) {}
 
   async confirm(message: string): Promise<boolean> {
@@ -160,6 +165,27 @@ export class VsCodeExplorerUi implements ExplorerUi {
 
   async writeFile(target: string, text: string): Promise<void> {
     await vscode.workspace.fs.writeFile(vscode.Uri.file(target), Buffer.from(text, "utf8"));
+  }
+
+  async chooseFolder(title: string, suggestedName: string): Promise<string | undefined> {
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const [uri] =
+      (await vscode.window.showOpenDialog({
+        title: `${title} (an unfinished export there is resumed; suggested: a new folder named ${suggestedName})`,
+        canSelectFiles: false,
+        canSelectFolders: true,
+        canSelectMany: false,
+        openLabel: "Export here",
+        ...(base ? { defaultUri: base } : {}),
+      })) ?? [];
+    return uri?.fsPath;
+  }
+
+  /** Job logs live in the extension's own storage (never the user's workspace, unasked), named in the summary the page shows. */
+  async jobLog(name: string): Promise<string> {
+    const dir = path.join(this.storage ?? os.tmpdir(), "job-logs");
+    await fs.mkdir(dir, { recursive: true });
+    return path.join(dir, name);
   }
 
   withProgress<T>(title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>): Promise<T> {

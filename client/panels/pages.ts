@@ -62,10 +62,10 @@ export class PagePanels {
     return panels;
   }
 
-  /** Opens `view` with `args` (or brings its panel to the front, for a page with one panel at a time). */
+  /** Opens `view` with `args` (or, without them, brings its panel to the front, for a page with one panel at a time). */
   open<V extends ViewName>(view: V, args: Parameters<HostPage<V, unknown>["serve"]>[2]): void {
     const page = this.pages.get(view)!;
-    const open = this.single.get(view);
+    const open = args === undefined ? this.single.get(view) : undefined;
     if (open) {
       open.reveal();
       return;
@@ -104,7 +104,7 @@ export class PagePanels {
       styleUri: asset("webview.css"),
       title: panel.title,
     });
-    if (page.single) this.single.set(page.view, panel);
+    if (page.single && args === undefined) this.single.set(page.view, panel);
     panel.onDidDispose(() => {
       host.dispose();
       served.dispose?.();

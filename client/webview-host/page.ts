@@ -50,7 +50,7 @@ export interface HostPage<V extends ViewName, A = undefined> {
   column?: "active" | "beside";
   /** Keeps the page alive while hidden, instead of rendering it again from its state. */
   retain?: boolean;
-  /** One panel at a time: opening the page again brings it to the front. */
+  /** One panel at a time when opened without arguments (its command): opening it again brings it to the front. */
   single?: boolean;
   /** The declared shape of each request's params (checked before a handler runs). */
   shapes: Shapes<V>;

@@ -39,6 +39,8 @@ export interface TdlAnalysis {
   findings: Finding[];
   /** Rules (and analysis steps) that threw, with their stacks; each also has an `internal` finding. */
   failures: RuleFailure[];
+  /** The options the analysis ran with (checking a fix re-analyses with the same); absent on an analysis made by hand. */
+  options?: AnalysisOptions;
 }
 
 interface ChunkResult {
@@ -54,6 +56,18 @@ export class TdlAnalyzer {
   private key = "";
 
   constructor(private readonly rules: readonly Rule[] = RULES) {}
+
+  /**
+   * An analyzer that starts from this one's chunks: analysing a variant of
+   * the last text (a fix applied to a copy) re-checks only the tables the
+   * variant changed, and leaves this analyzer's cache as it was.
+   */
+  fork(): TdlAnalyzer {
+    const copy = new TdlAnalyzer(this.rules);
+    copy.chunks = new Map(this.chunks);
+    copy.key = this.key;
+    return copy;
+  }
 
   /** Analyses a design. Never throws on any input: a failure inside becomes an `internal` finding. */
   analyze(text: string, options: AnalysisOptions = {}): TdlAnalysis {
@@ -72,6 +86,7 @@ export class TdlAnalyzer {
         errors: [],
         findings: [rulesFailed(caught, 0, 0)],
         failures: failuresOf(caught),
+        options,
       };
     }
   }
@@ -138,7 +153,7 @@ export class TdlAnalyzer {
       for (const f of failuresOf(caught)) failures.push(f);
     }
     findings.sort((a, b) => a.start - b.start || a.end - b.end);
-    return { text, service, profile, tables, errors, findings: applyUserSettings(findings, text, options.rules), failures };
+    return { text, service, profile, tables, errors, findings: applyUserSettings(findings, text, options.rules), failures, options };
   }
 
   private analyzeChunk(

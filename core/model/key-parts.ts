@@ -132,15 +132,16 @@ export function analyzePart(part: Part, props: ReadonlyMap<string, PropertyInfo>
       const cs = parseCharset("0-9" + escapeChars(literalChars));
       // Of a property that moves with time, every entity written in the same bucket gets the same value.
       const moving = !!innerInfo?.monotonic;
-      const tb = innerInfo?.prop ? timeBucket(innerInfo.prop.name, fmt, moving ? spanSeconds : undefined) : undefined;
-      // A format without a year cycles, so its count holds whatever the property; with a year it needs the span of a moving property.
-      const distinct = tb && (moving || !/yyyy/.test(fmt)) ? tb.count : undefined;
+      // How many buckets: the time the table keeps over the bucket's width (a format without a year cycles), never
+      // the rows — a day key over 50M rows has a few thousand values, not 50M. Unknown without a span.
+      const tb = innerInfo?.prop?.type === "datetime" ? timeBucket(innerInfo.prop.name, fmt, spanSeconds) : undefined;
+      const distinct = tb?.count;
       return {
         ...base,
         order: ordered ? "preserving" : "none",
         orderReason: ordered ? undefined : `the format "${fmt}" does not run from the year down`,
         monotonic: moving ? "bucket" : undefined,
-        timeBucket: moving ? tb : undefined,
+        timeBucket: tb,
         distinct,
         hotShare: distinct ? 1 / distinct : 0,
         charset: "message" in cs ? DIGITS : cs,

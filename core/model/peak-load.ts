@@ -2,7 +2,10 @@
  * Peak load of a table's access patterns: entities per second in total and
  * on the hottest partition (writes with their index rows, plus entities
  * scanned by reads — the performance checklist, "Entities per second"), and request units
- * where the profile counts them.
+ * where the profile counts them. A table scan's reads are what that query
+ * costs (`query/table-scan` says so), not partition or account load: they
+ * are kept apart (`scans`), so that no figure of load grows with the table
+ * and no advice to add partitions or accounts answers a scan.
  *
  * Load is temporal (`docs/language.md`, "Estimates"): when the partition key
  * moves with time, every write of the current moment lands on the current
@@ -23,11 +26,16 @@ export interface PatternLoad {
   hottest: number;
   /** Of which written (the rest is read). */
   written: boolean;
+  /** A table scan: its `total` is what the query reads, counted in no load figure. */
+  scan?: boolean;
 }
 
 export interface LoadEstimate {
   patterns: PatternLoad[];
+  /** Entities per second of every pattern but the table scans. */
   total: number;
+  /** Entities per second the table scans read (not in `total` nor on any partition). */
+  scans: number;
   hottest: number;
   /** Request units per second on the hottest partition (1 RU per KiB read, 5 per KiB written). */
   hottestRU: number;
@@ -46,6 +54,10 @@ export function estimateLoad(accesses: Access[], est: TableEstimates, queries: Q
       const scanned = c?.scanned;
       if (scanned === null || scanned === undefined) continue;
       const total = a.rate.perSecond * scanned;
+      if (c!.class === "table-scan") {
+        patterns.push({ access: a, total, hottest: 0, written: false, scan: true });
+        continue;
+      }
       patterns.push({
         access: a,
         total,
@@ -60,7 +72,8 @@ export function estimateLoad(accesses: Access[], est: TableEstimates, queries: Q
   const kib = Math.max(1, (est.entitySize ?? 1024) / 1024);
   return {
     patterns,
-    total: patterns.reduce((s, p) => s + p.total, 0),
+    total: patterns.reduce((s, p) => s + (p.scan ? 0 : p.total), 0),
+    scans: patterns.reduce((s, p) => s + (p.scan ? p.total : 0), 0),
     hottest: patterns.reduce((s, p) => s + p.hottest, 0),
     hottestRU: patterns.reduce((s, p) => s + p.hottest * kib * (p.written ? 5 : 1), 0),
     temporal,

@@ -3,7 +3,7 @@
  * with them — one result shape for `.tdl` queries, OData filters,
  * TypeScript calls and the webview.
  */
-import { formatCount } from "../text/words";
+import { formatCount, plural } from "../text/words";
 
 export type QueryClass = "point" | "row-range" | "partition-range" | "table-scan";
 
@@ -23,17 +23,44 @@ export interface Classification {
   orAcrossPartitions?: boolean;
   /** The row family that serves it: "rowKey" or an index's name. */
   via?: string;
+  /**
+   * A fan-out: the query is issued once per value of a bucket (or hash)
+   * that no condition pins, each request of the class above; `partitions`
+   * counts them all. Absent for one request.
+   */
+  fanOut?: number;
+  /** Requests one call issues (continuation pages aside): the fan-out, 1 when absent. */
+  requests?: number;
 }
+
+/** Sizes the classifier uses when a design is known; all optional. */
+export interface FilterContext {
+  /** Entities in the table (main rows). */
+  rows?: number;
+  /** Rows per entity (1 + indexes). */
+  rowsPerEntity?: number;
+  partitions?: number;
+  /** The caller's `returns N`. */
+  returns?: number;
+  /** Distinct values of a property of the design (undefined when unknown): `Status eq 'x'` keeps 1/N of what is scanned. */
+  distinct?: (property: string) => number | undefined;
+}
+
+/** Values a bucket or hash key part may be enumerated over at most: a fan-out issues one request for each. */
+export const FANOUT_MAX_PARTS = 256;
 
 /** "row-range · 1 partition": the class and its reach, for badges. */
 export function badge(c: Classification): string {
+  const fan = c.fanOut && c.fanOut > 1 ? `${formatCount(c.fanOut)} × ` : "";
   switch (c.class) {
     case "point":
-      return "point";
+      return fan ? `point · ${fan}1 partition` : "point";
     case "row-range":
-      return "row-range · 1 partition";
+      return `row-range · ${fan}1 partition`;
     case "partition-range":
-      return c.partitions !== null ? `partition-range · ≈ ${formatCount(c.partitions)} partitions` : "partition-range · several partitions";
+      return c.partitions !== null
+        ? `partition-range · ${fan}≈ ${plural(Math.max(1, c.partitions / (c.fanOut ?? 1)), "partition")}`
+        : "partition-range · several partitions";
     case "table-scan":
       return "table-scan · every partition";
   }

@@ -7,95 +7,14 @@
  * The walks below recurse: the parser keeps every tree shallow (nesting
  * limit, balanced `and`/`or` runs), and each node is visited once.
  */
-import { Classification, QueryClass, withSelectivity } from "./classes";
-import { CompareOp, FilterExpr } from "./parser";
+import { Classification, FilterContext, QueryClass, withSelectivity } from "./classes";
+import { FilterExpr } from "./parser";
+import { and, keyConstraint, KeyConstraint, normalize, or } from "./constraints";
+import { bucketFanOut } from "./fan-out";
 
-/** What a filter pins a key to. */
-export type KeyConstraint =
-  { kind: "exact"; value: string } | { kind: "range"; lo?: string; hi?: string } | { kind: "none" } | { kind: "empty" };
-
-const NEGATE: Record<CompareOp, CompareOp> = { eq: "ne", ne: "eq", gt: "le", ge: "lt", lt: "ge", le: "gt" };
-
-/**
- * Pushes `not` down to the comparisons (De Morgan), so `not (A eq x)` is
- * `A ne x`; `not true` is `false`. A `not` stays only directly above a bare
- * Boolean property, which has no negated form.
- */
-export function normalize(e: FilterExpr, negated = false): FilterExpr {
-  switch (e.kind) {
-    case "not":
-      return normalize(e.expr, !negated);
-    case "and":
-    case "or": {
-      const kind = negated ? (e.kind === "and" ? "or" : "and") : e.kind;
-      return { ...e, kind, left: normalize(e.left, negated), right: normalize(e.right, negated) };
-    }
-    case "cmp":
-      return negated ? { ...e, op: NEGATE[e.op] } : e;
-    case "const":
-      return negated ? { ...e, value: !e.value } : e;
-    case "prop":
-      return negated ? { kind: "not", expr: e, start: e.start, end: e.end } : e;
-  }
-}
-
-function cmpConstraint(op: CompareOp, v: string): KeyConstraint {
-  switch (op) {
-    case "eq":
-      return { kind: "exact", value: v };
-    case "ne":
-      return { kind: "none" };
-    case "gt":
-    case "ge":
-      return { kind: "range", lo: v };
-    case "lt":
-    case "le":
-      return { kind: "range", hi: v };
-  }
-}
-
-function and(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
-  if (a.kind === "empty" || b.kind === "empty") return { kind: "empty" };
-  if (a.kind === "none") return b;
-  if (b.kind === "none") return a;
-  if (a.kind === "exact" && b.kind === "exact") return a.value === b.value ? a : { kind: "empty" };
-  if (a.kind === "exact" || b.kind === "exact") {
-    const [x, r] =
-      a.kind === "exact"
-        ? [a, b as Extract<KeyConstraint, { kind: "range" }>]
-        : [b as Extract<KeyConstraint, { kind: "exact" }>, a as Extract<KeyConstraint, { kind: "range" }>];
-    const inside = (r.lo === undefined || x.value >= r.lo) && (r.hi === undefined || x.value <= r.hi);
-    return inside ? x : { kind: "empty" };
-  }
-  const lo = a.lo === undefined ? b.lo : b.lo === undefined ? a.lo : a.lo > b.lo ? a.lo : b.lo;
-  const hi = a.hi === undefined ? b.hi : b.hi === undefined ? a.hi : a.hi < b.hi ? a.hi : b.hi;
-  return { kind: "range", lo, hi };
-}
-
-function or(a: KeyConstraint, b: KeyConstraint): KeyConstraint {
-  if (a.kind === "empty") return b;
-  if (b.kind === "empty") return a;
-  if (a.kind === "exact" && b.kind === "exact" && a.value === b.value) return a;
-  // The service does not split an `or` into seeks: anything else scans.
-  return { kind: "none" };
-}
-
-/** The constraint a filter puts on one key. Bare Boolean terms constrain no key: the service cannot seek on them. */
-export function keyConstraint(e: FilterExpr, key: "PartitionKey" | "RowKey"): KeyConstraint {
-  switch (e.kind) {
-    case "cmp":
-      return e.property === key && e.value.type === "string" ? cmpConstraint(e.op, e.value.value) : { kind: "none" };
-    case "and":
-      return and(keyConstraint(e.left, key), keyConstraint(e.right, key));
-    case "or":
-      return or(keyConstraint(e.left, key), keyConstraint(e.right, key));
-    case "prop":
-    case "const":
-      return { kind: "none" };
-    case "not":
-      return e.expr.kind === "prop" || e.expr.kind === "const" ? { kind: "none" } : keyConstraint(normalize(e), key);
-  }
-}
+export { keyConstraint, normalize } from "./constraints";
+export type { KeyConstraint } from "./constraints";
+export type { FilterContext } from "./classes";
 
 /** What one pass over a normalized filter learns. */
 interface Facts {
@@ -145,19 +64,6 @@ function facts(e: FilterExpr, inOr: boolean): Facts {
   return { pk, rk, onlyEq: l.onlyEq && r.onlyEq, acrossOr, allPin, same };
 }
 
-/** Sizes the classifier uses when a design is known; all optional. */
-export interface FilterContext {
-  /** Entities in the table (main rows). */
-  rows?: number;
-  /** Rows per entity (1 + indexes). */
-  rowsPerEntity?: number;
-  partitions?: number;
-  /** The caller's `returns N`. */
-  returns?: number;
-  /** Distinct values of a property of the design (undefined when unknown): `Status eq 'x'` keeps 1/N of what is scanned. */
-  distinct?: (property: string) => number | undefined;
-}
-
 /**
  * The share of the scanned entities that the conditions which narrowed no key
  * keep, over the filter's top-level `and` terms: 1/N for `P eq v` with P's
@@ -189,6 +95,8 @@ function leftoverShare(e: FilterExpr, keysSeek: { pk: boolean; rk: boolean }, di
 /** Classifies a parsed filter, with estimates where `ctx` allows. */
 export function classifyFilter(expr: FilterExpr, ctx: FilterContext = {}): Classification {
   const normal = normalize(expr);
+  const fanned = bucketFanOut(normal, ctx, classifyFilter);
+  if (fanned) return fanned;
   const f = facts(normal, false);
   const { pk, rk } = f;
   const reasons: string[] = [];

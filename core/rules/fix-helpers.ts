@@ -1,6 +1,7 @@
 /**
- * Building blocks of the quick fixes: the separator to add, the property
- * that spreads a partition, a property rendered for a key, key edits.
+ * Building blocks of the quick fixes: the separator to add, a property
+ * rendered for a key, key edits. Which property spreads a partition is
+ * `fixes/choose.ts`.
  */
 import { Expr } from "../tdl/ast";
 import { charsetMin } from "../model/charset";
@@ -14,8 +15,11 @@ import { TextEdit } from "../findings";
  * allowed in keys: `,` where it does, else the highest allowed character
  * that does (`docs/rules.md`). Undefined when no character fits.
  */
-export function chooseSeparator(neighbours: Array<KeyPartInfo | undefined>, profile: ServiceProfile): string | undefined {
-  const mins = neighbours.filter((p): p is KeyPartInfo => !!p && !!p.charset && !p.fixedWidth).map((p) => charsetMin(p.charset!));
+export function chooseSeparator(
+  neighbours: Array<Pick<KeyPartInfo, "charset" | "fixedWidth"> | undefined>,
+  profile: ServiceProfile,
+): string | undefined {
+  const mins = neighbours.filter((p) => !!p && !!p.charset && !p.fixedWidth).map((p) => charsetMin(p!.charset!));
   return separatorBelow(mins.length ? Math.min(...mins) : Infinity, profile);
 }
 
@@ -31,28 +35,6 @@ export function separatorBelow(bound: number, profile: ServiceProfile): string |
 /** JSON-quoted TDL string literal. */
 export function tdlString(s: string): string {
   return JSON.stringify(s);
-}
-
-/**
- * The property that best spreads or splits a partition: the highest
- * cardinality, neither increasing/decreasing nor double, binary or bool,
- * the first declared on a tie (`docs/rules.md`). `prefer` narrows the choice
- * (e.g. to the row key's properties) when any of them qualifies.
- */
-export function spreadProperty(
-  props: ReadonlyMap<string, PropertyInfo>,
-  exclude: Set<string>,
-  prefer?: Set<string>,
-): PropertyInfo | undefined {
-  const eligible = [...props.values()].filter(
-    (p) => !exclude.has(p.name) && !p.increasing && !p.decreasing && !["double", "binary", "bool"].includes(p.type) && !p.decl.type.invalid,
-  );
-  const pool = prefer && eligible.some((p) => prefer.has(p.name)) ? eligible.filter((p) => prefer.has(p.name)) : eligible;
-  let best: PropertyInfo | undefined;
-  for (const p of pool) {
-    if (!best || (p.distinct ?? Infinity) > (best.distinct ?? Infinity)) best = p;
-  }
-  return best;
 }
 
 /** Width that holds every value of an integer property. */

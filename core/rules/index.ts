@@ -12,6 +12,7 @@ import { filterSyntax, lowSelectivity, queryClass, tableScan, unorderedRange } f
 import { crossPartition, transactionTooLarge } from "./transactions";
 import { entityTooLarge, tooManyProperties } from "./entities";
 import { account } from "./throughput";
+import { dateNotIncreasing } from "./time-keys";
 
 export const RULES: readonly Rule[] = [
   // Syntax and meaning
@@ -29,6 +30,7 @@ export const RULES: readonly Rule[] = [
   tooLong,
   // Partitions and load
   appendOnly,
+  dateNotIncreasing,
   singleValue,
   hot,
   tooLarge,

@@ -7,21 +7,22 @@ import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
 import { formatBytes, formatPercent } from "../tdl/numbers";
 import { formatCount } from "../text/words";
-import { Fix } from "../findings";
-import { appendToKey, chooseSeparator, keyPartText, prefixKey, spreadProperty } from "./fix-helpers";
+import { appendComposites, appendSplits, hashPrefix, preferFirst, prefixBuckets } from "../fixes/candidates";
 import { Rule, TableContext } from "./rule";
 
-/** Adds `sep + Q` to the partition key, with Q the property that spreads it best. */
-function compositeFix(ctx: TableContext, pk: KeyInfo, prefer?: Set<string>, why = "splits each partition"): Fix | undefined {
-  const q = spreadProperty(ctx.props, pk.props, prefer);
-  if (!q) return undefined;
-  const part = keyPartText(q);
-  const sep = chooseSeparator([pk.parts[pk.parts.length - 1]], ctx.profile) ?? "_";
-  return {
-    title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}; ${why})`,
-    edits: [appendToKey(pk.expr, sep, part)],
-    preferred: true,
-  };
+/**
+ * What the partition's target is and what the moment's writes put on the
+ * hottest partition, in the target's unit: bucket counts are sized from
+ * the writes a fix spreads, not from the reads that come with them.
+ */
+function writeLoad(ctx: TableContext, facts: TableFacts): { writes: number; target: number } | undefined {
+  const target = ctx.profile.partitionTarget;
+  if (!target) return undefined;
+  const kib = Math.max(1, (facts.est.entitySize ?? 1024) / 1024);
+  const written = facts.load.patterns.filter((p) => p.written).reduce((s, p) => s + p.hottest, 0);
+  return target.unit === "RU/s"
+    ? { writes: written * kib * 5, target: target.value }
+    : { writes: written, target: ctx.options.partitionTargetEntitiesPerSecond ?? target.value };
 }
 
 /** The partition key value of the hottest partition, rendered from sample values. */
@@ -36,7 +37,7 @@ export const appendOnly: Rule = {
   docs: {
     summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
     why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
-    fix: '`hash(P, 4) + "_"` in front; for a time bucket, `bucket(Q, 16) + "_"`',
+    fix: '`hash(P, 4) + ","` in front; for a time bucket, `bucket(Q, n) + ","` with Q what the queries pin, else an identity (else the time itself), n from the written load (16 without a rate): reads over a time range then fan out to n partitions',
   },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
@@ -48,28 +49,17 @@ export const appendOnly: Rule = {
       lead.monotonic === "bucket"
         ? `a time bucket of '${lead.prop?.name ?? lead.props[0]}': at any moment every new entity gets the same partition key`
         : `'${lead.prop?.name ?? lead.props[0]}' is ${lead.monotonic}: new entities get partition keys next to each other at the ${end} of the key order`;
-    let fix: Fix | undefined;
-    if (lead.monotonic === "bucket") {
-      const q = spreadProperty(ctx.props, new Set(lead.props));
-      if (q) {
-        fix = {
-          title: `Prefix bucket(${q.name}, 16) + "_": spreads concurrent inserts over 16 partitions; reads over a time range then fan out to 16 partitions`,
-          edits: [prefixKey(pk.expr, `bucket(${q.name}, 16)`, "_")],
-          preferred: true,
-        };
-      }
-    } else if (lead.prop) {
-      fix = {
-        title: `Prefix hash(${lead.prop.name}, 4) + "_": scatters consecutive values over 65,536 prefixes (range reads over ${lead.prop.name} then scan)`,
-        edits: [prefixKey(pk.expr, `hash(${lead.prop.name}, 4)`, "_")],
-        preferred: true,
-      };
-    }
+    const facts = tableFacts(ctx.table, ctx.props);
+    const sized = writeLoad(ctx, facts) ?? { writes: 0, target: 0 };
+    const fixes =
+      lead.monotonic === "bucket"
+        ? prefixBuckets(ctx, pk, est.rk, sized.writes, sized.target)
+        : [hashPrefix(ctx, pk, lead), ...prefixBuckets(ctx, pk, est.rk, sized.writes, sized.target)].filter((f) => !!f);
     ctx.report(
       pk.expr,
       `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
         (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."),
-      { fixes: fix ? [fix] : undefined },
+      { fixes: preferFirst(fixes) },
     );
   },
 };
@@ -81,21 +71,24 @@ export const singleValue: Rule = {
   docs: {
     summary: "the partition key has one possible value",
     why: "The whole table is one partition, served by one server: its throughput target is the table's.",
-    fix: "append the property that spreads it best",
+    fix: "append a `bucket` of the property the queries pin (else an identity), or the property itself",
     severityNote: "warning (info without estimates)",
   },
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     const pk = est.pk;
-    if (!pk || !pk.parts.every((p) => p.distinct === 1)) return;
+    // A time bucket has one value at a time, not one for ever: a short span's single bucket is no constant key.
+    if (!pk || !pk.parts.every((p) => p.distinct === 1 && !p.timeBucket)) return;
     const hasEstimates = est.rows !== undefined || ctx.table.accesses.some((a) => a.rate);
-    const fix = compositeFix(ctx, pk, undefined, "one partition per value");
+    const facts = tableFacts(ctx.table, ctx.props);
+    const sized = writeLoad(ctx, facts) ?? { writes: facts.load.total, target: 0 };
+    const fixes = appendSplits(ctx, pk, est.rk, sized.writes, sized.target);
     ctx.report(
       pk.expr,
       `the partition key has one possible value: the whole table is one partition on one server` +
         (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") +
         `. Add a property that splits it.`,
-      { fixes: fix ? [fix] : undefined, severity: hasEstimates ? "warning" : "info" },
+      { fixes: preferFirst(fixes), severity: hasEstimates ? "warning" : "info" },
     );
   },
 };
@@ -148,7 +141,7 @@ export const hot: Rule = {
     summary:
       "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
     why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
-    fix: "append the property that splits the hot value, or a `bucket`",
+    fix: "append a `bucket` of the property the queries pin, or that property (a moving key: a `bucket` in front); buckets sized from the written load, at most 64",
   },
   checkTable(ctx) {
     const target = ctx.profile.partitionTarget;
@@ -164,31 +157,13 @@ export const hot: Rule = {
       if (facts.load.hottest <= limit) return;
       message = hotMessage(ctx, facts, `≈ ${formatCount(facts.load.hottest)} entities/s`, `${formatCount(limit)} entities/s per partition`);
     }
-    const fixes: Fix[] = [];
-    const q = spreadProperty(ctx.props, pk.props);
-    const limit =
-      target.unit === "RU/s"
-        ? facts.load.hottestRU / target.value
-        : facts.load.hottest / (ctx.options.partitionTargetEntitiesPerSecond ?? target.value);
-    const n = 2 ** Math.ceil(Math.log2(Math.max(2, limit * 2)));
-    if (facts.load.temporal && q) {
-      // Behind a time bucket or an increasing part, another part splits the current partition but keeps the
-      // moment's keys side by side; in front of it, it spreads them over the key order too (partition/append-only).
-      fixes.push({
-        title: `Prefix bucket(${q.name}, ${n}) + "_": spreads the moment's writes over ${n} partitions (reads over a time range then fan out to ${n})`,
-        edits: [prefixKey(pk.expr, `bucket(${q.name}, ${n})`, "_")],
-        preferred: true,
-      });
-    }
-    const composite = compositeFix(ctx, pk, undefined, "splits the hot value");
-    if (composite) fixes.push(facts.load.temporal ? { ...composite, preferred: undefined } : composite);
-    if (q && !facts.load.temporal) {
-      fixes.push({
-        title: `Append "_" + bucket(${q.name}, ${n}): split each partition into ${n}`,
-        edits: [appendToKey(pk.expr, "_", `bucket(${q.name}, ${n})`)],
-      });
-    }
-    ctx.report(pk.expr, message, { fixes: fixes.length ? fixes : undefined });
+    const sized = writeLoad(ctx, facts)!;
+    // Behind a time bucket or an increasing part, another part splits the current partition but keeps the
+    // moment's keys side by side; in front of it, it spreads them over the key order too (partition/append-only).
+    const fixes = facts.load.temporal
+      ? [...prefixBuckets(ctx, pk, facts.est.rk, sized.writes, sized.target), ...appendComposites(ctx, pk, facts.est.rk)]
+      : appendSplits(ctx, pk, facts.est.rk, sized.writes, sized.target);
+    ctx.report(pk.expr, message, { fixes: preferFirst(fixes) });
   },
 };
 
@@ -209,12 +184,13 @@ export const tooLarge: Rule = {
     const bytes = est.rows * est.hotShare * est.entitySize * est.rowsPerEntity;
     if (bytes <= limit.bytes) return;
     const rkProps = new Set<string>([...(est.rk?.props ?? [])]);
-    const fix = compositeFix(ctx, est.pk, rkProps, "more, smaller partitions");
+    const splits = Math.ceil(bytes / limit.bytes);
+    const fixes = appendSplits(ctx, est.pk, est.rk, splits, 1, rkProps);
     ctx.report(
       est.pk.expr,
       `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
         `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`,
-      { fixes: fix ? [fix] : undefined, severity: limit.hard ? "error" : "warning" },
+      { fixes: preferFirst(fixes), severity: limit.hard ? "error" : "warning" },
     );
   },
 };

@@ -15,6 +15,7 @@ import { charsetMin } from "../model/charset";
 import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
 import { Rule, TableContext } from "./rule";
+import { secondTable } from "../fixes/second-table";
 import { detectEol, indentOf } from "../tdl/line-ends";
 import { clip } from "../text/words";
 
@@ -43,7 +44,7 @@ export const queryClass: Rule = {
   family: "Queries",
   docs: {
     summary:
-      "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333` (shown as CodeLens and hover, kept out of the Problems panel)",
+      "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333`, or for a fan-out over a bucket no condition pins `partition-range · 16 × ≈ 1 partition` (16 requests; shown as CodeLens and hover, kept out of the Problems panel)",
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
   checkTable(ctx) {
@@ -115,7 +116,7 @@ export const tableScan: Rule = {
       if (c?.class !== "table-scan") return;
       const pinsPartition =
         !!query.where && pkProps.size > 0 && [...pkProps].every((p) => query.where!.some((w) => w.property.text === p && w.op === "="));
-      const fix = pinsPartition ? indexFix(ctx, query) : undefined;
+      const fix = pinsPartition ? indexFix(ctx, query) : c.orAcrossPartitions ? undefined : secondTable(ctx, query);
       const cost = c.scanned !== null ? ` (≈ ${formatCount(c.scanned)} entities a call)` : "";
       const advice = c.orAcrossPartitions
         ? "Issue the branches as separate point or range queries."

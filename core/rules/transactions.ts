@@ -2,7 +2,7 @@
  * Transaction rules (`docs/rules.md`, "Transactions and entities"): entity group
  * transactions that cross partitions or exceed the batch limits.
  */
-import { Expr, Transaction } from "../tdl/ast";
+import { Expr, Query, Transaction } from "../tdl/ast";
 import { tableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
 import { formatBytes } from "../tdl/numbers";
@@ -10,6 +10,7 @@ import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";
 import { Rule, TableContext } from "./rule";
+import { secondTable } from "../fixes/second-table";
 
 /**
  * Re-keys the table on the transaction's shared properties: they become the
@@ -65,12 +66,22 @@ export const crossPartition: Rule = {
       const differing = [...est.pk.props].filter((p) => !sharing.has(p));
       if (!differing.length) continue;
       const fix = rekeyFix(ctx, tx, est.pk, est.rk);
+      // Queries the new key cannot serve (they do not pin the shared properties) move to a second table keyed for them.
+      const stranded = ctx.table.accesses.filter(
+        (a): a is Query =>
+          a.kind === "query" && !!a.where && !tx.sharing.every((s) => a.where!.some((c) => c.op === "=" && c.property.text === s.text)),
+      );
+      const fixes = fix ? [fix] : [];
+      if (fix && stranded.length === 1) {
+        const both = secondTable(ctx, stranded[0], { edits: fix.edits, title: fix.title });
+        if (both) fixes.push({ ...both, preferred: undefined });
+      }
       ctx.report(
         tx.name,
         `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
           `${differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
           `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`,
-        { fixes: fix ? [fix] : undefined },
+        { fixes: fixes.length ? fixes : undefined },
       );
     }
   },

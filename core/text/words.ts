@@ -9,11 +9,27 @@
 /**
  * A figure as messages print it: thousands separators, and as many decimals
  * as its size needs — none from 100 or for a whole number, one from 1,
- * two below 1 ("12,345", "240", "12.5", "0.25"); "∞" when unbounded.
+ * two below 1 ("12,345", "240", "12.5", "0.25"); "∞" when unbounded. From a
+ * billion on, in words ("2.5 billion", "12 trillion"), and past a thousand
+ * trillion as a power of ten ("1.2 × 10^18"): a reader cannot take in ten
+ * digits, and no figure of a message should need them.
  */
 export function formatCount(n: number): string {
   if (Number.isNaN(n)) return "unknown";
   if (!Number.isFinite(n)) return n > 0 ? "∞" : "-∞";
+  const abs = Math.abs(n);
+  if (abs >= 999_999_999.5) {
+    if (abs >= 999_999_999_999_999.5) {
+      const [mantissa, exponent] = n.toExponential(1).split("e");
+      return `${mantissa.replace(/\.0$/, "")} × 10^${Number(exponent)}`;
+    }
+    const [scale, word] = abs >= 999_999_999_999.5 ? [1e12, "trillion"] : [1e9, "billion"];
+    return `${plain(n / scale)} ${word}`;
+  }
+  return plain(n);
+}
+
+function plain(n: number): string {
   const abs = Math.abs(n);
   const digits = abs >= 100 || Number.isInteger(n) ? 0 : abs >= 1 ? 1 : 2;
   return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: 0 });

@@ -40,6 +40,12 @@ export interface DeleteReport {
   gone: number;
   /** Not attempted: the job was cancelled. */
   notAttempted: number;
+  /**
+   * Cancelled while a batch was on its way: the service deleted it whole or
+   * not at all, and no answer came to say which (its entities, counted
+   * neither as deleted nor as not attempted).
+   */
+  inDoubt?: number;
 }
 
 /** The filter of a selection. */
@@ -91,17 +97,31 @@ export async function runDelete(
   };
   try {
     const batches = batchesByPartition(plan.entities);
+    const after = (i: number) => batches.slice(i + 1).reduce((n, b) => n + b.length, 0);
     for (const [i, batch] of batches.entries()) {
       if (signal?.aborted) {
-        report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
+        report.notAttempted = batch.length + after(i);
         break;
       }
       try {
         await throttleAware(() => session.deleteBatchIfUnchanged(plan.selection.table, batch, signal), signal);
         logged(batch);
       } catch {
+        if (signal?.aborted) {
+          // Cancelled on the way: the transaction went whole or not at all, and no answer says which.
+          report.inDoubt = batch.length;
+          report.notAttempted = after(i);
+          break;
+        }
         // One changed or missing entity refuses the whole batch: each on its own, then.
-        for (const e of batch) await deleteOne(session, plan.selection.table, e, report, logged, signal);
+        for (const [j, e] of batch.entries()) {
+          if (signal?.aborted) {
+            report.notAttempted = batch.length - j + after(i);
+            break;
+          }
+          await deleteOne(session, plan.selection.table, e, report, logged, signal);
+        }
+        if (signal?.aborted) break;
       }
       onProgress?.(report.deleted + report.changed.length + report.gone, plan.entities.length);
     }
@@ -131,7 +151,8 @@ async function deleteOne(
     logged([e]);
   } catch (err) {
     const status = (err as { status?: number }).status;
-    if (status === 412) report.changed.push(e);
+    if (signal?.aborted) report.inDoubt = (report.inDoubt ?? 0) + 1;
+    else if (status === 412) report.changed.push(e);
     else if (status === 404) report.gone++;
     else throw err;
   }

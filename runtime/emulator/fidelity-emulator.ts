@@ -2,13 +2,14 @@
  * The emulator with Azure fidelity (`tdl emulator` in the README): the embedded Azurite
  * behind the fidelity layer, one object to start and stop. Fidelity on by
  * default; `scale` shrinks the targets (0.1: a partition runs hot at 200
- * entities/s); `record` appends one JSON line per second of traffic; `log`
+ * entities/s); `record` appends one JSON line per second of traffic (or,
+ * with `recordFormat: "storage-table-logs"`, one StorageTableLogs row per request); `log`
  * hears Azurite's lines, `warn` the layer's internal failures (with stacks).
  */
 import { EmbeddedEmulator, freePort } from "./azurite";
 import { FidelityProxy, ProxyStats } from "./fidelity/proxy";
 import type { ThrottleSettings } from "./fidelity/throttle";
-import { TrafficRecorder } from "./fidelity/recorder";
+import { RecordFormat, TrafficRecorder } from "./fidelity/recorder";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
 import { SERVICES } from "@core";
 import { describeError, stackOf, UnavailableError } from "@core/errors";
@@ -23,6 +24,8 @@ export interface FidelityOptions {
   fidelity?: boolean;
   scale?: number;
   record?: string;
+  /** What the record file holds: one JSON line per second (default), or one StorageTableLogs row per request. */
+  recordFormat?: RecordFormat;
   log?: (line: string) => void;
   /** The layer's own failures (internal errors with stacks, an unwritable record file); default: `log`. */
   warn?: (line: string) => void;
@@ -68,7 +71,7 @@ export class FidelityEmulator implements ThrottleControl {
   static async start(o: FidelityOptions = {}): Promise<FidelityEmulator> {
     const azurite = await EmbeddedEmulator.start({ log: o.log }).catch(notStarted);
     const warn = o.warn ?? o.log;
-    const recorder = new TrafficRecorder(o.record, warn);
+    const recorder = new TrafficRecorder(o.record, warn, o.recordFormat);
     const azure = SERVICES["azure-table"];
     const proxy = new FidelityProxy({
       upstreamPort: azurite.port,

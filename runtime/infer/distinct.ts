@@ -2,12 +2,12 @@
  * How many different values a property has, from a sample. Values are
  * counted exactly (with their frequencies) up to a cap, which a default
  * sample of `tdl infer` stays below; past the cap a HyperLogLog sketch
- * (npm `bloom-filters`, seeded with every value counted so far) carries the
+ * (./hyperloglog.ts, seeded with every value counted so far) carries the
  * count on, within about 1.6 %. The table's count is then extrapolated with
  * the Guaranteed-Error Estimator (Charikar, Chaudhuri, Motwani, Narasayya,
  * PODS 2000): values seen once stand for √(N/n) unseen ones each.
  */
-import { HyperLogLog } from "bloom-filters";
+import { HyperLogLog } from "./hyperloglog";
 
 /** Distinct values counted exactly per property; beyond it the sketch counts. */
 export const EXACT_DISTINCT_CAP = 200_000;
@@ -28,11 +28,11 @@ export class DistinctCounter {
     else {
       this.overflow++;
       if (!this.sketch) {
-        this.sketch = new HyperLogLog(4096);
-        for (const v of this.counts.keys()) this.sketch.update(v);
+        this.sketch = new HyperLogLog();
+        for (const v of this.counts.keys()) this.sketch.add(v);
       }
     }
-    this.sketch?.update(value);
+    this.sketch?.add(value);
   }
 
   /** Values added. */
@@ -42,7 +42,7 @@ export class DistinctCounter {
 
   /** Different values seen: exact below the cap, the sketch's estimate (never below the exact count) past it. */
   get distinct(): number {
-    return this.sketch ? Math.max(this.counts.size, Math.round(this.sketch.count(true))) : this.counts.size;
+    return this.sketch ? Math.max(this.counts.size, Math.round(this.sketch.count())) : this.counts.size;
   }
 
   get capped(): boolean {

@@ -8,6 +8,7 @@
  * a key-only property, typed by its values, and is said so.
  */
 import { bucketWidth, hash32 } from "@core";
+import { DATE_TOKENS, dateFormatParts, formatDate } from "@core/model/key-functions";
 import type { EdmType, TypedValue } from "@protocol/entities";
 import { Atom, RowView } from "./key-atoms";
 import { millisOf, paddable } from "./values";
@@ -59,7 +60,12 @@ export function solveColumns(
     const segs = frees.map((f) => f[column]);
     column++;
     const solved =
-      constant(segs) ?? reverseOf(segs, rows, views, maxima, derived) ?? hashOf(segs, rows, views) ?? bucketOf(segs, rows, views);
+      constant(segs) ??
+      reverseOf(segs, rows, views, maxima, derived) ??
+      hashOf(segs, rows, views) ??
+      bucketOf(segs, rows, views) ??
+      keyOnlyDate(`${prefix}Part${derived.length + 1}`, segs, rows, derived) ??
+      keyOnlyCountdown(`${prefix}Part${derived.length + 1}`, segs, rows, views, maxima, derived);
     if (solved) {
       push(out, solved);
       continue;
@@ -167,9 +173,114 @@ function bucketOf(segs: readonly string[], rows: readonly number[], views: reado
   return undefined;
 }
 
+/** Date formats a key-only column is read as, most specific first (the language's tokens and separators). */
+const KEY_DATE_FORMATS = [
+  "yyyy-MM-dd HH:mm:ss",
+  "yyyyMMddHHmmss",
+  "yyyy-MM-dd HH:mm",
+  "yyyyMMddHHmm",
+  "yyyy-MM-dd HH",
+  "yyyyMMddHH",
+  "yyyy-MM-dd",
+  "yyyyMMdd",
+  "yyyy-MM",
+  "yyyyMM",
+];
+/** Years a key-only date may carry: outside them, digits are more likely a number than a date. */
+const DATE_YEARS = { min: 1990, max: 2200 };
+
+/**
+ * A fixed-width column every segment of which reads back as a date in one
+ * of the language's formats (`2026-01-05`, `2026010512`): a key-only
+ * datetime, and the key part `date(P, format)` — so the design gets its
+ * time bucket (and, from the Timestamps, `increasing`).
+ */
+function keyOnlyDate(name: string, segs: readonly string[], rows: readonly number[], derived: DerivedProperty[]): Atom | undefined {
+  const w = fixedWidth(segs);
+  if (!w) return undefined;
+  for (const format of KEY_DATE_FORMATS) {
+    if (formatDate(new Date(0), format).length !== w) continue;
+    const dates = segs.map((s) => parseKeyDate(s, format));
+    if (dates.some((d) => d === undefined)) continue;
+    derived.push({
+      name,
+      type: "DateTime",
+      values: new Map(rows.map((r, i) => [r, { type: "DateTime", value: new Date(dates[i]!).toISOString() }])),
+      note: `a date (${format}) no property of the entity explains`,
+    });
+    return { kind: "date", prop: name, format };
+  }
+  return undefined;
+}
+
+/** The UTC time a key's date text stands for, when it reads back as the same text in `format` and its year is plausible. */
+function parseKeyDate(text: string, format: string): number | undefined {
+  const fields: Record<string, number> = { yyyy: 1970, MM: 1, dd: 1, HH: 0, mm: 0, ss: 0, fff: 0 };
+  let at = 0;
+  for (const part of dateFormatParts(format) ?? []) {
+    if ((DATE_TOKENS as readonly string[]).includes(part)) {
+      const digits = text.slice(at, at + part.length);
+      if (!/^\d+$/.test(digits) || digits.length !== part.length) return undefined;
+      fields[part] = Number(digits);
+      at += part.length;
+    } else if (text[at++] !== part) return undefined;
+  }
+  if (at !== text.length || fields.yyyy < DATE_YEARS.min || fields.yyyy > DATE_YEARS.max) return undefined;
+  const ms = Date.UTC(fields.yyyy, fields.MM - 1, fields.dd, fields.HH, fields.mm, fields.ss, fields.fff);
+  return formatDate(new Date(ms), format) === text ? ms : undefined;
+}
+
+/**
+ * Clocks counted down from a constant that code writes to get the newest
+ * first: JavaScript's largest date in milliseconds (8640000000000000 −
+ * Date.now(), 16 digits) and thirteen nines (9999999999999 − ms).
+ * .NET's inverted ticks are read from the entity's own dates (key-atoms.ts).
+ */
+const COUNTDOWNS = [8_640_000_000_000_000, 9_999_999_999_999];
+/** How far a counted-down time may lie from the entity's Timestamp and still be its time of writing. */
+const COUNTDOWN_SLACK_MS = 400 * 86_400_000;
+
+/**
+ * A column of digits equal to C − t for one of the known countdown
+ * constants C, where t is a time near each entity's Timestamp (or a time
+ * this century when rows carry none): a key-only milliseconds property and
+ * `reverse(P)` with its range ending at C.
+ */
+function keyOnlyCountdown(
+  name: string,
+  segs: readonly string[],
+  rows: readonly number[],
+  views: readonly RowView[],
+  maxima: Map<string, number>,
+  derived: DerivedProperty[],
+): Atom | undefined {
+  const w = fixedWidth(segs);
+  if (!w || !segs.every((s) => DIGITS.test(s))) return undefined;
+  for (const c of COUNTDOWNS) {
+    if (String(c).length !== w) continue;
+    const times = segs.map((s) => c - Number(s));
+    const plausible = times.every((t, i) => {
+      const stamp = views[rows[i]]?.row.timestamp;
+      return stamp !== undefined ? Math.abs(t - stamp) <= COUNTDOWN_SLACK_MS : t >= Date.UTC(2000, 0, 1) && t <= Date.UTC(2200, 0, 1);
+    });
+    if (!plausible) continue;
+    derived.push({
+      name,
+      type: "Int64",
+      values: new Map(rows.map((r, i) => [r, { type: "Int64", value: String(times[i]) }])),
+      note: `milliseconds since 1970 counted down from ${c} (the newest row first)`,
+    });
+    maxima.set(name, c);
+    return { kind: "reverse", prop: name, max: c };
+  }
+  return undefined;
+}
+
 /** A key-only property for an unexplained column, typed by its values. */
 function keyOnly(name: string, segs: readonly string[], rows: readonly number[]): { property: DerivedProperty; atom: Atom } {
   const w = fixedWidth(segs);
+  // Up to 15 digits: the core evaluates keys with JavaScript numbers, exact only below 2^53 (a countdown from
+  // 8640000000000000, 16 digits, is read above with its constant).
   const digits = segs.every((s) => DIGITS.test(s) && s.length <= 15);
   const values = (type: EdmType, f: (s: string) => string = (s) => s) => new Map(rows.map((r, i) => [r, { type, value: f(segs[i]) }]));
   if (digits && w && segs.some((s) => s.length > 1 && s.startsWith("0"))) {

@@ -3,6 +3,7 @@
  * histogram (powers of ten), the hottest partitions, and the average entity
  * size by Azure's formula.
  */
+import { plural } from "@core/text/words";
 import { Row } from "./values";
 
 export interface HistogramBin {
@@ -82,6 +83,6 @@ export function histogramLines(bins: readonly HistogramBin[], width = 30): strin
   const pad = Math.max(0, ...bins.map((b) => label(b).length));
   return bins.map(
     (b) =>
-      `${label(b).padEnd(pad)} entities  ${"█".repeat(Math.max(1, Math.round((b.partitions / most) * width)))} ${b.partitions.toLocaleString("en-US")} partitions`,
+      `${label(b).padEnd(pad)} entities  ${"█".repeat(Math.max(1, Math.round((b.partitions / most) * width)))} ${plural(b.partitions, "partition")}`,
   );
 }

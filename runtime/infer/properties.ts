@@ -127,7 +127,10 @@ function factsOf(name: string, rows: readonly Row[], tableRows: number): Propert
   }
   f.averageBytes = values.length ? bytes / values.length : 0;
   f.charset = edm === "String" ? chars.charset() : undefined;
-  f.distinctEstimate = distinct.estimate(Math.max(tableRows, values.length));
+  // Extrapolate over the rows that carry the property, not the whole table: a value seen in 1 of 2,500 rows of a whole
+  // table is 1 value, not √2500 (a sample of the table scales by the share of its rows that carry it).
+  const carrying = rows.length ? Math.round((Math.max(tableRows, rows.length) * values.length) / rows.length) : values.length;
+  f.distinctEstimate = distinct.estimate(Math.max(carrying, values.length));
   const n = values.length;
   f.unique = n >= 50 && !distinct.capped && distinct.distinct === n;
   const singles = distinct.singletons();
@@ -144,7 +147,10 @@ function factsOf(name: string, rows: readonly Row[], tableRows: number): Propert
   }
   const top = distinct.top();
   if (top && !f.enumValues) f.hot = hotShare(top.count, n, distinct.distinct);
-  if ((edm === "Int32" || edm === "Int64" || edm === "Double" || edm === "DateTime") && distinct.distinct >= n / 2) {
+  // Numbers must mostly differ (a small range repeats: a status code is not a clock); a date may repeat, as a day does
+  // when it is the time bucket of the rows written that day, and still grow with the time of writing.
+  const varied = edm === "DateTime" ? distinct.distinct >= 2 : distinct.distinct >= n / 2;
+  if ((edm === "Int32" || edm === "Int64" || edm === "Double" || edm === "DateTime") && varied) {
     const rho = spearman(pairs);
     if (rho !== undefined && Math.abs(rho) >= MONOTONIC_RHO) f.monotonic = { direction: rho > 0 ? "increasing" : "decreasing", rho };
   }

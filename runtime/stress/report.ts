@@ -73,6 +73,7 @@ export function buildReport(args: {
     .sort((a, b) => b.entitiesPerSecond - a.entitiesPerSecond || b.throttled - a.throttled);
   const requests = OP_TYPES.reduce((n, op) => n + metrics.ops[op].requests, 0);
   const endWins = metrics.beyond.end >= metrics.beyond.start;
+  const throttledMost = all.reduce<(typeof all)[number] | undefined>((m, p) => (p.throttled > (m?.throttled ?? 0) ? p : m), undefined);
   const verdict = verdictOf({
     target: args.target,
     partitionTarget: args.partitionTarget,
@@ -81,6 +82,15 @@ export function buildReport(args: {
     throttled: metrics.throttled,
     requests,
     calibration: args.calibration,
+    ...(throttledMost
+      ? {
+          mostThrottled: {
+            partitionKey: throttledMost.partitionKey,
+            servedPerSecond: throttledMost.entitiesPerSecond,
+            offeredPerSecond: round((throttledMost.entities + throttledMost.throttled) / seconds, 1),
+          },
+        }
+      : {}),
     beyond: {
       entitiesPerSecond: round((endWins ? metrics.beyond.end : metrics.beyond.start) / seconds, 1),
       end: endWins ? "end" : "start",

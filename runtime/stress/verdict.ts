@@ -22,6 +22,8 @@ export interface VerdictInput {
   requests: number;
   /** Entities beyond the end (or start) of the key order per second, and which end. */
   beyond: { entitiesPerSecond: number; end: "end" | "start" };
+  /** The partition most throttled, with what it served and what was offered to it (served + throttled entities, per second). */
+  mostThrottled?: { partitionKey: string; servedPerSecond: number; offeredPerSecond: number };
   calibration?: Calibration;
 }
 
@@ -85,6 +87,7 @@ export function verdictOf(v: VerdictInput): Verdict {
     );
   }
   return {
+    headline: headlineOf(v, reason, share),
     partitionTargetEntitiesPerSecond: v.partitionTarget,
     hottestPartitionEntitiesPerSecond: v.hottest.entitiesPerSecond,
     exceedsTarget: reason !== undefined,
@@ -93,6 +96,32 @@ export function verdictOf(v: VerdictInput): Verdict {
     keyRangeEndEntitiesPerSecond: v.beyond.entitiesPerSecond,
     ...(reason ? { reason } : {}),
   };
+}
+
+/**
+ * The verdict in one line, led by what decided it: a throttled run is hot
+ * because of its 503s, whatever rate the partition managed to serve (a
+ * throttled partition serves less than it is offered, often less than the
+ * target), so its line shows the share and the offered rate beside the
+ * served one.
+ */
+function headlineOf(v: VerdictInput, reason: Verdict["reason"], share: number): string {
+  const target = formatCount(v.partitionTarget);
+  const percent = share >= 0.995 ? "100" : share >= 0.1 ? String(Math.round(share * 100)) : formatCount(share * 100);
+  switch (reason) {
+    case "throttled": {
+      const at = v.mostThrottled;
+      return at
+        ? `HOT: ${percent} % of requests throttled at partition '${clip(at.partitionKey, 40)}': offered ≈ ${formatCount(at.offeredPerSecond)} entities/s, served ${formatCount(at.servedPerSecond)}, target ${target}`
+        : `HOT: ${percent} % of requests throttled at a partition (target ${target} entities/s)`;
+    }
+    case "hottest-partition":
+      return `HOT: partition '${clip(v.hottest.partitionKey ?? "?", 40)}' took ${entityRate(v.hottest.entitiesPerSecond)}, above the target of ${target}`;
+    case "append-only":
+      return `HOT: new keys kept landing at the ${v.beyond.end} of the key order at ≈ ${entityRate(v.beyond.entitiesPerSecond)}, above the target of ${target} (${v.beyond.end === "end" ? "append" : "prepend"}-only)`;
+    default:
+      return `OK: the hottest partition took ${entityRate(v.hottest.entitiesPerSecond)}, under the target of ${target}${v.throttled.account ? `; the account was throttled (${plural(v.throttled.account, "request")})` : ""}`;
+  }
 }
 
 /** What the calibration did, in a sentence, for the report. */

@@ -1,8 +1,9 @@
 /**
- * Code lenses. Above each table of a design: run its stress test, check it
- * against live data, generate its key builders (the extension's commands,
- * from the one list); above each query, of a design or of code, its class
- * and estimates (informational, no command). Bounded by
+ * Code lenses. Above each table of a design: what its declared load costs
+ * a month (ide/cost.ts; the hover on its name says more), then run its
+ * stress test, check it against live data, generate its key builders (the
+ * extension's commands, from the one list); above each query, of a design
+ * or of code, its class and estimates (informational, no command). Bounded by
  * `REQUEST_BUDGET.lenses`: the last lens says where the lenses stop.
  */
 import { CodeLens, CodeLensParams } from "vscode-languageserver/node";
@@ -11,6 +12,7 @@ import { formatCount } from "@core/text/words";
 import { COMMANDS } from "@protocol/commands";
 import { feature, RequestScope } from "../lsp/feature";
 import { REQUEST_BUDGET } from "../lsp/budget";
+import { costLens } from "../ide/cost";
 
 /** The commands above each table, in order. */
 const TABLE_LENSES = [
@@ -45,6 +47,8 @@ export const codeLenses = feature<CodeLensParams, CodeLens[]>({
       const name = t.table.name;
       if (!name.text) continue;
       const range = lines.range(t.base + name.start, t.base + name.end);
+      const cost = costLens(analysis, t);
+      if (cost) lenses.push({ range, command: { title: cost, command: "" } });
       for (const l of TABLE_LENSES) lenses.push({ range, command: { title: l.title, command: l.command, arguments: [uri, name.text] } });
     }
     for (const q of queryInfos(analysis)) {

@@ -3,9 +3,35 @@
  * modifiers after a type, property names and key functions in keys, property
  * names and clauses in access patterns, names and operators in filters.
  */
-import { KEY_FUNCTIONS, MEMBER_KEYWORDS, MODIFIERS, SERVICE_NAMES, lex, T, Token, hasLineBreak, TdlAnalysis, tableAt } from "@core";
+import {
+  KEY_FUNCTIONS,
+  MEMBER_KEYWORDS,
+  MODIFIERS,
+  SERVICE_NAMES,
+  lex,
+  T,
+  Token,
+  hasLineBreak,
+  TdlAnalysis,
+  tableAt,
+  type PropertyInfo,
+} from "@core";
 import { formatCount } from "@core/text/words";
-import { FUNCTION_DOCS } from "./hover";
+import type { EdmType } from "@protocol/entities";
+import { filterSuggestions } from "@protocol/filter-words";
+import {
+  COMPARISON_DOCS,
+  FUNCTION_DOCS,
+  functionSnippet,
+  MEMBER_DOCS,
+  MODIFIER_DOCS,
+  PROPERTY_DOC,
+  PROPERTY_SNIPPET,
+  SERVICE_DOC,
+  TABLE_DOC,
+  TABLE_SNIPPET,
+  TYPE_DOCS,
+} from "./completion-docs";
 
 export type CompletionKind = "keyword" | "type" | "property" | "function" | "modifier" | "value" | "operator";
 
@@ -18,43 +44,19 @@ export interface Completion {
   snippet?: string;
 }
 
-const TYPE_SNIPPETS: Record<string, string> = {
-  string: "string(${1:60})",
-  int: "int(${1:0}..${2:100})",
-  int64: "int64(${1:0}..${2:1000000})",
-  double: "double",
-  bool: "bool",
-  datetime: "datetime",
-  guid: "guid",
-  binary: "binary(${1:1KiB})",
-  enum: "enum(${1:A}, ${2:B})",
-};
-const FUNCTION_SNIPPETS: Record<string, string> = {
-  pad: "pad(${1:P}, ${2:5})",
-  hash: "hash(${1:P}, ${2:4})",
-  bucket: "bucket(${1:P}, ${2:16})",
-  reverse: "reverse(${1:P})",
-  date: 'date(${1:P}, "${2:yyyyMMdd}")',
-  lower: "lower(${1:P})",
-  upper: "upper(${1:P})",
-};
-const MEMBER_SNIPPETS: Record<string, string> = {
-  partitionKey: "partitionKey = ",
-  rowKey: "rowKey = ",
-  index: "index ${1:Name} rowKey = ",
-  rows: "rows ${1:1M}",
-  entitySize: "entitySize ${1:1KB}",
-  retention: "retention ${1:90d}",
-  query: "query ${1:Name} ${2:100}/s where ",
-  transaction: "transaction ${1:Name} entities ${2:2} sharing ",
-  insert: "insert ${1:Name} ${2:100}/s",
-  upsert: "upsert ${1:Name} ${2:100}/s",
-  update: "update ${1:Name} ${2:100}/s",
-  merge: "merge ${1:Name} ${2:100}/s",
-  delete: "delete ${1:Name} ${2:100}/s",
-};
-
 const kw = (labels: readonly string[], detail?: string): Completion[] => labels.map((label) => ({ label, kind: "keyword", detail }));
+
+/** `service` and `table` where a file's top level continues (the table as a skeleton to fill in). */
+function topLevel(service: boolean): Completion[] {
+  const table: Completion = {
+    label: "table",
+    kind: "keyword",
+    detail: "a table (skeleton)",
+    documentation: TABLE_DOC,
+    snippet: TABLE_SNIPPET,
+  };
+  return service ? [{ label: "service", kind: "keyword", documentation: SERVICE_DOC }, table] : [table];
+}
 
 /** How much of a design completion may read, and where it says what it did not. */
 export interface CompletionBudget {
@@ -89,7 +91,7 @@ export function complete(analysis: TdlAnalysis, offset: number, budget?: Complet
 
   if (!tm || (prev && prev.kind === T.RBrace && prev.end <= offset && tm.base + tm.table.end <= offset)) {
     if (prev && prev.kind === T.Ident && prev.value === "service") return SERVICE_NAMES.map((s) => ({ label: s, kind: "value" as const }));
-    return kw(analysis.service || analysis.tables.length ? ["table"] : ["service", "table"]);
+    return topLevel(!analysis.service && !analysis.tables.length);
   }
   if (!prev || prev.kind === T.LBrace || lineStart) return memberStarts();
 
@@ -103,14 +105,20 @@ export function complete(analysis: TdlAnalysis, offset: number, budget?: Complet
     props.map((p) => ({ label: p.name, kind: "property", detail: tm.text.slice(p.decl.type.start, p.decl.end) }));
 
   if (member[1]?.kind === T.Colon) {
-    if (prev.kind === T.Colon) return Object.entries(TYPE_SNIPPETS).map(([label, snippet]) => ({ label, kind: "type", snippet }));
+    if (prev.kind === T.Colon)
+      return Object.entries(TYPE_DOCS).map(([label, t]) => ({ label, kind: "type", snippet: t.snippet, documentation: t.doc }));
     if (prev.kind === T.LParen || prev.kind === T.Comma || prev.kind === T.DotDot) return [];
-    return MODIFIERS.map((label) => ({ label, kind: "modifier", snippet: modifierSnippet(label) }));
+    return MODIFIERS.map((label) => ({
+      label,
+      kind: "modifier",
+      snippet: MODIFIER_DOCS[label].snippet,
+      documentation: MODIFIER_DOCS[label].doc,
+    }));
   }
   const word = head.kind === T.Ident ? head.value : "";
   if (word === "partitionKey" || word === "rowKey" || word === "index") {
     if (prev.kind === T.Equals || prev.kind === T.Plus || (prev.kind === T.LParen && isCallParen(before))) {
-      return [...propertyItems(), ...functionItems()];
+      return [...propertyItems(), ...functionItems(props)];
     }
     if (word === "index" && prev.kind === T.Ident && member.length === 2) return kw(["rowKey"]);
     return prev.kind === T.Comma || prev.kind === T.LParen ? [] : [{ label: "+", kind: "operator" }];
@@ -154,21 +162,27 @@ function tokensOf(text: string, chunk: { start: number; end: number }): Token[] 
   }));
 }
 
+/** Where a member starts: a property (name and a choice of types), then every keyword, each with its snippet and docs. */
 function memberStarts(): Completion[] {
-  return MEMBER_KEYWORDS.map((label) => ({ label, kind: "keyword" as const, snippet: MEMBER_SNIPPETS[label] }));
+  return [
+    { label: "property", kind: "property", detail: "Name: type", snippet: PROPERTY_SNIPPET, documentation: PROPERTY_DOC },
+    ...MEMBER_KEYWORDS.map((label) => ({
+      label,
+      kind: "keyword" as const,
+      snippet: MEMBER_DOCS[label].snippet,
+      documentation: MEMBER_DOCS[label].doc,
+    })),
+  ];
 }
 
-function functionItems(): Completion[] {
+/** The key functions, each with its arguments: the table's properties of a type it takes. */
+function functionItems(props: readonly PropertyInfo[]): Completion[] {
   return KEY_FUNCTIONS.map((label) => ({
     label,
     kind: "function" as const,
-    snippet: FUNCTION_SNIPPETS[label],
+    snippet: functionSnippet(label, props),
     documentation: FUNCTION_DOCS[label],
   }));
-}
-
-function modifierSnippet(m: (typeof MODIFIERS)[number]): string | undefined {
-  return { distinct: "distinct ${1:100}", hot: "hot ${1:30}%", charset: 'charset "${1:a-z0-9}"' }[m as string];
 }
 
 /** `(` right after a key-function name opens its argument list. */
@@ -185,7 +199,7 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
   const isWord = (t: Token | undefined, ...w: string[]) => !!t && t.kind === T.Ident && w.includes(t.value);
   if (isWord(prev, "where", "and", "select") || (prev.kind === T.Comma && words.has("select"))) return propertyItems();
   if (prev.kind === T.Ident && isWord(beforePrev, "where", "and"))
-    return COMPARISONS.map((label) => ({ label, kind: "operator" as const }));
+    return COMPARISONS.map((label) => ({ label, kind: "operator" as const, documentation: COMPARISON_DOCS[label] }));
   const afterNameOrRate = member.length === 2 || (prev.kind === T.Ident && beforePrev?.kind === T.Slash);
   if (afterNameOrRate && !words.has("where") && !words.has("filter")) return kw(["where", "filter"]);
   const valueEnd = prev.kind === T.Question || prev.kind === T.String || prev.kind === T.Number;
@@ -195,20 +209,38 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
   return [];
 }
 
-/** Inside a `filter "…"` string: property names, the keys and OData operators. */
+/** A design's types as the Edm types a filter's literals are written in. */
+const EDM_OF: Record<PropertyInfo["type"], EdmType> = {
+  string: "String",
+  enum: "String",
+  int: "Int32",
+  int64: "Int64",
+  double: "Double",
+  bool: "Boolean",
+  datetime: "DateTime",
+  guid: "Guid",
+  binary: "Binary",
+};
+
+/**
+ * Inside a `filter "…"` string: what fits next after the filter's text up
+ * to the caret (protocol/filter-words.ts, as in the explorer's filter
+ * editor): properties, then an operator, a literal of the property's type,
+ * `and` / `or`.
+ */
 function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] {
   const tm = tableAt(analysis, offset);
   if (!tm) return [];
   const rel = offset - tm.base;
-  const inFilter = tm.table.accesses.some((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
-  if (!inFilter) return [];
-  const names = ["PartitionKey", "RowKey", "Timestamp", ...tm.props.keys()];
-  return [
-    ...names.map((label) => ({ label, kind: "property" as const })),
-    ...["eq", "ne", "gt", "ge", "lt", "le", "and", "or", "not"].map((label) => ({ label, kind: "operator" as const })),
-    ...["datetime'2026-01-01T00:00:00Z'", "guid'00000000-0000-0000-0000-000000000000'", "X'0a1b'", "true", "false"].map((label) => ({
-      label,
-      kind: "value" as const,
-    })),
-  ];
+  const filter = tm.table.accesses.find((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
+  if (!filter || filter.kind !== "query" || !filter.filter) return [];
+  const before = tm.text.slice(filter.filter.start + 1, rel);
+  const props = [...tm.props.values()].map((p) => ({ name: p.name, type: EDM_OF[p.type] }));
+  return filterSuggestions(before, props).map((w) => ({
+    label: w.label,
+    kind: w.kind,
+    detail: w.detail,
+    documentation: w.doc,
+    ...(w.snippet || w.insert !== w.label ? { snippet: w.insert } : {}),
+  }));
 }

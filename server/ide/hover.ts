@@ -1,7 +1,8 @@
 /**
- * Hovers: a property's type and distinct values; a key's example value,
- * order, partitions (with how time buckets are counted), temporal load,
- * longest length and size against the service's limit; key functions' docs.
+ * Hovers: a table's monthly cost per service (cost.ts); a property's type
+ * and distinct values; a key's example value, order, partitions (with how
+ * time buckets are counted), temporal load, longest length and size against
+ * the service's limit; key functions' docs.
  */
 import {
   Expr,
@@ -22,6 +23,7 @@ import {
   queryMarkdown,
 } from "@core";
 import { orderLine, padUse, partitionLines } from "./key-facts";
+import { costHover } from "./cost";
 
 export interface HoverResult {
   markdown: string;
@@ -42,6 +44,10 @@ export const FUNCTION_DOCS: Record<KeyFunction, string> = {
 export function hover(analysis: TdlAnalysis, offset: number): HoverResult | undefined {
   const tm = tableAt(analysis, offset);
   if (!tm) return undefined;
+  const name = tm.table.name;
+  // The table's name: what its declared load costs a month.
+  if (name.text && offset >= tm.base + name.start && offset <= tm.base + name.end)
+    return { markdown: costHover(analysis, tm), start: tm.base + name.start, end: tm.base + name.end };
   const h = tableHover(analysis, tm, offset - tm.base);
   return h && { ...h, start: h.start + tm.base, end: h.end + tm.base };
 }

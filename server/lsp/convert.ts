@@ -14,8 +14,10 @@ import {
   SymbolKind as LspSymbolKind,
   TextEdit as LspTextEdit,
 } from "vscode-languageserver/node";
+import { pathToFileURL } from "node:url";
 import { Finding, Fix, LineIndex, TextEdit } from "@core";
 import { Completion, OutlineSymbol } from "../ide";
+import { ruleHref } from "./rule-docs";
 
 export interface FixData {
   title: string;
@@ -48,7 +50,15 @@ export function toFixData(lines: LineIndex, fix: Fix): FixData {
   };
 }
 
-export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
+/** Another place of the same problem, as a TypeScript finding carries it (0-based line and character, absolute path). */
+interface Related {
+  file: string;
+  line: number;
+  character: number;
+  message: string;
+}
+
+export function toDiagnostic(lines: LineIndex, f: Finding & { related?: Related[] }): Diagnostic {
   const d: Diagnostic = {
     range: lines.range(f.start, f.end),
     severity: SEVERITY[f.severity],
@@ -56,7 +66,18 @@ export function toDiagnostic(lines: LineIndex, f: Finding): Diagnostic {
     source: "tdl",
     message: f.message,
   };
+  // The code links to its row of the rules catalog (rule-docs.ts).
+  const href = ruleHref(f.code);
+  if (href) d.codeDescription = { href };
   if (f.fixes?.length) d.data = { fixes: f.fixes.map((fix) => toFixData(lines, fix)) } satisfies DiagnosticData;
+  if (f.related?.length)
+    d.relatedInformation = f.related.map((r) => ({
+      location: {
+        uri: pathToFileURL(r.file).href,
+        range: { start: { line: r.line, character: r.character }, end: { line: r.line, character: r.character } },
+      },
+      message: r.message,
+    }));
   return d;
 }
 

@@ -1,24 +1,36 @@
 /**
  * The workspace's design tables by name, for TypeScript fixes that take a
  * pad width from a `.tdl` property and for the drift rules that compare
- * code with the whole table: open designs first, then the `.tdl` files
- * under the workspace folders, read once on first need. The scan reads
- * only regular files of bounded size (design-files.ts), at most
- * `MAX_FILES` of them and `MAX_TOTAL_BYTES` in all, and says once which
+ * code with the whole table; and the workspace's design files, whose
+ * diagnostics are published whether or not they are open
+ * (workspace-diagnostics.ts).
+ *
+ * Which designs count: saved `.tdl` files inside the workspace's folders
+ * (any `file:` design when no folder is open), each as the editor has it
+ * when it is open — its unsaved text wins over the disk — and as the disk
+ * has it otherwise. An Untitled buffer, a diff view's old version (`git:`)
+ * or a file outside the workspace never stands in for the design of a
+ * table: drift against a scratch buffer would be drift against nothing the
+ * project keeps. When two files declare the same table, the first in path
+ * order is used (as the editor has it, when open) and the user is told once.
+ *
+ * The scan reads only regular files of bounded size (design-files.ts), at
+ * most `MAX_FILES` of them and `MAX_TOTAL_BYTES` in all, and says once which
  * files it left out and why: nothing in the workspace can hang the server
  * or grow it without bound.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pathToFileURL } from "node:url";
-import { analyzeTdl, TdlAnalysis, PropertyInfo, TableModel } from "@core";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { analyzeTdl, AnalysisOptions, TdlAnalysis, PropertyInfo, TableModel } from "@core";
 import { formatCount, plural } from "@core/text/words";
 import { designTable, DesignTable } from "@ts-analysis/drift/design-index";
 import { MAX_DESIGN_BYTES, readDesignFile } from "./design-files";
 
-const MAX_FILES = 500;
+/** Design files the scan reads at most. */
+export const MAX_FILES = 500;
 /** Bytes of all the designs the scan reads together. */
-const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
+export const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 /** Skipped files the message names (it says how many more). */
 const NAMED_SKIPS = 10;
 
@@ -28,24 +40,47 @@ export interface OpenDesign {
   analysis: TdlAnalysis;
 }
 
-interface OnDisk {
+/** A design file as the disk has it, analysed. */
+export interface DiskDesign {
+  uri: string;
+  analysis: TdlAnalysis;
+}
+
+interface Found {
   tm: TableModel;
   analysis: TdlAnalysis;
   uri: string;
 }
 
 export class WorkspaceDesigns {
-  private fromDisk: Map<string, OnDisk> | undefined;
+  private fromDisk: Map<string, DiskDesign> | undefined;
+  /** What was told already (which files were left out, which of two designs is used), so each is said once. */
+  private readonly told = new Set<string>();
 
   /**
-   * @param say tells the user once per scan which design files were left
-   *   out and why (the server's log and the client's status bar)
+   * @param say tells the user once which design files were left out and
+   *   why (a rescan that leaves out the same ones says nothing), and once per
+   *   table which of two designs is used (the server's log and the client's
+   *   status bar)
+   * @param options the analysis options of the designs read from disk (the user's rule levels and service)
    */
   constructor(
     private readonly folders: () => string[],
     private readonly open: () => OpenDesign[],
     private readonly say: (message: string) => void = () => undefined,
+    private readonly options: () => AnalysisOptions = () => ({}),
   ) {}
+
+  /**
+   * Whether the design at `uri` counts as one of the workspace's: a `file:`
+   * URI inside a workspace folder (or any `file:` URI when no folder is open).
+   */
+  counts(uri: string): boolean {
+    const file = filePath(uri);
+    if (!file) return false;
+    const folders = this.folders();
+    return !folders.length || folders.some((f) => isInside(file, f));
+  }
 
   table(name: string | undefined): ReadonlyMap<string, PropertyInfo> | undefined {
     return this.find(name)?.tm.props;
@@ -57,25 +92,86 @@ export class WorkspaceDesigns {
     return found ? designTable(found.tm, found.analysis, found.uri) : undefined;
   }
 
-  /** A design on disk changed: read the folders again on next need. */
+  /** Every design file of the workspace as the disk has it (read on first need, within the scan's budget), by path. */
+  files(): ReadonlyMap<string, DiskDesign> {
+    this.fromDisk ??= this.scan();
+    return this.fromDisk;
+  }
+
+  /**
+   * A design file changed on disk (created, saved, replaced): read it again.
+   * Returns its new analysis, or undefined when it no longer counts (gone,
+   * unreadable, outside the workspace) — it is then forgotten.
+   */
+  reread(uri: string): DiskDesign | undefined {
+    const file = filePath(uri);
+    if (!this.fromDisk || !file) return undefined;
+    this.fromDisk.delete(file);
+    if (!this.counts(uri) || !file.endsWith(".tdl")) return undefined;
+    const read = readDesignFile(file, MAX_DESIGN_BYTES);
+    if ("skipped" in read) return undefined;
+    const design = this.analyse(pathToFileURL(file).toString(), read.text);
+    this.fromDisk.set(file, design);
+    return design;
+  }
+
+  /** A design file was deleted. */
+  removed(uri: string): void {
+    const file = filePath(uri);
+    if (file) this.fromDisk?.delete(file);
+  }
+
+  /** Options changed, or the folders did: read the disk again on next need. */
   invalidate(): void {
     this.fromDisk = undefined;
   }
 
-  private find(name: string | undefined): OnDisk | undefined {
+  private find(name: string | undefined): Found | undefined {
     if (!name) return undefined;
-    for (const { uri, analysis } of this.open()) {
+    const candidates: Array<Found & { file: string }> = [];
+    const open = this.open().filter((o) => this.counts(o.uri));
+    for (const { uri, analysis } of open) {
       const tm = analysis.tables.find((t) => t.table.name.text === name);
-      if (tm) return { tm, analysis, uri };
+      if (tm) candidates.push({ tm, analysis, uri, file: filePath(uri)! });
     }
-    this.fromDisk ??= this.scan();
-    const hit = this.fromDisk.get(name);
-    // An open design that no longer declares the table wins over its older text on disk.
-    return hit && !this.open().some((o) => o.uri === hit.uri) ? hit : undefined;
+    // An open design wins over its own older text on disk, whether or not it still declares the table.
+    const openFiles = new Set(open.map((o) => filePath(o.uri)));
+    for (const [file, d] of this.files()) {
+      if (openFiles.has(file)) continue;
+      const tm = d.analysis.tables.find((t) => t.table.name.text === name);
+      if (tm) candidates.push({ tm, analysis: d.analysis, uri: d.uri, file });
+    }
+    // In path order, open or not: which design counts must not change when a file is opened, saved or created.
+    candidates.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    if (candidates.length > 1) this.ambiguous(name, candidates);
+    return candidates[0];
   }
 
-  private scan(): Map<string, OnDisk> {
-    const out = new Map<string, OnDisk>();
+  private ambiguous(name: string, candidates: Found[]): void {
+    const uris = [...new Map(candidates.map((c) => [filePath(c.uri), c.uri])).values()];
+    if (uris.length < 2) return;
+    const names = uris.map((u) => this.shown(u));
+    this.sayOnce(
+      `table ${name} is declared by ${plural(uris.length, "design")} (${names.join(", ")}): code is compared with the one in ${names[0]}`,
+    );
+  }
+
+  private sayOnce(message: string): void {
+    if (this.told.has(message)) return;
+    this.told.add(message);
+    this.say(message);
+  }
+
+  /** A file as the user reads it: relative to its workspace folder. */
+  private shown(uri: string): string {
+    const file = filePath(uri);
+    if (!file) return uri;
+    const folder = this.folders().find((f) => isInside(file, f));
+    return folder ? path.relative(folder, file) : file;
+  }
+
+  private scan(): Map<string, DiskDesign> {
+    const out = new Map<string, DiskDesign>();
     const skipped: string[] = [];
     let files = MAX_FILES;
     let bytes = MAX_TOTAL_BYTES;
@@ -91,6 +187,8 @@ export class WorkspaceDesigns {
       } catch {
         return;
       }
+      // In name order: which files the scan's budget keeps must not depend on the file system's order.
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         if (e.name === "node_modules" || e.name.startsWith(".")) continue;
         const full = path.join(dir, e.name);
@@ -108,7 +206,7 @@ export class WorkspaceDesigns {
             continue;
           }
           bytes -= Buffer.byteLength(read.text);
-          this.add(out, full, read.text);
+          out.set(full, this.analyse(pathToFileURL(full).toString(), read.text));
         }
       }
     };
@@ -116,18 +214,32 @@ export class WorkspaceDesigns {
     if (skipped.length) {
       const named = skipped.slice(0, NAMED_SKIPS).join("; ");
       const more = skipped.length > NAMED_SKIPS ? `; and ${formatCount(skipped.length - NAMED_SKIPS)} more` : "";
-      this.say(`Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`);
+      this.sayOnce(`Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`);
     }
     return out;
   }
 
-  private add(out: Map<string, OnDisk>, file: string, text: string): void {
+  private analyse(uri: string, text: string): DiskDesign {
     try {
-      const analysis = analyzeTdl(text);
-      const uri = pathToFileURL(file).toString();
-      for (const tm of analysis.tables) if (!out.has(tm.table.name.text)) out.set(tm.table.name.text, { tm, analysis, uri });
+      return { uri, analysis: analyzeTdl(text, this.options()) };
     } catch {
-      /* the analysis does not throw; a design it cannot read adds no table */
+      // The analysis does not throw; should it, the file adds no table (and no diagnostics).
+      return { uri, analysis: analyzeTdl("", this.options()) };
     }
   }
+}
+
+/** The path of a `file:` URI; undefined for any other scheme (untitled:, git:, vscode-vfs:…). */
+export function filePath(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(file: string, folder: string): boolean {
+  const rel = path.relative(folder, file);
+  return !!rel && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

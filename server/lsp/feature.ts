@@ -40,6 +40,8 @@ export interface RequestScope {
   design(params: unknown): DesignDoc | undefined;
   /** The open TypeScript or JavaScript document it names, analysed. */
   code(params: unknown): CodeDoc | undefined;
+  /** The open document it names, of any language, as text (nothing analysed). */
+  document(params: unknown): TextDocument | undefined;
   /** The first `max` of `items`; past that, `what(total)` says what was left out (a clause such as "5,000 of 9,000 symbols"). */
   bounded<T>(items: readonly T[], max: number, what: (total: number) => string): T[];
   /** Says once per document version what the answer left out, and why; `tell` also shows it to the user. */
@@ -124,6 +126,7 @@ export class FeatureHost {
         const { result, lines } = typescript.get(doc);
         return { uri: doc.uri, doc, result, lines };
       },
+      document: (params) => open(params),
       bounded: (items, max, what) => {
         if (items.length <= max) return [...items];
         notes.push({ reason: `${what(items.length)} (the budget of one answer)`, tell: false });

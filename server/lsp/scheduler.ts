@@ -12,6 +12,7 @@ import { AnalysisCache } from "./documents";
 import { isTypeScript, TypeScriptDocuments } from "./typescript";
 import { Guard } from "./guard";
 import { toDiagnostic } from "./convert";
+import { IdleCollector } from "./idle-gc";
 
 /** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
 const DEBOUNCE_MS = 2;
@@ -33,6 +34,7 @@ export class DiagnosticsScheduler {
     private readonly cache: AnalysisCache,
     private readonly typescript: TypeScriptDocuments,
     private readonly guard: Guard,
+    private readonly idle = new IdleCollector(),
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -44,6 +46,8 @@ export class DiagnosticsScheduler {
           const uris = [...this.pendingTs];
           this.pendingTs.clear();
           for (const uri of uris) this.publishUri(uri);
+          // A TypeScript analysis leaves a program's worth of garbage: collected once the editor is quiet.
+          this.idle.analysed();
         }),
         TS_DEBOUNCE_MS,
       );

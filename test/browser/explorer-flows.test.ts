@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
-import { Harness, openHarness } from "../helpers/webview-harness";
+import { Harness, openHarness, typeIntoFilter } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { FaultProxy } from "../helpers/fault-proxy";
 import { tableName } from "../helpers/azurite";
@@ -54,13 +54,8 @@ const broken = () => ({
   secret: { connectionString: proxy.connectionString(emu.connectionString, emu.endpoint) },
 });
 
-async function typeFilter(text: string): Promise<void> {
-  const { page } = harness;
-  await page.locator(".filter-editor .monaco-editor").click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  if (text) await page.keyboard.type(text, { delay: 2 });
-}
+/** Replaces the filter with `text`, typed. */
+const typeFilter = (text: string) => typeIntoFilter(harness.page, text);
 
 async function gridKeys(): Promise<string[]> {
   return harness.page.locator(".grid-row").evaluateAll((rows) => rows.map((r) => JSON.parse((r as HTMLElement).dataset.key!).join("/")));

@@ -107,7 +107,13 @@ test("from the keyboard: Tab from a table's name reaches its Infer button; Shift
   const menu = page.locator(".table-menu");
   await menu.waitFor();
   assert.equal(await menu.getAttribute("aria-label"), "Table Refunds");
-  assert.deepEqual(await menu.locator("[role=menuitem]").allInnerTexts(), ["Open", "Infer a design…", "Delete table…"]);
+  assert.deepEqual(await menu.locator("[role=menuitem]").allInnerTexts(), [
+    "Open",
+    "Infer a design…",
+    "Export to a folder…",
+    "Clear table…",
+    "Delete table…",
+  ]);
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Open", "the first item has the focus");
   await page.keyboard.press("ArrowDown");
   assert.equal(await inferredBy(() => page.keyboard.press("Enter")), "Refunds");

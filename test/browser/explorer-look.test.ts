@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
-import { Harness, openHarness } from "../helpers/webview-harness";
+import { Harness, openHarness, typeIntoFilter } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { applyTheme, THEMES, ThemeName } from "./themes";
 import { lowContrast, measureContrast } from "./contrast";
@@ -59,13 +59,8 @@ after(async () => {
   await emu?.stop();
 });
 
-async function typeFilter(text: string): Promise<void> {
-  const { page } = harness;
-  await page.locator(".filter-editor .monaco-editor").click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  if (text) await page.keyboard.type(text, { delay: 2 });
-}
+/** Replaces the filter with `text`, typed. */
+const typeFilter = (text: string) => typeIntoFilter(harness.page, text);
 
 /** `#RRGGBB` as the browser writes a computed colour. */
 function rgb(hex: string): string {

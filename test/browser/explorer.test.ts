@@ -4,7 +4,7 @@ import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
 import { DEV_KEY } from "@runtime/account/connection-string";
 import { toJson } from "@runtime/transfer/json";
-import { Harness, openHarness } from "../helpers/webview-harness";
+import { Harness, openHarness, typeIntoFilter } from "../helpers/webview-harness";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";
 
@@ -34,13 +34,8 @@ const rows = Array.from({ length: 1200 }, (_, i) => ({
   },
 }));
 
-async function typeFilter(text: string): Promise<void> {
-  const { page } = harness;
-  await page.locator(".filter-editor .monaco-editor").click();
-  await page.keyboard.press("Control+A");
-  await page.keyboard.press("Delete");
-  await page.keyboard.type(text, { delay: 5 });
-}
+/** Replaces the filter with `text`, typed. */
+const typeFilter = (text: string) => typeIntoFilter(harness.page, text, 5);
 
 test("connect to the emulator, create a table, import data, page through it", async () => {
   const { page } = harness;
@@ -52,10 +47,20 @@ test("connect to the emulator, create a table, import data, page through it", as
   ui.importText.json = toJson(rows);
   await page.locator("button.menu-button.import").click();
   await page.locator("button.import-json").click();
+  // The dry run first: nothing is written until Import.
+  await page.locator(".import-plan").waitFor();
+  assert.equal(
+    await page.locator(".import-plan").innerText(),
+    "A dry run — nothing is written yet. 1,200 records → 1,200 entities in 3 partitions, 12 batches (each written whole or not at all).",
+  );
+  assert.equal(await page.locator(".import-columns tbody").innerText(), "Age\tInt32 ×1,200\nBig\tInt64 ×1,200");
+  await page.locator("button.import-run", { hasText: "Import 1,200 entities" }).click();
   await page.locator(".count", { hasText: "1,000 entities (more available)" }).waitFor();
+  assert.equal(await page.locator(".import-report").innerText(), "Imported 1,200 entities in 12 batches.");
+  await page.locator("button.import-close").click();
   assert.match(
     await page.locator(".cost").innerText(),
-    /^Imported 1,200 entities\. 1 request · 1 page · 0 continuation tokens followed · 1,000 entities/,
+    /^Imported 1,200 entities in 12 batches\. 1 request · 1 page · 0 continuation tokens followed · 1,000 entities/,
   );
   await page.locator("button.more").click();
   await page.locator(".count", { hasText: "1,200 entities" }).waitFor();
@@ -95,7 +100,7 @@ test("running a query shows the entities and what it cost", async () => {
   assert.doesNotMatch(await page.locator(".grid-header").innerText(), /Big/);
 });
 
-test("an edit saves with its ETag; a conflicting edit is refused and overwrites nothing", async () => {
+test("an edit saves with its ETag; a conflicting edit is refused, overwrites nothing, and Reload shows the current version", async () => {
   const { page } = harness;
   await typeFilter("PartitionKey eq 'p1' and RowKey eq '00001'");
   await page.locator("input.select").fill("");
@@ -122,6 +127,18 @@ test("an edit saves with its ETag; a conflicting edit is refused and overwrites 
   await page.locator(".detail button.save").click();
   await page.locator(".detail .status.error", { hasText: "changed by someone else" }).waitFor();
   assert.equal((await other.getEntity(table, "p1", "00001")).properties.Age.value, "77");
+  // Reload: the entity as it is now (the other edit), the user's edit set aside; a save from there goes through.
+  await page.locator(".detail .status.error button.reload").click();
+  await page.locator(".detail .status", { hasText: "Reloaded: these are the current values (your edits were not saved" }).waitFor();
+  assert.equal(await age.inputValue(), "77");
+  const etag = (await other.getEntity(table, "p1", "00001")).etag!;
+  assert.equal(await page.locator(".detail .etag").innerText(), `ETag ${etag}`);
+  await age.fill("44");
+  await page.locator(".detail button.save").click();
+  await page.locator(".detail .status", { hasText: "Saved." }).waitFor();
+  assert.equal((await other.getEntity(table, "p1", "00001")).properties.Age.value, "44");
+  // The grid shows the saved version too.
+  await page.locator(".grid-row", { hasText: "00001" }).first().locator(".cell", { hasText: /^44$/ }).waitFor();
 });
 
 test("delete selected entities (confirmed), export CSV with types, and state survives a reload", async () => {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
 import { StressReport } from "@protocol/stress-report";
+import { SNAPSHOT } from "@core";
 import report from "@client/webview-host/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
@@ -51,8 +52,15 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   const verdicts = await page.locator(".run .verdict").allInnerTexts();
   runs.forEach((r, i) => {
     const figure = r.report.verdict.hottestPartitionEntitiesPerSecond.toLocaleString("en-US");
-    assert.ok(verdicts[i].startsWith(`Hottest partition: ${figure} entities/s (target 2,000 entities/s). On the emulator`), verdicts[i]);
+    assert.ok(
+      verdicts[i].startsWith(
+        `${r.report.verdict.headline}\nHottest partition: ${figure} entities/s (target 2,000 entities/s). On the emulator`,
+      ),
+      verdicts[i],
+    );
   });
+  assert.match(verdicts[0], /^HOT: partition '[^']+' took [\d,.]+ entities\/s, above the target of 2,000\n/);
+  assert.match(verdicts[1], /^OK: the hottest partition took [\d,.]+ entit(y|ies)\/s, under the target of 2,000\n/);
   assert.match(verdicts[0], /Hot: partition '[^']+' took more than the 2,000 entities\/s partition target: on Azure it would run hot/);
   assert.match(verdicts[1], /No partition reached the 2,000 entities\/s partition target\./);
   // The figures: 12,000 inserts in 1.2 s, latencies 1–9 ms, no errors in words (not "{}"); the metadata line of each run.
@@ -63,6 +71,14 @@ test("two designs side by side: verdicts, figures and three charts each", async 
     ops.join("\n"),
   );
   assert.deepEqual(await page.locator(".run .errors-line").allInnerTexts(), ["No errors.", "No errors."]);
+  // What the run cost on Table Storage: 12,000 requests at $0.00036 per 10,000 = $0.000432; the design's 10,000 inserts/s
+  // for a month are 5 × docs/cost.md's 2,000/s ($186.62, unrounded $186.624): $933.12.
+  assert.deepEqual(
+    await page.locator(".run .run-cost").allInnerTexts(),
+    Array(2).fill(
+      `On Table Storage this run's 12,000 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ $0.00043; the design's rates for a month ≈ $933.12 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
+    ),
+  );
   assert.deepEqual(
     await page.locator(".run .meta").allInnerTexts(),
     Array(2).fill("design · emulator · 1.2 s · concurrency 8 · table stress0123456789"),
@@ -126,12 +142,22 @@ test("one partition, one entity a second, a throttled call: singular nouns and e
     const { page } = single;
     await page.locator(".run").waitFor();
     const verdict = await page.locator(".run .verdict").innerText();
-    assert.ok(verdict.startsWith("Hottest partition: 1 entity/s (target 2,000 entities/s)."), verdict);
+    assert.ok(
+      verdict.startsWith(
+        "OK: the hottest partition took 1 entity/s, under the target of 2,000\nHottest partition: 1 entity/s (target 2,000 entities/s).",
+      ),
+      verdict,
+    );
     assert.match(verdict, /\(1 partition touched\)/);
     assert.doesNotMatch(verdict, /1 partitions|1 entities/);
     assert.equal(await page.locator(".run h2", { hasText: "Hottest partitions" }).innerText(), "Hottest partitions (1 partition)");
     assert.match(await page.locator(".run table.ops").innerText(), /insert\s+2\s+1\s+1\s+3\s+3\s+3\s+3\s+1 ServerBusy\s+0/);
     assert.equal(await page.locator(".run .errors-line").innerText(), "Errors: 1 ServerBusy.");
+    // The refused call is billed too; a run that is not the design's own patterns has no month figure.
+    assert.equal(
+      await page.locator(".run .run-cost").innerText(),
+      `On Table Storage this run's 2 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ under $0.0001 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
+    );
   } finally {
     await single.close();
   }

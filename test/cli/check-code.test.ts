@@ -41,19 +41,38 @@ module.exports = async function (context, req) {
 };
 `;
 
-test("JavaScript is analysed: a client from a helper module writes a constant partition key", () => {
-  const dir = project({ "jsconfig.json": "{}", "clients.cjs": CLIENTS, "api/visit.js": HANDLER, "bundle.min.js": HANDLER }, true);
+test("JavaScript is analysed: a client from a helper module writes a constant partition key, one warning for the table", () => {
+  const OTHER = HANDLER.replace("upsertEntity", "createEntity").replace("req.query.page", "req.query.ref");
+  const dir = project(
+    { "jsconfig.json": "{}", "clients.cjs": CLIENTS, "api/visit.js": HANDLER, "api/welcome.js": OTHER, "bundle.min.js": HANDLER },
+    true,
+  );
   const r = tdl(["check", ".", "--format", "json"], dir);
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(r.stdout);
   assert.deepEqual(
     json.files.map((f: { path: string }) => f.path),
-    ["api/visit.js", "clients.cjs"],
+    ["api/visit.js", "api/welcome.js", "clients.cjs"],
   );
   const [d] = json.files[0].diagnostics;
   assert.equal(d.code, "ts/constant-partition-key");
-  assert.match(d.message, /\(1 site in the project: visit\.js:3\), and no write to table "Visits" varies its partition key/);
+  assert.equal(d.severity, "warning");
+  assert.match(d.message, /\(1 other site: welcome\.js:3\): the whole table is one partition/);
   assert.deepEqual(d.range, { start: { line: 2, character: 44 }, end: { line: 2, character: 51 } });
+  // The other write of the table is a related place of the one warning, and a hint where it is.
+  assert.deepEqual(d.related, [
+    { path: "api/welcome.js", line: 2, character: 44, message: 'another write to table "Visits" with a constant partition key' },
+  ]);
+  assert.deepEqual(
+    json.files[1].diagnostics.map((x: { code: string; severity: string }) => [x.code, x.severity]),
+    [["ts/constant-partition-key", "hint"]],
+  );
+  const sarif = JSON.parse(tdl(["check", ".", "--format", "sarif"], dir).stdout);
+  const warning = sarif.runs[0].results.find((x: { level: string }) => x.level === "warning");
+  assert.deepEqual(warning.relatedLocations[0].physicalLocation, {
+    artifactLocation: { uri: "api/welcome.js" },
+    region: { startLine: 3, startColumn: 45 },
+  });
   assert.equal(r.stderr, "");
 });
 

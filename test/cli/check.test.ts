@@ -148,7 +148,7 @@ test("classify prints the class, with estimates from a design; a bad filter exit
   );
 });
 
-test("fix applies the single fixes and reports them; the files then check clean of those codes", () => {
+test("fix applies checked fixes and reports each with what it leaves; the files then check clean of those codes", () => {
   const dir = workspace({
     "a.tdl": readFileSync("examples/student-cards/composite-colon.tdl", "utf8"),
     "b.tdl": readFileSync("examples/student-cards/by-order-number.tdl", "utf8"),
@@ -156,7 +156,14 @@ test("fix applies the single fixes and reports them; the files then check clean 
   });
   const r = tdl(["fix", "."], dir);
   assert.equal(r.code, 0);
-  assert.equal(r.stdout, "a.tdl: 1 fix (key/separator-order)\nb.tdl: 1 fix (partition/append-only)\n2 fixes applied\n");
+  assert.equal(
+    r.stdout,
+    "a.tdl: 1 fix (key/separator-order)\n" +
+      '  key/separator-order at PurchasesCompositeColon/partitionKey: Use "," as the separator: it sorts below every character before it; leaves nothing to fix\n' +
+      "b.tdl: 1 fix (partition/append-only)\n" +
+      '  partition/append-only at PurchasesByOrderNumber/partitionKey: Prefix hash(OrderNumber, 4) + ",": scatters consecutive values over 65,536 prefixes (range reads over OrderNumber then scan); leaves nothing to fix\n' +
+      "2 fixes applied\n",
+  );
   assert.match(
     readFileSync(path.join(dir, "a.tdl"), "utf8"),
     /partitionKey = pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/,

@@ -49,3 +49,28 @@ test("a design with errors: its tables are not priced, exit 1", () => {
   assert.match(r.stderr, /has \d+ errors?: tables with errors are not priced/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test("--against prices a design and its batched version side by side: the batches cut the transactions a hundredfold", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tdl-cost-against-"));
+  const single = path.join(dir, "single.tdl");
+  const batched = path.join(dir, "batched.tdl");
+  const table = (insert: string) =>
+    `table Events {\n  Id: guid\n  Day: string distinct 100\n  partitionKey = Day\n  rowKey = Id\n  entitySize 1KB\n  ${insert}\n}\n`;
+  writeFileSync(single, table("insert Add 2000/s"));
+  writeFileSync(batched, table("insert Add 2000/s batch 100"));
+  const r = tdl(single, "--against", batched);
+  assert.equal(r.status, 0, r.stderr);
+  const rows = r.stdout.split("\n").filter((l) => l.startsWith("Events"));
+  // docs/cost.md's worked example: $186.62 as single inserts, $1.87 in batches of 100 (Table Storage's data alike in both).
+  const azure = rows.find((l) => /\sazure-table\s/.test(l))!;
+  const [a, b, change] = azure.match(/\$[\d,]+\.\d\d/g)!;
+  const dollars = (s: string) => Number(s.replace(/[$,]/g, ""));
+  assert.equal(Math.round((dollars(a) - dollars(b)) * 100) / 100, Math.round((186.62 - 1.87) * 100) / 100, azure);
+  assert.equal(dollars(change), Math.round((dollars(a) - dollars(b)) * 100) / 100, azure);
+  assert.match(azure, /−\$/, "the batched design costs less");
+  assert.match(r.stdout, /^prices of eastus on 2026-11-24 .*\n\ntable +service +single\.tdl +batched\.tdl +change\n/);
+  const json = JSON.parse(tdl(single, "--against", batched, "--format", "json").stdout);
+  assert.equal(json.against.design, batched);
+  assert.equal(json.against.tables[0].table, "Events");
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -3,7 +3,8 @@
  * ranges of diagnostics, and the text after applying a fix.
  */
 import assert from "node:assert/strict";
-import { analyzeTdl, AnalysisOptions, Finding, Severity } from "@core";
+import { analyzeTdl, AnalysisOptions, Finding, Fix, Severity } from "@core";
+import { vetFixes } from "@core/fixes/vet";
 import { applyEdits, marked } from "./markers";
 
 /** Asserts that exactly the marked ranges carry `code` (other codes are ignored). */
@@ -61,4 +62,32 @@ export function expectFix(before: string, code: string, after: string, title?: R
     [],
     `${code} is gone at that spot`,
   );
+}
+
+/**
+ * The fixes of the `code` finding at the marked range (or the first) as
+ * they are offered: checked on a copy, best first (`core/fixes/vet.ts`).
+ */
+export function checkedFixes(source: string, code: string, options: AnalysisOptions = {}): Fix[] {
+  const m = marked(source);
+  const a = analyzeTdl(m.text, options);
+  const finding = a.findings.find(
+    (f) => f.code === code && (!m.ranges.length || (f.start === m.ranges[0].start && f.end === m.ranges[0].end)),
+  );
+  assert.ok(finding, `no ${code} finding at the marked range`);
+  return vetFixes(a, finding).offered;
+}
+
+/**
+ * As `expectFix`, with the fix the user is offered first (the checked,
+ * preferred one) or the checked one whose title matches.
+ */
+export function expectCheckedFix(before: string, code: string, after: string, title?: RegExp, options: AnalysisOptions = {}): Fix {
+  const offered = checkedFixes(before, code, options);
+  const fix = title ? offered.find((f) => title.test(f.title)) : offered[0];
+  assert.ok(fix, `no checked ${title ? `fix matching ${title}` : "fix"} on ${code}; offered: ${offered.map((f) => f.title).join(" | ")}`);
+  if (!title) assert.equal(fix.preferred, true, "the first checked fix is preferred");
+  const text = applyEdits(marked(before).text, fix.edits);
+  assert.equal(text, after);
+  return fix;
 }

@@ -19,10 +19,11 @@ export interface Span {
   end: number;
 }
 
-/** What a completion item offers: its label, and its snippet when it inserts more than the label. */
+/** What a completion item offers: its label, its snippet when it inserts more than the label, and its documentation. */
 export interface Offered {
   label: string;
   snippet?: string;
+  documentation?: string;
 }
 
 /** The IDE features of one design text at one offset: the pure service, or the server over JSON-RPC. */
@@ -42,7 +43,11 @@ export const pure: IdeTarget = {
     return h ? { markdown: h.markdown, range: { start: h.start, end: h.end } } : null;
   },
   completion: async (text, offset) =>
-    complete(analyzeTdl(text), offset).map((c) => ({ label: c.label, ...(c.snippet ? { snippet: c.snippet } : {}) })),
+    complete(analyzeTdl(text), offset).map((c) => ({
+      label: c.label,
+      ...(c.snippet ? { snippet: c.snippet } : {}),
+      ...(c.documentation ? { documentation: c.documentation } : {}),
+    })),
   definition: async (text, offset) => definition(analyzeTdl(text), offset) ?? null,
   references: async (text, offset, includeDeclaration) => references(analyzeTdl(text), offset, includeDeclaration),
   rename: async (text, offset, newName) => rename(analyzeTdl(text), offset, newName) ?? [],
@@ -69,7 +74,15 @@ export function overLsp(client: LspClient, ms = 10_000): IdeTarget {
     completion: async (text, offset) => {
       const { doc } = await open(text);
       const items = (await client.request("textDocument/completion", at(doc, offset), ms)) as CompletionItem[];
-      return items.map((i) => ({ label: i.label, ...(i.insertText && i.insertText !== i.label ? { snippet: i.insertText } : {}) }));
+      return items.map((i) => ({
+        label: i.label,
+        ...(i.insertText && i.insertText !== i.label ? { snippet: i.insertText } : {}),
+        ...(typeof i.documentation === "object"
+          ? { documentation: i.documentation.value }
+          : i.documentation
+            ? { documentation: i.documentation }
+            : {}),
+      }));
     },
     definition: async (text, offset) => {
       const { doc, span } = await open(text);
@@ -91,6 +104,24 @@ export function overLsp(client: LspClient, ms = 10_000): IdeTarget {
       return (edit?.changes?.[uri] ?? []).map((e) => ({ ...span(e.range), newText: e.newText }));
     },
   };
+}
+
+/**
+ * What a snippet inserts when the user accepts every default: each tab stop
+ * its placeholder (`${1:Orders}`) or first choice (`${1|a,b|}`), each mirror
+ * (`${1}`) what its tab stop got, escapes (`\\,` `\\|` `\\}` `\\$`) undone.
+ */
+export function insertSnippet(snippet: string): string {
+  const values = new Map<string, string>();
+  const unescape = (s: string) => s.replace(/\\([,|}$\\])/g, "$1");
+  return snippet
+    .replace(/\$\{(\d+):((?:\\.|[^}\\])*)\}/g, (_, n: string, d: string) => (values.set(n, unescape(d)), unescape(d)))
+    .replace(/\$\{(\d+)\|((?:\\.|[^|\\])*)\|\}/g, (_, n: string, choices: string) => {
+      const first = unescape(choices.split(/(?<!\\),/)[0]);
+      values.set(n, first);
+      return first;
+    })
+    .replace(/\$\{(\d+)\}|\$(\d+)/g, (_, a: string | undefined, b: string | undefined) => values.get(a ?? b!) ?? "");
 }
 
 /** The one caret of `source` (and the clean text). */
@@ -130,12 +161,21 @@ export async function expectHover(
 /**
  * The completion at the caret: exactly `labels` in order, or starting with
  * `first`, or including each of `includes`; `snippets` gives what some
- * items insert. Returns what was offered.
+ * items insert, `documented` what their documentation says (a substring or
+ * a pattern), and `everyDocumented` asks that no item goes without. Returns
+ * what was offered.
  */
 export async function expectCompletion(
   on: IdeTarget,
   source: string,
-  expected: { labels?: string[]; first?: string[]; includes?: string[]; snippets?: Record<string, string> },
+  expected: {
+    labels?: string[];
+    first?: string[];
+    includes?: string[];
+    snippets?: Record<string, string>;
+    documented?: Record<string, string | RegExp>;
+    everyDocumented?: boolean;
+  },
 ): Promise<Offered[]> {
   const { text, offset } = caret(source);
   const offered = await on.completion(text, offset);
@@ -145,6 +185,16 @@ export async function expectCompletion(
   for (const l of expected.includes ?? []) assert.ok(labels.includes(l), `'${l}' among ${labels.join(", ")}`);
   for (const [label, snippet] of Object.entries(expected.snippets ?? {}))
     assert.equal(offered.find((o) => o.label === label)?.snippet, snippet, `the snippet of '${label}'`);
+  for (const [label, want] of Object.entries(expected.documented ?? {})) {
+    const doc = offered.find((o) => o.label === label)?.documentation ?? "";
+    assert.ok(matches(doc, want), `the documentation of '${label}' has ${want}: ${doc}`);
+  }
+  if (expected.everyDocumented)
+    assert.deepEqual(
+      offered.filter((o) => !o.documentation).map((o) => o.label),
+      [],
+      "items without documentation",
+    );
   return offered;
 }
 

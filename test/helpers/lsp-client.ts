@@ -19,6 +19,8 @@ import {
   StreamMessageWriter,
   DidOpenTextDocumentNotification,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  DidCloseTextDocumentNotification,
   ShutdownRequest,
   ExitNotification,
   ConfigurationRequest,
@@ -44,6 +46,8 @@ export class LspClient {
   readonly logs: string[] = [];
   /** Every `window/showMessage` (what the user sees in a notification), in order. */
   readonly shown: string[] = [];
+  /** Every capability the server registered dynamically (LSP's registerCapability request), in order. */
+  readonly registered: Array<{ method: string; registerOptions?: unknown }> = [];
   /** Resolves with the exit code (or signal) when the server process ends. */
   readonly exited: Promise<number | string>;
   private exitStatus: number | string | undefined;
@@ -76,7 +80,9 @@ export class LspClient {
       this.shown.push(p.message);
     });
     this.connection.onRequest(ConfigurationRequest.type, (p) => p.items.map(() => settings));
-    this.connection.onRequest(RegistrationRequest.type, () => undefined);
+    this.connection.onRequest(RegistrationRequest.type, (p) => {
+      this.registered.push(...p.registrations.map((r) => ({ method: r.method, registerOptions: r.registerOptions })));
+    });
     this.connection.listen();
   }
 
@@ -103,7 +109,11 @@ export class LspClient {
       rootUri: uri,
       workspaceFolders: uri ? [{ uri, name: path.basename(folder!) }] : null,
       capabilities: {
-        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        workspace: {
+          configuration: true,
+          didChangeConfiguration: { dynamicRegistration: true },
+          didChangeWatchedFiles: { dynamicRegistration: true },
+        },
         textDocument: { publishDiagnostics: { versionSupport: true } },
       },
     });
@@ -176,6 +186,17 @@ export class LspClient {
       contentChanges: [{ range, text }],
     });
     return version;
+  }
+
+  /** Tells the server that files changed on disk, as the client's file watcher does (type: 1 created, 2 changed, 3 deleted). */
+  async filesChanged(changes: Array<{ uri: string; type: 1 | 2 | 3 }>): Promise<void> {
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes });
+  }
+
+  /** Closes a document, as the editor does when its tab is closed (saved or not). */
+  async closeDocument(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
 
   /** Stops a server that no longer answers (a hang): by its PID, at once. */

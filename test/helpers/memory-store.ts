@@ -1,4 +1,7 @@
 /** Test doubles for the host's UI and storage (the account and the controller are real). */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { ConnectionStore, ExplorerUi } from "@client/explorer/controller";
 import { ConnectionInfo } from "@protocol/entities";
 import type { Secret } from "@runtime";
@@ -51,8 +54,11 @@ export class ScriptedUi implements ExplorerUi {
 
   constructor(private readonly emu: EmulatorLike) {}
 
+  /** Runs when the host asks for a confirmation, before the answer (a test can change the world then). */
+  onConfirm: ((message: string) => void) | undefined;
   async confirm(message: string) {
     this.confirmations.push(message);
+    this.onConfirm?.(message);
     return this.answer;
   }
   async promptConnection() {
@@ -78,6 +84,25 @@ export class ScriptedUi implements ExplorerUi {
   }
   async writeFile(target: string, text: string) {
     this.saved.push({ name: target.replace(/^\/tmp\//, ""), text });
+  }
+  /** The folder the next `chooseFolder` answers (undefined: a new one under the temporary folder); null: the dialog is dismissed. */
+  folder: string | null | undefined;
+  /** The folders this UI made (export folders, the job logs' folder): a test removes them when it ends. */
+  readonly made: string[] = [];
+  private logs: string | undefined;
+  async chooseFolder(_title: string, name: string) {
+    if (this.folder === null) return undefined;
+    if (this.folder) return this.folder;
+    const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+    this.made.push(dir);
+    return dir;
+  }
+  async jobLog(name: string) {
+    if (!this.logs) {
+      this.logs = mkdtempSync(path.join(tmpdir(), "tdl-explorer-logs-"));
+      this.made.push(this.logs);
+    }
+    return path.join(this.logs, name);
   }
   async withProgress<T>(_title: string, work: (report: (done: number, total?: number) => void, signal: AbortSignal) => Promise<T>) {
     return work(() => undefined, new AbortController().signal);

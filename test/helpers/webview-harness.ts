@@ -143,3 +143,11 @@ export async function openHarness<V extends ViewName>(spec: ViewSpec<V>, options
     },
   };
 }
+
+/** Replaces the explorer's filter with `text`, typed as a user types it (Monaco: click, select all, delete, type). */
+export async function typeIntoFilter(page: Page, text: string, delay = 2): Promise<void> {
+  await page.locator(".filter-editor .monaco-editor").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Delete");
+  if (text) await page.keyboard.type(text, { delay });
+}

@@ -17,7 +17,7 @@ after(async () => emu?.stop());
 const CLI = path.resolve("dist/cli.js");
 const stressTables = async () => (await session(emu).listTables()).filter((t) => t.startsWith("stress")).sort();
 
-test("tdl stress writes the documented JSON report and leaves no table", async () => {
+test("tdl stress writes the documented JSON report and leaves no table; --fail-on-hot exits 1 on a hot verdict, naming what decided it", async () => {
   const report = path.join(mkdtempSync(path.join(tmpdir(), "tdl-stress-")), "r.json");
   const r = spawnSync(
     process.execPath,
@@ -40,10 +40,15 @@ test("tdl stress writes the documented JSON report and leaves no table", async (
       "read=20,write=80",
       "--report",
       report,
+      "--fail-on-hot",
     ],
     { env: { ...process.env, TDL_TEST_TABLES: emu.connectionString }, encoding: "utf8" },
   );
-  assert.equal(r.status, 0, r.stderr);
+  const verdict = JSON.parse(readFileSync(report, "utf8")).verdict;
+  assert.match(verdict.headline, verdict.exceedsTarget ? /^HOT: / : /^OK: /);
+  assert.equal(r.status, verdict.exceedsTarget ? 1 : 0, r.stderr);
+  if (verdict.exceedsTarget) assert.ok(r.stderr.includes(`tdl: the verdict is hot (--fail-on-hot): ${verdict.headline}\n`), r.stderr);
+  assert.ok(r.stdout.includes(`\nverdict: ${verdict.headline}\n`), r.stdout);
   assert.match(
     r.stdout,
     /^single-partition on emulator · design table Registrations · \d+\.\d s at concurrency 8 · stress table stress[0-9a-f]{10}\n/,
@@ -67,7 +72,7 @@ test("tdl stress writes the documented JSON report and leaves no table", async (
   ]);
   for (const op of ["insert", "pointRead", "query"]) assert.ok(op in json.operations, op);
   assert.deepEqual(Object.keys(json.operations.insert.latencyMs), ["p50", "p95", "p99", "max"]);
-  for (const k of ["partitionTargetEntitiesPerSecond", "hottestPartitionEntitiesPerSecond", "exceedsTarget", "note"])
+  for (const k of ["headline", "partitionTargetEntitiesPerSecond", "hottestPartitionEntitiesPerSecond", "exceedsTarget", "note"])
     assert.ok(k in json.verdict, k);
   assert.ok(json.calibration.capacityEntitiesPerSecond > 0 && json.calibration.throttled === false, JSON.stringify(json.calibration));
   assert.equal(json.design.table, "Registrations");
@@ -250,12 +255,10 @@ test("tdl stress prints a summary a person reads — the verdict, the hottest pa
   assert.equal(text.status, 0, text.stderr);
   const lines = text.stdout.split("\n");
   assert.match(lines[0], /^design on emulator · design table Ledger · \d+\.\d s at concurrency 8 · stress table stress[0-9a-f]{10}$/);
+  assert.match(lines[1], /^verdict: OK: the hottest partition took [\d.,]+ entit(y|ies)\/s, under the target of [\d.,]+$/);
+  assert.match(lines[2], /^ {2}hottest partition [\d.,]+ entit(y|ies)\/s against a target of [\d.,]+ entit(y|ies)\/s; nothing throttled$/);
   assert.match(
-    lines[1],
-    /^verdict: ok — hottest partition [\d.,]+ entit(y|ies)\/s against a target of [\d.,]+ entit(y|ies)\/s; nothing throttled$/,
-  );
-  assert.match(
-    lines[2],
+    lines[3],
     /^scaled: this machine served [\d,]+ entities\/s in the calibration probe; targets and the design's rates × [\d.e-]+ \(partition [\d.,]+ entit(y|ies)\/s, account [\d.,]+ entit(y|ies)\/s\)$/,
   );
   assert.match(text.stdout, /\n {2}operation +calls +entities\/s +p50 ms +p99 ms {2}errors\n/);

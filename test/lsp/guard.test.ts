@@ -108,9 +108,10 @@ test("the formatting safety net accepts whitespace changes only", () => {
   assert.equal(keepsEveryCharacter("table A {\n  B:int\n}", "table A {\n  B: int\n"), false);
   assert.equal(keepsEveryCharacter("ab", "ba"), false);
   assert.equal(keepsEveryCharacter("", "\n"), true);
-  // Linear: a 4 MB document is compared in well under a second.
+  // Linear: a 4 MB document is compared in well under a second on an idle machine; the bound only has to
+  // catch a quadratic comparison (minutes), so it leaves room for a machine busy with other work.
   const big = "x = 1\n".repeat(700_000);
   const started = performance.now();
   assert.equal(keepsEveryCharacter(big, big.replaceAll("=", " = ")), true);
-  assert.ok(performance.now() - started < 2000);
+  assert.ok(performance.now() - started < 10_000);
 });

@@ -88,7 +88,7 @@ test("code actions skip diagnostics whose data is not ours instead of failing th
   )) as Array<{ title: string }>;
   assert.deepEqual(
     actions.map((a) => a.title),
-    ["Change to 'Customer'"],
+    ["Change to 'Customer'; leaves nothing to fix", "Ignore unknown-property on this line (// tdl-ignore-next-line unknown-property)"],
   );
 });
 

@@ -51,7 +51,7 @@ test("a syntax error in one table leaves the next table's diagnostics", async ()
   );
 });
 
-test("quick fixes come back as code actions from Diagnostic.data", async () => {
+test("a design's quick fixes come back as code actions, checked: the title says what the fix leaves", async () => {
   const uri = "file:///work/fix.tdl";
   const text = 'table Orders {\n  Customer: string(10)\n  partitionKey = Custmer\n  rowKey = "x"\n}\n';
   await client.open(uri, text);
@@ -61,10 +61,14 @@ test("quick fixes come back as code actions from Diagnostic.data", async () => {
     range: diagnostics[0].range,
     context: { diagnostics },
   })) as CodeAction[];
-  assert.equal(actions.length, 1);
-  assert.equal(actions[0].title, "Change to 'Customer'");
-  assert.equal(actions[0].kind, "quickfix");
-  assert.equal(actions[0].isPreferred, true);
+  // The rule's fix, checked and preferred, saying what it leaves; then the one that silences the finding instead (ignore-fix.test.ts).
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.kind, a.isPreferred]),
+    [
+      ["Change to 'Customer'; leaves nothing to fix", "quickfix", true],
+      ["Ignore unknown-property on this line (// tdl-ignore-next-line unknown-property)", "quickfix", false],
+    ],
+  );
   const doc = TextDocument.create(uri, "tdl", 1, text);
   const fixed = TextDocument.applyEdits(doc, actions[0].edit!.changes![uri]);
   const v = await client.change(uri, fixed);
@@ -76,7 +80,8 @@ test("completion, hover, symbols, definition, references", async () => {
   const ide = overLsp(client);
   await expectCompletion(ide, MARATHON.replace("partitionKey = ", "partitionKey = ‸"), {
     includes: ["Event", "Distance", "Bib", "pad", "hash"],
-    snippets: { pad: "pad(${1:P}, ${2:5})" },
+    // The first argument: a choice of the table's integers (what pad takes), the width from the first one's range.
+    snippets: { pad: "pad(${1|Bib,Age|}, ${2:5})" },
   });
   await expectHover(ide, MARATHON.replace("Distance:", "D‸istance:"), {
     includes: [/\*\*Distance\*\*: `enum\(Full, Half, TenK\)`[\s\S]*distinct values: 3/],

@@ -3,21 +3,21 @@
  * module (`<table>.keys.ts`, written by `tdl codegen`) sits beside the code
  * or beside the design, the key expression becomes the builder's call with
  * the values the code already uses, and the module is imported; when it is
- * missing, the fix runs `tableDesign.generateKeyBuilders` with the design
- * and the table's name.
+ * missing, or was generated from another version of the table (its
+ * design fingerprint differs), the fix runs `tableDesign.generateKeyBuilders`
+ * with the design and the table's name.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { Fix, TextEdit } from "@core";
-import { COMMANDS } from "@protocol/commands";
 import { freshName } from "../edits";
 import { skipOuter } from "../key-parts";
 import type { DesignTable } from "./design-index";
 import { layout, Shape } from "./shape";
+import { fingerprintOnDisk, GENERATE_COMMAND, regenerateFix } from "./generated";
 
-/** The command the codegen feature registers: arguments are the design's URI (or file) and the table's name. */
-export const GENERATE_COMMAND = COMMANDS.generateKeyBuilders.id;
+export { GENERATE_COMMAND } from "./generated";
 
 /** Where the table's generated module is, if it exists: beside the code, else beside the design. */
 export function builderModule(codeFile: string, design: DesignTable): string | undefined {
@@ -67,6 +67,8 @@ export function builderFix(input: BuilderFixInput): Fix | undefined {
       command: { command: GENERATE_COMMAND, arguments: [design.source, design.name] },
     };
   }
+  // A module generated from another version of the table builds other keys: write it again, never "use" it as it is.
+  if (fingerprintOnDisk(module) !== design.fingerprint) return regenerateFix(design, module);
   const args = argumentsFor(input);
   if (!args) return undefined;
   let spec = path.relative(path.dirname(sf.fileName), module).split(path.sep).join("/").replace(/\.ts$/, ".js");

@@ -5,7 +5,7 @@
  * declared queries, the service profile of its design and where the design
  * lives (for the "generate the key builders" command).
  */
-import { analyzeTdl, Classification, ServiceProfile, TableModel, TdlAnalysis, tableFacts } from "@core";
+import { analyzeTdl, Classification, designFingerprint, ServiceProfile, TableModel, TdlAnalysis, tableFacts } from "@core";
 import { designShape, Shape } from "./shape";
 
 /** One declared table, ready for comparison with code. */
@@ -21,6 +21,10 @@ export interface DesignTable {
   queries: Array<{ name: string; classification: Classification }>;
   /** The property names the keys use, design spelling (the builder's argument). */
   keyProps: { partitionKey: string[]; rowKeys: string[][] };
+  /** The design's fingerprint of the table as it is now (`designFingerprint`): a generated module carries the one it was made from. */
+  fingerprint: string;
+  /** The table does not parse: its keys and queries are not what the author means yet, so drift is not judged. */
+  broken: boolean;
 }
 
 /** Looks a table up by name (exact, as the code names the table). */
@@ -49,6 +53,8 @@ export function designTable(tm: TableModel, analysis: Pick<TdlAnalysis, "profile
       ...t.indexes.map((ix) => ({ label: `index ${ix.name.text}`, shape: designShape(ix.expr, tm.props) })),
     ],
     keyProps: { partitionKey: [], rowKeys: [] },
+    fingerprint: designFingerprint(tm, analysis.profile.name),
+    broken: t.hasSyntaxError,
   };
   out.keyProps = {
     partitionKey: out.partitionKey ? propsOf(out.partitionKey) : [],

@@ -4,9 +4,10 @@
  * forbidden characters and separators that break composite order.
  */
 import ts from "typescript";
-import { Fix, padWidth, plural, separatorBelow, showChar, TextEdit } from "@core";
-import { bindBefore, createHashImport, freshName } from "../edits";
-import { skipOuter, TsKeyPart, constantText } from "../key-parts";
+import { Fix, padWidth, separatorBelow, showChar, TextEdit } from "@core";
+import { createHashImport } from "../edits";
+import { keyMaterial } from "../key-material";
+import { skipOuter, TsKeyPart } from "../key-parts";
 import * as path from "node:path";
 import { Key, span, text, TsRule, TsRuleContext } from "./rule";
 
@@ -67,143 +68,62 @@ export const appendOnlyKey: TsRule = {
   severity: "warning",
   family: "TypeScript code",
   docs: {
-    summary: "the partition key starts with the clock, a time-ordered id or a counter",
+    summary: "the partition key starts with the clock (or a time bucket, or a hash of one), a time-ordered id or a counter",
     why: "Every new entity gets a key next to the last one, so all inserts hit one range partition on one server.",
-    fix: "a hash prefix bound to a `const`, with the `node:crypto` import",
+    fix: "a prefix of 16 buckets hashed from a value that varies among the entities of the moment (the row key, an id), with the `node:crypto` import",
   },
   check(ctx) {
     for (const key of writtenPartitionKeys(ctx)) {
       const lead = key.parts.find((p) => p.kind !== "literal");
       if (!lead || (lead.kind !== "clock" && lead.kind !== "time-id" && lead.kind !== "counter")) continue;
-      const what = lead.kind === "clock" ? "the clock" : lead.kind === "time-id" ? "a time-ordered id" : "a counter incremented in place";
-      const fix = hashPrefixFix(ctx, key);
+      const what =
+        lead.kind === "clock"
+          ? lead.hashed
+            ? "a hash of the clock, one value per moment,"
+            : "the clock"
+          : lead.kind === "time-id"
+            ? "a time-ordered id"
+            : "a counter incremented in place";
+      const fix = bucketPrefixFix(ctx, key);
       const at = inThisFile(ctx, lead.node) ? lead.node : key.at;
       ctx.report(
         span(ctx.sf, at),
-        `the partition key starts with ${what} ('${lead.node.getText()}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. Prefix a hash of the key.`,
+        `the partition key starts with ${what} ('${lead.node.getText()}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. ` +
+          "Prefix a bucket hashed from a value that varies among the entities written at the same moment (the row key, an id): a hash of the clock is still one bucket per moment.",
         { fixes: fix ? [fix] : undefined },
       );
     }
   },
 };
 
-/** `const k = String(x); … partitionKey: createHash("md5").update(k).digest("hex").slice(0, 4) + "_" + k`. */
-function hashPrefixFix(ctx: TsRuleContext, key: Key): Fix | undefined {
+/** Buckets of the hash prefix: a reader of one moment fans out to this many partitions. */
+const BUCKETS_HEX_DIGITS = 1;
+
+/**
+ * `partitionKey: createHash("md5").update(rowKey).digest("hex").slice(0, 1) + "_" + <the key>`: 16 buckets from a
+ * value that varies among the entities of one moment (never the clock value itself, which would give one bucket
+ * per moment), so a reader who knows the entity recomputes the key.
+ */
+function bucketPrefixFix(ctx: TsRuleContext, key: Key): Fix | undefined {
   const sf = ctx.sf;
   if (key.at !== key.expr) return undefined;
-  const src = text(sf, key.expr);
-  const isString = (ctx.checker.getTypeAtLocation(key.expr).flags & ts.TypeFlags.StringLike) !== 0;
-  const simple = ts.isIdentifier(skipOuter(key.expr));
+  const source = keyMaterial(ctx, key, { rowKey: true, pure: true })[0];
+  if (!source) return undefined;
+  const value = text(sf, source.expr);
+  const input = source.kind === "number" ? `String(${value})` : value;
+  const original = text(sf, key.expr);
+  const keyText = needsParens(skipOuter(key.expr)) ? `(${original})` : original;
   const edits: TextEdit[] = [];
-  let ref = src;
-  if (!simple || !isString) {
-    ref = freshName(sf, "keyValue");
-    const bind = bindBefore(sf, key.expr, ref, isString ? src : `String(${src})`);
-    if (!bind) return undefined;
-    edits.push(bind);
-  }
   const imp = createHashImport(sf);
   if (imp) edits.push(imp);
-  edits.push({ ...span(sf, key.expr), newText: `createHash("md5").update(${ref}).digest("hex").slice(0, 4) + "_" + ${ref}` });
-  return { title: 'Prefix a hash of the key: createHash("md5")…slice(0, 4) + "_"', edits, preferred: true };
+  const prefix = `createHash("md5").update(${input}).digest("hex").slice(0, ${BUCKETS_HEX_DIGITS})`;
+  edits.push({ ...span(sf, key.expr), newText: `${prefix} + "_" + ${keyText}` });
+  return { title: `Prefix ${16 ** BUCKETS_HEX_DIGITS} buckets hashed from ${source.name}: ${prefix} + "_"`, edits, preferred: true };
 }
 
-export const constantPartitionKey: TsRule = {
-  code: "ts/constant-partition-key",
-  severity: "warning",
-  family: "TypeScript code",
-  docs: {
-    summary: "every entity written at the call gets the same partition key (judged per table across the project)",
-    why: "The table is then one partition on one server: its throughput is one partition's.",
-    fix: "composite with another property of the entity",
-  },
-  check(ctx) {
-    const t = ctx.profile.partitionTarget;
-    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
-    // One finding per table in a file when no write of the table varies its key: the other sites and constants are listed in it
-    // (a status table written with "pending", "done" and "failed" is one problem, not three).
-    const told = new Set<string>();
-    for (const key of writtenPartitionKeys(ctx)) {
-      if (key.write!.method === "delete") continue;
-      const value = constantText(key.parts);
-      if (value === undefined) continue;
-      const fix = key.declared ? undefined : compositeFix(ctx, key, value);
-      const where = key.declared
-        ? `its declared type fixes the partition key "${value}"`
-        : `every entity written here gets the partition key "${value}"`;
-      const sites = ctx.tableSites(key.table);
-      // Sites whose key cannot be seen (an entity passed through, a stored key written back) count for neither side;
-      // sites whose key varies spread the table.
-      const varying = sites?.sites.filter((s) => !s.unknown && s.constant === undefined) ?? [];
-      const same = sites?.sites.filter((s) => s.constant === value) ?? [];
-      if (sites && same.length && !varying.length) {
-        if (told.has(sites.table)) continue;
-        told.add(sites.table);
-        const list =
-          same
-            .slice(0, 3)
-            .map((s) => `${path.basename(s.file)}:${s.line}`)
-            .join(", ") + (same.length > 3 ? ", …" : "");
-        const constants = [...new Set(sites.sites.map((s) => s.constant).filter((c): c is string => c !== undefined))];
-        const whole =
-          constants.length === 1
-            ? "the whole table is one partition on one server"
-            : `the whole table has ${constants.length} partitions (${constants
-                .slice(0, 4)
-                .map((c) => `"${c}"`)
-                .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
-        ctx.report(
-          span(ctx.sf, key.at),
-          `${where} (${plural(same.length, "site")} in the project: ${list}), and no write to table "${sites.table}" varies its partition key: ` +
-            `${whole}${target}. Build the key from a property that varies.`,
-          { fixes: fix ? [fix] : undefined },
-        );
-      } else if (sites && varying.length) {
-        // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
-        ctx.report(
-          span(ctx.sf, key.at),
-          `${where}; other writes to table "${sites.table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
-          { fixes: fix ? [fix] : undefined, severity: "hint" },
-        );
-      } else {
-        ctx.report(
-          span(ctx.sf, key.at),
-          `${where}: the table is one partition on one server${target}. Build it from a property that varies.`,
-          { fixes: fix ? [fix] : undefined },
-        );
-      }
-    }
-  },
-};
-
-function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefined {
-  const obj = key.write?.object;
-  if (!obj || key.at !== key.expr || obj.getSourceFile() !== ctx.sf) return undefined;
-  const other = obj.properties.find(
-    (p): p is ts.PropertyAssignment | ts.ShorthandPropertyAssignment =>
-      (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) &&
-      !["partitionKey", "rowKey"].includes(p.name.getText(ctx.sf)) &&
-      isKeyable(ctx, ts.isPropertyAssignment(p) ? p.initializer : p.name),
-  );
-  if (!other) return undefined;
-  const valueExpr = ts.isPropertyAssignment(other) ? other.initializer : other.name;
-  const isNumber = (ctx.checker.getTypeAtLocation(valueExpr).flags & ts.TypeFlags.NumberLike) !== 0;
-  const part = isNumber ? `String(${text(ctx.sf, valueExpr)}).padStart(10, "0")` : text(ctx.sf, valueExpr);
-  const newText = `${JSON.stringify(value + "_")} + ${part}`;
-  return {
-    title: `Make the partition key composite with ${other.name.getText(ctx.sf)}`,
-    edits: [{ ...span(ctx.sf, key.at), newText }],
-    preferred: true,
-  };
-}
-
-function isKeyable(ctx: TsRuleContext, e: ts.Expression): boolean {
-  const t = ctx.checker.getTypeAtLocation(e);
-  return (
-    (t.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike)) !== 0 &&
-    !ts.isStringLiteralLike(skipOuter(e)) &&
-    !ts.isNumericLiteral(skipOuter(e))
-  );
+/** A conditional or a binary expression is parenthesised after `"_" +` (`now + offset` must stay a sum). */
+function needsParens(e: ts.Expression): boolean {
+  return ts.isConditionalExpression(e) || ts.isBinaryExpression(e);
 }
 
 export const invalidKeyCharacter: TsRule = {

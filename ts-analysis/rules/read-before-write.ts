@@ -113,7 +113,11 @@ export const readBeforeWrite: TsRule = {
       );
       if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
       told.add(write);
-      const usesRead = mentions(ctx, write.call, result) || usedBetween(ctx, read.call, write.call, result);
+      // A write built from what was read races with other writers; a write that ignores the read, while the read
+      // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
+      // and a write that ignores it are two independent calls.
+      const usesRead = dependsOnRead(ctx, read.call, write.call, result);
+      if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
       const fix = usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
       const mode = write.mode ?? "Merge";
       ctx.report(
@@ -135,6 +139,9 @@ export const readBeforeWrite: TsRule = {
       if (!src || (src.kind === "row" && !src.whole && w.mode !== "Replace") || !sameTable(ctx, src.call, w)) continue;
       // Read and written inside the helper a call goes through: the helper's own finding, not one per caller.
       if (w.via && functionOf(src.call) === functionOf(w.via)) continue;
+      // Written through a helper called here: the caller's finding only when it passes the read in; a helper that
+      // reads and writes on its own is reported where it does, not at every call of it.
+      if (w.via && !w.call.arguments.some((a) => tracer.ofValueAt(a)?.call === src.call)) continue;
       const here = src.call.getSourceFile() === sf && functionOf(src.call) === functionOf(w.call);
       const at = here ? src.call : w.call;
       if (reported.has(at)) continue;
@@ -144,7 +151,7 @@ export const readBeforeWrite: TsRule = {
           ? "an entity read by listEntities is written back"
           : here
             ? "the entity read by getEntity is written back"
-            : `the entity read by getEntity (in ${path.basename(src.call.getSourceFile().fileName)}) is written back`;
+            : `the entity read by getEntity (in ${readPlace(ctx, src.call)}) is written back`;
       ctx.report(
         span(sf, at),
         `${what} with ${w.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
@@ -153,6 +160,14 @@ export const readBeforeWrite: TsRule = {
     }
   },
 };
+
+/** Where a read made elsewhere is: its function's name in this file, else its file's name. */
+function readPlace(ctx: TsRuleContext, read: ts.CallExpression): string {
+  const fn = functionOf(read);
+  const name = fn && (ts.isFunctionDeclaration(fn) || ts.isMethodDeclaration(fn)) && fn.name ? fn.name.getText() : undefined;
+  if (read.getSourceFile() === ctx.sf) return name ? `${name}()` : `line ${ctx.sf.getLineAndCharacterOfPosition(read.getStart()).line + 1}`;
+  return path.basename(read.getSourceFile().fileName) + (name ? `, ${name}()` : "");
+}
 
 const isUpdate = (w: EntityWrite) => w.method === "updateEntity" || w.method === "upsertEntity";
 
@@ -166,21 +181,100 @@ function sameTable(ctx: TsRuleContext, read: ts.CallExpression, w: EntityWrite):
   return skipOuter(receiver).getText() === skipOuter(sdkCall.expression.expression).getText();
 }
 
-/** True when the read's result is used between the read and the write (a read-modify-write through mutation). */
-function usedBetween(ctx: TsRuleContext, read: ts.CallExpression, write: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {
+/** The properties of a read that name the entity rather than carry its data: written back, they write nothing read. */
+const KEY_PROPERTIES = new Set(["partitionKey", "rowKey", "etag"]);
+
+/** True when `node` uses the data of a read bound to `symbols` (not only its keys or ETag). */
+function usesData(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Symbol>): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
+      const s = ctx.checker.getSymbolAtLocation(n);
+      const keyOnly = ts.isPropertyAccessExpression(n.parent) && n.parent.expression === n && KEY_PROPERTIES.has(n.parent.name.text);
+      if (s && symbols.has(s) && !keyOnly) found = true;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+/**
+ * True when the write is built from the read: its arguments use the read's data, directly or through
+ * variables declared from it in between, or the read's result is changed in place between the two.
+ */
+function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {
   const fn = functionOf(read);
   if (!fn || !result.size) return false;
-  let used = false;
+  const derived = new Set(result);
+  let mutated = false;
   const visit = (n: ts.Node): void => {
-    if (used) return;
-    if (n.getStart(ctx.sf) > read.getEnd() && n.getEnd() <= write.getStart(ctx.sf) && ts.isIdentifier(n)) {
-      const s = ctx.checker.getSymbolAtLocation(n);
-      if (s && result.has(s)) used = true;
+    if (mutated || n.getStart(ctx.sf) >= write.getStart(ctx.sf)) return;
+    if (n.getStart(ctx.sf) > read.getEnd()) {
+      if (ts.isVariableDeclaration(n) && n.initializer && usesData(ctx, n.initializer, derived))
+        for (const s of boundSymbols(ctx, n)) derived.add(s);
+      else if (changes(n) && usesData(ctx, target(n), derived)) mutated = true;
     }
     ts.forEachChild(n, visit);
   };
   visit(fn);
-  return used;
+  return mutated || write.arguments.some((a) => usesData(ctx, a, derived));
+}
+
+/** An assignment, `++`/`--`, or `Object.assign(x, …)`: something written into an existing value. */
+function changes(n: ts.Node): boolean {
+  if (ts.isBinaryExpression(n))
+    return n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
+  if (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n))
+    return n.operator === ts.SyntaxKind.PlusPlusToken || n.operator === ts.SyntaxKind.MinusMinusToken;
+  return ts.isCallExpression(n) && n.expression.getText() === "Object.assign";
+}
+
+/** What a change writes into: the assignment's left side, the operand, or `Object.assign`'s first argument. */
+function target(n: ts.Node): ts.Node {
+  if (ts.isBinaryExpression(n)) return n.left;
+  if (ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) return n.operand;
+  return (n as ts.CallExpression).arguments[0] ?? n;
+}
+
+/**
+ * True when the read only decides whether (or how) to write: its result is not kept, or used only in
+ * conditions (`if (existing)`, `existing ? … : …`, `!existing`) and for its keys.
+ */
+function onlyDecides(ctx: TsRuleContext, read: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {
+  const fn = functionOf(read);
+  if (!fn || !result.size) return true;
+  let other = false;
+  let references = 0;
+  let decides = false;
+  const visit = (n: ts.Node): void => {
+    if (other) return;
+    if (ts.isIdentifier(n) && n.getStart(ctx.sf) > read.getEnd()) {
+      const s = ctx.checker.getSymbolAtLocation(n);
+      if (s && result.has(s)) {
+        references++;
+        if (inCondition(n)) decides = true;
+        else if (!(ts.isPropertyAccessExpression(n.parent) && KEY_PROPERTIES.has(n.parent.name.text))) other = true;
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(fn);
+  // Kept only for its keys, the read decides nothing: the write would be the same without it.
+  return !other && (references === 0 || decides);
+}
+
+/** True when a reference sits in a condition: an `if`/`while` test, a conditional's test, or under `!`. */
+function inCondition(n: ts.Node): boolean {
+  let c: ts.Node = n;
+  for (let p = n.parent; p; c = p, p = p.parent) {
+    if ((ts.isIfStatement(p) || ts.isWhileStatement(p)) && p.expression === c) return true;
+    if (ts.isConditionalExpression(p) && p.condition === c) return true;
+    if (ts.isPrefixUnaryExpression(p) && p.operator === ts.SyntaxKind.ExclamationToken) return true;
+    if (ts.isStatement(p) || ts.isFunctionLike(p)) return false;
+  }
+  return false;
 }
 
 /** Read-modify-write: `updateEntity(entity, mode, { etag: existing.etag })`. */

@@ -5,27 +5,14 @@
  * decomposed, their queries classified — computed once per file.
  */
 import ts from "typescript";
-import { Classification, PropertyInfo, Report, RuleRecord, ServiceProfile } from "@core";
-import { EntityWrite, FileUsage, UsageFinder } from "../calls";
+import { Classification, Finding, Fix, PropertyInfo, RuleRecord, ServiceProfile, Severity } from "@core";
+import { FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
-import { KeyDecomposer, TsKeyPart } from "../key-parts";
+import { KeyDecomposer } from "../key-parts";
+import type { Key } from "../written-keys";
 import type { DesignTable } from "../drift/design-index";
 
-/** A partitionKey or rowKey expression the code builds, with its parts. */
-export interface Key {
-  which: "partitionKey" | "rowKey";
-  expr: ts.Expression;
-  parts: TsKeyPart[];
-  table?: string;
-  write?: EntityWrite;
-  /** The key comes from the entity's declared type, not from an expression (`expr` is then the entity). */
-  declared?: boolean;
-  /**
-   * Where in this file a finding on the key is reported: `expr` itself, or the call made here when the key is
-   * built in a helper elsewhere (fixes then edit nothing: the helper serves other callers too).
-   */
-  at: ts.Node;
-}
+export type { Key } from "../written-keys";
 
 /** A `listEntities`/`getEntity` call with its class (undefined when the filter is not known statically, or does not parse). */
 export interface TsQuery {
@@ -54,7 +41,7 @@ export interface TsRuleContext {
   queries: readonly TsQuery[];
   /** The write sites of a table across the project (for findings that concern the whole table). */
   tableSites(table: string | undefined): TableSites | undefined;
-  report: Report;
+  report: TsReport;
 }
 
 export interface TsRule extends RuleRecord {
@@ -64,3 +51,35 @@ export interface TsRule extends RuleRecord {
 export const span = (sf: ts.SourceFile, n: ts.Node) => ({ start: n.getStart(sf), end: n.getEnd() });
 
 export const text = (sf: ts.SourceFile, n: ts.Node) => n.getText(sf);
+
+/** Another place a finding concerns (another site of the same problem), as LSP `relatedInformation` and SARIF `relatedLocations` carry it. */
+export interface RelatedLocation {
+  /** Absolute path of the file. */
+  file: string;
+  /** 0-based line and character of the start. */
+  line: number;
+  character: number;
+  message: string;
+}
+
+/** A finding of a TypeScript rule: a core finding, with the other places of the same problem. */
+export interface TsFinding extends Finding {
+  related?: RelatedLocation[];
+}
+
+/** Reports one finding of the rule being run (code and default severity filled in), with its fixes, severity and related places. */
+export type TsReport = (
+  at: { start: number; end: number },
+  message: string,
+  more?: { fixes?: Fix[]; severity?: Severity; related?: RelatedLocation[] },
+) => void;
+
+/** The report function of one TypeScript rule, collecting into `out`. */
+export function tsReporter(rule: RuleRecord, out: TsFinding[]): TsReport {
+  return (at, message, more) => {
+    const finding: TsFinding = { code: rule.code, severity: more?.severity ?? rule.severity, start: at.start, end: at.end, message };
+    if (more?.fixes) finding.fixes = more.fixes;
+    if (more?.related?.length) finding.related = more.related;
+    out.push(finding);
+  };
+}

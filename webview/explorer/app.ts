@@ -24,6 +24,8 @@ import { problemOf, sentence } from "../problem";
 import { LongOperations } from "./long-ops";
 import { placeRow } from "./order";
 import { costLine, Edits } from "./cost";
+import { ImportReview } from "./import-review";
+import { ExplorerJobs } from "./jobs";
 
 const OPEN_A_TABLE: EmptyState = { message: "Open a table: pick one under Tables, or create one." };
 
@@ -53,6 +55,8 @@ export class ExplorerApp {
   private readonly filter: FilterEditor;
   private readonly ops: LongOperations;
   private readonly toolbar: Toolbar;
+  private readonly review = new ImportReview();
+  private readonly jobs: ExplorerJobs;
 
   constructor(
     private readonly host: ViewClient<"explorer">,
@@ -76,6 +80,11 @@ export class ExplorerApp {
         return stored;
       },
       insert: (row) => this.inserted(row),
+      reload: async (row) => {
+        const now = await host.request("entity.get", { table: this.need(), partitionKey: row.partitionKey, rowKey: row.rowKey });
+        this.grid.replace(now);
+        return now;
+      },
       describe: (e) => problemOf(e),
     });
     this.filter = new FilterEditor(
@@ -112,13 +121,27 @@ export class ExplorerApp {
           if (this.table === t) this.closeTable(`Deleted the table ${t}.`);
           this.setTables(left);
         }),
+      exportFolder: (t) => void this.transfer(() => this.ops.exportToFolder(t), false),
+      clear: (t) => void this.safely(() => this.jobs.deleteMatching(t, undefined)),
+    });
+    this.jobs = new ExplorerJobs({
+      host,
+      ops: this.ops,
+      status: this.status,
+      review: this.review,
+      openTable: () => this.table,
+      filterError: () => this.filter.state.error,
+      reread: () => this.run(),
+      updateButtons: () => this.updateButtons(),
     });
     this.toolbar = new Toolbar({
       insert: () => this.detail.show(undefined),
       deleteSelected: () => void this.deleteSelected(),
       more: () => void this.more(),
-      import: (f) => void this.transfer(() => this.ops.import(this.need(), f), true),
+      deleteMatching: () => void this.safely(() => this.jobs.deleteMatching(this.need(), this.filter.text.trim())),
+      import: (f) => void this.safely(() => this.jobs.importFile(this.need(), f)),
       export: (scope, f) => void this.exportAs(scope, f),
+      exportFolder: () => void this.transfer(() => this.ops.exportToFolder(this.need()), false),
     });
     root.append(
       h(
@@ -138,6 +161,7 @@ export class ExplorerApp {
             h("button", { class: "run", title: "Run (Ctrl+Enter)", onclick: () => void this.run() }, "Run query"),
           ),
           this.toolbar.element,
+          this.review.element,
           this.status.progress,
           this.status.cost,
           this.status.error,
@@ -266,6 +290,7 @@ export class ExplorerApp {
     this.badgeEl.textContent = state.classification ? badge(state.classification) : "does not parse";
     this.badgeEl.className = `badge ${state.classification ? state.classification.class : "invalid"}`;
     this.badgeEl.title = state.classification?.reasons.join("; ") ?? state.error ?? "";
+    this.updateButtons();
   }
 
   private async run(): Promise<void> {
@@ -389,7 +414,8 @@ export class ExplorerApp {
       rows: this.grid.count,
       more: !!this.continuation,
       selected: this.grid.selected().length,
-      busy: this.ops.busy,
+      filter: !!this.filter?.text.trim() && !this.filter.state.error,
+      busy: this.ops.busy || this.review.open,
     });
   }
 

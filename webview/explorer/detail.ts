@@ -1,7 +1,9 @@
 /**
  * The entity detail view: keys, each property with its Edm type and value,
  * add or remove properties; Save replaces the entity only if its ETag still
- * matches (the host refuses a conflicting edit and says so), Insert creates.
+ * matches (the host refuses a conflicting edit and says so, and the pane
+ * offers Reload: the entity as it is now, the edits set aside), Insert
+ * creates.
  */
 import type { EntityRow } from "@protocol/entities";
 import type { EdmType } from "@protocol";
@@ -14,9 +16,14 @@ export interface DetailActions {
   save(row: EntityRow, etag: string): Promise<EntityRow>;
   /** Inserts; `note` says where the new entity is (or why the grid does not show it). */
   insert(row: EntityRow): Promise<{ row: EntityRow; note?: string }>;
+  /** Reads the entity as it is now (after a save was refused because someone changed it). */
+  reload(row: EntityRow): Promise<EntityRow>;
   /** Turns an error into what to show: a sentence, and the service's answer behind "Details". */
   describe(e: unknown): Problem;
 }
+
+/** A save refused because the entity changed since it was read (HTTP 412): reloading is the way on. */
+const isConflict = (p: Problem) => p.kind === "refused" && /^HTTP 412\b/.test(p.details ?? "");
 
 export class EntityDetail {
   readonly element = h("section", { class: "detail", "aria-label": "Entity" });
@@ -38,6 +45,23 @@ export class EntityDetail {
     this.isNew = !row;
     this.row = row ? structuredClone(row) : { partitionKey: "", rowKey: "", properties: {} };
     this.render();
+  }
+
+  /** Shows the entity as it is now; what the user had typed is set aside, and the pane says so. */
+  private async reload(was: EntityRow): Promise<void> {
+    const status = this.element.querySelector<HTMLElement>(".status")!;
+    status.textContent = "Reloading…";
+    status.className = "status";
+    try {
+      const now = await this.actions.reload(was);
+      this.show(now);
+      this.element.querySelector(".status")!.textContent =
+        "Reloaded: these are the current values (your edits were not saved: make them again, then Save).";
+    } catch (e) {
+      clear(status);
+      status.append(...problemNodes(this.actions.describe(e)));
+      status.className = "status error";
+    }
   }
 
   private render(): void {
@@ -90,8 +114,11 @@ export class EntityDetail {
         this.element.querySelector(".status")!.textContent =
           `${what === "save" ? "Saved." : "Inserted."}${"note" in done && done.note ? ` ${done.note}` : ""}`;
       } catch (e) {
+        const problem = this.actions.describe(e);
         clear(status);
-        status.append(...problemNodes(this.actions.describe(e)));
+        status.append(...problemNodes(problem));
+        if (what === "save" && isConflict(problem))
+          status.append(h("button", { class: "secondary reload", onclick: () => void this.reload(row) }, "Reload"));
         status.className = "status error";
       }
     };

@@ -1,24 +1,26 @@
 /**
  * The OData filter editor: Monaco with a filter language — colours,
- * completion of the table's property names, operators and literal forms,
- * error markers where the filter does not parse — and a badge with the
- * shared classifier's class that follows every keystroke.
+ * completion of what fits next (the table's property names, then an
+ * operator, a literal of the property's type, `and` / `or`: the vocabulary
+ * of protocol/filter-words.ts, each with its documentation), error markers
+ * where the filter does not parse — and a badge with the shared
+ * classifier's class that follows every keystroke.
  */
 import * as monaco from "monaco-editor/editor/editor.api";
 import "monaco-editor/editor/contrib/suggest/browser/suggestController";
 import "monaco-editor/editor/contrib/snippet/browser/snippetController2";
 import "monaco-editor/editor/contrib/hover/browser/hoverContribution";
 import { parseFilter, classifyFilter, badge, Classification } from "@core";
+import { filterSuggestions, FilterProperty, FilterWord } from "@protocol/filter-words";
 import { followTheme } from "./monaco-theme";
 
 declare const MONACO_EDITOR_WORKER: string;
 
 const LANGUAGE = "odata-filter";
 const OPERATORS = ["eq", "ne", "gt", "ge", "lt", "le", "and", "or", "not"];
-const SYSTEM = ["PartitionKey", "RowKey", "Timestamp"];
 
 let registered = false;
-let columns: string[] = [];
+let columns: FilterProperty[] = [];
 
 /** Monaco's worker runs from a Blob made of its bundled source: the CSP allows `worker-src blob:`, no network. */
 function setUpEnvironment(): void {
@@ -58,27 +60,31 @@ function registerLanguage(): void {
     provideCompletionItems: (model, position) => {
       const word = model.getWordUntilPosition(position);
       const range = new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
-      const K = monaco.languages.CompletionItemKind;
-      const props = [...new Set([...SYSTEM, ...columns])].map((label) => ({
-        label,
-        kind: K.Field,
-        insertText: label,
-        range,
-        detail: SYSTEM.includes(label) ? "key" : "property",
-      }));
-      const ops = OPERATORS.map((label) => ({ label, kind: K.Operator, insertText: label, range }));
-      const literals = [
-        { label: "'text'", insertText: "'${1:text}'", detail: "string (double '' to escape ')" },
-        { label: "datetime'…'", insertText: "datetime'${1:2026-01-01T00:00:00Z}'", detail: "Edm.DateTime" },
-        { label: "guid'…'", insertText: "guid'${1:00000000-0000-0000-0000-000000000000}'", detail: "Edm.Guid" },
-        { label: "X'…'", insertText: "X'${1:0a1b}'", detail: "Edm.Binary" },
-        { label: "42L", insertText: "${1:42}L", detail: "Edm.Int64" },
-        { label: "true", insertText: "true", detail: "Edm.Boolean" },
-        { label: "false", insertText: "false", detail: "Edm.Boolean" },
-      ].map((l) => ({ ...l, kind: K.Value, range, insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet }));
-      return { suggestions: [...props, ...ops, ...literals] };
+      const before = model.getValueInRange(new monaco.Range(1, 1, position.lineNumber, position.column));
+      const suggestions = filterSuggestions(before, columns).map((w, i) => suggestion(w, i, range));
+      return { suggestions };
     },
   });
+}
+
+const KIND: Record<FilterWord["kind"], monaco.languages.CompletionItemKind> = {
+  property: monaco.languages.CompletionItemKind.Field,
+  operator: monaco.languages.CompletionItemKind.Operator,
+  value: monaco.languages.CompletionItemKind.Value,
+};
+
+/** A word as Monaco offers it, in the vocabulary's order (sortText), its documentation shown beside it. */
+function suggestion(w: FilterWord, index: number, range: monaco.IRange): monaco.languages.CompletionItem {
+  return {
+    label: w.label,
+    kind: KIND[w.kind],
+    insertText: w.insert,
+    ...(w.snippet ? { insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet } : {}),
+    detail: w.detail,
+    documentation: { value: w.doc },
+    sortText: String(index).padStart(4, "0"),
+    range,
+  };
 }
 
 export interface FilterState {
@@ -136,9 +142,9 @@ export class FilterEditor {
     return this.current;
   }
 
-  /** Property names sampled from the table, offered by completion. */
-  setColumns(names: string[]): void {
-    columns = names;
+  /** Properties sampled from the table (with their type when the sample agrees on one), offered by completion. */
+  setColumns(properties: FilterProperty[]): void {
+    columns = properties;
   }
 
   focus(): void {

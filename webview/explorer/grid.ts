@@ -23,7 +23,23 @@ interface Column {
   label: string;
   /** Wider than the others (Timestamp's full date and time). */
   wide?: boolean;
-  value(row: EntityRow): { text: string; type?: string } | undefined;
+  /** A column of several types: how many values of each ("3 Int32, 2 Double"). */
+  counts?: string;
+  /** `own`: the cell's type differs from the column's, and the cell shows it. */
+  value(row: EntityRow): { text: string; type?: string; own?: boolean } | undefined;
+}
+
+/**
+ * A column's type from all its values, not the first row's: the one type
+ * they share; Double for whole numbers stored as Int32 beside Doubles (as
+ * an emulator stores 5.0); otherwise "mixed: Int32, String" in the order
+ * the types were met.
+ */
+export function columnType(types: ReadonlyMap<string, number>): string {
+  const names = [...types.keys()];
+  if (names.length === 1) return names[0];
+  if (names.length === 2 && names.includes("Int32") && names.includes("Double")) return "Double";
+  return `mixed: ${names.join(", ")}`;
 }
 
 const SYSTEM: Column[] = [
@@ -135,23 +151,32 @@ export class EntityGrid {
   }
 
   private layout(): void {
-    const seen = new Map<string, string>();
+    const seen = new Map<string, Map<string, number>>();
     let timestamps = false;
     for (const r of this.rows) {
       if (r.timestamp) timestamps = true;
-      for (const [k, v] of Object.entries(r.properties)) if (!seen.has(k)) seen.set(k, v.type);
+      for (const [k, v] of Object.entries(r.properties)) {
+        const types = seen.get(k) ?? new Map<string, number>();
+        types.set(v.type, (types.get(v.type) ?? 0) + 1);
+        seen.set(k, types);
+      }
     }
     this.columns = [
       ...SYSTEM,
       ...(timestamps ? [TIMESTAMP] : []),
-      ...[...seen].map(([name, type]): Column => ({
-        name,
-        label: type,
-        value: (r) => {
-          const v = r.properties[name];
-          return v ? { text: v.value, type: v.type } : undefined;
-        },
-      })),
+      ...[...seen].map(([name, types]): Column => {
+        const label = columnType(types);
+        return {
+          name,
+          label,
+          ...(types.size > 1 ? { counts: [...types].map(([t, n]) => `${n.toLocaleString("en-US")} ${t}`).join(", ") } : {}),
+          value: (r) => {
+            const v = r.properties[name];
+            // A cell whose type is not the column's says its own: Azure compares values of one type only.
+            return v ? { text: v.value, type: v.type, ...(v.type !== label ? { own: true } : {}) } : undefined;
+          },
+        };
+      }),
     ];
     const width = CHECK_WIDTH + this.columns.reduce((sum, c) => sum + (c.wide ? WIDE_WIDTH : COLUMN_WIDTH), 0);
     this.header.style.width = this.canvas.style.width = `${width}px`;
@@ -194,7 +219,7 @@ export class EntityGrid {
           {
             class: `cell${c.wide ? " wide" : ""}`,
             role: "columnheader",
-            title: `${c.name} (${c.label})`,
+            title: `${c.name} (${c.label}${c.counts ? `: ${c.counts}` : ""})`,
             "aria-label": `${c.name}, ${c.label}`,
           },
           c.name,
@@ -261,6 +286,7 @@ export class EntityGrid {
             title: v ? `${v.text}${v.type ? ` (Edm.${v.type})` : ""}` : "no value",
           },
           v ? v.text : "",
+          ...(v?.own ? [h("span", { class: "cell-type" }, v.type)] : []),
         );
       }),
     );

@@ -18,6 +18,10 @@ export interface SidebarActions {
   /** Infers a design from the table (VS Code's "Infer a Design from a Table…" on the active connection). */
   infer(table: string): void;
   remove(table: string): void;
+  /** Exports every entity of the table to a folder (resumable). */
+  exportFolder(table: string): void;
+  /** Deletes every entity of the table, which stays. */
+  clear(table: string): void;
 }
 
 /** What the tables list shows: no connection, the tables, or why there are none to show. */

@@ -1,6 +1,6 @@
 /**
  * The context menu of a table in the sidebar's list: Open, Infer a
- * design…, Delete table…. It opens at the pointer on a right-click, or
+ * design…, Export to a folder…, Clear table…, Delete table…. It opens at the pointer on a right-click, or
  * under the table's name from the keyboard (the menu key or Shift+F10),
  * and follows the ARIA menu pattern: arrows, Home and End move between the
  * items, Enter or a click chooses, Escape or a click elsewhere closes it
@@ -13,6 +13,8 @@ import { menuKey } from "./menu";
 export interface TableMenuActions {
   open(table: string): void;
   infer(table: string): void;
+  exportFolder(table: string): void;
+  clear(table: string): void;
   remove(table: string): void;
 }
 
@@ -42,6 +44,8 @@ export class TableMenu {
       { class: "menu table-menu", role: "menu" },
       item("open-table", "Open", (t) => actions.open(t)),
       item("infer-design", "Infer a design…", (t) => actions.infer(t)),
+      item("export-folder", "Export to a folder…", (t) => actions.exportFolder(t)),
+      item("clear-table", "Clear table…", (t) => actions.clear(t)),
       item("delete-table", "Delete table…", (t) => actions.remove(t)),
     );
     this.element.hidden = true;

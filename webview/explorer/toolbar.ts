@@ -1,9 +1,11 @@
 /**
- * The explorer's toolbar: Insert…, Delete selected, Load more, the Import…
- * and Export… menus, and the count of entities in the grid. Which buttons
+ * The explorer's toolbar: Insert…, Delete selected, Delete matching… (every
+ * entity the filter matches, loaded or not), Load more, the Import… and
+ * Export… menus (Export… also writes the whole table to a folder, as
+ * `tdl export` does), and the count of entities in the grid. Which buttons
  * work follows what is open: no table, no table actions; no selection, no
- * delete; no continuation token, no Load more; a long operation running,
- * no second one.
+ * delete; no filter, no delete of what it matches; no continuation token,
+ * no Load more; a long operation running, no second one.
  */
 import type { TransferFormat } from "@protocol/pages";
 import { h } from "../dom";
@@ -13,9 +15,11 @@ import { countLine } from "./cost";
 export interface ToolbarActions {
   insert(): void;
   deleteSelected(): void;
+  deleteMatching(): void;
   more(): void;
   import(format: TransferFormat): void;
   export(scope: "result" | "table", format: TransferFormat): void;
+  exportFolder(): void;
 }
 
 /** What the buttons depend on. */
@@ -26,6 +30,8 @@ export interface ToolbarState {
   rows: number;
   more: boolean;
   selected: number;
+  /** A filter that parses is in the editor (Delete matching… deletes what it matches). */
+  filter: boolean;
   busy: boolean;
 }
 
@@ -35,6 +41,7 @@ export class Toolbar {
   readonly element: HTMLElement;
   private readonly insert: HTMLButtonElement;
   private readonly remove: HTMLButtonElement;
+  private readonly removeMatching: HTMLButtonElement;
   private readonly more: HTMLButtonElement;
   private readonly importMenu: MenuButton;
   private readonly exportMenu: MenuButton;
@@ -43,6 +50,15 @@ export class Toolbar {
   constructor(actions: ToolbarActions) {
     this.insert = h("button", { class: "secondary insert-new", onclick: () => actions.insert() }, "Insert…");
     this.remove = h("button", { class: "secondary delete", onclick: () => actions.deleteSelected() }, "Delete selected");
+    this.removeMatching = h(
+      "button",
+      {
+        class: "secondary delete-matching",
+        title: "Delete every entity the filter matches, loaded or not",
+        onclick: () => actions.deleteMatching(),
+      },
+      "Delete matching…",
+    );
     this.more = h("button", { class: "secondary more", onclick: () => actions.more() }, "Load more");
     this.importMenu = new MenuButton(
       "Import…",
@@ -60,12 +76,14 @@ export class Toolbar {
         name: `export-table-${f}`,
         run: () => actions.export("table", f),
       })),
+      { label: "The whole table to a folder (resumable)…", name: "export-table-folder", run: () => actions.exportFolder() },
     ]);
     this.element = h(
       "div",
       { class: "toolbar" },
       this.insert,
       this.remove,
+      this.removeMatching,
       this.more,
       this.importMenu.element,
       this.exportMenu.element,
@@ -79,6 +97,7 @@ export class Toolbar {
     this.more.disabled = !s.open || !s.more;
     this.importMenu.disabled = this.exportMenu.disabled = !s.open || s.busy;
     this.remove.disabled = !s.selected || s.busy;
+    this.removeMatching.disabled = !s.open || !s.filter || s.busy;
     this.remove.textContent = s.selected ? `Delete ${s.selected.toLocaleString("en-US")} selected` : "Delete selected";
   }
 }

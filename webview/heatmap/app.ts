@@ -8,18 +8,43 @@
  * and Show all go back); hovering a cell shows its keys, second and rates.
  * The summary says what the newest second carried, or that the emulator
  * is idle (the host sends an empty second each second nothing happens).
+ * Given a `Span` (a heatmap of a service's logs), it shows that span
+ * whole instead — columns of the logs' bucket, times in UTC — and its own
+ * title and summary.
  */
 import "./heatmap.css";
 import type { TrafficSecond } from "@protocol/traffic";
 import { h } from "../dom";
+import { rowLabel } from "@protocol/heatmap-grid";
 import { clock, DEFAULT_SPAN, Layout, summary, TrafficLog, Zoom } from "./model";
 import { Colours, draw, geometry, Geometry, rateAt, rowsThatFit, scaleColour } from "./draw";
+
+/** A fixed span to show whole (a heatmap of logs): its buckets, first and last, and what the page says of it. */
+export interface Span {
+  bucketMs: number;
+  /** "second", "minute"…: what one column is. */
+  bucketName: string;
+  first: number;
+  last: number;
+  title: string;
+  summary: string;
+}
+
+/** A time in UTC as the logs write it: `13:05:03`, with the date when the span is longer than a day. */
+function utc(span: Span): (t: number) => string {
+  const long = span.last - span.first >= 86_400_000;
+  return (t) => {
+    const iso = new Date(t).toISOString();
+    return long ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 19);
+  };
+}
 
 const DRAG_MIN = 5;
 const n = (v: number) => v.toLocaleString("en-US");
 
 export class Heatmap {
-  private readonly log = new TrafficLog();
+  private readonly log: TrafficLog;
+  private readonly label: (t: number) => string;
   private readonly canvas = h("canvas", { class: "heatmap-canvas", role: "img" });
   private readonly plot = h("div", { class: "heatmap-plot" });
   private readonly tip = h("div", { class: "heatmap-tip", role: "tooltip" });
@@ -38,15 +63,22 @@ export class Heatmap {
   private anchor: Cell | undefined;
   private queued = false;
 
-  constructor(root: HTMLElement, initial: TrafficSecond[] = [], now?: number) {
+  constructor(
+    root: HTMLElement,
+    initial: TrafficSecond[] = [],
+    now?: number,
+    private readonly span?: Span,
+  ) {
+    this.log = span ? new TrafficLog(span.bucketMs, Infinity) : new TrafficLog();
+    this.label = span ? utc(span) : clock;
     this.plot.append(this.canvas, this.band, this.tip);
     this.tip.hidden = this.band.hidden = true;
     const gradient = `linear-gradient(to right, ${[0, 0.25, 0.5, 0.75, 1].map(scaleColour).join(", ")})`;
     root.append(
       h(
         "section",
-        { class: "heatmap" },
-        h("header", { class: "heatmap-head" }, h("h1", {}, "Key-space heatmap"), this.summaryEl),
+        { class: span ? "heatmap logs" : "heatmap" },
+        h("header", { class: "heatmap-head" }, h("h1", {}, span?.title ?? "Key-space heatmap"), this.summaryEl),
         h(
           "div",
           { class: "heatmap-legend", "aria-label": "Colour legend" },
@@ -56,7 +88,7 @@ export class Heatmap {
             h("span", { class: "legend-bar", style: `background: ${gradient}` }),
             h("span", { class: "legend-labels" }, h("span", {}, "0"), this.legendMid, this.legendMax),
           ),
-          h("span", { class: "legend-unit" }, "entities/s per key range and second (log scale)"),
+          h("span", { class: "legend-unit" }, `${this.unit} per key range and ${span?.bucketName ?? "second"} (log scale)`),
           h("span", { class: "legend-throttled" }, h("span", { class: "swatch", "aria-hidden": "true" }), "outlined: throttled requests"),
         ),
         h("div", { class: "heatmap-zoom" }, this.zoomOut, this.reset, this.zoomText),
@@ -96,8 +128,14 @@ export class Heatmap {
     this.schedule();
   }
 
+  /** What a cell counts: entities a second live, entities in a bucket of logs. */
+  private get unit(): string {
+    return this.span ? "entities" : "entities/s";
+  }
+
   private get zoom(): Zoom {
-    return this.zooms[this.zooms.length - 1] ?? { span: DEFAULT_SPAN };
+    const whole = this.span && { span: Math.round((this.span.last - this.span.first) / this.span.bucketMs) + 1, end: this.span.last };
+    return this.zooms[this.zooms.length - 1] ?? whole ?? { span: DEFAULT_SPAN };
   }
 
   private setZoom(zooms: Zoom[]): void {
@@ -122,18 +160,22 @@ export class Heatmap {
     this.view = { layout, g };
     // Said in the same frame as the map is drawn, so what the text says is what the map shows.
     const z = this.zoom;
-    const time = z.end === undefined ? `the last ${n(z.span)} seconds` : `${clock(z.end - (z.span - 1) * 1000)}–${clock(z.end)}`;
+    const step = this.log.bucketMs;
+    const time =
+      z.end === undefined
+        ? `the last ${n(z.span)} seconds`
+        : `${this.label(z.end - (z.span - 1) * step)}–${this.label(z.end)}${this.span ? " UTC" : ""}`;
     const keys = z.keys ? (z.keys.first === z.keys.last ? `key ${z.keys.first}` : `keys ${z.keys.first} … ${z.keys.last}`) : "every key";
     this.zoomText.textContent = `Showing ${keys}, ${time}.${this.zooms.length ? "" : " Drag across the map to zoom into a key range and a time range."}`;
-    draw(this.canvas, layout, g, this.colours());
+    draw(this.canvas, layout, g, this.colours(), this.label);
     this.legendMid.textContent = n(rateAt(0.5, layout.max));
-    this.legendMax.textContent = `${n(layout.max)} entities/s`;
-    const said = summary(this.log, layout.keys);
+    this.legendMax.textContent = `${n(layout.max)} ${this.unit}`;
+    const said = this.span ? { idle: false, text: this.span.summary } : summary(this.log, layout.keys);
     this.summaryEl.textContent = said.text;
     this.summaryEl.classList.toggle("idle", said.idle);
     this.canvas.setAttribute(
       "aria-label",
-      `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} seconds. ${said.text}`,
+      `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} ${this.span ? `${this.span.bucketName}s` : "seconds"}. ${said.text}`,
     );
     Object.assign(this.plot.dataset, {
       rows: String(layout.rows.length),
@@ -191,11 +233,11 @@ export class Heatmap {
     if (!this.view) return;
     const keys = this.view.layout.rows[at.row];
     const cell = this.view.layout.cells[at.col][at.row];
-    const range = keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${n(keys.length)} keys)`;
+    const range = rowLabel(keys);
     const rate = cell ? cell.reads + cell.writes : 0;
     const share = cell && rate + cell.throttled ? Math.round((100 * cell.throttled) / (rate + cell.throttled)) : 0;
     this.tip.textContent =
-      `${range}\n${clock(this.view.layout.times[at.col])} · ${n(rate)} entities/s` +
+      `${range}\n${this.label(this.view.layout.times[at.col])} · ${n(rate)} ${this.unit}` +
       (cell ? ` (${n(cell.reads)} read, ${n(cell.writes)} written) · ${share}% throttled` : "");
     const left = Math.min(x + 12, this.view.g.width - 220);
     Object.assign(this.tip.style, { left: `${Math.max(0, left)}px`, top: `${y + 14}px` });

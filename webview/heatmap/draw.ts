@@ -3,39 +3,12 @@
  * (the first key of each row), cells coloured by entities per second on a
  * log scale, throttled cells outlined, and a time axis below. Text takes
  * the theme's colours (read from the page's CSS), so it reads in every
- * theme; the cell colours are one sequential scale (dark blue → yellow,
- * after viridis) that stays distinct from the background in light and dark.
+ * theme; the cell colours are the heatmaps' one scale (protocol/heatmap-grid.ts).
  */
+import { scaleColour, scalePosition } from "@protocol/heatmap-grid";
 import { clock, Layout, tickStep } from "./model";
 
-/** Viridis at five stops: even steps in lightness, readable by people with colour-vision deficiencies. */
-const STOPS: Array<[number, number, number]> = [
-  [68, 1, 84],
-  [59, 82, 139],
-  [33, 145, 140],
-  [94, 201, 98],
-  [253, 231, 37],
-];
-
-/** The colour of `v` in 0..1. */
-export function scaleColour(v: number): string {
-  const x = Math.max(0, Math.min(1, v)) * (STOPS.length - 1);
-  const i = Math.min(STOPS.length - 2, Math.floor(x));
-  const f = x - i;
-  const [a, b] = [STOPS[i], STOPS[i + 1]];
-  const mix = (k: number) => Math.round(a[k] + (b[k] - a[k]) * f);
-  return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
-}
-
-/** Where 0..1 of the scale sits for `rate` entities/s when the largest cell has `max` (log scale: quiet keys stay visible). */
-export function scalePosition(rate: number, max: number): number {
-  return rate > 0 ? Math.log1p(rate) / Math.log1p(Math.max(1, max)) : 0;
-}
-
-/** The rate at position `v` of the scale (the legend's labels). */
-export function rateAt(v: number, max: number): number {
-  return Math.round(Math.expm1(v * Math.log1p(Math.max(1, max))));
-}
+export { rateAt, scaleColour } from "@protocol/heatmap-grid";
 
 /** The plot's geometry in CSS pixels. */
 export interface Geometry {
@@ -87,7 +60,8 @@ export interface Colours {
   font: string;
 }
 
-export function draw(canvas: HTMLCanvasElement, layout: Layout, g: Geometry, colours: Colours): void {
+/** Draws `layout`; `label` names a column's time on the axis (the local clock live, UTC for logs). */
+export function draw(canvas: HTMLCanvasElement, layout: Layout, g: Geometry, colours: Colours, label: (t: number) => string = clock): void {
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(g.width * ratio);
   canvas.height = Math.round(g.height * ratio);
@@ -123,28 +97,28 @@ export function draw(canvas: HTMLCanvasElement, layout: Layout, g: Geometry, col
     if (y % every) return;
     ctx.fillText(fit(ctx, keys[0], g.gutter - 8), plot.x - 6, plot.y + y * rowH + rowH / 2);
   });
-  // The time axis: a tick every few seconds, the newest second always labelled at the right.
+  // The time axis: a tick every few columns, the newest always labelled at the right.
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   const step = tickStep(colW);
   const axisY = plot.y + plot.h + 4;
   const labelled: number[] = [];
-  const label = (i: number, align: CanvasTextAlign) => {
+  const tick = (i: number, align: CanvasTextAlign) => {
     const x = plot.x + i * colW + colW / 2;
     ctx.fillStyle = colours.grid;
     ctx.fillRect(Math.round(x), plot.y + plot.h, 1, 3);
     ctx.fillStyle = colours.foreground;
     ctx.textAlign = align;
-    ctx.fillText(clock(layout.times[i]), align === "right" ? plot.x + plot.w : x, axisY);
+    ctx.fillText(label(layout.times[i]), align === "right" ? plot.x + plot.w : x, axisY);
     labelled.push(x);
   };
   const last = layout.times.length - 1;
-  if (last >= 0) label(last, "right");
+  if (last >= 0) tick(last, "right");
   for (let i = last - 1; i >= 0; i--) {
     // Ticks on whole multiples of the step (12:00:30, 12:01:00), clear of the labels beside them.
-    if ((layout.times[i] / 1000) % step) continue;
+    if ((layout.times[i] / layout.bucketMs) % step) continue;
     const x = plot.x + i * colW + colW / 2;
     if (labelled[labelled.length - 1] - x < 64 || x - 32 < plot.x) continue;
-    label(i, "center");
+    tick(i, "center");
   }
 }

@@ -7,18 +7,15 @@
  * holds no traffic.
  */
 import type { TrafficSecond } from "@protocol/traffic";
+import { type Cell, type Grid, keyGrid } from "@protocol/heatmap-grid";
 import { plural } from "@core/text/words";
+
+export type { Cell } from "@protocol/heatmap-grid";
 
 /** Seconds kept (the host keeps ten minutes for a heatmap opened late). */
 export const KEEP_SECONDS = 600;
 /** Seconds in view when not zoomed. */
 export const DEFAULT_SPAN = 120;
-
-export interface Cell {
-  reads: number;
-  writes: number;
-  throttled: number;
-}
 
 /** A zoom: a time range (`live`: it ends at the newest second and moves with it) and a key range (inclusive). */
 export interface Zoom {
@@ -28,27 +25,30 @@ export interface Zoom {
   keys?: { first: string; last: string };
 }
 
-export interface Layout {
-  /** The seconds in view, oldest first (ms, whole seconds), `span` of them. */
+/** The grid in view (keyGrid) and its columns' times. */
+export interface Layout extends Grid {
+  /** The columns in view, oldest first (ms, whole buckets), `span` of them. */
   times: number[];
-  /** Each row's keys, in key order. */
-  rows: string[][];
-  /** cells[column][row]; undefined where nothing happened. */
-  cells: Array<Array<Cell | undefined>>;
-  /** The largest entities/s of a cell in view (at least 1). */
-  max: number;
-  /** Partition keys in view. */
-  keys: number;
+  /** A column's length: 1,000 (a second) live; a log's bucket in a heatmap of logs. */
+  bucketMs: number;
 }
 
-/** The seconds received, by time; a second that comes again is added to the one kept. */
+/**
+ * The buckets received (seconds, live), by time; a bucket that comes again
+ * is added to the one kept. Past `keep` buckets the oldest are dropped.
+ */
 export class TrafficLog {
   private readonly seconds = new Map<number, Map<string, Cell>>();
   private newestT: number | undefined;
   private lastTraffic: number | undefined;
 
+  constructor(
+    readonly bucketMs = 1000,
+    private readonly keep = KEEP_SECONDS,
+  ) {}
+
   add(second: TrafficSecond): void {
-    const t = second.t - (second.t % 1000);
+    const t = second.t - (second.t % this.bucketMs);
     let kept = this.seconds.get(t);
     if (!kept) {
       kept = new Map();
@@ -63,8 +63,8 @@ export class TrafficLog {
     }
     if (kept.size && (this.lastTraffic === undefined || t > this.lastTraffic)) this.lastTraffic = t;
     if (this.newestT === undefined || t > this.newestT) this.newestT = t;
-    if (this.seconds.size > KEEP_SECONDS) {
-      const oldest = [...this.seconds.keys()].sort((a, b) => a - b).slice(0, this.seconds.size - KEEP_SECONDS);
+    if (this.seconds.size > this.keep) {
+      const oldest = [...this.seconds.keys()].sort((a, b) => a - b).slice(0, this.seconds.size - this.keep);
       for (const o of oldest) this.seconds.delete(o);
     }
   }
@@ -85,32 +85,15 @@ export class TrafficLog {
   /** What is in view under `zoom`, the keys grouped into at most `maxRows` rows. */
   layout(zoom: Zoom, maxRows: number): Layout {
     const end = zoom.end ?? this.newestT ?? 0;
-    const times = Array.from({ length: zoom.span }, (_, i) => end - (zoom.span - 1 - i) * 1000);
+    const step = this.bucketMs;
+    const times = Array.from({ length: zoom.span }, (_, i) => end - (zoom.span - 1 - i) * step);
     const inRange = (k: string) => !zoom.keys || (k >= zoom.keys.first && k <= zoom.keys.last);
-    const seen = new Set<string>();
-    for (const t of times) for (const k of this.seconds.get(t)?.keys() ?? []) if (inRange(k)) seen.add(k);
-    // Key order as the service orders PartitionKeys: by UTF-16 code units (JavaScript's own `<`).
-    const keys = [...seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const perRow = Math.max(1, Math.ceil(keys.length / Math.max(1, maxRows)));
-    const rows: string[][] = [];
-    for (let i = 0; i < keys.length; i += perRow) rows.push(keys.slice(i, i + perRow));
-    const rowOf = new Map<string, number>();
-    rows.forEach((r, i) => r.forEach((k) => rowOf.set(k, i)));
-    let max = 1;
-    const cells = times.map((t) => {
-      const column: Array<Cell | undefined> = new Array(rows.length);
-      for (const [k, c] of this.seconds.get(t) ?? []) {
-        const r = rowOf.get(k);
-        if (r === undefined) continue;
-        const cell = (column[r] ??= { reads: 0, writes: 0, throttled: 0 });
-        cell.reads += c.reads;
-        cell.writes += c.writes;
-        cell.throttled += c.throttled;
-        max = Math.max(max, cell.reads + cell.writes);
-      }
-      return column;
-    });
-    return { times, rows, cells, max, keys: keys.length };
+    const grid = keyGrid(
+      times.map((t) => this.seconds.get(t)),
+      maxRows,
+      inRange,
+    );
+    return { ...grid, times, bucketMs: step };
   }
 }
 
@@ -154,8 +137,8 @@ export function summary(log: TrafficLog, keys: number): { idle: boolean; text: s
   };
 }
 
-/** Seconds between time-axis labels so that labels are at least `minPx` apart. */
-export function tickStep(pxPerSecond: number, minPx = 64): number {
-  for (const s of [1, 2, 5, 10, 15, 30, 60, 120, 300, 600]) if (s * pxPerSecond >= minPx) return s;
-  return 600;
+/** Columns between time-axis labels so that labels are at least `minPx` apart (seconds live; minutes, hours… for logs). */
+export function tickStep(pxPerColumn: number, minPx = 64): number {
+  for (const s of [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]) if (s * pxPerColumn >= minPx) return s;
+  return 3600;
 }

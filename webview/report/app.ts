@@ -1,14 +1,16 @@
 /**
  * The stress report view: for each run (two side by side when comparing
- * designs), the verdict with how the run was scaled, the operations'
- * figures, what each access pattern ran as, and three charts (see
- * charts.ts). Numbers and nouns use the runtime's words, so the page says
+ * designs), the verdict with how the run was scaled, what its requests cost
+ * on Table Storage (protocol/run-cost.ts), the operations' figures, what
+ * each access pattern ran as, and three charts (see charts.ts). Numbers and nouns use the runtime's words, so the page says
  * "1 partition" and "no errors" the way the CLI's summary does.
  */
 import type { ReportState } from "@protocol/pages";
 import type { StressReport } from "@protocol/stress-report";
 import type { OpType } from "@protocol";
 import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
+import { SNAPSHOT } from "@core/cost/snapshot";
+import { runCostLine } from "@protocol/run-cost";
 import { h } from "../dom";
 import { drawCharts, hottestScale, RunCharts, shownOps } from "./charts";
 
@@ -67,9 +69,13 @@ function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLEle
     h(
       "p",
       { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
-      h("strong", {}, `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
-      ` (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
+      // The headline says what decided the verdict; a report written before headlines existed shows its hottest rate instead.
+      h("strong", {}, r.verdict.headline ?? `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
+      h("br", {}),
+      `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)} (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
     ),
+    // What the run's requests would cost on Table Storage, at the price sheet shipped with the extension.
+    h("p", { class: "run-cost" }, runCostLine(r, SNAPSHOT)),
     operationsTable(r, ops),
     errorsLine(r, ops),
     patternsTable(r),

@@ -12,6 +12,8 @@ import { parseTablePath, TableRequest } from "./requests";
 export interface BatchOperation extends TableRequest {
   index: number;
   contentId?: string;
+  /** The operation carried If-Match (an update or merge, not an insert-or-…). */
+  ifMatch?: boolean;
   /** The part holds no readable HTTP request line. */
   malformed?: boolean;
 }
@@ -80,7 +82,12 @@ function operation(part: string, index: number, account: string): BatchOperation
   const { headers, content: json } = splitHeaders(lineEnd < 0 ? "" : content.slice(lineEnd + 1));
   const contentId = headers["content-id"] ?? mime["content-id"];
   const op = parseTablePath(method, target, account, json.trim() || undefined, headers["content-type"] ?? "application/json");
-  return { ...op, index, ...(contentId !== undefined ? { contentId } : {}) };
+  return {
+    ...op,
+    index,
+    ...(contentId !== undefined ? { contentId } : {}),
+    ...(headers["if-match"] !== undefined ? { ifMatch: true } : {}),
+  };
 }
 
 /**

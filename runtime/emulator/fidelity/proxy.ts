@@ -16,7 +16,7 @@ import { BatchOperation, parseBatch } from "./batch";
 import { Charge, chargeOf } from "./charges";
 import { relay } from "./relay";
 import { batchRejection, rejection } from "./rejections";
-import { parseTablePath } from "./requests";
+import { parseTablePath, TableRequest } from "./requests";
 import { Throttle, ThrottleSettings } from "./throttle";
 import { TrafficRecorder } from "./recorder";
 
@@ -62,6 +62,8 @@ function header(req: IncomingMessage, name: string): string {
 
 export class FidelityProxy {
   private readonly server: Server;
+  /** What `process` read of each request, for the request log (only while the recorder logs requests). */
+  private readonly seen = new WeakMap<IncomingMessage, { request: TableRequest; operations?: BatchOperation[] }>();
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   /** The targets in force (the stress test scales them to the machine for its run). */
   readonly throttle: Throttle;
@@ -110,7 +112,45 @@ export class FidelityProxy {
     this.stats.requests++;
     req.on("error", () => undefined); // a client that resets midway: nothing to answer
     res.on("error", () => undefined);
+    if (this.o.recorder.wantsRequests) this.logWhenAnswered(req, res);
     this.guard(req, res, () => this.handle(req, res));
+  }
+
+  /** Hands the recorder the request and its answer once the answer is sent (or the client has left). */
+  private logWhenAnswered(req: IncomingMessage, res: ServerResponse): void {
+    const start = Date.now();
+    const t0 = performance.now();
+    res.once("close", () => {
+      try {
+        const method = (req.method ?? "").toUpperCase();
+        const seen = this.seen.get(req) ?? { request: parseTablePath(method, req.url ?? "/", this.o.account) };
+        const answered = res.headersSent ? res.statusCode : 0;
+        const size = Number(res.getHeader("content-length"));
+        this.o.recorder.request({
+          start,
+          durationMs: performance.now() - t0,
+          method,
+          target: req.url ?? "/",
+          host: header(req, "host"),
+          account: this.o.account,
+          status: answered,
+          errorCode: String(res.getHeader("x-ms-error-code") ?? "") || undefined,
+          requestId: String(res.getHeader("x-ms-request-id") ?? "") || undefined,
+          clientRequestId: header(req, "x-ms-client-request-id") || undefined,
+          version: header(req, "x-ms-version") || undefined,
+          userAgent: header(req, "user-agent") || undefined,
+          ifMatch: !!req.headers["if-match"],
+          authorization: header(req, "authorization") || undefined,
+          callerIp: req.socket.remoteAddress ? `${req.socket.remoteAddress}:${req.socket.remotePort}` : undefined,
+          requestBytes: Number(header(req, "content-length")) || 0,
+          responseBytes: Number.isFinite(size) ? size : 0,
+          request: seen.request,
+          operations: seen.operations,
+        });
+      } catch (e) {
+        this.log(`fidelity layer: the request log could not take a request: ${(e as Error)?.stack ?? e}`);
+      }
+    });
   }
 
   /** Runs `fn`; a throw is logged with its stack and answered 500 InternalError. */
@@ -204,6 +244,7 @@ export class FidelityProxy {
           message: `One of the request inputs is not valid: ${b.reason}.`,
         });
     }
+    if (this.o.recorder.wantsRequests) this.seen.set(req, { request: parsed, operations });
     const charge = chargeOf(parsed, operations, this.throttle);
     if (this.o.fidelity) {
       if (parsed.badUri)

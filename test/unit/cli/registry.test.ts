@@ -40,7 +40,7 @@ test("every rule of a declaration names options it declares, and every option is
   }
   assert.deepEqual(
     COMMANDS.map((c) => c.name),
-    ["check", "classify", "fix", "stress", "emulator", "infer", "codegen", "cost", "export", "import", "copy", "delete"],
+    ["check", "classify", "fix", "stress", "emulator", "infer", "codegen", "cost", "heatmap", "export", "import", "copy", "delete"],
   );
 });
 
@@ -108,7 +108,7 @@ test("a new declaration is parsed, checked and documented with no other change: 
     "tdl purge --table T (--partition P | --filter F) [--batch N] [--format text|json] [--dry-run] [--yes] [ANALYSIS OPTIONS]",
   );
   assert.match(commandHelp(remove), /\n {2}--batch N {21}entities per transaction \(default 100\)\n/);
-  assert.match(mainHelp([...COMMANDS, remove]), /Analysis options \(check, classify, fix, stress, codegen, cost, purge\):/);
+  assert.match(mainHelp([...COMMANDS, remove]), /Analysis options \(check, classify, fix, stress, codegen, cost, heatmap, purge\):/);
 });
 
 test("tdl's own entry maps what a command throws: a usage error points to the command's --help", async () => {

@@ -41,7 +41,18 @@ const VALID: Record<string, Record<string, unknown>> = {
   "entities.delete": { table: "Orders", entities: [{ partitionKey: "p", rowKey: "r", etag: ETAG }] },
   "query.run": { table: "Orders", filter: "Age gt 3", select: ["Age"], limit: 10 },
   "columns.sample": { table: "Orders" },
-  "data.import": { table: "Orders", format: "json" },
+  "import.plan": {
+    table: "Orders",
+    format: "json",
+    choices: { nulls: "omit", nested: "refuse", zoneless: "utc", duplicateKeys: "refuse", duplicateProperties: "last" },
+  },
+  "import.run": {
+    table: "Orders",
+    plan: "0b5e3c1a-2d4f-4a6b-8c9d-0e1f2a3b4c5d",
+    choices: { nulls: "refuse", nested: "json", zoneless: "refuse", duplicateKeys: "last", duplicateProperties: "refuse" },
+  },
+  "bulk.export": { table: "Orders" },
+  "bulk.delete": { table: "Orders", filter: "Age gt 3" },
   "data.export": { table: "Orders", format: "csv", filter: "" },
   "design.infer": { table: "Orders" },
 };

@@ -112,7 +112,7 @@ export async function guarded(owner: string, id: string) {
     found.map((x) => textOf(f, x).split("(")[0]),
     ["coins.upsertEntity", "coins.getEntity<{ visits: number }>", "coins.listEntities<{ settled?: boolean }>"],
   );
-  assert.match(found[0].message, /the entity read by getEntity \(in coins\.ts\) is written back with upsertEntity without its ETag/);
+  assert.match(found[0].message, /the entity read by getEntity \(in load\(\)\) is written back with upsertEntity without its ETag/);
   assert.match(found[2].message, /an entity read by listEntities is written back with updateEntity/);
 });
 
@@ -169,4 +169,33 @@ module.exports = { log };
 `,
   );
   assert.deepEqual(codes(caller, "ts/constant-partition-key"), [["warning", '"events"']]);
+});
+
+test("a helper that reads and writes back on its own is reported in the helper, not again at each of its callers", () => {
+  const helper = fx.file(
+    "profiles.ts",
+    `import { TableClient } from "@azure/data-tables";
+const profiles = TableClient.fromConnectionString(process.env.CONN ?? "", "Profiles");
+async function fetchProfile(user: string) {
+  return profiles.getEntity<{ seen: number }>("p", user);
+}
+async function store(entity: { partitionKey: string; rowKey: string; seen: number; by: string }) {
+  await profiles.upsertEntity(entity, "Replace");
+}
+export async function markSeen(user: string) {
+  const profile = await fetchProfile(user);
+  await store({ ...profile, seen: profile.seen + 1, by: user });
+}
+`,
+  );
+  const route = fx.file(
+    "route.ts",
+    `import { markSeen } from "./profiles";
+export async function onVisit(user: string) {
+  await markSeen(user);
+}
+`,
+  );
+  assert.deepEqual(codes(route, "ts/read-before-write"), []);
+  assert.deepEqual(codes(helper, "ts/read-before-write"), [["info", "store({ ...profile, seen: profile.seen + 1, by: user })"]]);
 });

@@ -84,7 +84,7 @@ ${estimates}
   // 5B rows at 6,000 inserts/s: ≈ 9.6 days kept, 232 hourly partitions; a tenth of them is read.
   assert.deepEqual(lens("  rows 5B\n  insert W 6K/s"), [
     "partition-range · ≈ 24 partitions · scans ≈ 500,000,000 to return ≈ 500,000,000",
-    "table-scan · every partition · scans ≈ 5,000,000,000 to return ≈ 1,000,000",
+    "table-scan · every partition · scans ≈ 5 billion to return ≈ 1,000,000",
   ]);
   assert.deepEqual(
     lens("  rows 5B\n  retention 90d\n  insert W 6K/s")[0],

@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { codes, expectFindings, expectFix } from "../../../helpers/analysis";
+import { checkedFixes, codes, expectCheckedFix, expectFindings, expectFix } from "../../../helpers/analysis";
 
 const T = (body: string, service = "") => `${service}table Orders {\n${body}\n}\n`;
 
-test("partition/append-only on an increasing key, with a hash prefix fix", () => {
+test("partition/append-only on an increasing key, with a hash prefix fix (the separator chosen as every fix chooses it)", () => {
   const [f] = expectFindings(
     T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999)
@@ -21,7 +21,7 @@ test("partition/append-only on an increasing key, with a hash prefix fix", () =>
     "partition/append-only",
     T(`  OrderNumber: int64(0..9999999999) increasing
   Device:      int(0..9999)
-  partitionKey = hash(OrderNumber, 4) + "_" + pad(OrderNumber, 10)
+  partitionKey = hash(OrderNumber, 4) + "," + pad(OrderNumber, 10)
   rowKey       = pad(Device, 4)`),
   );
 });
@@ -33,9 +33,17 @@ test("partition/append-only on a time bucket, hashed or not, with a bucket prefi
   partitionKey = ${pk}
   rowKey       = DeviceId`;
   expectFindings(T(body('«hash(date(At, "yyyyMMddHH"), 4)»')), "partition/append-only");
-  const [f] = expectFindings(T(body('«date(At, "yyyyMMddHH")»')), "partition/append-only");
-  assert.ok(f.fixes![0].title.includes("reads over a time range then fan out to 16 partitions"));
-  expectFix(T(body('«date(At, "yyyyMMddHH")»')), "partition/append-only", T(body('bucket(DeviceId, 16) + "_" + date(At, "yyyyMMddHH")')));
+  expectFindings(T(body('«date(At, "yyyyMMddHH")»')), "partition/append-only");
+  // No write rate to size it from: the guide's 16 buckets, in front of the time bucket.
+  const fix = expectCheckedFix(
+    T(body('«date(At, "yyyyMMddHH")»')),
+    "partition/append-only",
+    T(body('bucket(DeviceId, 16) + "," + date(At, "yyyyMMddHH")')),
+  );
+  assert.match(
+    fix.title,
+    /^Prefix bucket\(DeviceId, 16\) \+ ",": spreads the moment's writes over 16 partitions .*; leaves nothing to fix$/,
+  );
   // Decreasing keys are prepend-only; reverse() of an increasing time too.
   const [p] = expectFindings(T(body("«reverse(At)»")), "partition/append-only");
   assert.match(p.message, /prepend-only/);
@@ -43,7 +51,7 @@ test("partition/append-only on a time bucket, hashed or not, with a bucket prefi
   assert.ok(!codes(T(body('DeviceId + "_" + date(At, "yyyyMMdd")'))).includes("partition/append-only"));
 });
 
-test("partition/single-value: warning with estimates, info without; the fix appends the best spreading property", () => {
+test("partition/single-value: warning with estimates, info without; the checked fix appends the best spreading property", () => {
   const body = `  Customer: string(20) distinct 10K
   Region:   enum(EU)
   Seq:      int(0..999) increasing
@@ -54,7 +62,15 @@ test("partition/single-value: warning with estimates, info without; the fix appe
   assert.equal(info.severity, "info");
   const [warn] = expectFindings(T(body + "\n  rows 1M"), "partition/single-value");
   assert.equal(warn.severity, "warning");
-  expectFix(T(body + "\n  rows 1M"), "partition/single-value", T(body.replace("«", "").replace("»", ' + "," + Customer') + "\n  rows 1M"));
+  expectCheckedFix(
+    T(body + "\n  rows 1M"),
+    "partition/single-value",
+    T(body.replace("«", "").replace("»", ' + "," + Customer') + "\n  rows 1M"),
+  );
+  // Buckets of the customer are on offer too (16 without a write rate); the increasing Seq and the double Amount never are.
+  const offered = checkedFixes(T(body + "\n  rows 1M"), "partition/single-value").map((f) => f.title);
+  assert.ok(offered.some((t) => t.startsWith('Append "," + bucket(Customer, 16)')));
+  assert.ok(!offered.some((t) => /Seq|Amount/.test(t)), offered.join(" | "));
 });
 
 test("partition/hot states the figures and splits the hot value with the highest-cardinality property", () => {
@@ -68,8 +84,10 @@ test("partition/hot states the figures and splits the hot value with the highest
   insert Purchase 10K/s`;
   const [f] = expectFindings(T(body), "partition/hot");
   assert.match(f.message, /≈ 2,500 entities\/s on partition '.*'.*the target is 2,000 entities\/s per partition/);
-  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "," + pad(CardID, 6)')));
-  expectFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "_" + bucket(CardID, 4)')), /bucket/);
+  // The seed's choice: DeviceID, which the row key already holds (an identity of the purchase's device), over CardID.
+  expectCheckedFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "," + pad(CardID, 6)')));
+  // 2,500 writes a second over 2,000: 4 buckets (the smallest power of two that halves the load below the target).
+  expectCheckedFix(T(body), "partition/hot", T(body.replace("«SellerID»", 'SellerID + "," + bucket(CardID, 4)')), /bucket\(CardID, 4\)/);
   // The setting's target replaces the profile's; Tablestore has no per-partition number.
   assert.ok(!codes(T(body.replace(/[«»]/g, "")), { partitionTargetEntitiesPerSecond: 3000 }).includes("partition/hot"));
   assert.ok(!codes(T(body.replace(/[«»]/g, ""), "service tablestore\n")).includes("partition/hot"));
@@ -108,11 +126,17 @@ test("partition/too-large: an error on Cosmos DB (20 GB hard), a warning on Tabl
   const [s] = expectFindings(T(body, "service tablestore\n"), "partition/too-large");
   assert.equal(s.severity, "warning");
   assert.ok(!codes(T(body.replace(/[«»]/g, ""))).includes("partition/too-large"));
-  // The fix concatenates a row-key property (the highest-cardinality one): Doc.
-  expectFix(
+  // The fix splits by a row-key property: 38.1 GiB over 20 GiB is 2 splits, so 4 buckets of Doc (or one partition per Doc).
+  expectCheckedFix(
     T(body, "service cosmos-table\n"),
     "partition/too-large",
     T(body.replace("«Tenant»", 'Tenant + "," + Doc'), "service cosmos-table\n"),
+  );
+  expectCheckedFix(
+    T(body, "service cosmos-table\n"),
+    "partition/too-large",
+    T(body.replace("«Tenant»", 'Tenant + "," + bucket(Doc, 4)'), "service cosmos-table\n"),
+    /bucket/,
   );
 });
 
@@ -178,19 +202,20 @@ test("partition/hot on a moving key counts the other parts' hottest share and th
 
 test("partition/hot on a moving key: the preferred fix puts a bucket in front, which ends both hot and append-only", () => {
   const before = READINGS(`«date(At, "yyyyMMddHH")»`, "  rows 500M\n  insert Reading 6K/s");
-  const after = READINGS(`bucket(DeviceId, 8) + "_" + date(At, "yyyyMMddHH")`, "  rows 500M\n  insert Reading 6K/s");
-  expectFix(before, "partition/hot", after);
-  const [f] = expectFindings(before, "partition/hot");
+  const after = READINGS(`bucket(DeviceId, 8) + "," + date(At, "yyyyMMddHH")`, "  rows 500M\n  insert Reading 6K/s");
+  // 6,000 writes a second over 2,000: 8 buckets (the smallest power of two that halves the load below the target).
+  const fix = expectCheckedFix(before, "partition/hot", after);
   assert.equal(
-    f.fixes![0].title,
-    'Prefix bucket(DeviceId, 8) + "_": spreads the moment\'s writes over 8 partitions (reads over a time range then fan out to 8)',
+    fix.title,
+    'Prefix bucket(DeviceId, 8) + ",": spreads the moment\'s writes over 8 partitions (DeviceId identifies the entity and never changes); leaves nothing to fix',
   );
   assert.ok(!codes(after).includes("partition/append-only"));
-  // The composite fix stays on offer: behind the bucket it splits the current hour by device.
-  expectFix(
+  // The composite fix stays on offer: behind the bucket it splits the current hour by device, and leaves append-only.
+  const composite = expectCheckedFix(
     before,
     "partition/hot",
     READINGS(`date(At, "yyyyMMddHH") + "," + DeviceId`, "  rows 500M\n  insert Reading 6K/s"),
     /composite/,
   );
+  assert.match(composite.title, /leaves partition\/append-only \(partitionKey\)$/);
 });

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { analyzeTdl } from "@core";
-import { codes, expectFindings, expectFix } from "../../../helpers/analysis";
+import { checkedFixes, codes, expectCheckedFix, expectFindings, expectFix } from "../../../helpers/analysis";
 
 const T = (body: string) => `table Orders {\n${body}\n}\n`;
 const ORDERS = `  Customer: string(20) charset "a-z0-9" distinct 10K
@@ -60,7 +60,32 @@ test("query/table-scan suggests a second table, or separate queries for an 'or' 
     "query/table-scan",
   );
   assert.match(f.message, /is a table scan: no condition pins the start of the PartitionKey.*≈ 10,000,000 entities a call.*second table/);
-  assert.equal(f.fixes, undefined);
+  // The second table is a candidate, but checking it refuses it: keyed by Status, 3 partitions read whole 5 times a second run hot.
+  assert.match(f.fixes?.[0]?.title ?? "", /^Add table OrdersByStatus keyed by Status for 'ByStatus'/);
+  assert.deepEqual(checkedFixes(T(`${ORDERS}\n  query «ByStatus» 5/s where Status = ?`), "query/table-scan"), []);
+  // Keyed by the order: the query reads one small partition of the second table, and that fix is offered.
+  const fix = expectCheckedFix(
+    T(`${ORDERS}\n  query «ByOrder» 5/s where OrderId = ?`),
+    "query/table-scan",
+    T(`${ORDERS}`) +
+      `\n// Keyed for ByOrder: written alongside Orders, not in the same transaction.
+table OrdersByOrderId {
+  Customer: string(20) charset "a-z0-9" distinct 10K
+  OrderId:  int(0..99999)
+  Status:   enum(Open, Shipped, Closed)
+  Total:    double
+
+  partitionKey = pad(OrderId, 5)
+  rowKey       = pad(OrderId, 5) + "," + Customer
+
+  rows 10M
+  entitySize 1KB
+
+  query ByOrder 5/s where OrderId = ?
+}
+`,
+  );
+  assert.match(fix.title, /ByOrder is then read from table OrdersByOrderId; leaves nothing to fix$/);
   const [or] = expectFindings(
     T(`${ORDERS}
   query «Either» filter "PartitionKey eq 'a' or PartitionKey eq 'b'"`),

@@ -23,3 +23,46 @@ table Beta {
   assert.equal(text.slice(found[0].start, found[0].end), "Alpha");
   assert.match(found[0].message, /≈ 21,000 entities\/s.*table 'Alpha': ≈ 15,000.*target is 20,000/);
 });
+
+/** The issue #20 design: a daily key, 500 orders a second, and a query by customer that scans 50M entities 50 times a second. */
+const SCAN = `service azure-table
+table Orders {
+  OrderId:    guid
+  OrderDate:  datetime increasing
+  CustomerId: string(20) charset "a-z0-9" distinct 100K
+  partitionKey = date(OrderDate, "yyyyMMdd")
+  rowKey       = OrderId
+  rows 50M
+  entitySize 1KB
+  insert PlaceOrder 500/s
+  query ByCustomer 50/s where CustomerId = ? returns 20
+}
+`;
+
+test("a table scan's reads are that query's cost: the account finding names the query and points to query/table-scan, never to more accounts", () => {
+  const a = analyzeTdl(SCAN);
+  const [f] = a.findings.filter((x) => x.code === "throughput/account");
+  assert.equal(
+    f.message,
+    "the table scans of this design read ≈ 2.5 billion entities/s at peak ('ByCustomer' of table 'Orders'), past the Azure Table Storage account target " +
+      "of 20,000 entities/s; the other patterns total ≈ 500. A scan's reads grow with the table, not with the load: key the query so that it is not a " +
+      "scan (query/table-scan), rather than spread over accounts.",
+  );
+  assert.doesNotMatch(f.message, /several storage accounts/);
+  // Nor do they make the current partition hot: 500 inserts a second are under the target (it was ≈ 1,250,000,500 entities/s).
+  assert.deepEqual(
+    a.findings.filter((x) => x.code === "partition/hot"),
+    [],
+  );
+  // The query's own finding says what it costs.
+  assert.match(a.findings.find((x) => x.code === "query/table-scan")!.message, /≈ 50,000,000 entities a call/);
+});
+
+test("past the target without the scans, the finding advises more accounts and mentions the scans apart", () => {
+  const text = SCAN.replace("insert PlaceOrder 500/s", "insert PlaceOrder 25K/s");
+  const [f] = analyzeTdl(text).findings.filter((x) => x.code === "throughput/account");
+  assert.match(
+    f.message,
+    /total ≈ 25,000 entities\/s at peak .*Spread the load over several storage accounts or tables\. \(Table scans read ≈ 2.5 billion entities\/s more: see query\/table-scan\.\)$/,
+  );
+});

@@ -20,7 +20,7 @@ import {
 } from "@core/text/words";
 import { formatPercent } from "@core/tdl/numbers";
 
-test("formatCount: separators, decimals by size (none from 100 or for whole numbers, one from 1, two below 1), ∞ when unbounded", () => {
+test("formatCount: separators, decimals by size (none from 100 or for whole numbers, one from 1, two below 1), billions in words, ∞ when unbounded", () => {
   const cases: Array<[number, string]> = [
     [0, "0"],
     [7, "7"],
@@ -38,6 +38,15 @@ test("formatCount: separators, decimals by size (none from 100 or for whole numb
     [Infinity, "∞"],
     [-Infinity, "-∞"],
     [NaN, "unknown"],
+    // Ten digits and more are said in words (issue #20: "≈ 2,500,000,500 entities/s").
+    [999_999_999, "999,999,999"],
+    [2_500_000_500, "2.5 billion"],
+    [12_000_004_000, "12 billion"],
+    [250_000_000_000, "250 billion"],
+    [4.2e12, "4.2 trillion"],
+    [-3e9, "-3 billion"],
+    [1.23e18, "1.2 × 10^18"],
+    [Number.MAX_VALUE, "1.8 × 10^308"],
   ];
   assert.deepEqual(
     cases.map(([n]) => [n, formatCount(n)]),

@@ -128,7 +128,19 @@ test("completion offers what fits where the caret is", async () => {
   await expectCompletion(pure, "table Abc {\n  A: int\n  query Q ‸\n}", { labels: ["where", "filter"] });
   await expectCompletion(pure, "table Abc {\n  A: int\n  query Q where A = ? ‸\n}", { labels: ["and", "select", "returns"] });
   await expectCompletion(pure, "table Abc {\n  A: int\n  transaction T entities 2 sharing ‸\n}", { labels: ["A"] });
-  await expectCompletion(pure, 'table Abc {\n  A: int\n  query Q filter "Part‸"\n}', { includes: ["PartitionKey", "A", "eq"] });
+  // In a filter, what fits next (protocol/filter-words.ts): a property, then an operator, a literal of its type, and/or.
+  await expectCompletion(pure, 'table Abc {\n  A: int\n  query Q filter "Part‸"\n}', {
+    labels: ["PartitionKey", "RowKey", "Timestamp", "A", "not", "("],
+  });
+  await expectCompletion(pure, 'table Abc {\n  A: int\n  query Q filter "A ‸"\n}', {
+    labels: ["eq", "ne", "gt", "ge", "lt", "le"],
+    documented: { ge: "greater than or equal to" },
+  });
+  await expectCompletion(pure, 'table Abc {\n  A: int\n  query Q filter "A gt ‸"\n}', {
+    first: ["42"],
+    snippets: { "42": "${1:42}", "datetime'…'": "datetime'${1:2026-01-01T00:00:00Z}'" },
+  });
+  await expectCompletion(pure, 'table Abc {\n  A: int\n  query Q filter "A gt 4 ‸"\n}', { labels: ["and", "or"] });
 });
 
 /** A time-bucketed table; `‸` on its partition key unless `caret` is false (the query test puts it elsewhere). */

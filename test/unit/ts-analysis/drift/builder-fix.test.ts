@@ -15,7 +15,9 @@ const fx = new TsFixture(TSCONFIG, new TsAnalyzer({ designTable: (t) => (t ? des
 after(() => fx.dispose());
 
 const CODE = "ts/design-drift-key";
-const MODULE = `export function rowKeyByAge(e: { Age: number; Bib: number; Name: string; Gender: "M" | "F" }): string {
+// A module as `tdl codegen` writes it today carries the fingerprint of the table it was generated from.
+const MODULE = `export const designFingerprint = "${designs.get("Registrations")!.fingerprint}";
+export function rowKeyByAge(e: { Age: number; Bib: number; Name: string; Gender: "M" | "F" }): string {
   return "AGE:" + String(e.Age).padStart(3, "0") + "__" + String(e.Bib).padStart(5, "0") + "__" + e.Name + "__" + e.Gender;
 }
 `;

@@ -94,7 +94,8 @@ export async function write(r: Reg) {
   // A module with the builder's signature beside the code: the key becomes its call, imported.
   writeFileSync(
     path.join(fx.dir, "Registrations.keys.ts"),
-    `export function partitionKey(e: { Event: string; Distance: "Full" | "Half" | "TenK" }): string { return e.Event + "__" + e.Distance; }\n`,
+    `export const designFingerprint = "${designs.get("Registrations")!.fingerprint}";\n` +
+      `export function partitionKey(e: { Event: string; Distance: "Full" | "Half" | "TenK" }): string { return e.Event + "__" + e.Distance; }\n`,
   );
   const finding = fx.analyzer.analyze(fx.file("fix.ts", src)).findings.find((x) => x.code === CODE);
   const fix = finding?.fixes?.[0];

@@ -84,22 +84,48 @@ export async function log(message: string) {
   );
 });
 
-test("ts/append-only-key fix: a hash prefix bound to a const, with the node:crypto import added once", () => {
+const WITH_CRYPTO = HEAD.replace(
+  `import { TableClient, TableTransaction, odata } from "@azure/data-tables";`,
+  `import { TableClient, TableTransaction, odata } from "@azure/data-tables";\nimport { createHash } from "node:crypto";`,
+);
+
+test("ts/append-only-key fix: 16 buckets hashed from the row key (a value that varies within the moment), with the node:crypto import", () => {
   fx.fix(
     "e.ts",
     `${HEAD}
-export async function log(message: string) {
-  await client.createEntity({ partitionKey: \`\${Date.now()}\`, rowKey: "x", message });
+export async function log(id: string, message: string) {
+  await client.createEntity({ partitionKey: new Date().toISOString().slice(0, 10), rowKey: id, message });
 }
 `,
     "ts/append-only-key",
-    `${HEAD.replace(`import { TableClient, TableTransaction, odata } from "@azure/data-tables";`, `import { TableClient, TableTransaction, odata } from "@azure/data-tables";\nimport { createHash } from "node:crypto";`)}
-export async function log(message: string) {
-  const keyValue = \`\${Date.now()}\`;
-  await client.createEntity({ partitionKey: createHash("md5").update(keyValue).digest("hex").slice(0, 4) + "_" + keyValue, rowKey: "x", message });
+    `${WITH_CRYPTO}
+export async function log(id: string, message: string) {
+  await client.createEntity({ partitionKey: createHash("md5").update(id).digest("hex").slice(0, 1) + "_" + new Date().toISOString().slice(0, 10), rowKey: id, message });
 }
 `,
   );
+});
+
+test("ts/append-only-key: a hash of the clock is still one bucket per moment, and no fix hashes the clock", () => {
+  const found = fx.expect(
+    "hashed-day.ts",
+    `${WITH_CRYPTO}
+export async function log(message: string) {
+  const day = new Date().toISOString().slice(0, 10);
+  await client.createEntity({ partitionKey: «createHash("md5").update(day).digest("hex").slice(0, 4)» + "_" + day, rowKey: message });
+  await client.createEntity({ partitionKey: «createHash("sha1").update("log-" + day).digest("hex")», rowKey: message });
+  await client.createEntity({ partitionKey: createHash("md5").update(message).digest("hex").slice(0, 2) + "_" + day, rowKey: message });
+}
+export async function tick() {
+  await client.createEntity({ partitionKey: String(«Date.now()»), rowKey: String(Date.now()) });
+}
+`,
+    "ts/append-only-key",
+  );
+  // The entity holds nothing that varies within the moment but the clock: no bucket to offer.
+  assert.deepEqual(found[2].fixes ?? [], []);
+  assert.match(found[2].message, /a hash of the clock is still one bucket per moment/);
+  assert.match(found[0].message, /^the partition key starts with a hash of the clock, one value per moment, \('createHash/);
 });
 
 test("ts/constant-partition-key, with a composite fix from another property of the entity", () => {
@@ -242,23 +268,30 @@ export async function save(v: VisitorEntity, t: Tagged, e: VisitorEntity & { ext
   );
 });
 
-test("ts/constant-partition-key: a table written only with a few status constants is one finding per file, naming its partitions", () => {
+test("ts/constant-partition-key: a table written only with a few status constants is one warning naming its partitions, the other sites hints", () => {
   const found = fx.expect(
     "status.ts",
     `import { TableClient } from "@azure/data-tables";
 const jobs = TableClient.fromConnectionString(process.env.CONN ?? "", "Jobs");
 export async function flow(id: string, job: { rowKey: string }) {
   await jobs.createEntity({ partitionKey: «"pending"», rowKey: id });
-  await jobs.upsertEntity({ ...job, partitionKey: "done" });
-  await jobs.updateEntity({ partitionKey: "failed", rowKey: id, attempts: 1 });
-  await jobs.createEntity({ partitionKey: "pending", rowKey: id + "-retry" });
+  await jobs.upsertEntity({ ...job, partitionKey: «"done"» });
+  await jobs.updateEntity({ partitionKey: «"failed"», rowKey: id, attempts: 1 });
+  await jobs.createEntity({ partitionKey: «"pending"», rowKey: id + "-retry" });
 }
 `,
     "ts/constant-partition-key",
   );
-  assert.equal(found[0].severity, "warning");
+  assert.deepEqual(
+    found.map((f) => f.severity),
+    ["warning", "hint", "hint", "hint"],
+  );
   assert.match(
     found[0].message,
-    /no write to table "Jobs" varies its partition key: the whole table has 3 partitions \("pending", "done", "failed"\)/,
+    /no write to table "Jobs" varies its partition key \(3 other sites: line 5, line 6, line 7\): the whole table has 3 partitions \("pending", "done", "failed"\)/,
+  );
+  assert.equal(
+    found[2].message,
+    'every entity written here gets the partition key "failed", like every write to table "Jobs": the table\'s constant partition key is reported at line 4.',
   );
 });

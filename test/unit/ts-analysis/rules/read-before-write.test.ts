@@ -134,3 +134,42 @@ export async function put(o: Order) {
 `,
   );
 });
+
+test("ts/read-before-write needs a write built from the read: a read checked on its own, or whose keys only address a Merge, is no race", () => {
+  const f = fx.file(
+    "independent.ts",
+    `${HEAD}
+declare function expectEqual(a: unknown, b: unknown): void;
+export async function roundTrip(o: Order) {
+  const seen = await client.getEntity<{ note: string }>(o.customer, o.id);
+  expectEqual(seen.note, "first");
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, note: "second" }, "Replace");
+}
+export async function reprice(o: Order) {
+  const found = await client.getEntity<{ total: number }>(o.customer, o.id);
+  await client.updateEntity({ partitionKey: found.partitionKey, rowKey: found.rowKey, total: 12 });
+}
+`,
+  );
+  assert.deepEqual(
+    fx.analyzer
+      .analyze(f)
+      .findings.filter((x) => x.code === "ts/read-before-write")
+      .map((x) => x.message),
+    [],
+  );
+});
+
+test("ts/read-before-write follows the read into a value made from it before the write", () => {
+  fx.expect(
+    "derived.ts",
+    `${HEAD}
+export async function bump(o: Order) {
+  const before = await «client.getEntity<{ hits: number }>(o.customer, o.id)»;
+  const after = { ...before, hits: before.hits + 1 };
+  await client.upsertEntity(after, "Replace");
+}
+`,
+    "ts/read-before-write",
+  );
+});

@@ -26,8 +26,8 @@ export async function move(o: Order) {
     `${HEAD}
 export async function bulk(o: Order) {
   const tx = new TableTransaction();
-  for (let i = 0; i < 150; i++) tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
-  await «client.submitTransaction(tx.actions)»;
+  for (let i = 0; i < 150; i++) «tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") })»;
+  await client.submitTransaction(tx.actions);
   const small = new TableTransaction();
   for (let i = 0; i < 100; i++) small.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
   await client.submitTransaction(small.actions);
@@ -74,8 +74,8 @@ import type { TransactionAction } from "@azure/data-tables";
 const BATCH = 101;
 export async function load(o: Order, ids: string[]) {
   const a: TransactionAction[] = [];
-  for (let i = 0; i < 101; i++) a.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }]);
-  await «client.submitTransaction(a)»;
+  for (let i = 0; i < 101; i++) «a.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }])»;
+  await client.submitTransaction(a);
   const b: TransactionAction[] = [];
   for (let i = 1; i <= BATCH; i++) b.push(["create", { partitionKey: o.customer, rowKey: String(i).padStart(3, "0") }]);
   await «client.submitTransaction([...b])»;
@@ -111,4 +111,64 @@ export async function odd(o: Order) {
     fx.analyzer.analyze(f).findings.filter((x) => x.code === "ts/transaction-too-large"),
     [],
   );
+});
+
+test("ts/transaction-too-large is reported where the number is set: an array filled up to N by a while loop, then walked into a transaction", () => {
+  const found = fx.expect(
+    "fill.ts",
+    `${HEAD}
+export async function overfill(o: Order, make: (n: number) => { partitionKey: string; rowKey: string }) {
+  const LIMIT = 120;
+  const rows: Array<{ partitionKey: string; rowKey: string }> = [];
+  while (rows.length < LIMIT) {
+    «rows.push(make(rows.length))»;
+  }
+  const batch = new TableTransaction();
+  for (const row of rows) {
+    batch.upsertEntity(row);
+  }
+  await client.submitTransaction(batch.actions);
+}
+`,
+    "ts/transaction-too-large",
+  );
+  assert.match(
+    found[0].message,
+    /^this adds 120 actions to the transaction submitted at line 15: one Azure Table Storage batch holds at most 100/,
+  );
+  assert.deepEqual(
+    (found[0] as { related?: Array<{ line: number; message: string }> }).related?.map((r) => [r.line + 1, r.message]),
+    [[15, "submitTransaction with 120 actions"]],
+  );
+});
+
+test("ts/cross-partition-transaction compares keys as values: two different parameters may differ, unless the code shows them equal", () => {
+  const found = fx.expect(
+    "ledger.ts",
+    `${HEAD}
+export async function transfer(from: string, to: string, amount: number) {
+  await «client.submitTransaction([
+    ["update", { partitionKey: from, rowKey: "balance", delta: -amount }],
+    ["update", { partitionKey: to, rowKey: "balance", delta: amount }],
+  ])»;
+}
+export async function sameOwner(from: string, to: string, amount: number) {
+  if (from !== to) throw new Error("one account holder only");
+  await client.submitTransaction([
+    ["update", { partitionKey: from, rowKey: "savings", delta: -amount }],
+    ["update", { partitionKey: to, rowKey: "checking", delta: amount }],
+  ]);
+}
+export async function oneOrder(o: Order) {
+  const owner = o.customer;
+  await client.submitTransaction([
+    ["create", { partitionKey: o.customer, rowKey: o.id }],
+    ["upsert", { partitionKey: owner, rowKey: o.id + "-total", total: o.total }],
+  ]);
+}
+`,
+    "ts/cross-partition-transaction",
+  );
+  assert.equal(found[0].severity, "error");
+  assert.match(found[0].message, /from different values \(from, to\), which may differ: .* the service rejects it whenever they do/);
 });

@@ -1,0 +1,150 @@
+/**
+ * `ts/constant-partition-key` across a project: one warning per table whose
+ * writes all use constants, a hint at each other place that writes such a
+ * key, nothing at the calls of a helper that builds the key (one key, one
+ * site), no table-wide words when the table is not known, and a composite
+ * fix that never builds the key from a clock, a status or an amount.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import type { TsFinding } from "@ts-analysis/analysis";
+import { TsFixture } from "../../../helpers/typescript";
+
+const fx = new TsFixture();
+after(() => fx.dispose());
+
+const CODE = "ts/constant-partition-key";
+
+/** Each finding of the rule in a file: severity, the text it sits on, and its related places as `file:line`. */
+function found(file: string) {
+  const text = readFileSync(file, "utf8");
+  return (fx.analyzer.analyze(file).findings as TsFinding[])
+    .filter((f) => f.code === CODE)
+    .map((f) => ({
+      severity: f.severity,
+      at: text.slice(f.start, f.end),
+      message: f.message,
+      related: (f.related ?? []).map((r) => `${path.basename(r.file)}:${r.line + 1}`),
+    }));
+}
+
+test("a table written with constant keys in several files: one warning at its first write, a hint at every other place", () => {
+  // Two copies of a repository (an API and a functions app share the table), each writing a lookup row and a member row.
+  const repository = (name: string) =>
+    fx.file(
+      name,
+      `import { TableClient } from "@azure/data-tables";
+const members = TableClient.fromConnectionString(process.env.CONN ?? "", "Members");
+export async function join(id: string, phone: string) {
+  await members.createEntity({ partitionKey: "BY_PHONE", rowKey: phone, id });
+  await members.createEntity({ partitionKey: "MEMBER", rowKey: id, phone });
+}
+export async function rename(id: string, name: string) {
+  await members.upsertEntity({ partitionKey: "MEMBER", rowKey: id, name }, "Merge");
+}
+`,
+    );
+  const first = repository("a-members.ts");
+  const second = repository("b-members.ts");
+  const a = found(first);
+  assert.deepEqual(
+    a.map((f) => [f.severity, f.at]),
+    [
+      ["warning", '"BY_PHONE"'],
+      ["hint", '"MEMBER"'],
+      ["hint", '"MEMBER"'],
+    ],
+  );
+  assert.match(a[0].message, /no write to table "Members" varies its partition key \(5 other sites: line 5, line 8, b-members\.ts:4, …\)/);
+  assert.match(a[0].message, /the whole table has 2 partitions \("BY_PHONE", "MEMBER"\)/);
+  assert.deepEqual(a[0].related, ["a-members.ts:5", "a-members.ts:8", "b-members.ts:4", "b-members.ts:5", "b-members.ts:8"]);
+  assert.equal(
+    a[1].message,
+    'every entity written here gets the partition key "MEMBER", like every write to table "Members": the table\'s constant partition key is reported at line 4.',
+  );
+  assert.deepEqual(a[1].related, ["a-members.ts:4"]);
+  const b = found(second);
+  assert.deepEqual(
+    b.map((f) => [f.severity, f.at]),
+    [
+      ["hint", '"BY_PHONE"'],
+      ["hint", '"MEMBER"'],
+      ["hint", '"MEMBER"'],
+    ],
+  );
+  assert.match(b[0].message, /is reported at a-members\.ts:4\.$/);
+});
+
+test("a key built once in a helper and written by many callers is one site, reported where the key is", () => {
+  fx.file(
+    "ledger.ts",
+    `import { TableClient } from "@azure/data-tables";
+const ledger = TableClient.fromConnectionString(process.env.CONN ?? "", "Ledger");
+function toRow(entry: { id: string; memo: string }) {
+  return { partitionKey: "entries", rowKey: entry.id, memo: entry.memo };
+}
+export async function saveEntry(entry: { id: string; memo: string }) {
+  await ledger.upsertEntity(toRow(entry), "Replace");
+}
+`,
+  );
+  const callers = ["pay.ts", "refund.ts", "adjust.ts"].map((name) =>
+    fx.file(name, `import { saveEntry } from "./ledger";\nexport const run = (id: string) => saveEntry({ id, memo: "${name}" });\n`),
+  );
+  const ledger = found(fx.dir + "/ledger.ts");
+  assert.deepEqual(
+    ledger.map((f) => [f.severity, f.at]),
+    [["warning", '"entries"']],
+  );
+  assert.deepEqual(ledger[0].related, ["adjust.ts:2", "pay.ts:2", "refund.ts:2"]);
+  for (const c of callers) assert.deepEqual(found(c), [], path.basename(c));
+});
+
+test("a table not known statically: each constant site is said for what it writes, never as the whole table", () => {
+  const f = fx.file(
+    "trips.ts",
+    `import { TableClient } from "@azure/data-tables";
+const trips = TableClient.fromConnectionString(process.env.CONN ?? "", process.env.TRIPS_TABLE ?? "Trips");
+export async function plan(id: string) {
+  await trips.createEntity({ partitionKey: "planned", rowKey: id });
+}
+`,
+  );
+  const [only] = found(f);
+  assert.equal(only.severity, "warning");
+  assert.match(only.message, /^every entity written here gets the partition key "planned", so they all share one partition on one server/);
+  assert.match(only.message, /its table is not known statically, so whether other writes spread the table is not judged/);
+  assert.doesNotMatch(only.message, /whole table|the table is one partition/);
+});
+
+test("the composite fix takes a property that identifies the entity, never an amount, a status or a clock", () => {
+  fx.fix(
+    "payments.ts",
+    `import { TableClient } from "@azure/data-tables";
+const payments = TableClient.fromConnectionString(process.env.CONN ?? "", "Payments");
+export async function pay(amount: number, status: "new" | "done", payerId: string, id: string) {
+  await payments.createEntity({ partitionKey: "payments", rowKey: id, amount, status, at: new Date().toISOString(), payerId });
+}
+`,
+    CODE,
+    `import { TableClient } from "@azure/data-tables";
+const payments = TableClient.fromConnectionString(process.env.CONN ?? "", "Payments");
+export async function pay(amount: number, status: "new" | "done", payerId: string, id: string) {
+  await payments.createEntity({ partitionKey: "payments_" + payerId, rowKey: id, amount, status, at: new Date().toISOString(), payerId });
+}
+`,
+  );
+  const f = fx.file(
+    "tips.ts",
+    `import { TableClient } from "@azure/data-tables";
+const tips = TableClient.fromConnectionString(process.env.CONN ?? "", "Tips");
+export async function tip(amount: number, id: string) {
+  await tips.createEntity({ partitionKey: "tips", rowKey: id, amount, at: Date.now() });
+}
+`,
+  );
+  const finding = fx.analyzer.analyze(f).findings.find((x) => x.code === CODE);
+  assert.deepEqual(finding?.fixes ?? [], []);
+});

@@ -1,0 +1,148 @@
+/**
+ * `ts/constant-partition-key`, judged per table across the project and
+ * reported once per problem: the first write of a table whose writes all use
+ * constant keys carries the warning (with every other site as a related
+ * location); each other place that writes a constant key of that table carries
+ * a short hint pointing at it; a key reached by several calls (a helper that
+ * builds it, called from many files) is one site, reported where the key is.
+ */
+import * as path from "node:path";
+import { Fix, plural } from "@core";
+import { constantText } from "../key-parts";
+import type { TableSite } from "../tables";
+import { Key, keyIdentity, locationOf } from "../written-keys";
+import { keyMaterial } from "../key-material";
+import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
+
+/** At most this many other sites are listed as related locations of one finding. */
+const MAX_RELATED = 20;
+
+export const constantPartitionKey: TsRule = {
+  code: "ts/constant-partition-key",
+  severity: "warning",
+  family: "TypeScript code",
+  docs: {
+    summary: "every entity written at the call gets the same partition key (judged per table across the project, one finding per table)",
+    why: "The table is then one partition on one server: its throughput is one partition's.",
+    fix: "composite with another property of the entity that identifies it (never a clock, a status or an amount)",
+  },
+  check(ctx) {
+    const t = ctx.profile.partitionTarget;
+    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
+    for (const key of ctx.keys) {
+      if (key.which !== "partitionKey" || !key.write || key.write.method === "delete") continue;
+      const value = constantText(key.parts);
+      if (value === undefined) continue;
+      const all = ctx.tableSites(key.table);
+      const id = keyIdentity(key);
+      const here = locationOf(key.at);
+      const mine = (s: TableSite) => s.file === ctx.sf.fileName && s.at.line === here.line && s.at.character === here.character;
+      // One key reached by several calls is reported once: where the key is written, else at the first call.
+      const reporter = reporterOf((all?.sites ?? []).filter((s) => s.key === id));
+      if (reporter && !mine(reporter)) continue;
+      const repeats = (all?.sites ?? []).filter((s) => s.key === id && !mine(s));
+      const fix = key.declared ? undefined : compositeFix(ctx, key, value);
+      const fixes = fix ? [fix] : undefined;
+      const where = key.declared
+        ? `its declared type fixes the partition key "${value}"`
+        : `every entity written here gets the partition key "${value}"`;
+      const show = (s: TableSite) => siteName(ctx, s);
+      if (!all || all.table === undefined || all.incomplete) {
+        // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
+        const why = all?.incomplete ? "not every file of the project was read in time" : "its table is not known statically";
+        ctx.report(
+          span(ctx.sf, key.at),
+          `${where}, so they all share one partition on one server${target}; ${why}, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
+          { fixes, related: related(repeats, `the same partition key "${value}", written through this key`) },
+        );
+        continue;
+      }
+      const table = all.table;
+      const varying = all.sites.filter((s) => !s.unknown && s.constant === undefined);
+      if (varying.length) {
+        // Other writes of the table spread their keys: only this site's entities share a partition. Said quietly (a hint).
+        ctx.report(
+          span(ctx.sf, key.at),
+          `${where}; other writes to table "${table}" (${varying.length}) vary their keys, so only the entities written here share one partition.`,
+          { fixes, severity: "hint", related: related(repeats, `the same partition key "${value}", written through this key`) },
+        );
+        continue;
+      }
+      // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
+      const constantSites = all.sites.filter((s) => s.constant !== undefined);
+      const groups = new Map<string, TableSite[]>();
+      for (const s of constantSites) groups.set(s.key ?? `${s.file}:${s.line}`, [...(groups.get(s.key ?? `${s.file}:${s.line}`) ?? []), s]);
+      const reporters = [...groups.values()].map((g) => reporterOf(g)!).sort(primaryOrder);
+      const primary = reporters[0];
+      if (primary && !mine(primary)) {
+        ctx.report(
+          span(ctx.sf, key.at),
+          `${where}, like every write to table "${table}": the table's constant partition key is reported at ${show(primary)}.`,
+          { fixes, severity: "hint", related: related([primary], `table "${table}" is reported here`) },
+        );
+        continue;
+      }
+      const others = constantSites.filter((s) => !mine(s));
+      const constants = [...new Set(constantSites.map((s) => s.constant!))];
+      const whole =
+        constants.length <= 1
+          ? "the whole table is one partition on one server"
+          : `the whole table has ${constants.length} partitions (${constants
+              .slice(0, 4)
+              .map((c) => `"${c}"`)
+              .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
+      const list = others.length
+        ? ` (${plural(others.length, "other site")}: ${others.slice(0, 3).map(show).join(", ")}${others.length > 3 ? ", …" : ""})`
+        : "";
+      ctx.report(
+        span(ctx.sf, key.at),
+        `${where}, and no write to table "${table}" varies its partition key${list}: ${whole}${target}. Build the key from a property that varies.`,
+        { fixes, related: related(others, `another write to table "${table}" with a constant partition key`) },
+      );
+    }
+  },
+};
+
+/** Of the sites of one key, the one that reports it: the key's own expression, else the first call (path, then line). */
+function reporterOf(sites: TableSite[]): TableSite | undefined {
+  return [...sites].sort((a, b) => Number(!!b.atKey) - Number(!!a.atKey) || byPlace(a, b))[0];
+}
+
+/** The warning goes to a write that creates entities (an update only rewrites them), then to the first in the project. */
+function primaryOrder(a: TableSite, b: TableSite): number {
+  return Number(b.creates) - Number(a.creates) || byPlace(a, b);
+}
+
+function byPlace(a: TableSite, b: TableSite): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.at.line - b.at.line || a.at.character - b.at.character;
+}
+
+/** A site as a message names it: `line 12` in this file, else its path from this file's folder. */
+function siteName(ctx: TsRuleContext, s: TableSite): string {
+  if (s.file === ctx.sf.fileName) return `line ${s.at.line + 1}`;
+  return `${path.relative(path.dirname(ctx.sf.fileName), s.file).split(path.sep).join("/")}:${s.at.line + 1}`;
+}
+
+function related(sites: TableSite[], message: string): RelatedLocation[] | undefined {
+  if (!sites.length) return undefined;
+  return [...sites]
+    .sort(byPlace)
+    .slice(0, MAX_RELATED)
+    .map((s) => ({ file: s.file, line: s.at.line, character: s.at.character, message }));
+}
+
+/**
+ * Makes the key composite with another property of the entity: one that identifies it (an id, an owner),
+ * never a literal, a clock reading, a value of a few literals (a status) or an amount (key-material.ts).
+ */
+function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefined {
+  if (key.at !== key.expr) return undefined;
+  const best = keyMaterial(ctx, key, { rowKey: false, pure: false })[0];
+  if (!best) return undefined;
+  const part = best.kind === "number" ? `String(${text(ctx.sf, best.expr)}).padStart(10, "0")` : text(ctx.sf, best.expr);
+  return {
+    title: `Make the partition key composite with ${best.name}`,
+    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + "_")} + ${part}` }],
+    preferred: true,
+  };
+}
