@@ -20,6 +20,7 @@ import { PagePanels } from "./panels/pages";
 import { ExplorerController } from "./explorer/controller";
 import { LiveDataChecker } from "./commands/live-data";
 import { StressCommand } from "./commands/stress";
+import { StressExportCommand } from "./commands/stress-export";
 import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
 import { openLogHeatmapCommand } from "./commands/log-heatmap";
@@ -68,6 +69,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   commands.register("runStressTest", (uri, table) => stress.run(text(uri), text(table)));
   commands.register("removeStressTables", () => stress.removeLeftovers());
+  const exporter = new StressExportCommand(
+    (uri, table) => stress.pickTable(uri, table),
+    store,
+    session,
+    () => commands.execute("connect"),
+  );
+  commands.register("exportStressTest", (uri, table) => exporter.run(text(uri), text(table)));
   commands.register("inferDesign", (table) => new InferCommand(host, session).run(text(table)));
   commands.register("generateKeyBuilders", (uri, table) => generateKeyBuildersCommand(uri, table));
   commands.register("openLogHeatmap", () => openLogHeatmapCommand((args) => pages.open("heatmap", args)));

@@ -55,13 +55,15 @@ export function rangesOf(pred: (code: number) => boolean): Array<[number, number
   return out;
 }
 
-/** Lines of source with a running indentation. */
+/** Lines of source with a running indentation (two spaces a level unless told; Python's modules use four). */
 export class Source {
   private readonly lines: string[] = [];
 
-  /** Adds lines (each may hold several, split on `\n`), indented by `depth` levels of two spaces. */
+  constructor(private readonly indent = "  ") {}
+
+  /** Adds lines (each may hold several, split on `\n`), indented by `depth` levels. */
   add(text: string | string[], depth = 0): this {
-    const pad = "  ".repeat(depth);
+    const pad = this.indent.repeat(depth);
     for (const chunk of Array.isArray(text) ? text : [text]) {
       for (const line of chunk.split("\n")) this.lines.push(line ? pad + line : "");
     }
@@ -75,8 +77,11 @@ export class Source {
     return this.add(["/**", ...lines.map((l) => (l ? ` * ${l}` : " *")), " */"], depth);
   }
 
-  blank(): this {
-    if (this.lines.length && this.lines[this.lines.length - 1] !== "") this.lines.push("");
+  /** Ends the text with `n` blank lines (one unless told), without adding to those already there; none at the start. */
+  blank(n = 1): this {
+    let trailing = 0;
+    for (let i = this.lines.length - 1; i >= 0 && this.lines[i] === ""; i--) trailing++;
+    for (let i = trailing; i < n && this.lines.length; i++) this.lines.push("");
     return this;
   }
 

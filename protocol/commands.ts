@@ -22,6 +22,8 @@ const OWN = {
   /** `(designUri?, table?)`: without them it asks for a design table. */
   runStressTest: { id: "tableDesign.runStressTest", title: "Run a Partition Stress Test…", activates: true },
   removeStressTables: { id: "tableDesign.removeStressTables", title: "Remove Leftover Stress Tables" },
+  /** `(designUri?, table?)`: the Locust files and the Azure Load Testing definition of a design table's stress test. */
+  exportStressTest: { id: "tableDesign.exportStressTest", title: "Export the Stress Test for Azure Load Testing…", activates: true },
   /** `(designUri?, table?)`: from the CodeLens, the drift fix, or the palette (it then asks). */
   generateKeyBuilders: { id: "tableDesign.generateKeyBuilders", title: "Generate Typed Key Builders…", activates: true },
   /** `(table?)`: the explorer passes the table of its active connection. */

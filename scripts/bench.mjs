@@ -709,6 +709,36 @@ async function handWrittenInserts(connectionString, concurrency, seconds) {
   return done / elapsed;
 }
 
+/** `tdl stress` in spread mode on examples/marathon.tdl against the bench's Azurite, with `extra` options; its JSON report. */
+function stressReport(connectionString, seconds, extra) {
+  const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-${process.pid}.json`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(ROOT, "dist/cli.js"),
+      "stress",
+      "--design",
+      path.join(ROOT, "examples/marathon.tdl"),
+      "--table",
+      "Registrations",
+      "--connection-string-env",
+      "BENCH_TABLES",
+      "--mode",
+      "spread",
+      "--duration",
+      `${seconds}s`,
+      "--report",
+      reportFile,
+      ...extra,
+    ],
+    { env: { ...process.env, BENCH_TABLES: connectionString }, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`tdl stress ${extra.join(" ")} failed: ${r.stderr}`);
+  const report = JSON.parse(readFileSync(reportFile, "utf8"));
+  rmSync(reportFile, { force: true });
+  return report;
+}
+
 async function benchStress() {
   const az = await startAzurite();
   const concurrency = 32;
@@ -720,41 +750,64 @@ async function benchStress() {
       let t0 = performance.now();
       const reference = await handWrittenInserts(az.connectionString, concurrency, seconds);
       const refCpu = (cpuSeconds(az.child.pid) - cpu0) / ((performance.now() - t0) / 1000);
-      const reportFile = path.join(require("node:os").tmpdir(), `tdl-bench-${process.pid}.json`);
       cpu0 = cpuSeconds(az.child.pid);
       t0 = performance.now();
-      const r = spawnSync(
-        process.execPath,
-        [
-          path.join(ROOT, "dist/cli.js"),
-          "stress",
-          "--design",
-          path.join(ROOT, "examples/marathon.tdl"),
-          "--table",
-          "Registrations",
-          "--connection-string-env",
-          "BENCH_TABLES",
-          "--mode",
-          "spread",
-          "--concurrency",
-          String(concurrency),
-          "--duration",
-          `${seconds}s`,
-          "--report",
-          reportFile,
-        ],
-        { env: { ...process.env, BENCH_TABLES: az.connectionString }, encoding: "utf8" },
-      );
-      if (r.status !== 0) throw new Error(`tdl stress failed: ${r.stderr}`);
+      const report = stressReport(az.connectionString, seconds, ["--concurrency", String(concurrency)]);
       const stressCpu = (cpuSeconds(az.child.pid) - cpu0) / ((performance.now() - t0) / 1000);
-      const report = JSON.parse(readFileSync(reportFile, "utf8"));
-      rmSync(reportFile, { force: true });
       rows.push({ reference, refCpu, stress: report.operations.insert.entitiesPerSecond, stressCpu });
     }
   } finally {
     az.child.kill();
   }
   return rows;
+}
+
+/**
+ * Locust's scaling: the spread mode as an open load of BENCH_LOCUST_RATE calls/s per worker (default 75, low enough
+ * that Azurite is not the bottleneck), on 1, 2 and 4 workers, against the built-in engine at the 4-worker load.
+ * What the workers sent should grow at least 0.8 × linearly with their number.
+ */
+async function benchLocust() {
+  const az = await startAzurite();
+  const perWorker = Number(process.env.BENCH_LOCUST_RATE ?? 75);
+  const seconds = Number(process.env.BENCH_LOCUST_SECONDS ?? 8);
+  const run = (extra) => {
+    const report = stressReport(az.connectionString, seconds, ["--concurrency", "16", ...extra]);
+    const secondsRun = report.durationMs / 1000;
+    return { sent: (report.pace?.sent ?? report.operations.insert.count) / secondsRun, served: report.operations.insert.entitiesPerSecond };
+  };
+  const rows = [];
+  try {
+    for (const workers of [1, 2, 4])
+      rows.push({
+        workers,
+        planned: perWorker * workers,
+        ...run(["--engine", "locust", "--workers", String(workers), "--rate", String(perWorker * workers)]),
+      });
+    rows.push({ workers: 0, planned: perWorker * 4, ...run(["--rate", String(perWorker * 4)]) });
+  } finally {
+    az.child.kill();
+  }
+  return { perWorker, seconds, rows };
+}
+
+function printLocust({ perWorker, seconds, rows }) {
+  console.log(
+    `\nLocust scaling: spread inserts at ${perWorker} calls/s per worker for ${seconds} s (plain Azurite), beside the built-in engine at the 4-worker load\n`,
+  );
+  console.log(
+    `${"engine".padEnd(20)} ${"planned/s".padStart(10)} ${"sent/s".padStart(8)} ${"served/s".padStart(9)} ${"× linear".padStart(9)}`,
+  );
+  const one = rows.find((r) => r.workers === 1);
+  for (const r of rows) {
+    const name = r.workers ? `Locust, ${r.workers} worker${r.workers > 1 ? "s" : ""}` : "built-in";
+    const linear = r.workers ? (r.sent / (r.workers * one.sent)).toFixed(2) : "";
+    console.log(
+      `${name.padEnd(20)} ${String(r.planned).padStart(10)} ${r.sent.toFixed(0).padStart(8)} ${r.served.toFixed(0).padStart(9)} ${linear.padStart(9)}`,
+    );
+  }
+  const worst = Math.min(...rows.filter((r) => r.workers > 1).map((r) => r.sent / (r.workers * one.sent)));
+  console.log(`worst × linear: ${worst.toFixed(2)}; target ≥ 0.80`);
 }
 
 /** p50 of GET point reads sent at a fixed rate (open loop), over keep-alive connections. */
@@ -952,6 +1005,11 @@ async function main() {
     printFidelity(await benchFidelity());
     return;
   }
+  // `node scripts/bench.mjs locust` runs Locust's scaling alone.
+  if (process.argv.includes("locust")) {
+    printLocust(await benchLocust());
+    return;
+  }
   // `node scripts/bench.mjs infer` runs the inference section alone.
   if (process.argv.includes("infer")) return benchInfer();
   // `node scripts/bench.mjs logs` runs the heatmap-from-logs section alone.
@@ -1024,6 +1082,7 @@ async function main() {
   console.log(
     `mean   ${ref.toFixed(0).padStart(13)} ${mine.toFixed(0).padStart(11)} ${(mine / ref).toFixed(2).padStart(6)}   target ratio ≥ 0.95; an emulator near 100% of a core is the saturated side`,
   );
+  printLocust(await benchLocust());
   printFidelity(await benchFidelity());
   printReliability(await benchReliability());
   benchInfer();

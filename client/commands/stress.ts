@@ -23,7 +23,11 @@ import {
   isLoopback,
   makeClients,
   Secret,
+  type StressOptions,
   AccountSession,
+  findLocust,
+  LOCUST_INSTALL,
+  runLocustStress,
 } from "@runtime";
 import { entityRate } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
@@ -72,6 +76,8 @@ export class StressCommand {
         /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= max ? undefined : `1 to ${max} seconds (tableDesign.stress.maxDurationSeconds)`,
     });
     if (!seconds) return;
+    const engine = await this.pickEngine();
+    if (!engine) return;
     const options = analysisOptions();
     const alternative = proposedAlternative(design.text, design.table, options);
     let compare = false;
@@ -94,11 +100,16 @@ export class StressCommand {
     try {
       for (const d of designs) {
         const report = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Stress test: ${d.label}`, cancellable: true },
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Stress test: ${d.label}${engine.workers ? ` on Locust (${engine.workers} workers)` : ""}`,
+            cancellable: true,
+          },
           (progress, token) => {
             const abort = new AbortController();
             token.onCancellationRequested(() => abort.abort());
-            return runStress(
+            const send = engine.workers ? (o: StressOptions) => runLocustStress({ ...o, workers: engine.workers! }) : runStress;
+            return send(
               commandStressOptions({
                 target,
                 design: { text: d.text, file: design.file, table: design.table },
@@ -135,6 +146,45 @@ export class StressCommand {
       if (!runs.length) return;
     }
     this.showReport(reportTitle(design.table, mode.label as StressMode, startedAt, runs.length > 1), runs);
+  }
+
+  /**
+   * Who sends the load (the `tableDesign.stress.engine` setting): this
+   * process, or Locust with workers on this machine — or, with "ask", a
+   * choice, Locust offered with its install line when it is missing.
+   */
+  private async pickEngine(): Promise<{ workers?: number } | undefined> {
+    const config = vscode.workspace.getConfiguration("tableDesign");
+    const setting = config.get<string>("stress.engine", "builtin");
+    const workers = Math.max(1, Math.min(64, Math.floor(config.get<number>("stress.locustWorkers", 2))));
+    if (setting === "builtin") return {};
+    let installed = true;
+    try {
+      findLocust();
+    } catch {
+      installed = false;
+    }
+    if (setting === "ask") {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: "Built-in", description: "this process: the quick local check" },
+          {
+            label: `Locust, ${workers} workers`,
+            description: installed ? "a Locust master and its workers on this machine" : `not installed: ${LOCUST_INSTALL}`,
+          },
+        ],
+        { title: "Who sends the load?" },
+      );
+      if (!pick) return undefined;
+      if (pick.label === "Built-in") return {};
+    }
+    if (!installed) {
+      void vscode.window.showErrorMessage(
+        `The stress test runs on Locust (tableDesign.stress.engine), which is not installed: ${LOCUST_INSTALL}.`,
+      );
+      return undefined;
+    }
+    return { workers };
   }
 
   /** `tableDesign.removeStressTables`: the marked leftovers at the active connection or the running emulator, removed after a confirmation. */
@@ -208,7 +258,7 @@ export class StressCommand {
    * The CodeLens's table, or a pick among every table of every `.tdl` in the
    * workspace (an open editor's text when it is open, so unsaved edits count).
    */
-  private async pickTable(uri?: string, table?: string): Promise<{ text: string; file: string; table: string } | undefined> {
+  async pickTable(uri?: string, table?: string): Promise<{ text: string; file: string; table: string } | undefined> {
     if (uri && table) {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
       return { text: doc.getText(), file: doc.uri.fsPath, table };

@@ -3,7 +3,7 @@
  * design may hold (NUL, lone surrogates, astral characters), `#` comments
  * that design text cannot break out of, and the names of a key's functions.
  */
-import { commentText } from "../source";
+import { commentText, Source } from "../source";
 
 /**
  * A Python string literal holding exactly the UTF-16 string `s`: printable
@@ -41,16 +41,10 @@ export function pyPattern(shape: string): string {
   return shape.replace(/^\^/, "").replace(/\$$/, "");
 }
 
-/** Lines of Python with a running indentation (four spaces a level). */
-export class PySource {
-  private readonly lines: string[] = [];
-
-  add(text: string | string[], depth = 0): this {
-    const pad = "    ".repeat(depth);
-    for (const chunk of Array.isArray(text) ? text : [text]) {
-      for (const line of chunk.split("\n")) this.lines.push(line ? pad + line : "");
-    }
-    return this;
+/** Lines of Python with a running indentation (four spaces a level) and `#` comments. */
+export class PySource extends Source {
+  constructor() {
+    super("    ");
   }
 
   /** `#` comment lines from prose (made safe here). */
@@ -59,16 +53,5 @@ export class PySource {
       lines.map((l) => `# ${pyComment(l, 400)}`.trimEnd()),
       depth,
     );
-  }
-
-  blank(n = 1): this {
-    let trailing = 0;
-    for (let i = this.lines.length - 1; i >= 0 && this.lines[i] === ""; i--) trailing++;
-    for (let i = trailing; i < n && this.lines.length; i++) this.lines.push("");
-    return this;
-  }
-
-  text(): string {
-    return this.lines.join("\n").replace(/\n+$/, "") + "\n";
   }
 }

@@ -21,6 +21,7 @@ export { mintTableSas, partitionRange } from "./sas";
 export { sizeRun, sizingText } from "./sizing";
 export type { Sizing } from "./sizing";
 
+/** `concurrency` is each worker's users: the run has `concurrency × workers` requests in flight at most. */
 export interface LocustStressOptions extends StressOptions {
   workers: number;
   /** Calls per second in all, in the peak modes. */
@@ -38,6 +39,8 @@ export function runLocustStress(o: LocustStressOptions): Promise<StressReport> {
   const emulator = o.emulator ?? isLoopback(new URL(o.connection.endpoint).hostname);
   return runStress({
     ...o,
+    // Requests in flight at once: each worker's users, on every worker.
+    concurrency: o.concurrency * o.workers,
     external: new LocustLoad({
       design: { ...design, file: o.design.file, table: o.design.table },
       mode: o.mode,

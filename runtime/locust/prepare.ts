@@ -101,7 +101,8 @@ export async function prepareExport(o: LocustExportOptions): Promise<LocustExpor
   const sizing = sizeRun(work, rate, o.durationMs, measured);
   plan.workers = o.engines ?? (rate > 0 ? sizing.workers : 1);
   plan.sizing = sizing;
-  const key = parsed?.accountKey ? { account: parsed.accountName, key: parsed.accountKey } : undefined;
+  // A local emulator's workers sign with SharedKeyLite: Azurite refuses entity group transactions under a table SAS.
+  const key = parsed?.accountKey && plan.target === "account" ? { account: parsed.accountName, key: parsed.accountKey } : undefined;
   const auth: AzureAuth = { kind: key ? "sas" : "shared-key", engines: plan.workers, ...(o.keyVault ? { vault: o.keyVault } : {}) };
   const sas = key
     ? mintTableSas(key, plan.table, {

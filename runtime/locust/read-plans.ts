@@ -6,21 +6,10 @@
  * Python function per key part, so a Locust worker only fills in the values
  * of the entity it samples (`tdl_locust.read_request`).
  */
-import {
-  type Cond,
-  type KeyInfo,
-  keyConstraint,
-  normalize,
-  parseFilter,
-  type PropertyInfo,
-  type QueryAnalysis,
-  separatorBreaksOrder,
-  type TableEstimates,
-} from "@core";
+import { type Cond, type KeyInfo, type PropertyInfo, type QueryAnalysis, separatorBreaksOrder, type TableEstimates } from "@core";
+import { filterRequest, takeOf } from "../stress/reads";
 import { pyPart, type PyContext } from "@codegen/python/parts";
 import { pyStr } from "@codegen/python/source";
-
-const PAGE = 1000;
 
 /**
  * The Python expression of a query's plan (a dict `tdl_locust.read_request`
@@ -35,19 +24,14 @@ export function pythonReadPlan(
 ): string | undefined {
   const c = q.classification;
   if (!c) return undefined;
-  const returned = q.query.returns?.value ?? c.returned ?? PAGE;
-  const take = Math.max(1, Math.min(PAGE, Math.round(Number.isFinite(returned) ? returned : PAGE)));
+  const take = takeOf(q);
   if (q.query.filter) {
-    const filter = q.query.filter.value;
-    const parsed = parseFilter(filter);
-    if (!parsed.ok) return undefined;
-    const expr = normalize(parsed.expr);
-    const pk = keyConstraint(expr, "PartitionKey");
-    const rk = keyConstraint(expr, "RowKey");
+    const r = filterRequest(q, q.query.filter.value, take);
+    if (!r) return undefined;
     const request =
-      c.class === "point" && pk.kind === "exact" && rk.kind === "exact"
-        ? `("get", ${pyStr(pk.value)}, ${pyStr(rk.value)})`
-        : `("list", ${pyStr(filter)}, ${take}, ${pk.kind === "exact" ? pyStr(pk.value) : "None"})`;
+      r.kind === "get"
+        ? `("get", ${pyStr(r.pk)}, ${pyStr(r.rk)})`
+        : `("list", ${r.filter === undefined ? "None" : pyStr(r.filter)}, ${r.take}, ${r.pk === undefined ? "None" : pyStr(r.pk)})`;
     return `{"static": ${request}}`;
   }
   const where = q.query.where;

@@ -58,17 +58,30 @@ export interface LocustRunOptions {
   onProcess?: (name: string, pid: number) => void;
 }
 
-/** How a worker signs: a SAS minted from the account key, or the connection's own SAS. */
-function credentials(secret: Secret, table: string, count: number, o: { mode: StressMode; validMs: number; tm: TableModel }): string[] {
+/**
+ * How the workers sign, as environment variables: one table SAS each,
+ * minted from the account key (or the connection's own SAS). On a local
+ * emulator they sign with SharedKeyLite instead: Azurite refuses an entity
+ * group transaction under a table SAS (403, as the SDK meets it too), and
+ * its key is the public development key.
+ */
+function credentials(
+  secret: Secret,
+  table: string,
+  count: number,
+  o: { mode: StressMode; validMs: number; tm: TableModel; emulator: boolean },
+): Record<string, string> {
   const parsed = secret.connectionString ? parseConnectionString(secret.connectionString) : undefined;
-  if (parsed?.accountKey)
-    return mintTableSas({ account: parsed.accountName, key: parsed.accountKey }, table, {
-      count,
-      validMs: o.validMs,
-      range: partitionRange(o.mode, o.tm.table.partitionKey?.expr),
-    });
+  if (parsed?.accountKey && o.emulator) return { TDL_ACCOUNT: parsed.accountName, TDL_ACCOUNT_KEY: parsed.accountKey };
+  const tokens = parsed?.accountKey
+    ? mintTableSas({ account: parsed.accountName, key: parsed.accountKey }, table, {
+        count,
+        validMs: o.validMs,
+        range: partitionRange(o.mode, o.tm.table.partitionKey?.expr),
+      })
+    : undefined;
   const sas = parsed?.sas ?? secret.sasToken?.replace(/^\?/, "");
-  if (sas) return Array.from({ length: count }, () => sas);
+  if (tokens ?? sas) return Object.fromEntries(Array.from({ length: count }, (_, i) => [`TDL_SAS_${i}`, tokens?.[i] ?? sas!]));
   throw new UnavailableError(
     "Locust workers sign with a SAS or the account key: this connection signs in with Microsoft Entra ID. Use a connection string with the account key, or a SAS.",
   );
@@ -110,7 +123,12 @@ export class LocustLoad implements ExternalLoad {
         writeFileSync(path.join(dir, f.name), f.text);
       }
       mkdirSync(path.join(dir, RECORDS_DIR));
-      const sas = credentials(o.secret, ctx.table, o.workers, { mode: o.mode, validMs: o.durationMs + 3_600_000, tm: o.design.tm });
+      const credential = credentials(o.secret, ctx.table, o.workers, {
+        mode: o.mode,
+        validMs: o.durationMs + 3_600_000,
+        tm: o.design.tm,
+        emulator: o.emulator,
+      });
       const startFile = path.join(dir, `start-${randomBytes(4).toString("hex")}`);
       const env: Record<string, string> = {
         TDL_ENDPOINT: o.endpoint,
@@ -122,7 +140,7 @@ export class LocustLoad implements ExternalLoad {
         TDL_RECORDS: path.join(dir, RECORDS_DIR),
         TDL_START_FILE: startFile,
         TDL_DRAIN: String((o.drainMs ?? 2000) / 1000),
-        ...Object.fromEntries(sas.map((token, i) => [`TDL_SAS_${i}`, token])),
+        ...credential,
       };
       const port = await freePort();
       const users = o.users * o.workers;
@@ -149,7 +167,7 @@ export class LocustLoad implements ExternalLoad {
           `${runTime}s`,
           "--only-summary",
           "--stop-timeout",
-          "5",
+          "1",
         ],
         dir,
         env,
@@ -189,7 +207,10 @@ export class LocustLoad implements ExternalLoad {
     for (;;) {
       procs.check();
       if (ctx.signal?.aborted) return;
-      const ready = recordFiles(dir).filter((f) => /"ready":/.test(readFileSync(f, "utf8"))).length;
+      const texts = recordFiles(dir).map((f) => readFileSync(f, "utf8"));
+      const failed = texts.map((t) => /"failed":\s*("(?:[^"\\]|\\.)*")/.exec(t)?.[1]).find((m) => m !== undefined);
+      if (failed) throw new UnavailableError(`a Locust worker could not start: ${JSON.parse(failed) as string}`);
+      const ready = texts.filter((t) => /"ready":/.test(t)).length;
       if (ready >= this.o.workers) break;
       if (Date.now() > within)
         throw new UnavailableError(

@@ -39,6 +39,23 @@ export interface ReadPlan {
 
 const PAGE = 1000;
 
+/** What one call of `q` returns: the design's `returns`, else the analyzer's estimate (one page at most). */
+export function takeOf(q: QueryAnalysis): number {
+  const returned = q.query.returns?.value ?? q.classification?.returned ?? PAGE;
+  return Math.max(1, Math.min(PAGE, Math.round(Number.isFinite(returned) ? returned : PAGE)));
+}
+
+/** The one request of a `filter` query (its filter names the keys, so it is the same on every call); undefined when it does not parse. */
+export function filterRequest(q: QueryAnalysis, filter: string, take: number): ReadRequest | undefined {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) return undefined;
+  const expr = normalize(parsed.expr);
+  const pk = keyConstraint(expr, "PartitionKey");
+  const rk = keyConstraint(expr, "RowKey");
+  if (q.classification?.class === "point" && pk.kind === "exact" && rk.kind === "exact") return { kind: "get", pk: pk.value, rk: rk.value };
+  return { kind: "list", filter, take, pk: pk.kind === "exact" ? pk.value : undefined };
+}
+
 /** How `q` runs, or undefined when the analyzer could not classify it (it is then skipped and the report says so). */
 export function readPlan(
   q: QueryAnalysis,
@@ -48,19 +65,10 @@ export function readPlan(
 ): ReadPlan | undefined {
   const c = q.classification;
   if (!c) return undefined;
-  // What one call returns: the design's `returns`, else the analyzer's estimate (one page at most).
-  const returned = q.query.returns?.value ?? c.returned ?? PAGE;
-  const take = Math.max(1, Math.min(PAGE, Math.round(Number.isFinite(returned) ? returned : PAGE)));
+  const take = takeOf(q);
   if (q.query.filter) {
-    const filter = q.query.filter.value;
-    const parsed = parseFilter(filter);
-    if (!parsed.ok) return undefined;
-    const expr = normalize(parsed.expr);
-    const pk = keyConstraint(expr, "PartitionKey");
-    const rk = keyConstraint(expr, "RowKey");
-    const point =
-      c.class === "point" && pk.kind === "exact" && rk.kind === "exact" ? { kind: "get" as const, pk: pk.value, rk: rk.value } : undefined;
-    return { queryClass: c.class, request: () => point ?? { kind: "list", filter, take, pk: pk.kind === "exact" ? pk.value : undefined } };
+    const request = filterRequest(q, q.query.filter.value, take);
+    return request && { queryClass: c.class, request: () => request };
   }
   const where = q.query.where;
   const mapping = q.mapping;

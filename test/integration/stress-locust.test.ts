@@ -8,6 +8,7 @@
  * analyzer, and the rates Locust's records give — the hot partition's, and
  * the design's in all — are within 10 % of the built-in engine's. A
  * cancelled Locust run stops every process and still deletes its table.
+ * An export sizes its engines from one calibrated worker.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +17,7 @@ import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
 import { runStress, StressOptions } from "@runtime/stress/engine";
 import { proposedAlternative } from "@runtime/stress/compare";
 import { runLocustStress } from "@runtime/locust";
+import { prepareExport } from "@runtime/locust/prepare";
 import { AccountSession } from "@runtime/account/explorer";
 import type { StressReport } from "@protocol/stress-report";
 import { analyzeTdl } from "@core";
@@ -37,8 +39,9 @@ function options(text: string, extra: Partial<StressOptions> = {}): StressOption
     throttle: emu,
     design: { text, file: FILE, table: TABLE },
     mode: "design",
-    durationMs: 5000,
-    concurrency: 16,
+    durationMs: 6000,
+    // 32 requests in flight at once for both engines: Locust's two workers have 16 users each.
+    concurrency: 32,
     drainMs: 1000,
     calibrateMs: 800,
     ...extra,
@@ -71,9 +74,11 @@ test("Locust with two workers judges the hot design and its quick fix as the bui
 
   const builtinHot = await runStress(options(text));
   const calibration = builtinHot.calibration;
-  const locustHot = await runLocustStress({ ...options(text, { calibration }), workers: 2 });
+  const locustHot = await runLocustStress({ ...options(text, { calibration, concurrency: 16 }), workers: 2 });
   assert.deepEqual(locustHot.engine, { name: "locust", workers: 2, records: 2, skippedLines: 0 });
   assert.equal(locustHot.calibration?.scale, calibration?.scale, "judged at the same scale");
+  assert.equal(locustHot.concurrency, builtinHot.concurrency, "the same requests in flight at most");
+  assert.equal(locustHot.pace?.callsPerSecond, builtinHot.pace?.callsPerSecond, "the same offered load");
   for (const r of [builtinHot, locustHot]) {
     assert.equal(r.verdict.exceedsTarget, true, figures(r));
     assert.match(r.verdict.note, /Hot: \d+ requests \([\d.]+ %\) were throttled \(503 Server Busy\) at partition '/);
@@ -87,7 +92,7 @@ test("Locust with two workers judges the hot design and its quick fix as the bui
   assert.ok(within(total(locustHot), total(builtinHot), 0.1), `in all: locust ${figures(locustHot)} builtin ${figures(builtinHot)}`);
 
   const builtinFix = await runStress(options(fix.text, { calibration }));
-  const locustFix = await runLocustStress({ ...options(fix.text, { calibration }), workers: 2 });
+  const locustFix = await runLocustStress({ ...options(fix.text, { calibration, concurrency: 16 }), workers: 2 });
   for (const r of [builtinFix, locustFix]) {
     assert.equal(r.verdict.exceedsTarget, false, figures(r));
     assert.equal(r.verdict.throttled.partition, 0, figures(r));
@@ -103,7 +108,7 @@ test("a cancelled Locust run stops its master and workers and still deletes its 
   let table = "";
   const pids: number[] = [];
   const report = await runLocustStress({
-    ...options(text, { emulatorScale: 0.05, durationMs: 60_000, signal: abort.signal, onTable: (t) => (table = t) }),
+    ...options(text, { emulatorScale: 0.05, durationMs: 60_000, concurrency: 8, signal: abort.signal, onTable: (t) => (table = t) }),
     workers: 2,
     onProcess: (_name, pid) => pids.push(pid),
     // Cancelled a moment after a worker starts its load: in the middle of it.
@@ -126,4 +131,28 @@ test("a cancelled Locust run stops its master and workers and still deletes its 
   assert.deepEqual(await stressTables(), []);
   assert.ok(report.durationMs > 1000 && report.durationMs < 10_000, `measured until cancelled: ${report.durationMs} ms`);
   assert.ok(report.operations.insert.count > 0, "the load ran before it was cancelled");
+});
+
+test("the export sizes its engines from one Locust worker calibrated against a stand-in of the service", async () => {
+  const text = readFileSync(FILE, "utf8");
+  const out = await prepareExport({
+    design: { text, file: FILE, table: TABLE },
+    mode: "spread",
+    rate: 5000,
+    durationMs: 600_000,
+    concurrency: 16,
+    connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
+    secret: { connectionString: emu.connectionString },
+    validForMs: 3_600_000,
+    p99Ms: 1000,
+  });
+  const s = out.sizing;
+  assert.equal(out.uncalibrated, undefined);
+  assert.equal(s.measured, true);
+  assert.ok(s.workerCallsPerSecond > 20, `one worker: ${s.workerCallsPerSecond} calls/s`);
+  assert.equal(s.workers, Math.ceil(5000 / (s.workerCallsPerSecond * 0.7)));
+  assert.equal(out.plan.workers, s.workers);
+  assert.equal(s.transactions, 5000 * 600);
+  assert.match(out.files.find((f) => f.name === "loadtest.yaml")!.text, new RegExp(`^engineInstances: ${s.workers}$`, "m"));
+  assert.deepEqual(await stressTables(), [], "sizing touches no table");
 });

@@ -94,11 +94,15 @@ class Engine:
                     rec.op(now, call.op)["r"] += 1
                     gevent.sleep(backoff_delay(retry))
                     continue
+                if now > self.config["deadline"] + self.config["drain"]:
+                    return  # past the drain: the built-in engine abandons such a call, and so does this one
                 rec.failure(now, call.op, e.status, e.code)
                 self.count_source(now, source, False)
                 self.last_end = now
                 return
         now = time.time()
+        if now > self.config["deadline"] + self.config["drain"]:
+            return
         latency = now - t0
         if got is not None:
             o = rec.op(now, call.op)

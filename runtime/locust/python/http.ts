@@ -106,9 +106,10 @@ def batch_body(signer, table, actions, boundary):
     for verb, entity, body in actions:
         lines += [f"--{changeset}", "Content-Type: application/http", "Content-Transfer-Encoding: binary", ""]
         if verb == "create":
-            lines += [f"POST {signer.endpoint}/{table} HTTP/1.1", "Prefer: return-no-content"]
+            # Each part's URL carries the SAS as the SDK's do: a table SAS authorizes a batch by the table its parts name.
+            lines += [f"POST {signer.url(table)} HTTP/1.1", "Prefer: return-no-content"]
         else:
-            lines += [f"PUT {signer.endpoint}/{key_path(table, entity['PartitionKey'], entity['RowKey'])} HTTP/1.1"]
+            lines += [f"PUT {signer.url(key_path(table, entity['PartitionKey'], entity['RowKey']))} HTTP/1.1"]
         lines += ["Accept: application/json;odata=nometadata", "Content-Type: application/json", "DataServiceVersion: 3.0;", "", body]
     lines += [f"--{changeset}--", "", f"--batch_{boundary}--", ""]
     return "\r\n".join(lines)

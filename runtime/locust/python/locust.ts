@@ -65,7 +65,17 @@ class State:
             self.started.wait()
             return
         self.preloading = True
-        self.engine.preload(client, self.config["preload"])
+        try:
+            self.engine.preload(client, self.config["preload"])
+        except SystemExit as e:
+            # Said in the records (tdl stops the run with it) and on stderr; the users then idle.
+            rec = self.config["recorder"]
+            rec.record({"w": rec.worker, "failed": str(e)})
+            rec.flush(before=0)
+            print(e, file=sys.stderr, flush=True)
+            self.config["deadline"] = 0
+            self.started.set()
+            return
         start = max(time.time(), self.config["start_at"])
         start_file = os.environ.get("TDL_START_FILE")
         if start_file:
@@ -84,7 +94,10 @@ class State:
         gevent.sleep(max(0.0, start - time.time()))
         self.config["deadline"] = start + self.config["duration"]
         if self.config["rate"] > 0:
-            self.pacer = Pacer(self.config["rate"], start)
+            # The workers' slots interleave (worker i a 1/N step later), so all together they arrive evenly spaced,
+            # as one pacer's do: in step, they would arrive in bursts of N.
+            total = self.config["rate"] * self.config["workers"]
+            self.pacer = Pacer(self.config["rate"], start + self.config["worker"] / total)
         self.config["recorder"].record({"w": self.config["recorder"].worker, "start": start, "deadline": self.config["deadline"]})
         print(f"tdl: {self.config['recorder'].worker} starts its load for {self.config['duration']:g} s", file=sys.stderr, flush=True)
         self.started.set()
