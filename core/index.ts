@@ -112,6 +112,6 @@ export { SECONDS_PER_MONTH } from "./cost/usage";
 export { applyCheckedFixes, MAX_FIX_ROUNDS, nextFixes } from "./fixes/apply";
 export type { CheckedFixRun, FixStep } from "./fixes/apply";
 export { applyFixEdits, FANOUT_MAX, vetFixes } from "./fixes/vet";
-export type { VetOptions, VetResult } from "./fixes/vet";
+export type { CheckBudget, VetOptions, VetResult } from "./fixes/vet";
 export type { FixCheck, VettedFix } from "./fixes/check";
 export { TakenEdits } from "./fixes/taken-edits";

@@ -13,7 +13,6 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { formatCount, SNAPSHOT } from "@core";
 import { LspClient } from "../helpers/lsp-client";
 import { expectHover, overLsp } from "../helpers/ide";
-import { formatCount } from "@core/text/words";
 
 const MS = 10_000;
 const DOC = readFileSync("docs/cost.md", "utf8");

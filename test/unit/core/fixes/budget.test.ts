@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeTdl, applyCheckedFixes, vetFixes } from "@core";
+import { analyzeTdl, applyCheckedFixes, vetFixes, type CheckBudget } from "@core";
 
 const DESIGN = readFileSync("test/fixtures/newcomer/date-keys.tdl", "utf8");
 
@@ -17,7 +17,7 @@ test("a finding's fixes past the budget come back unchecked, and the budget says
   const all = vetFixes(a, hot);
   assert.equal(all.unchecked.length, 0);
   // Enough for two copies of the design: the first two fixes are checked, the rest are not.
-  const budget = { chars: DESIGN.length * 2 + 200 };
+  const budget: CheckBudget = { chars: DESIGN.length * 2 + 200 };
   const cut = vetFixes(a, hot, { budget });
   assert.equal(cut.checked.length, 2);
   assert.deepEqual(
