@@ -5,7 +5,7 @@
  * current) and the SARIF output's rule metadata, so the two never drift from
  * the code.
  */
-import { ANALYSIS_RECORDS, FAMILIES, Family, RULES, RuleRecord } from "@core";
+import { ANALYSIS_RECORDS, FAMILIES, Family, RULES, RuleRecord, ruleAnchor } from "@core";
 import { loadTsAnalysis } from "@ts-analysis/loader";
 
 let records: RuleRecord[] | undefined;
@@ -20,11 +20,8 @@ export function catalog(): readonly RuleRecord[] {
   return records;
 }
 
-/** The anchor of a code's row in docs/rules.md. */
-export const anchorOf = (code: string) => code.replace(/[^a-z0-9]+/g, "-");
-
 /** Where the catalog's explanation of a code is, relative to the repository (SARIF `helpUri`). */
-export const helpUri = (code: string) => `docs/rules.md#${anchorOf(code)}`;
+export const helpUri = (code: string) => `docs/rules.md#${ruleAnchor(code)}`;
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -34,7 +31,7 @@ export function familyTable(family: Family): string {
   const lines = ["| code | severity | when | fix |", "| --- | --- | --- | --- |"];
   for (const r of rows) {
     lines.push(
-      `| <a id="${anchorOf(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} |`,
+      `| <a id="${ruleAnchor(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} |`,
     );
   }
   return lines.join("\n");

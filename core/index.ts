@@ -87,7 +87,7 @@ export { separatorBreaksOrder } from "./model/where";
 
 // Rules: the records of both languages share one shape; the user's levels and ignore comments apply to both.
 export { RULES } from "./rules";
-export { FAMILIES, reporterFor } from "./rules/rule";
+export { FAMILIES, reporterFor, ruleAnchor } from "./rules/rule";
 export type { Family, Report, RuleDocs, RuleRecord, Span } from "./rules/rule";
 export { ANALYSIS_RECORDS } from "./analysis/records";
 export { analysisFailed, attempt, internalFinding, rulesFailed } from "./analysis/guard";

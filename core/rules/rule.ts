@@ -46,6 +46,9 @@ export interface RuleRecord {
   docs: RuleDocs;
 }
 
+/** The anchor of a code's row in docs/rules.md (`key/unpadded-number` → `key-unpadded-number`): the catalog writes it, links and SARIF point at it. */
+export const ruleAnchor = (code: string): string => code.replace(/[^a-z0-9]+/g, "-");
+
 /** Where a finding sits: offsets into the text the check was given. */
 export interface Span {
   start: number;

@@ -14,9 +14,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-
-/** The anchor of a code's row in docs/rules.md (the catalog writes `<a id>` with the same rule). */
-export const anchorOf = (code: string): string => code.replace(/[^a-z0-9]+/g, "-");
+import { ruleAnchor } from "@core";
 
 /** The rules catalog: its URI and the anchors it holds. */
 export interface RuleDocs {
@@ -49,6 +47,6 @@ export function ruleDocs(): RuleDocs | undefined {
 
 /** The link to `code`'s row, or undefined when the catalog does not document it. */
 export function ruleHref(code: string, docs: RuleDocs | undefined = ruleDocs()): string | undefined {
-  const anchor = anchorOf(code);
+  const anchor = ruleAnchor(code);
   return docs?.anchors.has(anchor) ? `${docs.uri}#${anchor}` : undefined;
 }

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { FAMILIES } from "@core";
-import { anchorOf, catalog, sarifRule, withCurrentTables } from "@cli/catalog";
+import { ruleAnchor } from "@core";
+import { catalog, sarifRule, withCurrentTables } from "@cli/catalog";
 
 test("docs/rules.md's rule tables are the ones the records generate (npm run docs:rules)", () => {
   const doc = readFileSync("docs/rules.md", "utf8");
@@ -44,7 +45,7 @@ test("SARIF describes each rule from its record, with a help link into docs/rule
   assert.match(rule.fullDescription.text, /^an integer enters a key without `pad`.*Keys sort as text/);
   assert.match(rule.help.text, /^Quick fix: `pad\(P, W\)`/);
   assert.equal(rule.helpUri, "docs/rules.md#key-unpadded-number");
-  for (const r of catalog()) assert.ok(doc.includes(`<a id="${anchorOf(r.code)}"></a>`), `docs/rules.md has an anchor for ${r.code}`);
+  for (const r of catalog()) assert.ok(doc.includes(`<a id="${ruleAnchor(r.code)}"></a>`), `docs/rules.md has an anchor for ${r.code}`);
 });
 
 test("every rule module has a test named after it", () => {
