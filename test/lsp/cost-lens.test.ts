@@ -23,11 +23,7 @@ const asWritten = (figure: string) => formatCount(Number(figure.replace(/,/g, ""
 
 /** Its figures: access → [transactions, Table Storage's month, Cosmos DB's RU/s, Cosmos DB's month]. */
 const FIGURES = new Map(
-  [...DOC.matchAll(/^\| `(insert [^`]+)` \| ([\d,]+) \| (\$[\d,.]+) \| ([\d,]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [
-    m[1],
-    // The editor says a count as every message does: ten digits and more in words (5,184,000,000 is "5.2 billion").
-    [formatCount(Number(m[2].replace(/,/g, ""))), ...m.slice(3)],
-  ]),
+  [...DOC.matchAll(/^\| `(insert [^`]+)` \| ([\d,]+) \| (\$[\d,.]+) \| ([\d,]+) \| (\$[\d,.]+) \|$/gm)].map((m) => [m[1], m.slice(2)]),
 );
 
 let client: LspClient;
