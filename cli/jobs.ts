@@ -7,6 +7,8 @@
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
 import type { Io } from "./output";
+import { UsageError } from "@core/errors";
+import { custom, positive } from "./options";
 
 export interface JobSignals {
   signal: AbortSignal;
@@ -60,3 +62,26 @@ export async function ask(io: Io, question: string): Promise<string | undefined>
     rl.close();
   }
 }
+
+/**
+ * How fast a bulk job may go: a share of the service's targets (the
+ * default), or `--rate N` entities per second for the whole job, or
+ * `--rate max` for no pace at all — the emulator has no targets, nor does an
+ * account the job has to itself; the guide's back-off on 503 still holds.
+ */
+export const PACE_OPTIONS = {
+  share: positive("F", "the share of the service's targets the job may use (0.5: half of 20,000 entities/s)").default(0.8),
+  rate: custom(
+    "N|max",
+    "entities per second the whole job may use, instead of --share; max: no pace (the emulator has no targets)",
+    (raw, name) => {
+      if (raw === "max") return Infinity;
+      const n = Number(raw);
+      if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} needs entities per second or max, not '${raw.slice(0, 40)}'`);
+      return n;
+    },
+  ),
+};
+
+/** The pace a job's options ask for (the share is at most 1: never more than the targets). */
+export const paceOf = (o: { share: number; rate?: number }) => ({ share: Math.min(o.share, 1), rate: o.rate });

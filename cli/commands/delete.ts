@@ -63,12 +63,16 @@ export const deleteCommand = command({
         `deleted ${count(report.deleted)} of ${what} (their keys are in ${log})`,
         report.gone ? `${count(report.gone)} were already gone` : "",
         report.changed.length ? `${count(report.changed.length)} changed since the dry run and were kept` : "",
+        report.inDoubt
+          ? `${count(report.inDoubt)} in doubt: stopped while their batch was on its way (deleted whole or not at all; a dry run tells which)`
+          : "",
         report.notAttempted ? `${count(report.notAttempted)} not attempted: stopped` : "",
       ].filter(Boolean);
+      const inDoubt = report.inDoubt ?? 0;
       return {
-        stdout: `${JSON.stringify({ table, deleted: report.deleted, changed: report.changed.length, gone: report.gone, notAttempted: report.notAttempted, log })}\n`,
+        stdout: `${JSON.stringify({ table, deleted: report.deleted, changed: report.changed.length, gone: report.gone, notAttempted: report.notAttempted, inDoubt, log })}\n`,
         stderr: `${kept}${notes.join("; ")}\n`,
-        exitCode: report.changed.length || report.notAttempted ? EXIT.failed : EXIT.clean,
+        exitCode: report.changed.length || report.notAttempted || inDoubt ? EXIT.failed : EXIT.clean,
       };
     } finally {
       job.dispose();

@@ -8,10 +8,10 @@
 import { SERVICE_NAMES } from "@core";
 import { exportTable } from "@runtime";
 import { command } from "../command";
-import { choice, integer, outputFolder, positive, text } from "../options";
+import { choice, integer, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, throttled } from "../jobs";
+import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
 
 export const exportCommand = command({
   name: "export",
@@ -24,13 +24,13 @@ export const exportCommand = command({
     out: outputFolder("DIR", "the folder of the export (created; resumed when it holds one)"),
     ...ACCOUNT_OPTIONS,
     concurrency: integer("N", "key ranges read at once", { min: 1, max: 64 }).default(4),
-    share: positive("F", "the share of the service's targets the job may use (0.5: half of 20,000 entities/s)").default(0.8),
+    ...PACE_OPTIONS,
     service: choice(SERVICE_NAMES, "the source's service profile (its targets)").default("azure-table"),
   },
   required: ["table", "out"],
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
-    const { table, out, concurrency, share, service } = options;
+    const { table, out, concurrency, service } = options;
     const job = interruptible(io, `run the same command again to resume from ${out}`);
     const progress = throttled(io);
     try {
@@ -39,7 +39,7 @@ export const exportCommand = command({
         table: table!,
         dir: out!,
         concurrency,
-        share: Math.min(share, 1),
+        ...paceOf(options),
         service,
         signal: job.signal,
         onProgress: (p) => progress(`exporting ${table}: ${count(p.entities)} entities, ${p.rangesDone} of ${p.ranges} ranges done`),

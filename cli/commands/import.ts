@@ -8,10 +8,10 @@
 import { SERVICE_NAMES } from "@core";
 import { importTable, verifyTable } from "@runtime";
 import { command } from "../command";
-import { choice, flag, integer, positive, text } from "../options";
+import { choice, flag, integer, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, throttled } from "../jobs";
+import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
 
 /** Skipped lines listed on stderr at most. */
 const LISTED = 20;
@@ -28,14 +28,14 @@ export const importCommand = command({
     ...ACCOUNT_OPTIONS,
     verify: flag("read the table back and compare each range's count and checksum with the manifest"),
     concurrency: integer("N", "ranges written at once", { min: 1, max: 64 }).default(4),
-    share: positive("F", "the share of the service's targets the job may use").default(0.8),
+    ...PACE_OPTIONS,
     service: choice(SERVICE_NAMES, "the target's service profile (its batch limits and targets)").default("azure-table"),
   },
   required: ["table"],
   oneOf: [ONE_ACCOUNT],
   async run({ positionals, options }, io) {
     const dir = positionals[0];
-    const { table, concurrency, share, service } = options;
+    const { table, concurrency, service } = options;
     const session = sessionOf(options);
     const job = interruptible(io, `run the same command again to resume`);
     const progress = throttled(io);
@@ -45,7 +45,7 @@ export const importCommand = command({
         table: table!,
         dir,
         concurrency,
-        share: Math.min(share, 1),
+        ...paceOf(options),
         service,
         signal: job.signal,
         onProgress: (p) => progress(`importing into ${table}: ${count(p.written)} of ${count(p.total)} entities`),

@@ -6,20 +6,25 @@
  * same folder cuts each file back to its last checkpoint and reads on after
  * the last keys written, so after a crash or Ctrl+C nothing is lost and
  * nothing is written twice.
+ *
+ * Ranges planned from a few keys are never equal, so the work is rebalanced
+ * as it goes (where the service returns keys in order): a worker with no
+ * range left takes the upper half of the unread rest of the range that has
+ * the most left, and that range's reader stops where the new one starts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SERVICES, ServiceName } from "@core";
 import { RefusedError } from "@core/errors";
 import type { AccountSession } from "../account/explorer";
-import { sampleTable } from "../infer/sample";
 import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../stress/phases";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
 import { loadManifest, Manifest, MANIFEST_VERSION, RangeState, saveManifest } from "./manifest";
 import { Pace, pacesFor, throttleAware } from "./pace";
-import { rangeFilter, splitRanges } from "./ranges";
+import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
+import { END } from "../infer/key-space";
 
 export interface ExportOptions {
   session: AccountSession;
@@ -27,10 +32,12 @@ export interface ExportOptions {
   dir: string;
   /** Ranges read at once (default 4). */
   concurrency?: number;
-  /** Ranges to split the table into (default 4 × concurrency). */
+  /** Ranges to split the table into at first (default 2 × concurrency; ranges with much left are split as readers run out). */
   ranges?: number;
   /** Share of the service's targets the job may use (default 0.8). */
   share?: number;
+  /** Entities per second the whole job may use, instead of the account's share; Infinity: no pace. */
+  rate?: number;
   service?: ServiceName;
   signal?: AbortSignal;
   onProgress?: (p: { entities: number; ranges: number; rangesDone: number }) => void;
@@ -46,6 +53,8 @@ export interface ExportResult {
 }
 
 const PAGE = 1000;
+/** The longest a range reads between checkpoints (ms). */
+const CHECKPOINT_MS = 1000;
 
 export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   fs.mkdirSync(o.dir, { recursive: true });
@@ -56,8 +65,41 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   const manifest = earlier ?? (await plan(o, concurrency));
   if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
   saveManifest(o.dir, manifest);
-  const paces = pacesFor(SERVICES[o.service ?? "azure-table"], o.share ?? 0.8);
+  const paces = pacesFor(SERVICES[o.service ?? "azure-table"], o.share ?? 0.8, o.rate);
   const pending = manifest.ranges.filter((r) => !r.done);
+  const profile = SERVICES[o.service ?? "azure-table"];
+  const reading = new Map<RangeState, Progress>();
+  /** The upper half of the unread rest of the range with the most left, as a new range (undefined when no rest can be split). */
+  const split = (): RangeState | undefined => {
+    if (!profile.sorted) return undefined;
+    let best: { r: RangeState; left: number; at: string } | undefined;
+    for (const [r, p] of reading) {
+      if (r.done || p.last === undefined) continue;
+      const space = new KeySpace(p.alphabet());
+      const at = space.middle(p.last, r.to ?? END);
+      // What is left, as entities: the rate of keys met so far over the key space read, times the space not read.
+      const read = space.width(r.from, p.last);
+      const left = (space.width(p.last, r.to ?? END) * (p.count - p.startCount + 1)) / Math.max(read, 1e-12);
+      if (at !== undefined && at > p.last && (!best || left > best.left)) best = { r, left, at };
+    }
+    if (!best) return undefined;
+    const index = manifest.ranges.length;
+    const added: RangeState = {
+      index,
+      from: best.at,
+      to: best.r.to,
+      file: rangeFile(index),
+      count: 0,
+      checksum: "0000000000000000",
+      bytes: 0,
+      done: false,
+    };
+    best.r.to = best.at;
+    manifest.ranges.push(added);
+    // The checkpoint names both before either reader goes on.
+    saveManifest(o.dir, manifest);
+    return added;
+  };
   const progress = () =>
     o.onProgress?.({
       entities: manifest.ranges.reduce((n, r) => n + r.count, 0),
@@ -65,15 +107,19 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       rangesDone: manifest.ranges.filter((r) => r.done).length,
     });
   const worker = async () => {
-    for (let r = pending.shift(); r && !o.signal?.aborted; r = pending.shift()) {
+    for (let r = pending.shift() ?? split(); r && !o.signal?.aborted; r = pending.shift() ?? split()) {
+      const p = new Progress(r.count);
+      reading.set(r, p);
       try {
-        await readRange(o, r, paces.job, paces.worker(), () => {
+        await readRange(o, r, p, paces.job, paces.worker(), () => {
           saveManifest(o.dir, manifest);
           progress();
         });
       } catch (e) {
         // Cancelled mid-request: the range's checkpoint is where it was, and a rerun goes on from there.
         if (!o.signal?.aborted) throw e;
+      } finally {
+        reading.delete(r);
       }
     }
   };
@@ -90,13 +136,12 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   return { manifest, resumed: !!earlier, cancelled };
 }
 
-/** The ranges of a new export, from a spread-out sample of the table's partition keys. */
+/** The ranges of a new export, split at partition keys spread over the table's key space. */
 async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
-  const sample = await sampleTable(sessionReader(o.session, o.table), { sample: 2000, signal: o.signal });
-  const ranges = splitRanges(
-    sample.entities.map((e) => e.partitionKey),
-    o.ranges ?? concurrency * 4,
-  );
+  // Two ranges a reader to begin with, from two anchors a range: the splits as it goes even out the rest.
+  const wanted = o.ranges ?? concurrency * 2;
+  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, 2 * wanted), o.signal);
+  const ranges = splitRanges(anchors, wanted);
   return {
     version: MANIFEST_VERSION,
     table: o.table,
@@ -105,7 +150,7 @@ async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
     ranges: ranges.map((r, index) => ({
       index,
       ...r,
-      file: `range-${String(index).padStart(4, "0")}.jsonl`,
+      file: rangeFile(index),
       count: 0,
       checksum: "0000000000000000",
       bytes: 0,
@@ -116,20 +161,60 @@ async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
   };
 }
 
-/** Reads one range to its end (or the signal), appending to its file and checkpointing after each page. */
-async function readRange(o: ExportOptions, r: RangeState, job: Pace, own: Pace, checkpoint: () => void): Promise<void> {
+const rangeFile = (index: number) => `range-${String(index).padStart(4, "0")}.jsonl`;
+
+/** How far a range's reader got in this run: the last key it met, and the characters of the keys (for the key space's arithmetic). */
+class Progress {
+  last?: string;
+  /** Entities the range holds so far, this run's and earlier runs'. */
+  count: number;
+  private readonly chars = new Set<number>();
+  constructor(readonly startCount: number) {
+    this.count = startCount;
+  }
+
+  met(key: string, count: number): void {
+    this.last = key;
+    this.count = count;
+    for (let i = 0; i < key.length && i < 64; i++) this.chars.add(key.charCodeAt(i));
+  }
+
+  alphabet(): number[] {
+    return [...this.chars].sort((a, b) => a - b);
+  }
+}
+
+/**
+ * Reads one range to its end (or the signal), appending to its file. A
+ * checkpoint — the file flushed to disk, then the range's state in the
+ * manifest — comes at most every CHECKPOINT_MS and at the end: a crash
+ * loses at most that much reading, which the rerun does again. Its end may
+ * move down while it reads (a split): entities at or past it are left to
+ * the range that starts there, and where keys come in order the first of
+ * them ends the read.
+ */
+async function readRange(o: ExportOptions, r: RangeState, p: Progress, job: Pace, own: Pace, checkpoint: () => void): Promise<void> {
   const file = path.join(o.dir, r.file);
   // Whatever a crash left past the checkpoint is cut off: it will be read again.
   const fd = fs.openSync(file, fs.existsSync(file) ? "r+" : "w");
+  const sum = new Checksum(r.checksum, r.count);
+  let bytes = r.bytes;
+  let next = r.next;
+  let saved = performance.now();
+  const commit = () => {
+    fs.fsyncSync(fd);
+    Object.assign(r, { bytes, count: sum.count, checksum: sum.hex, next, done: !next });
+    checkpoint();
+    saved = performance.now();
+  };
   try {
-    fs.ftruncateSync(fd, r.bytes);
-    const sum = new Checksum(r.checksum, r.count);
-    const filter = r.next ? r.next.filter : rangeFilter(r);
-    let token = r.next?.token;
+    fs.ftruncateSync(fd, bytes);
+    const filter = next ? next.filter : rangeFilter(r);
+    let token = next?.token;
     do {
       await job.ready(o.signal);
       await own.ready(o.signal);
-      if (o.signal?.aborted) return;
+      if (o.signal?.aborted) break;
       const page = await throttleAware(
         () => o.session.page(o.table, { filter, continuationToken: token, pageSize: PAGE, signal: o.signal }),
         o.signal,
@@ -137,19 +222,24 @@ async function readRange(o: ExportOptions, r: RangeState, job: Pace, own: Pace, 
       );
       job.spend(page.entities.length);
       own.spend(page.entities.length);
-      const text = page.entities.map((e) => JSON.stringify(entityObject(e)) + "\n").join("");
-      fs.writeSync(fd, text, r.bytes);
-      fs.fsyncSync(fd);
-      for (const e of page.entities) sum.add(e);
-      r.bytes += Buffer.byteLength(text);
-      r.count = sum.count;
-      r.checksum = sum.hex;
-      token = page.continuationToken;
-      r.next = token ? { filter, token } : undefined;
-      r.done = !token;
-      checkpoint();
+      const to = r.to;
+      const mine = to === undefined ? page.entities : page.entities.filter((e) => e.partitionKey < to);
+      // Keys in order: past the end, the rest belongs to the next range.
+      token = mine.length < page.entities.length ? undefined : page.continuationToken;
+      const text = mine.map((e) => JSON.stringify(entityObject(e)) + "\n").join("");
+      fs.writeSync(fd, text, bytes);
+      for (const e of mine) sum.add(e);
+      if (mine.length) p.met(mine[mine.length - 1].partitionKey, sum.count);
+      bytes += Buffer.byteLength(text);
+      next = token ? { filter, token } : undefined;
+      if (!token || performance.now() - saved >= CHECKPOINT_MS) commit();
     } while (token);
   } finally {
-    fs.closeSync(fd);
+    // Stopped or failed: every page written is whole, so it is kept, and a rerun reads on after it.
+    try {
+      if (bytes > r.bytes) commit();
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 }

@@ -27,6 +27,8 @@ export interface ImportOptions {
   dir: string;
   concurrency?: number;
   share?: number;
+  /** Entities per second the whole job may use, instead of the account's share; Infinity: no pace. */
+  rate?: number;
   /** The target's profile: its batch limits (default azure-table). */
   service?: ServiceName;
   signal?: AbortSignal;
@@ -57,6 +59,8 @@ export interface ImportResult {
   cancelled: boolean;
 }
 
+/** The longest an import writes between checkpoints (ms). */
+const CHECKPOINT_MS = 1000;
 const stateFile = (dir: string, table: string) => path.join(dir, `import.${table}.json`);
 
 export async function importTable(o: ImportOptions): Promise<ImportResult> {
@@ -68,8 +72,15 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
   const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as ImportState) : undefined;
   const state: ImportState = earlier ?? { table: o.table, ranges: {}, skipped: [] };
   const save = () => writeAtomically(file, JSON.stringify(state) + "\n");
+  // A checkpoint at most every CHECKPOINT_MS: upserts are idempotent, so a crash only means writing those batches again.
+  let saved = performance.now();
+  const checkpoint = (final = false) => {
+    if (!final && performance.now() - saved < CHECKPOINT_MS) return;
+    save();
+    saved = performance.now();
+  };
   const profile = SERVICES[o.service ?? "azure-table"];
-  const paces = pacesFor(profile, o.share ?? 0.8);
+  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const written = () => Object.values(state.ranges).reduce((n, r) => n + r.written, 0);
   const pending = manifest.ranges.filter((r) => !state.ranges[r.file]?.done);
   const worker = async () => {
@@ -80,8 +91,8 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
           r,
           state,
           { job: paces.job, own: paces.worker(), maxOps: profile.batchMaxOperations, maxBytes: profile.batchMaxBytes },
-          () => {
-            save();
+          (final) => {
+            checkpoint(final);
             o.onProgress?.({ written: written(), total: manifest.count });
           },
         );
@@ -112,7 +123,13 @@ interface Limits {
 }
 
 /** Writes one range's file from its checkpoint on, a batch at a time. */
-async function writeRange(o: ImportOptions, r: RangeState, state: ImportState, limits: Limits, checkpoint: () => void): Promise<void> {
+async function writeRange(
+  o: ImportOptions,
+  r: RangeState,
+  state: ImportState,
+  limits: Limits,
+  checkpoint: (final?: boolean) => void,
+): Promise<void> {
   const progress = (state.ranges[r.file] ??= { line: 0, written: 0, done: false });
   let batch: EntityRow[] = [];
   let bytes = 0;
@@ -158,5 +175,5 @@ async function writeRange(o: ImportOptions, r: RangeState, state: ImportState, l
   }
   await flush();
   progress.done = true;
-  checkpoint();
+  checkpoint(true);
 }

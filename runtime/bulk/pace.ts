@@ -45,9 +45,16 @@ export class Pace {
   }
 }
 
-/** The paces of a job at `share` of the profile's targets: one for the whole job, one per worker (a worker reads or writes one partition at a time). */
-export function pacesFor(profile: ServiceProfile, share: number): { job: Pace; worker: () => Pace } {
-  const account = (profile.accountTargetEntitiesPerSecond ?? Infinity) * share;
+/**
+ * The paces of a job at `share` of the profile's targets: one for the whole
+ * job, one per worker (a worker reads or writes one partition at a time).
+ * A `rate` (entities/s) replaces the account's share for the whole job;
+ * Infinity paces nothing (the emulator, which has no targets), and the
+ * back-off on throttling still holds.
+ */
+export function pacesFor(profile: ServiceProfile, share: number, rate?: number): { job: Pace; worker: () => Pace } {
+  if (rate === Infinity) return { job: new Pace(Infinity), worker: () => new Pace(Infinity) };
+  const account = rate ?? (profile.accountTargetEntitiesPerSecond ?? Infinity) * share;
   const partition = profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value * share : Infinity;
   return { job: new Pace(account), worker: () => new Pace(partition) };
 }

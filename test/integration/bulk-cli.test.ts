@@ -134,6 +134,45 @@ test("delete a partition: without a terminal and --yes it refuses; --dry-run cou
   );
 });
 
+test("delete stopped by Ctrl+C in the middle: the summary accounts for every entity (deleted, in doubt, not attempted) and the table agrees", async () => {
+  const t = tableName();
+  await s.createTable(t);
+  const total = 6000;
+  await s.upsertRows(
+    t,
+    rows(total, 1, () => "big"),
+  );
+  const log = path.join(folder(), "deleted.jsonl");
+  const child = spawn(process.execPath, [CLI, "delete", "--table", t, "--partition", "big", "--yes", "--log", log, ...account], {
+    env: env(),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const ended = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // Ctrl+C once the first batches are logged.
+  for (let lines = 0; lines < 500 && child.exitCode === null; await new Promise((r) => setTimeout(r, 10))) {
+    try {
+      lines = readFileSync(log, "utf8").split("\n").length - 1;
+    } catch {
+      lines = 0;
+    }
+  }
+  child.kill("SIGINT");
+  const code = await ended;
+  const r = JSON.parse(stdout) as { deleted: number; inDoubt: number; notAttempted: number; gone: number; changed: number };
+  assert.equal(r.deleted + r.inDoubt + r.notAttempted + r.gone + r.changed, total, stdout);
+  assert.equal(readFileSync(log, "utf8").trim().split("\n").length, r.deleted, "the log holds every deleted key");
+  const left = (await s.query(t, "PartitionKey eq 'big'", { limit: total })).entities.length;
+  assert.ok(left >= total - r.deleted - r.inDoubt && left <= total - r.deleted, `${left} left of ${total}: ${stdout}`);
+  // Stopped after 5 of 60 batches: some were left, and the exit code says the job did not finish.
+  assert.ok(r.notAttempted + r.inDoubt > 0, stdout);
+  assert.equal(code, 1);
+  if (r.notAttempted) assert.match(stderr, /not attempted: stopped/);
+  if (r.inDoubt) assert.match(stderr, /in doubt: stopped while their batch was on its way/);
+});
+
 test("copy to a Cosmos DB for Table profile names the entity whose RowKey is over 255 bytes and writes nothing", async () => {
   const t = tableName();
   await s.createTable(t);

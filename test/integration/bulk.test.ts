@@ -70,6 +70,15 @@ test("export in parallel ranges, import into a new table: same count and checksu
     .filter((f) => f.endsWith(".jsonl"))
     .reduce((n, f) => n + readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean).length, 0);
   assert.equal(lines, 3000);
+  // Ranges split while reading (a reader with nothing left takes half of another's rest): still no partition in two files.
+  const fileOf = new Map<string, string>();
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".jsonl")))
+    for (const line of readFileSync(path.join(dir, f), "utf8").split("\n").filter(Boolean)) {
+      const pk = (JSON.parse(line) as { PartitionKey: string }).PartitionKey;
+      assert.equal(fileOf.get(pk) ?? f, f, `partition ${pk} in ${fileOf.get(pk)} and ${f}`);
+      fileOf.set(pk, f);
+    }
+  assert.equal(fileOf.size, 100);
   const target = tableName();
   const imported = await importTable({ session: s, table: target, dir });
   assert.deepEqual([imported.written, imported.skipped, imported.cancelled], [3000, [], false]);
