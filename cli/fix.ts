@@ -11,7 +11,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { AnalysisOptions, analyzeTdl, applyCheckedFixes, applyFixEdits, Fix, FixStep, TakenEdits } from "@core";
+import { AnalysisOptions, analyzeTdl, applyCheckedFixes, applyFixEdits, Fix, FixStep, LeftFinding, TakenEdits } from "@core";
 import { displayPath, isDesignFile } from "./check";
 import { expandPaths, readInput, unreadable } from "./files";
 import { EXIT, FailureLog } from "./failure";
@@ -29,13 +29,21 @@ export interface FixedText {
   steps?: FixStep[];
   /** Why a checked run stopped early. */
   stopped?: "cycle" | "rounds" | "budget";
+  /** Checked runs: the warnings and errors no checked fix removed, and why. */
+  left?: LeftFinding[];
 }
 
 /** Fixes a design: checked fixes (the default), or with `unchecked` every fix that is the only one of its diagnostic. */
 export function fixText(text: string, options: AnalysisOptions = {}, how: { unchecked?: boolean } = {}): FixedText {
   if (!how.unchecked) {
     const run = applyCheckedFixes(text, options);
-    return { text: run.text, applied: run.steps.map((s) => s.code), steps: run.steps, ...(run.stopped ? { stopped: run.stopped } : {}) };
+    return {
+      text: run.text,
+      applied: run.steps.map((s) => s.code),
+      steps: run.steps,
+      ...(run.stopped ? { stopped: run.stopped } : {}),
+      ...(run.left?.length ? { left: run.left } : {}),
+    };
   }
   const applied: string[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -65,6 +73,10 @@ function stepLines(result: FixedText): string[] {
     lines.push(
       "  stopped: the design is too large to check every fix in one run (its checking budget ran out); run tdl fix again to go on",
     );
+  if (result.left?.length) {
+    lines.push(`  left (${result.left.length}), not fixed automatically:`);
+    for (const l of result.left) lines.push(`    ${l.severity} ${l.code} at ${l.anchor}: ${l.why}`);
+  }
   return lines;
 }
 
@@ -93,7 +105,11 @@ export function runFix(paths: string[], options: AnalysisOptions = {}, how: { un
       continue;
     }
     const { text: fixed, applied } = result;
-    if (!applied.length) continue;
+    if (!applied.length) {
+      // Nothing to write; what is left still says why it stays.
+      if (result.left?.length) out.push(`${displayPath(file)}: no fix applied`, ...stepLines(result));
+      continue;
+    }
     try {
       writeAtomically(file, fixed);
     } catch (e) {

@@ -110,7 +110,7 @@ export { SECONDS_PER_MONTH } from "./cost/usage";
 
 // Fixes checked before they are offered.
 export { applyCheckedFixes, MAX_FIX_ROUNDS, nextFixes } from "./fixes/apply";
-export type { CheckedFixRun, FixStep } from "./fixes/apply";
+export type { CheckedFixRun, FixStep, LeftFinding } from "./fixes/apply";
 export { applyFixEdits, FANOUT_MAX, vetFixes } from "./fixes/vet";
 export type { CheckBudget, VetOptions, VetResult } from "./fixes/vet";
 export type { FixCheck, VettedFix } from "./fixes/check";

@@ -5,7 +5,8 @@ import { runFix } from "../fix";
 
 export const fix = command({
   name: "fix",
-  summary: "Apply the checked quick fixes (the best one of each table's most severe finding, again until none is left); print each",
+  summary:
+    "Apply the checked quick fixes (the best one of each table's most severe finding, again until none is left); print each, then each warning or error left and why",
   description:
     "A fix is applied only when checking it on a copy of the design found that it removes its finding without making a declared query or another finding worse; the design is re-analysed after each round, and a text that comes back stops it. --unchecked applies every fix that is the only fix of its diagnostic, as before. Each file on its own: one that cannot be read or fixed is reported and left as it was (written whole, never half), and the others are fixed.",
   exits: "0; 2 a path cannot be read or written; 3 a file could not be fixed (it is left unchanged; the others are fixed)",

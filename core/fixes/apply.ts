@@ -23,9 +23,20 @@ export interface FixStep {
   fact?: boolean;
 }
 
+/** A warning or error no checked fix removed, and why: no fix exists, or every fix was refused (the first reason). */
+export interface LeftFinding {
+  code: string;
+  severity: Finding["severity"];
+  anchor: string;
+  message: string;
+  why: string;
+}
+
 export interface CheckedFixRun {
   text: string;
   steps: FixStep[];
+  /** What is left when it stopped because no finding had an accepted fix (warnings and errors). */
+  left?: LeftFinding[];
   /** Why it stopped before no accepted fix was left. */
   stopped?: "cycle" | "rounds" | "budget";
 }
@@ -46,6 +57,8 @@ export function nextFixes(
   analysis: TdlAnalysis,
   vetAnalyzer = new TdlAnalyzer(),
   budget?: CheckBudget,
+  /** Filled with why each finding checked has no accepted fix. */
+  refusals?: Map<Finding, string>,
 ): Array<{ finding: Finding; fix: Fix; anchor: string }> {
   const byTable = new Map<string, Finding[]>();
   for (const f of analysis.findings) {
@@ -57,11 +70,21 @@ export function nextFixes(
   for (const findings of byTable.values()) {
     findings.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.start - b.start);
     for (const finding of findings) {
-      const fix = vetFixes(analysis, finding, { analyzer: vetAnalyzer, budget }).offered[0];
+      const vet = vetFixes(analysis, finding, { analyzer: vetAnalyzer, budget });
+      const fix = vet.offered[0];
       if (fix) {
         chosen.push({ finding, fix, anchor: anchorOf(analysis, finding) });
         break;
       }
+      const refused = vet.checked.find((v) => v.check.refused)?.check.refused;
+      refusals?.set(
+        finding,
+        refused
+          ? `no fix passed its check (${vet.checked.length} tried); the first was refused: ${refused}`
+          : budget?.ranOut
+            ? "its fixes were not checked (the checking budget ran out)"
+            : "its fix cannot be checked on a copy: apply it in the editor",
+      );
     }
   }
   return chosen;
@@ -79,8 +102,13 @@ export function applyCheckedFixes(
   const seen = new Set<string>([text]);
   const steps: FixStep[] = [];
   for (let round = 0; round < maxRounds; round++) {
-    const chosen = nextFixes(analyzer.analyze(text, options), vetAnalyzer, budget);
-    if (!chosen.length) return budget.ranOut ? { text, steps, stopped: "budget" } : { text, steps };
+    const refusals = new Map<Finding, string>();
+    const analysis = analyzer.analyze(text, options);
+    const chosen = nextFixes(analysis, vetAnalyzer, budget, refusals);
+    if (!chosen.length) {
+      const left = leftOf(analysis, refusals);
+      return budget.ranOut ? { text, steps, left, stopped: "budget" } : { text, steps, left };
+    }
     const taken = new TakenEdits();
     for (const c of chosen) {
       // Fixes of different tables do not overlap; should two, the second waits for the next round.
@@ -93,4 +121,18 @@ export function applyCheckedFixes(
     seen.add(text);
   }
   return { text, steps, stopped: "rounds" };
+}
+
+/** The warnings and errors of `analysis` with why no checked fix removed them. */
+function leftOf(analysis: TdlAnalysis, refusals: ReadonlyMap<Finding, string>): LeftFinding[] {
+  return analysis.findings
+    .filter((f) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK.warning)
+    .sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.start - b.start)
+    .map((f) => ({
+      code: f.code,
+      severity: f.severity,
+      anchor: anchorOf(analysis, f),
+      message: f.message,
+      why: refusals.get(f) ?? (f.fixes?.length ? "its fixes were not checked" : "no automatic fix: the message says what to do"),
+    }));
 }

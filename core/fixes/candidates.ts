@@ -9,8 +9,10 @@
 import { KeyInfo, KeyPartInfo } from "../model/key-parts";
 import { PropertyInfo } from "../model/properties";
 import { formatCount, plural } from "../text/words";
-import { Fix } from "../findings";
-import { appendToKey, chooseSeparator, keyPartText, prefixKey } from "../rules/fix-helpers";
+import { Fix, TextEdit } from "../findings";
+import { Query } from "../tdl/ast";
+import { secondTable } from "./second-table";
+import { appendToKey, chooseSeparator, keyPartText, prefixKey, tdlString } from "../rules/fix-helpers";
 import { TableContext } from "../rules/rule";
 import { bucketSizes, SpreadChoice, spreadChoices } from "./choose";
 
@@ -27,6 +29,37 @@ function asPart(q: PropertyInfo): Neighbour {
 }
 
 const BUCKET_PART: Neighbour = { fixedWidth: true };
+
+/**
+ * The integer property a key is made of alone where the service sorts such
+ * a key numerically (Tablestore's integer primary-key column): once the key
+ * is a concatenation it sorts as text, so a fix that adds a part pads it.
+ */
+function loneInteger(ctx: TableContext, pk: KeyInfo): PropertyInfo | undefined {
+  if (!ctx.profile.integerKeysSortNumerically || pk.expr.parts.length !== 1 || pk.expr.parts[0].kind !== "ref") return undefined;
+  const prop = pk.parts[0]?.prop;
+  return prop && (prop.type === "int" || prop.type === "int64") ? prop : undefined;
+}
+
+/** What a fix's title adds when it pads a lone integer column. */
+function padNote(ctx: TableContext, pk: KeyInfo): string {
+  const lone = loneInteger(ctx, pk);
+  return lone ? ` and pad ${lone.name}: ${keyPartText(lone)} (a composite key sorts as text)` : "";
+}
+
+/** `prefix + sep +` in front of the key (a lone integer column padded with it). */
+function prefixEdit(ctx: TableContext, pk: KeyInfo, prefixText: string, sep: string): TextEdit {
+  const lone = loneInteger(ctx, pk);
+  if (!lone) return prefixKey(pk.expr, prefixText, sep);
+  return { start: pk.expr.start, end: pk.expr.end, newText: `${prefixText} + ${tdlString(sep)} + ${keyPartText(lone)}` };
+}
+
+/** `+ sep + part` after the key (a lone integer column padded with it). */
+function appendEdit(ctx: TableContext, pk: KeyInfo, sep: string, partText: string): TextEdit {
+  const lone = loneInteger(ctx, pk);
+  if (!lone) return appendToKey(pk.expr, sep, partText);
+  return { start: pk.expr.start, end: pk.expr.end, newText: `${keyPartText(lone)} + ${tdlString(sep)} + ${partText}` };
+}
 
 function separator(ctx: TableContext, left: Neighbour | undefined, right: Neighbour | undefined): string {
   return chooseSeparator([left, right], ctx.profile) ?? "_";
@@ -51,8 +84,8 @@ export function prefixBuckets(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | unde
   const fixes: Fix[] = [];
   const add = (name: string, n: number, why: string) =>
     fixes.push({
-      title: `Prefix bucket(${name}, ${n}) + ${JSON.stringify(sep)}: spreads the moment's writes over ${plural(n, "partition")} (${why})`,
-      edits: [prefixKey(pk.expr, `bucket(${name}, ${n})`, sep)],
+      title: `Prefix bucket(${name}, ${n}) + ${JSON.stringify(sep)}${padNote(ctx, pk)}: spreads the moment's writes over ${plural(n, "partition")} (${why})`,
+      edits: [prefixEdit(ctx, pk, `bucket(${name}, ${n})`, sep)],
     });
   for (const c of choicesFor(ctx, pk, rk)) {
     for (const n of bucketSizes(writes, target, c.prop.distinct)) add(c.prop.name, n, reasonText(c));
@@ -82,24 +115,55 @@ export function appendSplits(
   const sep = separator(ctx, pk.parts[pk.parts.length - 1], BUCKET_PART);
   const buckets = choicesFor(ctx, pk, rk, prefer).flatMap((c) =>
     bucketSizes(load, target, c.prop.distinct).map((n) => ({
-      title: `Append ${JSON.stringify(sep)} + bucket(${c.prop.name}, ${n}): splits each partition into ${n} (${reasonText(c)})`,
-      edits: [appendToKey(pk.expr, sep, `bucket(${c.prop.name}, ${n})`)],
+      title: `Append ${JSON.stringify(sep)} + bucket(${c.prop.name}, ${n})${padNote(ctx, pk)}: splits each partition into ${n} (${reasonText(c)})`,
+      edits: [appendEdit(ctx, pk, sep, `bucket(${c.prop.name}, ${n})`)],
     })),
   );
-  return [...appendComposites(ctx, pk, rk, prefer), ...buckets];
+  return [...appendComposites(ctx, pk, rk, prefer), ...buckets, ...compositesWithSecondTable(ctx, pk, rk, prefer)];
+}
+
+/**
+ * The composite key of `appendComposites`, where it strands one query —
+ * a query that named one partition by today's key and does not pin the
+ * added property — together with a second table keyed for that query
+ * (`second-table.ts`): the guide's answer when one key cannot serve both.
+ */
+function compositesWithSecondTable(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | undefined, prefer?: ReadonlySet<string>): Fix[] {
+  const out: Fix[] = [];
+  for (const { fix, prop } of composites(ctx, pk, rk, prefer)) {
+    const stranded = ctx.table.accesses.filter((a): a is Query => {
+      if (a.kind !== "query" || !a.where) return false;
+      const eq = new Set(a.where.filter((c) => c.op === "=").map((c) => c.property.text));
+      return [...pk.props].every((p) => eq.has(p)) && !eq.has(prop.name);
+    });
+    if (stranded.length !== 1) continue;
+    const both = secondTable(ctx, stranded[0], { edits: fix.edits, title: fix.title });
+    if (both) out.push(both);
+  }
+  return out;
 }
 
 /** `+ sep + Q`: one partition per value of Q (behind a time bucket, the current one splits by Q). */
 export function appendComposites(ctx: TableContext, pk: KeyInfo, rk: KeyInfo | undefined, prefer?: ReadonlySet<string>): Fix[] {
+  return composites(ctx, pk, rk, prefer).map((c) => c.fix);
+}
+
+function composites(
+  ctx: TableContext,
+  pk: KeyInfo,
+  rk: KeyInfo | undefined,
+  prefer?: ReadonlySet<string>,
+): Array<{ fix: Fix; prop: PropertyInfo }> {
   const last = pk.parts[pk.parts.length - 1];
   return choicesFor(ctx, pk, rk, prefer).map((c) => {
     const q = c.prop;
     const sep = separator(ctx, last, asPart(q));
     const part = keyPartText(q);
-    return {
-      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}${c.why === "other" ? "" : `; ${reasonText(c)}`})`,
-      edits: [appendToKey(pk.expr, sep, part)],
+    const fix: Fix = {
+      title: `Make the partition key composite: append ${JSON.stringify(sep)} + ${part}${padNote(ctx, pk)} (${q.distinct !== undefined ? `${formatCount(q.distinct)} values` : "many values"}${c.why === "other" ? "" : `; ${reasonText(c)}`})`,
+      edits: [appendEdit(ctx, pk, sep, part)],
     };
+    return { fix, prop: q };
   });
 }
 
@@ -108,8 +172,8 @@ export function hashPrefix(ctx: TableContext, pk: KeyInfo, lead: KeyPartInfo): F
   if (!lead.prop) return undefined;
   const sep = separator(ctx, BUCKET_PART, pk.parts[0]);
   return {
-    title: `Prefix hash(${lead.prop.name}, 4) + ${JSON.stringify(sep)}: scatters consecutive values over 65,536 prefixes (range reads over ${lead.prop.name} then scan)`,
-    edits: [prefixKey(pk.expr, `hash(${lead.prop.name}, 4)`, sep)],
+    title: `Prefix hash(${lead.prop.name}, 4) + ${JSON.stringify(sep)}${padNote(ctx, pk)}: scatters consecutive values over 65,536 prefixes (range reads over ${lead.prop.name} then scan)`,
+    edits: [prefixEdit(ctx, pk, `hash(${lead.prop.name}, 4)`, sep)],
   };
 }
 
@@ -117,7 +181,10 @@ function reasonText(c: SpreadChoice): string {
   return c.why === "pinned"
     ? `the queries pin ${c.prop.name}, so they still name one partition`
     : c.why === "identity"
-      ? `${c.prop.name} identifies the entity and never changes`
+      ? c.prop.type === "guid" || c.prop.unique
+        ? `${c.prop.name} identifies the entity and never changes`
+        : // A row key part (a device id beside a time) names the entity only with the rest of the key.
+          `${c.prop.name} is part of the row key, so it never changes`
       : `${c.prop.name} has ${c.prop.distinct !== undefined ? formatCount(c.prop.distinct) : "many"} values`;
 }
 

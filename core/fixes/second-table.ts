@@ -86,9 +86,16 @@ export function secondTable(ctx: TableContext, query: Query, base?: { edits: Tex
     .map((n) => ctx.props.get(n)!);
   let tail = text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
   let last: Pick<KeyPartInfo, "charset" | "fixedWidth"> | undefined = rkParts[rkParts.length - 1];
+  // Each kept property as the partition key rendered it (`reverse(Ticks)` keeps newest first), unless hashed or bucketed there.
+  const written = new Set<KeyPartInfo>();
   for (const p of keep) {
-    tail += ` + ${JSON.stringify(chooseSeparator([last, neighbour(p)], ctx.profile) ?? "_")} + ${keyPartText(p)}`;
-    last = neighbour(p);
+    const own = est.pk?.parts.find((x) => x.props.length === 1 && x.props[0] === p.name && x.fn !== "hash" && x.fn !== "bucket");
+    if (own && written.has(own)) continue;
+    const partText = own ? text.slice(own.part.start, own.part.end) : keyPartText(p);
+    const head: Pick<KeyPartInfo, "charset" | "fixedWidth"> = own ?? neighbour(p);
+    tail += ` + ${JSON.stringify(chooseSeparator([last, head], ctx.profile) ?? "_")} + ${partText}`;
+    if (own) written.add(own);
+    last = head;
   }
   const rowKey = range ? joinKey(ctx, [range], tail, rkParts[0]) : tail;
   const name = `${t.name.text}By${eq.map((p) => p.name).join("")}`.slice(0, 63);

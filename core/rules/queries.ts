@@ -144,16 +144,51 @@ export const lowSelectivity: Rule = {
       if (!query.rate || !c || c.class === "table-scan" || c.scanned === null || c.returned === null || c.returned <= 0) return;
       const ratio = c.scanned / c.returned;
       if (ratio < 100) return;
-      const fix = indexFix(ctx, query);
+      const index = indexFix(ctx, query);
+      const { est } = tableFacts(ctx.table, ctx.props);
+      const pkProps = est.pk?.props ?? new Set<string>();
+      const where = query.where ?? [];
+      // Conditions on the partition key alone: it reads all of its partition, and no index row changes that.
+      const partitionOnly = c.class === "row-range" && !!query.where && where.every((w) => pkProps.has(w.property.text) && w.op === "=");
+      const lead = est.rk?.parts.find((p) => p.props.length);
+      // Across partitions, index rows (which live in each entity's partition) cannot narrow it: a table keyed for it can.
+      const fix = index ?? (c.class === "partition-range" ? secondTable(ctx, query) : undefined);
+      const advice = index
+        ? "Add an index whose row key leads with the filtered properties."
+        : partitionOnly
+          ? `It names only its partition, so it reads all of it: bound it by the row key${lead?.prop ? ` (a range on ${lead.prop.name})` : ""} so that it reads about what it returns.`
+          : c.class === "partition-range"
+            ? "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one."
+            : "Add an index whose row key leads with the filtered properties.";
       ctx.report(
         query.name,
         `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
-          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). Add an index whose row key leads with the filtered properties.`,
+          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). ${advice}`,
         { fixes: fix ? [fix] : undefined },
       );
     });
   },
 };
+
+/** Largest value of each integer type, as the language writes it. */
+const TYPE_MAX = { int: "2147483647", int64: "9223372036854775807" } as const;
+
+/**
+ * A padded integer declared without a range may be negative, and "-5"
+ * sorts after "-10" as text: where its values never are (an order number,
+ * a count), declaring so is the fix — a fact, checked as one.
+ */
+function nonNegativeFact(prop: PropertyInfo): Fix | undefined {
+  const type = prop.decl.type;
+  if (type.name !== "int" && type.name !== "int64") return undefined;
+  const range = `(0..${TYPE_MAX[type.name]})`;
+  return {
+    title: `Declare ${prop.name} non-negative: ${type.name}(0..) up to the ${type.name} maximum (a fact, if its values are never below 0: padded, they then sort as numbers)`,
+    edits: [{ start: type.nameSpan.end, end: type.end, newText: range }],
+    preferred: true,
+    fact: true,
+  };
+}
 
 export const unorderedRange: Rule = {
   code: "query/unordered-range",
@@ -175,6 +210,8 @@ export const unorderedRange: Rule = {
       let fix: Fix | undefined;
       if (part.part.kind === "ref" && part.prop && (part.prop.type === "int" || part.prop.type === "int64")) {
         fix = padFix(part.part, padWidth(part.prop));
+      } else if (part.fn === "pad" && part.prop && (part.prop.min ?? 0) < 0 && !part.prop.decl.type.min) {
+        fix = nonNegativeFact(part.prop);
       } else if (reason.startsWith("the separator")) {
         const key = [facts.est.pk, facts.est.rk, ...facts.est.indexKeys].find((k) => k?.parts.includes(part));
         const i = key ? key.parts.indexOf(part) : -1;

@@ -79,3 +79,25 @@ test("tdl fix --unchecked applies the only fix of each diagnostic, unchecked, as
   assert.equal(r.stdout, "orders.tdl: 1 fix (key/unpadded-number)\n1 fix applied\n");
   assert.match(readFileSync(path.join(dir, "orders.tdl"), "utf8"), /rowKey = pad\(Id, 5\)/);
 });
+
+test("tdl fix says what it leaves and why, also when it applies nothing", () => {
+  const text =
+    'table Employees {\n  Id: int(1..500000) unique\n  Dept: enum(Sales, Finance)\n  Name: string(40) charset "A-Za-z" distinct 20K\n' +
+    '  partitionKey = "EMPLOYEE"\n  rowKey = pad(Id, 6)\n  rows 300K\n' +
+    "  query ById 300/s where Id = ?\n  query ByDept 10/s where Dept = ?\n  query ByName 50/s where Name prefix ?\n}\n";
+  const dir = design(text);
+  const r = tdl(["fix", "orders.tdl"], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  assert.equal(lines[0], "orders.tdl: no fix applied");
+  assert.match(lines[1], /^ {2}left \(\d+\), not fixed automatically:$/);
+  assert.ok(
+    lines.some((l) =>
+      /^ {4}warning partition\/single-value at Employees\/partitionKey: no fix passed its check \(\d+ tried\); the first was refused: /.test(
+        l,
+      ),
+    ),
+  );
+  assert.equal(lines.at(-2), "0 fixes applied");
+  assert.equal(readFileSync(path.join(dir, "orders.tdl"), "utf8"), text, "nothing written");
+});

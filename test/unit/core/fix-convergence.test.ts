@@ -65,6 +65,7 @@ function converge(name: string, text: string): string {
   const seen = new Set([text]);
   const steps: string[] = [];
   let a = analyzeTdl(text);
+  let previous = start;
   for (let n = 1; ; n++) {
     assert.deepEqual(bigFigures(a), [], `${name}, step ${n - 1}: a figure of ten digits`);
     const next = firstOffered(a);
@@ -89,8 +90,10 @@ function converge(name: string, text: string): string {
       const is = now.get(q);
       assert.ok(is, `${name}, step ${n}: query ${q} is still declared`);
       assert.ok(RANK[is.class] <= RANK[was.class], `${name}, step ${n}: ${q} went from ${was.class} to ${is.class}`);
-      if (is.requests > was.requests) {
+      if (is.requests > was.requests)
         assert.ok(was.class !== "point" && is.requests <= FANOUT_MAX, `${name}, step ${n}: ${q} needs ${is.requests} requests`);
+      // The step that widens a fan-out names it (a later step that keeps it need not).
+      if (is.requests > (previous.get(q)?.requests ?? was.requests)) {
         assert.match(
           next.fix.title,
           new RegExp(`${q} then fans out to ${is.requests} requests`),
@@ -98,6 +101,7 @@ function converge(name: string, text: string): string {
         );
       }
     }
+    previous = now;
     steps.push(`${n}. ${next.finding.code} at ${anchor}: ${next.fix.title}`);
   }
   const left = a.findings.filter((f) => f.severity !== "hint").map((f) => `${f.severity} ${f.code} at ${anchorOf(a, f)}: ${f.message}`);
@@ -113,9 +117,12 @@ test("the newcomer corpus holds the designs the issue names", () => {
 });
 
 for (const file of designs) {
-  for (const service of SERVICES) {
+  const source = readFileSync(path.join(DIR, file), "utf8");
+  // A design written for another profile (Tablestore) runs on that profile alone.
+  const own = /^service (\S+)$/m.exec(source)?.[1];
+  for (const service of own && own !== "azure-table" ? [own] : SERVICES) {
     test(`${file} on ${service}: the first offered fix, again and again, converges within ${MAX_FIXES} and makes nothing worse`, () => {
-      const text = readFileSync(path.join(DIR, file), "utf8").replace(/^service azure-table$/m, `service ${service}`);
+      const text = source.replace(/^service azure-table$/m, `service ${service}`);
       const snapshot = converge(`${file} (${service})`, text);
       const snap = path.join(DIR, `${file.replace(/\.tdl$/, "")}.${service}.snap`);
       if (process.env.UPDATE_SNAPSHOTS || !existsSync(snap)) writeFileSync(snap, snapshot);

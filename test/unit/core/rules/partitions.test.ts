@@ -207,7 +207,7 @@ test("partition/hot on a moving key: the preferred fix puts a bucket in front, w
   const fix = expectCheckedFix(before, "partition/hot", after);
   assert.equal(
     fix.title,
-    'Prefix bucket(DeviceId, 8) + ",": spreads the moment\'s writes over 8 partitions (DeviceId identifies the entity and never changes); leaves nothing to fix',
+    'Prefix bucket(DeviceId, 8) + ",": spreads the moment\'s writes over 8 partitions (DeviceId is part of the row key, so it never changes); leaves nothing to fix',
   );
   assert.ok(!codes(after).includes("partition/append-only"));
   // The composite fix stays on offer: behind the bucket it splits the current hour by device, and leaves append-only.
