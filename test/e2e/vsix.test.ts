@@ -106,5 +106,7 @@ test("the packaged language server checks .tdl designs and TypeScript key builde
   await problems.filter({ hasText: "expected a key part" }).first().waitFor({ timeout: 60_000 });
   // The TypeScript analysis (dist/ts-analyzer.js with dist/ts-lib) reports on the example's key builders.
   await openFile(page, "registrations.ts");
+  // The panel lists the whole workspace's problems (every example design): its filter brings the row into view.
+  await page.locator(".viewpane-filter input").first().fill("r.bib");
   await problems.filter({ hasText: "'r.bib' is a number entering the rowKey without padding" }).first().waitFor({ timeout: 60_000 });
 });
