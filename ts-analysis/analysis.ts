@@ -177,7 +177,14 @@ export class TsAnalyzer {
    */
   callsWriteHelper(fileName: string, text: string): boolean {
     const program = this.projectFor(fileName).program();
-    return !!program && Wrappers.of(program).mentionedIn(text);
+    if (program && Wrappers.of(program).mentionedIn(text)) return true;
+    // Without a tsconfig each folder is a project of its own: a function folder calling `save()` of a shared folder
+    // is asked of the programs that hold the helpers (its own program then reaches them through its import).
+    for (const other of this.projects.values()) {
+      const p = other.program();
+      if (p && p !== program && Wrappers.of(p).mentionedIn(text)) return true;
+    }
+    return false;
   }
 
   /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
