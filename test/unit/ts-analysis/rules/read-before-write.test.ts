@@ -273,3 +273,27 @@ export async function handle(method: string, o: Order, label: string) {
     [],
   );
 });
+
+test("ts/read-before-write: a row picked out of a listing's array (find, [i]) and written back whole races like the listing's own rows", () => {
+  fx.expect(
+    "picked.ts",
+    `${HEAD}
+async function allOf(pk: string) {
+  const out: Array<Record<string, unknown>> = [];
+  for await (const e of client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk}\` } })) out.push(e);
+  return out;
+}
+export async function rename(o: Order, name: string) {
+  const rows = await allOf(o.customer);
+  const line = rows.find((r) => r.rowKey === o.id);
+  if (!line) return;
+  await «client.updateEntity({ ...line, name }, "Replace")»;
+}
+export async function firstToo(o: Order) {
+  const rows = await allOf(o.customer);
+  await «client.updateEntity({ ...rows[0], seen: true }, "Replace")»;
+}
+`,
+    "ts/read-before-write",
+  );
+});
