@@ -195,8 +195,9 @@ export class TsAnalyzer {
   }
 
   private projectFor(fileName: string): Project {
-    const config = this.configFor(path.dirname(fileName));
-    const key = config ?? path.dirname(fileName);
+    const dir = path.dirname(fileName);
+    const config = this.configFor(dir);
+    const key = config ?? this.packageFor(dir);
     let project = this.projects.get(key);
     if (!project) {
       const read = config ? readConfig(config) : { options: DEFAULT_OPTIONS, files: [] };
@@ -204,6 +205,17 @@ export class TsAnalyzer {
       this.projects.set(key, project);
     }
     return project;
+  }
+
+  /**
+   * Without a config, the project of a folder: its parent when the parent holds the package.json (an Azure
+   * Functions app: one folder per function beside a shared one, one program for all), else the folder itself.
+   */
+  private packageFor(dir: string): string {
+    const parent = path.dirname(dir);
+    return !ts.sys.fileExists(path.join(dir, "package.json")) && parent !== dir && ts.sys.fileExists(path.join(parent, "package.json"))
+      ? parent
+      : dir;
   }
 
   /** The nearest tsconfig.json or jsconfig.json above a folder (a tsconfig wins in the same folder). */

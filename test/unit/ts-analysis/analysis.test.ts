@@ -400,3 +400,32 @@ module.exports = async function (input) {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("without a tsconfig, the function folders under a package.json are one project: a table's constant key is one warning", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tdl-package-"));
+  try {
+    symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", dependencies: { "@azure/data-tables": "*" } }));
+    const files = ["Join", "Rename"].map((name) => {
+      mkdirSync(path.join(dir, name));
+      const f = path.join(dir, name, "index.js");
+      const text = `const { TableClient } = require("@azure/data-tables");
+const members = TableClient.fromConnectionString(process.env.CONN, "Members");
+module.exports = async (email, display) => members.upsertEntity({ partitionKey: "member", rowKey: email, display }, "Merge");
+`;
+      writeFileSync(f, text);
+      return f;
+    });
+    const analyzer = new TsAnalyzer();
+    for (const f of files) analyzer.update(f, undefined);
+    const severities = files.flatMap((f) =>
+      analyzer
+        .analyze(f)
+        .findings.filter((x) => x.code === "ts/constant-partition-key")
+        .map((x) => x.severity),
+    );
+    assert.deepEqual(severities.sort(), ["hint", "warning"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
