@@ -133,10 +133,12 @@ export class ValueResolver {
     const defs = constant ? [{ kind: "init" as const, value: decl.initializer, at: decl }] : facts.defs(sym);
     if (!defs.length) return [{ kind: "expr", expr: id, env }];
     const out: Value[] = [];
+    // A local of the helper being followed is written from its parameters: the call's bindings hold there too.
+    const at = env.size && inFunction(decl) ? env : NO_ENV;
     for (const d of defs) {
-      if (d.kind === "init" || d.kind === "assign") out.push(...this.values(d.value, NO_ENV, depth + 1));
-      else if (d.kind === "forOf") out.push(...this.elements(d.value!, NO_ENV, depth + 1));
-      else if (d.kind === "binding") out.push(...this.property(this.values(d.value, NO_ENV, depth + 1), d.property!, depth + 1));
+      if (d.kind === "init" || d.kind === "assign") out.push(...this.values(d.value, at, depth + 1));
+      else if (d.kind === "forOf") out.push(...this.elements(d.value!, at, depth + 1));
+      else if (d.kind === "binding") out.push(...this.property(this.values(d.value, at, depth + 1), d.property!, depth + 1));
       else return [unknown(`'${id.text}' is changed in place`)];
     }
     // An object whose properties are written after it was made: those properties are not what its literal says.
@@ -294,6 +296,12 @@ export class ValueResolver {
         !m.getStringIndexType(),
     );
   }
+}
+
+/** True when a declaration is made inside a function (a local), not at the top of a module. */
+function inFunction(n: ts.Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (ts.isFunctionLike(p)) return true;
+  return false;
 }
 
 /** Parentheses, type assertions and `await` do not change the value. */

@@ -222,11 +222,17 @@ function calleeName(c: ts.CallExpression): string {
 function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
   const out: KeyedCall[] = [];
   const values = ctx.decomposer.values;
+  // Only where a read can pair with a write: the functions that update or upsert (following a call costs a signature).
+  const scopes = new Set<ts.Node>();
+  for (const w of ctx.usage.writes) {
+    const fn = isUpdate(w) ? functionOf(w.call) : undefined;
+    if (fn && fn.getSourceFile() === ctx.sf) scopes.add(fn);
+  }
   // Walked with a stack of its own: a key of 5,000 concatenated parts is a tree 5,000 deep.
-  const stack: ts.Node[] = [ctx.sf];
+  const stack: ts.Node[] = [...scopes];
   while (stack.length) {
     const n = stack.pop()!;
-    ts.forEachChild(n, (c) => void stack.push(c));
+    ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
     if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
     for (const v of values.values(n)) {
       if (v.kind !== "expr") continue;

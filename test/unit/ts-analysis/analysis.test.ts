@@ -429,3 +429,32 @@ module.exports = async (email, display) => members.upsertEntity({ partitionKey: 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an untyped parameter is the client every call of its function passes (JavaScript methods handing a client down)", () => {
+  const text = `const { TableClient } = require("@azure/data-tables");
+class Visits {
+  /** @returns {TableClient} */
+  open() { return TableClient.fromConnectionString(process.env.CONN || "", "Visits"); }
+  async _find(table, site, day) {
+    let found = null;
+    try { found = await table.getEntity(site, day); } catch (e) { if (e.statusCode !== 404) throw e; }
+    return found;
+  }
+  async _bump(table, site, day) {
+    const before = await this._find(table, site, day);
+    await table.updateEntity({ partitionKey: site, rowKey: day, hits: before ? before.hits + 1 : 1 }, "Merge");
+  }
+  async record(site, day) {
+    const table = this.open();
+    await this._bump(table, site, day);
+  }
+}
+module.exports = Visits;
+`;
+  const f = fx.file("visits.js", text);
+  const findings = fx.analyzer.analyze(f).findings;
+  const at = (code: string) => findings.filter((x) => x.code === code).map((x) => text.slice(x.start, x.end));
+  assert.deepEqual(at("ts/query-class"), ["getEntity"]);
+  assert.deepEqual(at("ts/read-before-write"), ["this._find(table, site, day)"]);
+  assert.deepEqual(at("ts/untyped-client"), []);
+});
