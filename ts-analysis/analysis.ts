@@ -177,7 +177,14 @@ export class TsAnalyzer {
    */
   callsWriteHelper(fileName: string, text: string): boolean {
     const program = this.projectFor(fileName).program();
-    return !!program && Wrappers.of(program).mentionedIn(text);
+    if (program && Wrappers.of(program).mentionedIn(text)) return true;
+    // Without a tsconfig each folder is a project of its own: a function folder calling `save()` of a shared folder
+    // is asked of the programs that hold the helpers (its own program then reaches them through its import).
+    for (const other of this.projects.values()) {
+      const p = other.program();
+      if (p && p !== program && Wrappers.of(p).mentionedIn(text)) return true;
+    }
+    return false;
   }
 
   /** TypeScript's own diagnostics of a file (the tests check that a fixed file still type-checks). */
@@ -188,8 +195,9 @@ export class TsAnalyzer {
   }
 
   private projectFor(fileName: string): Project {
-    const config = this.configFor(path.dirname(fileName));
-    const key = config ?? path.dirname(fileName);
+    const dir = path.dirname(fileName);
+    const config = this.configFor(dir);
+    const key = config ?? this.packageFor(dir);
     let project = this.projects.get(key);
     if (!project) {
       const read = config ? readConfig(config) : { options: DEFAULT_OPTIONS, files: [] };
@@ -197,6 +205,17 @@ export class TsAnalyzer {
       this.projects.set(key, project);
     }
     return project;
+  }
+
+  /**
+   * Without a config, the project of a folder: its parent when the parent holds the package.json (an Azure
+   * Functions app: one folder per function beside a shared one, one program for all), else the folder itself.
+   */
+  private packageFor(dir: string): string {
+    const parent = path.dirname(dir);
+    return !ts.sys.fileExists(path.join(dir, "package.json")) && parent !== dir && ts.sys.fileExists(path.join(parent, "package.json"))
+      ? parent
+      : dir;
   }
 
   /** The nearest tsconfig.json or jsconfig.json above a folder (a tsconfig wins in the same folder). */

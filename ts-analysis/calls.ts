@@ -144,6 +144,10 @@ export class UsageFinder {
     const outside = (n: ts.Node | undefined) =>
       !!n && !(n.getSourceFile() === helper.getSourceFile() && n.pos >= helper.pos && n.end <= helper.end);
     if (outside(w.object) || outside(w.partitionKey) || outside(w.rowKey)) return true;
+    // `save(name, entity)` given an entity read elsewhere: the helper writes back what the caller passes.
+    const entity = skipOuter(w.entity);
+    const passed = ts.isIdentifier(entity) ? w.env?.get(this.checker.getSymbolAtLocation(entity)!) : undefined;
+    if (passed && outside(passed.expr)) return true;
     const parts = [
       ...(w.partitionKey ? this.decomposer.parts(w.partitionKey, 0, w.partitionKeyEnv) : []),
       ...(w.rowKey ? this.decomposer.parts(w.rowKey, 0, w.rowKeyEnv) : []),

@@ -40,7 +40,7 @@ export function returnedExpressions(decl: ts.SignatureDeclaration, withNothing =
 }
 
 /** True when control cannot reach the end of the statement (it returns or throws on every path we can see). */
-function exits(s: ts.Statement): boolean {
+export function exits(s: ts.Statement): boolean {
   if (ts.isReturnStatement(s) || ts.isThrowStatement(s)) return true;
   if (ts.isBlock(s)) return s.statements.length > 0 && exits(s.statements[s.statements.length - 1]);
   if (ts.isIfStatement(s)) return !!s.elseStatement && exits(s.thenStatement) && exits(s.elseStatement);

@@ -100,6 +100,10 @@ export class Wrappers {
       const fn = functionOf(d);
       if (fn && !fn.getSourceFile().isDeclarationFile) return fn;
     }
+    // `const { save } = require("./store")` in JavaScript: the binding is no alias; the call's signature says which function it is.
+    const signed = checker.getResolvedSignature(call)?.declaration;
+    if (signed && ts.isFunctionLike(signed) && !signed.getSourceFile().isDeclarationFile && (signed as ts.FunctionLikeDeclaration).body)
+      return signed;
     return undefined;
   }
 

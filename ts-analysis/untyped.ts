@@ -20,13 +20,43 @@ export class UntypedClients {
   ) {}
 
   /** The SDK class an untyped receiver holds, when one of its values is made as one (and none as the other). */
-  kind(receiver: ts.Expression): SdkKind | undefined {
+  kind(receiver: ts.Expression, depth = 0): SdkKind | undefined {
+    const found = this.kindOfValues(receiver);
+    if (found) return found;
+    // An untyped parameter (`async _update(client, pk, rk)` in JavaScript): what every call of its function in this file passes.
+    const values = this.values.values(receiver);
+    const only = values.length === 1 && values[0].kind === "expr" ? skipValue(values[0].expr) : undefined;
+    return only && depth < 3 ? this.fromCallers(only, depth) : undefined;
+  }
+
+  private kindOfValues(receiver: ts.Expression): SdkKind | undefined {
     let found: SdkKind | undefined;
     for (const v of this.values.values(receiver)) {
       if (v.kind !== "expr") continue;
       const k = this.madeAs(skipValue(v.expr));
       if (k && found && k !== found) return undefined;
       found = k ?? found;
+    }
+    return found;
+  }
+
+  /** The SDK class every call of the parameter's function (in its file) passes for it; undefined when one passes something else. */
+  private fromCallers(x: ts.Expression, depth: number): SdkKind | undefined {
+    if (!ts.isIdentifier(x)) return undefined;
+    const p = this.checker.getSymbolAtLocation(x)?.valueDeclaration;
+    if (!p || !ts.isParameter(p) || p.type || p.dotDotDotToken || !ts.isIdentifier(p.name)) return undefined;
+    const fn = p.parent;
+    const name = fn.name && ts.isIdentifier(fn.name) ? fn.name.text : undefined;
+    if (!name || !(ts.isMethodDeclaration(fn) || ts.isFunctionDeclaration(fn))) return undefined;
+    const index = fn.parameters.indexOf(p);
+    const calls = (callsByName(fn.getSourceFile()).get(name) ?? []).filter((c) => this.checker.getResolvedSignature(c)?.declaration === fn);
+    let found: SdkKind | undefined;
+    for (const c of calls) {
+      const arg = c.arguments[index];
+      // A parameter passed on from another function's parameter: its callers in turn (three functions up).
+      const k = arg && (this.madeAs(skipValue(arg)) ?? this.kind(arg, depth + 1));
+      if (!k || (found && k !== found)) return undefined;
+      found = k;
     }
     return found;
   }
@@ -83,6 +113,27 @@ export class UntypedClients {
       return `the variable '${x.text}' has no type (it is made as something the checker cannot type)`;
     return `'${x.text}' is typed any`;
   }
+}
+
+const callIndex = new WeakMap<ts.SourceFile, Map<string, ts.CallExpression[]>>();
+
+/** The calls of a file by the name they call (`f(…)`, `this.f(…)`, `x.f(…)`), found once per file with a stack of its own. */
+function callsByName(sf: ts.SourceFile): Map<string, ts.CallExpression[]> {
+  let index = callIndex.get(sf);
+  if (index) return index;
+  callIndex.set(sf, (index = new Map()));
+  const stack: ts.Node[] = [sf];
+  while (stack.length) {
+    const n = stack.pop()!;
+    ts.forEachChild(n, (c) => void stack.push(c));
+    if (!ts.isCallExpression(n)) continue;
+    const name = lastName(n.expression);
+    if (!name) continue;
+    const list = index.get(name) ?? [];
+    list.push(n);
+    index.set(name, list);
+  }
+  return index;
 }
 
 function lastName(e: ts.Expression): string | undefined {

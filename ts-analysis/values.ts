@@ -37,6 +37,8 @@ export const ABSENT: Value = { kind: "absent" };
 const unknown = (why: string): Value => ({ kind: "unknown", why });
 
 const MAX_ALTERNATIVES = 16;
+/** Array methods that return one of the array's elements. */
+const PICKS: ReadonlySet<string> = new Set(["find", "findLast", "at", "pop", "shift"]);
 const MAX_DEPTH = 8;
 const PENDING: Value[] = [unknown("a value that depends on itself")];
 
@@ -93,8 +95,24 @@ export class ValueResolver {
         return [{ kind: "expr", expr: x, env }];
       return this.property(objects, name, depth + 1, x);
     }
+    // `rows.find(…)`, `rows.at(0)`, `rows[0]`: one of the array's elements (or nothing).
+    if (
+      ts.isCallExpression(x) &&
+      ts.isPropertyAccessExpression(x.expression) &&
+      PICKS.has(x.expression.name.text) &&
+      this.isArray(x.expression.expression)
+    )
+      return [ABSENT, ...this.elements(x.expression.expression, env, depth + 1)];
+    if (ts.isElementAccessExpression(x) && !ts.isStringLiteralLike(x.argumentExpression) && this.isArray(x.expression))
+      return [ABSENT, ...this.elements(x.expression, env, depth + 1)];
     if (ts.isCallExpression(x)) return this.call(x, env, depth);
     return [{ kind: "expr", expr: x, env }];
+  }
+
+  /** True when the checker types the expression as an array (or a tuple). */
+  private isArray(e: ts.Expression): boolean {
+    const t = this.checker.getNonNullableType(this.checker.getTypeAtLocation(e));
+    return this.checker.isArrayType(t) || this.checker.isTupleType(t);
   }
 
   private identifier(id: ts.Identifier, env: Env, depth: number): Value[] {
@@ -115,10 +133,12 @@ export class ValueResolver {
     const defs = constant ? [{ kind: "init" as const, value: decl.initializer, at: decl }] : facts.defs(sym);
     if (!defs.length) return [{ kind: "expr", expr: id, env }];
     const out: Value[] = [];
+    // A local of the helper being followed is written from its parameters: the call's bindings hold there too.
+    const at = env.size && inFunction(decl) ? env : NO_ENV;
     for (const d of defs) {
-      if (d.kind === "init" || d.kind === "assign") out.push(...this.values(d.value, NO_ENV, depth + 1));
-      else if (d.kind === "forOf") out.push(...this.elements(d.value!, NO_ENV, depth + 1));
-      else if (d.kind === "binding") out.push(...this.property(this.values(d.value, NO_ENV, depth + 1), d.property!, depth + 1));
+      if (d.kind === "init" || d.kind === "assign") out.push(...this.values(d.value, at, depth + 1));
+      else if (d.kind === "forOf") out.push(...this.elements(d.value!, at, depth + 1));
+      else if (d.kind === "binding") out.push(...this.property(this.values(d.value, at, depth + 1), d.property!, depth + 1));
       else return [unknown(`'${id.text}' is changed in place`)];
     }
     // An object whose properties are written after it was made: those properties are not what its literal says.
@@ -179,7 +199,11 @@ export class ValueResolver {
   /** The elements of an array: each element of its literal (spreads included) and each value pushed to it. */
   elements(e: ts.Expression, env: Env = NO_ENV, depth = 0): Value[] {
     const x = skipValue(e);
+    if (depth > MAX_DEPTH) return [unknown("followed too deep")];
     const out: Value[] = [];
+    // An array a helper of the program fills and returns (`const rows = []; … rows.push(e); return rows`).
+    const returned = ts.isCallExpression(x) ? this.returnedElements(x, env, depth) : undefined;
+    if (returned) return cap(returned);
     if (ts.isIdentifier(x)) {
       const sym = symbolOf(this.checker, x);
       const decl = sym?.valueDeclaration;
@@ -190,6 +214,10 @@ export class ValueResolver {
           for (const a of push.arguments)
             out.push(...(ts.isSpreadElement(a) ? this.elements(a.expression, NO_ENV, depth + 1) : this.values(a, NO_ENV, depth + 1)));
         }
+        const init =
+          (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0 && decl.initializer ? skipValue(decl.initializer) : undefined;
+        const fromHelper = init && ts.isCallExpression(init) ? this.returnedElements(init, NO_ENV, depth) : undefined;
+        if (fromHelper) return cap([...out, ...fromHelper]);
       }
     }
     for (const v of this.values(x, env, depth + 1)) {
@@ -203,6 +231,18 @@ export class ValueResolver {
       } else if (!ts.isIdentifier(skipValue(v.expr)) || !out.length) out.push(unknown("the elements of an array not known statically"));
     }
     return cap(out);
+  }
+
+  /** The elements of what a helper of the program returns, its parameters bound to this call's arguments; undefined for other calls. */
+  private returnedElements(c: ts.CallExpression, env: Env, depth: number): Value[] | undefined {
+    const decl = this.checker.getResolvedSignature(c)?.declaration;
+    if (!decl || !ts.isFunctionLike(decl) || decl.getSourceFile().isDeclarationFile) return undefined;
+    const returns = returnedExpressions(decl, true);
+    if (!returns) return undefined;
+    const bound = this.bind(c, env, decl);
+    const out: Value[] = [];
+    for (const r of returns) if (r) out.push(...this.elements(r, bound, depth + 1));
+    return out;
   }
 
   /** What iterating `x` yields when it is a listing: rows of `listEntities(…)`, pages of its `.byPage()`. */
@@ -256,6 +296,12 @@ export class ValueResolver {
         !m.getStringIndexType(),
     );
   }
+}
+
+/** True when a declaration is made inside a function (a local), not at the top of a module. */
+function inFunction(n: ts.Node): boolean {
+  for (let p = n.parent; p; p = p.parent) if (ts.isFunctionLike(p)) return true;
+  return false;
 }
 
 /** Parentheses, type assertions and `await` do not change the value. */

@@ -13,6 +13,8 @@ import { EntityWrite, KeyedCall } from "../calls";
 import { skipOuter } from "../key-parts";
 import * as path from "node:path";
 import { ReadTracer } from "../reads";
+import { Env, skipValue } from "../values";
+import { exits } from "../returns";
 import { span, text, TsRule, TsRuleContext } from "./rule";
 
 const functionOf = (n: ts.Node) => {
@@ -23,9 +25,31 @@ const functionOf = (n: ts.Node) => {
 
 /** The variable a read's result is bound to: `const existing = await client.getEntity(…)`. */
 function resultOf(read: ts.CallExpression): ts.VariableDeclaration | undefined {
+  const n = boundBy(read);
+  return n && ts.isVariableDeclaration(n) ? n : undefined;
+}
+
+/**
+ * What a read's result is bound to: the declaration (`const existing = await …`), or the variable a
+ * plain assignment gives it to (`existing = await …`, a `let` declared before a `try`).
+ */
+function boundBy(read: ts.CallExpression): ts.VariableDeclaration | ts.Identifier | undefined {
+  let c: ts.Node = read;
   let n: ts.Node = read.parent;
-  while (ts.isAwaitExpression(n) || ts.isParenthesizedExpression(n) || ts.isAsExpression(n)) n = n.parent;
-  return ts.isVariableDeclaration(n) ? n : undefined;
+  while (ts.isAwaitExpression(n) || ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isNonNullExpression(n)) {
+    c = n;
+    n = n.parent;
+  }
+  if (ts.isVariableDeclaration(n) && n.initializer === c) return n;
+  if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && n.right === c && ts.isIdentifier(n.left))
+    return n.left;
+  return undefined;
+}
+
+/** The variable an identifier names; in a shorthand property (`{ count }`) the variable, not the property. */
+function symbolAt(ctx: TsRuleContext, n: ts.Identifier): ts.Symbol | undefined {
+  if (ts.isShorthandPropertyAssignment(n.parent) && n.parent.name === n) return ctx.checker.getShorthandAssignmentValueSymbol(n.parent);
+  return ctx.checker.getSymbolAtLocation(n);
 }
 
 /** True when `node` mentions one of the symbols the read's result is bound to. */
@@ -35,7 +59,7 @@ function mentions(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Sym
   const visit = (n: ts.Node): void => {
     if (found) return;
     if (ts.isIdentifier(n)) {
-      const s = ctx.checker.getSymbolAtLocation(n);
+      const s = symbolAt(ctx, n);
       if (s && symbols.has(s)) found = true;
     }
     ts.forEachChild(n, visit);
@@ -44,8 +68,13 @@ function mentions(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Sym
   return found;
 }
 
-function boundSymbols(ctx: TsRuleContext, decl: ts.VariableDeclaration | undefined): Set<ts.Symbol> {
+function boundSymbols(ctx: TsRuleContext, decl: ts.VariableDeclaration | ts.Identifier | undefined): Set<ts.Symbol> {
   const out = new Set<ts.Symbol>();
+  if (decl && ts.isIdentifier(decl)) {
+    const s = ctx.checker.getSymbolAtLocation(decl);
+    if (s) out.add(s);
+    return out;
+  }
   const visit = (n: ts.Node): void => {
     if (ts.isIdentifier(n)) {
       const s = ctx.checker.getSymbolAtLocation(n);
@@ -98,31 +127,37 @@ export const readBeforeWrite: TsRule = {
   check(ctx) {
     const sf = ctx.sf;
     const told = new Set<EntityWrite>();
-    for (const read of ctx.usage.keyed) {
+    const tracer = new ReadTracer(ctx.checker, ctx.decomposer.values);
+    for (const read of [...ctx.usage.keyed, ...helperReads(ctx, tracer)]) {
       if (read.method !== "getEntity") continue;
       const fn = functionOf(read.call);
       const decl = resultOf(read.call);
-      const result = boundSymbols(ctx, decl);
+      const result = boundSymbols(ctx, boundBy(read.call));
       const write = ctx.usage.writes.find(
         (w) =>
           isUpdate(w) &&
           functionOf(w.call) === fn &&
           w.call.getStart(sf) > read.call.getEnd() &&
+          (!read.table || !w.table || read.table === w.table) &&
+          reaches(read.call, w.call) &&
           sameKeys(ctx, read, w, result) &&
           !passesEtag(ctx, w),
       );
       if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
+      // Read through a helper and written back whole: said below, at the write, as the entity written back.
+      if (isHelperRead(read) && tracer.of(write)) continue;
       told.add(write);
       // A write built from what was read races with other writers; a write that ignores the read, while the read
       // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
       // and a write that ignores it are two independent calls.
       const usesRead = dependsOnRead(ctx, read.call, write.call, result);
       if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
-      const fix = usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
+      const helper = isHelperRead(read);
+      const fix = helper ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
       const mode = write.mode ?? "Merge";
       ctx.report(
         span(sf, read.call),
-        `getEntity then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+        `${helper ? `getEntity (through ${calleeName(read.call)}())` : "getEntity"} then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
           (usesRead
             ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
             : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
@@ -131,7 +166,6 @@ export const readBeforeWrite: TsRule = {
     }
     // The entity written comes from a read made elsewhere: a helper that returns getEntity's result, a `let` assigned in
     // a try block, a row of a listing written back.
-    const tracer = new ReadTracer(ctx.checker, ctx.decomposer.values);
     const reported = new Set<ts.Node>();
     for (const w of ctx.usage.writes) {
       if (told.has(w) || !isUpdate(w) || passesEtag(ctx, w)) continue;
@@ -160,6 +194,72 @@ export const readBeforeWrite: TsRule = {
     }
   },
 };
+
+/**
+ * False when the read sits in a block that ends (returns or throws) before the write can run: a GET branch
+ * that reads and returns, and a PUT branch after it that writes, are two requests, not a read then a write.
+ */
+function reaches(read: ts.Node, write: ts.Node): boolean {
+  const contains = (outer: ts.Node) => write.getStart() >= outer.getStart() && write.getEnd() <= outer.getEnd();
+  for (let c: ts.Node = read; c.parent && !contains(c.parent); c = c.parent) if (ts.isBlock(c.parent) && exits(c.parent)) return false;
+  return true;
+}
+
+const HELPER_READS = new WeakSet<ts.CallExpression>();
+const isHelperRead = (read: KeyedCall) => HELPER_READS.has(read.call);
+
+function calleeName(c: ts.CallExpression): string {
+  const e = skipOuter(c.expression);
+  return ts.isPropertyAccessExpression(e) ? e.name.text : e.getText();
+}
+
+/**
+ * Reads made through a helper of the program and kept here: `const before = await lookup(pk, rk)` where
+ * `lookup` returns `client.getEntity(pk, rk)` (null when absent, say). Their keys are the arguments the
+ * helper's parameters are bound to here, or literals the helper writes itself; anything else is not a key
+ * this function can compare.
+ */
+function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
+  const out: KeyedCall[] = [];
+  const values = ctx.decomposer.values;
+  // Only where a read can pair with a write: the functions that update or upsert (following a call costs a signature).
+  const scopes = new Set<ts.Node>();
+  for (const w of ctx.usage.writes) {
+    const fn = isUpdate(w) ? functionOf(w.call) : undefined;
+    if (fn && fn.getSourceFile() === ctx.sf) scopes.add(fn);
+  }
+  // Walked with a stack of its own: a key of 5,000 concatenated parts is a tree 5,000 deep.
+  const stack: ts.Node[] = [...scopes];
+  while (stack.length) {
+    const n = stack.pop()!;
+    ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
+    if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
+    for (const v of values.values(n)) {
+      if (v.kind !== "expr") continue;
+      const got = skipValue(v.expr);
+      if (!tracer.isGetEntity(got) || got.arguments.length < 2) continue;
+      const partitionKey = keyHere(ctx, got.arguments[0], v.env, n);
+      const rowKey = partitionKey && keyHere(ctx, got.arguments[1], v.env, n);
+      if (!partitionKey || !rowKey) continue;
+      const receiver = (got.expression as ts.PropertyAccessExpression).expression;
+      HELPER_READS.add(n);
+      out.push({ call: n, method: "getEntity", partitionKey, rowKey, table: ctx.usageFinder.tableOf(receiver) });
+      break;
+    }
+  }
+  return out;
+}
+
+/** A key argument of a read inside a helper, as this call gives it: the argument bound to that parameter here, or a literal. */
+function keyHere(ctx: TsRuleContext, arg: ts.Expression, env: Env, call: ts.CallExpression): ts.Expression | undefined {
+  const x = skipOuter(arg);
+  if (ts.isStringLiteralLike(x)) return x;
+  if (!ts.isIdentifier(x)) return undefined;
+  const sym = ctx.checker.getSymbolAtLocation(x);
+  const bound = sym && env.get(sym);
+  if (!bound || bound.env.size || bound.expr.getSourceFile() !== ctx.sf || !call.arguments.includes(bound.expr)) return undefined;
+  return bound.expr;
+}
 
 /** Where a read made elsewhere is: its function's name in this file, else its file's name. */
 function readPlace(ctx: TsRuleContext, read: ts.CallExpression): string {
@@ -190,7 +290,7 @@ function usesData(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Sym
   const visit = (n: ts.Node): void => {
     if (found) return;
     if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
-      const s = ctx.checker.getSymbolAtLocation(n);
+      const s = symbolAt(ctx, n);
       const keyOnly = ts.isPropertyAccessExpression(n.parent) && n.parent.expression === n && KEY_PROPERTIES.has(n.parent.name.text);
       if (s && symbols.has(s) && !keyOnly) found = true;
     }
@@ -215,11 +315,37 @@ function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.Ca
       if (ts.isVariableDeclaration(n) && n.initializer && usesData(ctx, n.initializer, derived))
         for (const s of boundSymbols(ctx, n)) derived.add(s);
       else if (changes(n) && usesData(ctx, target(n), derived)) mutated = true;
+      // `if (owner.code !== code) return;`: the write happens only when what was read says so (a check, then an act).
+      else if ((ts.isIfStatement(n) || ts.isWhileStatement(n)) && checksData(ctx, n.expression, derived, result)) mutated = true;
+      else if (ts.isConditionalExpression(n) && checksData(ctx, n.condition, derived, result)) mutated = true;
     }
     ts.forEachChild(n, visit);
   };
   visit(fn);
   return mutated || write.arguments.some((a) => usesData(ctx, a, derived));
+}
+
+/**
+ * True when a condition tests what was read, not only whether it was: a property of the read other than
+ * its keys (`owner.code`), or a value derived from its data. `if (existing)` only tells whether it exists.
+ */
+function checksData(ctx: TsRuleContext, test: ts.Expression, derived: ReadonlySet<ts.Symbol>, result: ReadonlySet<ts.Symbol>): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
+      const s = symbolAt(ctx, n);
+      if (s && derived.has(s)) {
+        if (!result.has(s)) found = true;
+        else if (ts.isElementAccessExpression(n.parent) && n.parent.expression === n) found = true;
+        else if (ts.isPropertyAccessExpression(n.parent) && n.parent.expression === n && !KEY_PROPERTIES.has(n.parent.name.text))
+          found = true;
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(test);
+  return found;
 }
 
 /** An assignment, `++`/`--`, or `Object.assign(x, …)`: something written into an existing value. */

@@ -1,6 +1,6 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { TsAnalyzer } from "@ts-analysis/analysis";
@@ -355,4 +355,106 @@ export async function save(o: Order) {
     result.findings.some((x) => x.code === "ts/constant-partition-key"),
     "the write was seen",
   );
+});
+
+test("without a tsconfig, a folder that calls a shared folder's save() helper is a caller of it, and what it writes back is seen", () => {
+  // Outside the repository, as a JavaScript functions app: api/shared/ holds the helpers, api/edit/ a function; no config.
+  const dir = mkdtempSync(path.join(tmpdir(), "tdl-folders-"));
+  try {
+    symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
+    mkdirSync(path.join(dir, "shared"));
+    mkdirSync(path.join(dir, "edit"));
+    const helpers = path.join(dir, "shared", "store.js");
+    const helpersText = `const { TableClient } = require("@azure/data-tables");
+function open(name) { return TableClient.fromConnectionString(process.env.CONN, name); }
+async function fetchOne(name, pk, rk) {
+  try { return await open(name).getEntity(pk, rk); } catch (e) { if (e.statusCode === 404) return null; throw e; }
+}
+async function put(name, entity) { await open(name).upsertEntity(entity, "Replace"); }
+module.exports = { fetchOne, put };
+`;
+    const fn = path.join(dir, "edit", "index.js");
+    const fnText = `const { fetchOne, put } = require("../shared/store");
+module.exports = async function (input) {
+  const shelf = await fetchOne("Shelves", input.room, input.code);
+  if (!shelf) return 404;
+  shelf.Label = input.label;
+  await put("Shelves", shelf);
+  return 200;
+};
+`;
+    writeFileSync(helpers, helpersText);
+    writeFileSync(fn, fnText);
+    const analyzer = new TsAnalyzer();
+    analyzer.update(helpers, helpersText);
+    assert.equal(analyzer.callsWriteHelper(fn, fnText), true);
+    analyzer.update(fn, fnText);
+    assert.deepEqual(
+      analyzer
+        .analyze(fn)
+        .findings.filter((x) => x.code === "ts/read-before-write")
+        .map((x) => fnText.slice(x.start, x.end)),
+      [`put("Shelves", shelf)`],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("without a tsconfig, the function folders under a package.json are one project: a table's constant key is one warning", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tdl-package-"));
+  try {
+    symlinkSync(path.resolve("node_modules"), path.join(dir, "node_modules"));
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", dependencies: { "@azure/data-tables": "*" } }));
+    const files = ["Join", "Rename"].map((name) => {
+      mkdirSync(path.join(dir, name));
+      const f = path.join(dir, name, "index.js");
+      const text = `const { TableClient } = require("@azure/data-tables");
+const members = TableClient.fromConnectionString(process.env.CONN, "Members");
+module.exports = async (email, display) => members.upsertEntity({ partitionKey: "member", rowKey: email, display }, "Merge");
+`;
+      writeFileSync(f, text);
+      return f;
+    });
+    const analyzer = new TsAnalyzer();
+    for (const f of files) analyzer.update(f, undefined);
+    const severities = files.flatMap((f) =>
+      analyzer
+        .analyze(f)
+        .findings.filter((x) => x.code === "ts/constant-partition-key")
+        .map((x) => x.severity),
+    );
+    assert.deepEqual(severities.sort(), ["hint", "warning"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an untyped parameter is the client every call of its function passes (JavaScript methods handing a client down)", () => {
+  const text = `const { TableClient } = require("@azure/data-tables");
+class Visits {
+  /** @returns {TableClient} */
+  open() { return TableClient.fromConnectionString(process.env.CONN || "", "Visits"); }
+  async _find(table, site, day) {
+    let found = null;
+    try { found = await table.getEntity(site, day); } catch (e) { if (e.statusCode !== 404) throw e; }
+    return found;
+  }
+  async _bump(table, site, day) {
+    const before = await this._find(table, site, day);
+    await table.updateEntity({ partitionKey: site, rowKey: day, hits: before ? before.hits + 1 : 1 }, "Merge");
+  }
+  async record(site, day) {
+    const table = this.open();
+    await this._bump(table, site, day);
+  }
+}
+module.exports = Visits;
+`;
+  const f = fx.file("visits.js", text);
+  const findings = fx.analyzer.analyze(f).findings;
+  const at = (code: string) => findings.filter((x) => x.code === code).map((x) => text.slice(x.start, x.end));
+  assert.deepEqual(at("ts/query-class"), ["getEntity"]);
+  assert.deepEqual(at("ts/read-before-write"), ["this._find(table, site, day)"]);
+  assert.deepEqual(at("ts/untyped-client"), []);
 });

@@ -173,3 +173,127 @@ export async function bump(o: Order) {
     "ts/read-before-write",
   );
 });
+
+test("ts/read-before-write: a `let` given the read inside `try`, then a value derived from it written, is a read-modify-write", () => {
+  const found = fx.expect(
+    "let-read.ts",
+    `${HEAD}
+export async function flip(o: Order) {
+  let current;
+  try {
+    current = await «client.getEntity<{ archived?: boolean }>(o.customer, o.id)»;
+  } catch {
+    return;
+  }
+  const archived = current.archived !== true;
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, archived }, "Merge");
+}
+`,
+    "ts/read-before-write",
+  );
+  assert.match(found[0].message, /Pass the read's ETag/);
+  assert.doesNotMatch(found[0].message, /does not use what was read/);
+});
+
+test("ts/read-before-write: a check of the read's data that decides whether to write is a race, and no fix drops the read", () => {
+  const source = `${HEAD}
+export async function changeCode(o: Order, oldCode: string, newCode: string) {
+  let owner;
+  try {
+    owner = await «client.getEntity<{ code?: string }>(o.customer, o.id)»;
+  } catch {
+    return false;
+  }
+  if (owner.code && owner.code !== oldCode) return false;
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, code: newCode }, "Merge");
+  return true;
+}
+export async function closeIfOpen(o: Order) {
+  const order = await «client.getEntity<{ status: string }>(o.customer, o.id)»;
+  if (order.status !== "open") return;
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, status: "closed" }, "Merge");
+}
+`;
+  const found = fx.expect("guard.ts", source, "ts/read-before-write");
+  for (const f of found) {
+    assert.match(f.message, /Pass the read's ETag/);
+    assert.ok(!(f.fixes ?? []).some((x) => /Drop the read/.test(x.title)), "a fix must not drop a check");
+  }
+});
+
+test("ts/read-before-write: a helper that returns getEntity (null when absent) read, then a count built from it written with the same keys", () => {
+  fx.expect(
+    "helper-read.ts",
+    `${HEAD}
+async function lookup(pk: string, rk: string) {
+  try {
+    return await client.getEntity<{ seen?: number }>(pk, rk);
+  } catch {
+    return null;
+  }
+}
+export async function count(o: Order) {
+  const before = await «lookup(o.customer, o.id)»;
+  const seen = Number(before?.seen ?? 0) + 1;
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, seen }, "Replace");
+}
+`,
+    "ts/read-before-write",
+  );
+});
+
+test("ts/read-before-write: a read in a branch that returns, and a write in another branch, are two requests", () => {
+  const f = fx.file(
+    "branches.ts",
+    `${HEAD}
+async function lookup(pk: string, rk: string) {
+  try {
+    return await client.getEntity<{ label?: string }>(pk, rk);
+  } catch {
+    return null;
+  }
+}
+export async function handle(method: string, o: Order, label: string) {
+  if (method === "GET") {
+    const found = await lookup(o.customer, o.id);
+    const shown = found && found.label;
+    if (!shown) return 404;
+    return shown;
+  }
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, label }, "Merge");
+  return 204;
+}
+`,
+  );
+  assert.deepEqual(
+    fx.analyzer
+      .analyze(f)
+      .findings.filter((x) => x.code === "ts/read-before-write")
+      .map((x) => x.message),
+    [],
+  );
+});
+
+test("ts/read-before-write: a row picked out of a listing's array (find, [i]) and written back whole races like the listing's own rows", () => {
+  fx.expect(
+    "picked.ts",
+    `${HEAD}
+async function allOf(pk: string) {
+  const out: Array<Record<string, unknown>> = [];
+  for await (const e of client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${pk}\` } })) out.push(e);
+  return out;
+}
+export async function rename(o: Order, name: string) {
+  const rows = await allOf(o.customer);
+  const line = rows.find((r) => r.rowKey === o.id);
+  if (!line) return;
+  await «client.updateEntity({ ...line, name }, "Replace")»;
+}
+export async function firstToo(o: Order) {
+  const rows = await allOf(o.customer);
+  await «client.updateEntity({ ...rows[0], seen: true }, "Replace")»;
+}
+`,
+    "ts/read-before-write",
+  );
+});
