@@ -27,7 +27,8 @@ export const keepDoublesPolicy: PipelinePolicy = {
 
 /** The body with `"P@odata.type":"Edm.Double"` added beside each unannotated decimal number of each entity. */
 export function annotateDoubles(body: string): string {
-  if (!/[.eE]/.test(body)) return body;
+  // A property's number with a point or an exponent comes right after `":` (a Timestamp's `12:05:12.5` does not); a body without one (most pages) is not parsed.
+  if (!/"\s*:\s*-?\d+(?:\.|[eE])/.test(body)) return body;
   const root = parseTree(body);
   if (!root) return body;
   const inserts: Array<{ at: number; text: string }> = [];

@@ -138,9 +138,9 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
 
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
 async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
-  // Two ranges a reader to begin with, from two anchors a range: the splits as it goes even out the rest.
+  // Two ranges a reader to begin with, at keys from as many probes: the splits as it goes even out the rest.
   const wanted = o.ranges ?? concurrency * 2;
-  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, 2 * wanted), o.signal);
+  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, wanted), o.signal);
   const ranges = splitRanges(anchors, wanted);
   return {
     version: MANIFEST_VERSION,

@@ -139,7 +139,9 @@ async function writeRange(
       await limits.job.ready(o.signal);
       await limits.own.ready(o.signal);
       const rows = batch;
-      await throttleAware(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true), o.signal, o.onRetry);
+      const sent = await throttleAware(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true), o.signal, o.onRetry);
+      // Cancelled before it was sent: not written, so the checkpoint stays before it.
+      if (sent.written < rows.length) return false;
       limits.job.spend(rows.length);
       limits.own.spend(rows.length);
       progress.written += rows.length;
@@ -148,6 +150,7 @@ async function writeRange(
     batch = [];
     bytes = 0;
     checkpoint();
+    return true;
   };
   // The service's batch body carries each entity's JSON and some framing: keep well under the limit.
   const byteBudget = limits.maxBytes * 0.9;
@@ -168,12 +171,12 @@ async function writeRange(
     }
     const size = Buffer.byteLength(text) + 200;
     if (batch.length && (row.partitionKey !== batch[0].partitionKey || batch.length >= limits.maxOps || bytes + size > byteBudget))
-      await flush();
+      if (!(await flush())) return;
     batch.push(row);
     bytes += size;
     batchEnd = at;
   }
-  await flush();
+  if (!(await flush())) return;
   progress.done = true;
   checkpoint(true);
 }
