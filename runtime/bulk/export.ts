@@ -65,9 +65,9 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   const manifest = earlier ?? (await plan(o, concurrency));
   if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
   saveManifest(o.dir, manifest);
-  const paces = pacesFor(SERVICES[o.service ?? "azure-table"], o.share ?? 0.8, o.rate);
-  const pending = manifest.ranges.filter((r) => !r.done);
   const profile = SERVICES[o.service ?? "azure-table"];
+  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
+  const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
   /** The upper half of the unread rest of the range with the most left, as a new range (undefined when no rest can be split). */
   const split = (): RangeState | undefined => {

@@ -77,16 +77,16 @@ export async function anchorKeys(reader: PageReader, probes = PLAN_PROBES, signa
   let empty = 0;
   for (let round = 1; found < probes + 1 && empty < EMPTY_PROBES && gaps.length && !signal?.aborted; round *= 2) {
     const space = new KeySpace([...chars].sort((a, b) => a - b));
-    const widest = gaps
-      .map((g) => ({ ...g, width: space.width(g.from, g.to), mid: space.middle(g.from, g.to) }))
+    const measured = gaps.map((g) => ({ ...g, width: space.width(g.from, g.to), mid: space.middle(g.from, g.to) }));
+    const widest = measured
       .filter((g): g is typeof g & { mid: string } => g.mid !== undefined && g.width > 0)
       .sort((a, b) => b.width - a.width)
       .slice(0, Math.max(1, Math.min(round, probes + 1 - found)));
     if (!widest.length) break;
     const next = await Promise.all(widest.map((g) => one(g.mid)));
-    const probed = new Set(widest);
-    gaps = gaps.filter((g) => !widest.some((w) => w.from === g.from && w.to === g.to));
-    [...probed].forEach((g, i) => {
+    const probed = new Set<object>(widest);
+    gaps = measured.filter((g) => !probed.has(g));
+    widest.forEach((g, i) => {
       const k = next[i];
       if (k === undefined || k >= g.to) {
         // Nothing at or after the middle, up to the gap's end: the keys, if any, are in its first half.
