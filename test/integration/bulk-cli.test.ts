@@ -134,6 +134,46 @@ test("delete a partition: without a terminal and --yes it refuses; --dry-run cou
   );
 });
 
+/** `tdl args` at a real terminal; `answer` types a line once it sees the question. */
+async function atTerminal(args: string[], answer: (printed: string) => Promise<string | undefined>) {
+  const { atTerminal: run } = await import("../../scripts/terminal.mjs");
+  return run([process.execPath, CLI, ...args], { env: env(), answer });
+}
+
+test("delete at a terminal: the question names the dry run's count; an entity changed before the answer is kept and named; a wrong count deletes nothing", async () => {
+  const t = tableName();
+  await s.createTable(t);
+  await s.upsertRows(
+    t,
+    rows(1200, 1, () => "big"),
+  );
+  const question = /Delete 1,200 entities in 1 partition of \w+\? Type 1200 to confirm: /;
+  const refused = await atTerminal(["delete", "--table", t, "--partition", "big", ...account], async (printed) =>
+    question.test(printed) ? "1199" : undefined,
+  );
+  assert.equal(refused.code, 2, refused.printed);
+  assert.match(refused.printed, /not confirmed: nothing was deleted/);
+  assert.equal((await s.query(t, "PartitionKey eq 'big'", { limit: 2000 })).entities.length, 1200);
+
+  const log = path.join(folder(), "deleted.jsonl");
+  const confirmed = await atTerminal(["delete", "--table", t, "--partition", "big", "--log", log, ...account], async (printed) => {
+    if (!question.test(printed)) return undefined;
+    // Somebody changes one entity between the dry run and the answer.
+    const e = await s.getEntity(t, "big", "000000700");
+    await s.updateEntity(t, { ...e, properties: { ...e.properties, Text: { type: "String", value: "changed" } } }, e.etag!);
+    return "1,200";
+  });
+  assert.equal(confirmed.code, 1, confirmed.printed);
+  assert.match(confirmed.printed, /kept big \/ 000000700: changed since the dry run/);
+  assert.match(confirmed.printed, /deleted 1,199 of 1,200 entities .*; 1 changed since the dry run and were kept/);
+  const left = (await s.query(t, "PartitionKey eq 'big'", { limit: 2000 })).entities;
+  assert.deepEqual(
+    left.map((e) => [e.rowKey, e.properties.Text?.value]),
+    [["000000700", "changed"]],
+  );
+  assert.equal(readFileSync(log, "utf8").trim().split("\n").length, 1199);
+});
+
 test("delete stopped by Ctrl+C in the middle: the summary accounts for every entity (deleted, in doubt, not attempted) and the table agrees", async () => {
   const t = tableName();
   await s.createTable(t);
