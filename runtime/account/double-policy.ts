@@ -9,10 +9,8 @@
  * Explorer does. Numbers are found with jsonc-parser's tree, which keeps each
  * token's source text.
  */
-import type { TableServiceClientOptions } from "@azure/data-tables";
+import type { PipelinePolicy } from "@azure/core-rest-pipeline";
 import { Node, parseTree } from "jsonc-parser";
-
-type PipelinePolicy = NonNullable<TableServiceClientOptions["additionalPolicies"]>[number]["policy"];
 
 /** The policy, for `additionalPolicies` with `position: "perRetry"` (it sees the body before the SDK's deserializer does). */
 export const keepDoublesPolicy: PipelinePolicy = {

@@ -17,6 +17,7 @@ import type { ImportReport } from "@protocol/transfer";
 import { batchesByPartition } from "./batches";
 import { keepDoublesPolicy } from "./double-policy";
 import { ifMatchPolicy, withIfMatch } from "./if-match-policy";
+import { queryPage } from "./query-page";
 
 export const PAGE_SIZE = 1000;
 /** Clocks differ: a SAS is refused before the call only when it is this far outside its window (the service judges the rest). */
@@ -92,19 +93,11 @@ export class AccountSession {
     table: string,
     opts: { filter?: string; select?: string[]; continuationToken?: string; pageSize?: number; signal?: AbortSignal } = {},
   ): Promise<PageResult> {
-    return this.call(async (abortSignal) => {
-      const it = this.clients
-        .table(table)
-        .listEntities<Record<string, unknown>>({
-          abortSignal,
-          disableTypeConversion: true,
-          queryOptions: { filter: opts.filter || undefined, select: opts.select?.length ? opts.select : undefined },
-        })
-        .byPage({ maxPageSize: opts.pageSize ?? PAGE_SIZE, continuationToken: opts.continuationToken });
-      const { value } = await it.next();
-      const page = (value ?? []) as Array<Record<string, unknown>> & { continuationToken?: string };
-      return { entities: page.map((e) => toRow(e as never)), continuationToken: page.continuationToken };
-    }, opts.signal);
+    const { signal, ...query } = opts;
+    return this.call(
+      (abortSignal) => queryPage(this.clients.table(table), table, { ...query, pageSize: query.pageSize ?? PAGE_SIZE }, abortSignal),
+      signal,
+    );
   }
 
   async getEntity(table: string, partitionKey: string, rowKey: string): Promise<EntityRow> {

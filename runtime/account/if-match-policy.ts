@@ -9,9 +9,7 @@
  * transaction to its pipeline), so concurrent batches never mix them up.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { TableServiceClientOptions } from "@azure/data-tables";
-
-type PipelinePolicy = NonNullable<TableServiceClientOptions["additionalPolicies"]>[number]["policy"];
+import type { PipelinePolicy } from "@azure/core-rest-pipeline";
 
 const etagsOfBatch = new AsyncLocalStorage<string[]>();
 

@@ -53,6 +53,10 @@ export interface ExportResult {
 }
 
 const PAGE = 1000;
+/** A range is split only when its reader expects this many entities left (two pages). */
+const MIN_SPLIT = 2 * PAGE;
+/** Keys a reader keeps to measure its range's key space with. */
+const SAMPLE = 32;
 /** The longest a range reads between checkpoints (ms). */
 const CHECKPOINT_MS = 1000;
 
@@ -69,18 +73,33 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
-  /** The upper half of the unread rest of the range with the most left, as a new range (undefined when no rest can be split). */
+  /** Settles at the next page any reader reads (or when one stops): a worker with nothing to do waits for it. */
+  let moved!: Promise<void>;
+  let wake!: () => void;
+  const rearm = () => (moved = new Promise<void>((resolve) => (wake = resolve)));
+  rearm();
+  const notify = () => {
+    wake();
+    rearm();
+  };
+  o.signal?.addEventListener("abort", notify, { once: true });
+  /**
+   * The upper half of the unread rest of the range with the most left, as a
+   * new range; undefined when no range has MIN_SPLIT entities left by its
+   * reader's estimate (a split costs a query and a last page of its own).
+   */
   const split = (): RangeState | undefined => {
     if (!profile.sorted) return undefined;
     let best: { r: RangeState; left: number; at: string } | undefined;
     for (const [r, p] of reading) {
       if (r.done || p.last === undefined) continue;
-      const space = new KeySpace(p.alphabet());
-      const at = space.middle(p.last, r.to ?? END);
-      // What is left, as entities: the rate of keys met so far over the key space read, times the space not read.
-      const read = space.width(r.from, p.last);
-      const left = (space.width(p.last, r.to ?? END) * (p.count - p.startCount + 1)) / Math.max(read, 1e-12);
-      if (at !== undefined && at > p.last && (!best || left > best.left)) best = { r, left, at };
+      // The last range ends where the plan found no key at or after.
+      const end = r.to ?? (manifest.ceiling !== undefined && manifest.ceiling > p.last ? manifest.ceiling : END);
+      const space = p.space();
+      const at = space.middle(p.last, end);
+      // What is left, as entities: the keys met over the key space read, times the space not read.
+      const left = (space.width(p.last, end) * p.count) / Math.max(space.width(p.first ?? p.last, p.last), 1e-300);
+      if (at !== undefined && at > p.last && left >= MIN_SPLIT && (!best || left > best.left)) best = { r, left, at };
     }
     if (!best) return undefined;
     const index = manifest.ranges.length;
@@ -107,8 +126,15 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       rangesDone: manifest.ranges.filter((r) => r.done).length,
     });
   const worker = async () => {
-    for (let r = pending.shift() ?? split(); r && !o.signal?.aborted; r = pending.shift() ?? split()) {
-      const p = new Progress(r.count);
+    while (!o.signal?.aborted) {
+      const r = pending.shift() ?? split();
+      if (!r) {
+        // Nothing to split yet: wait for the readers to go on, and stop when none is left.
+        if (!reading.size) return;
+        await moved;
+        continue;
+      }
+      const p = new Progress(r.from, r.count, notify);
       reading.set(r, p);
       try {
         await readRange(o, r, p, paces.job, paces.worker(), () => {
@@ -120,10 +146,11 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
         if (!o.signal?.aborted) throw e;
       } finally {
         reading.delete(r);
+        notify();
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  await Promise.all(Array.from({ length: profile.sorted ? concurrency : Math.min(concurrency, pending.length) }, worker));
   const cancelled = manifest.ranges.some((r) => !r.done);
   if (!cancelled) {
     const total = new Checksum();
@@ -138,10 +165,10 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
 
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
 async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
-  // Two ranges a reader to begin with, at keys from as many probes: the splits as it goes even out the rest.
-  const wanted = o.ranges ?? concurrency * 2;
-  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, wanted), o.signal);
-  const ranges = splitRanges(anchors, wanted);
+  // A range a reader to begin with, split at the keys the probes find: the splits as it goes even out the rest.
+  const wanted = o.ranges ?? concurrency;
+  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, wanted - 1), o.signal);
+  const ranges = splitRanges(anchors.keys, wanted);
   return {
     version: MANIFEST_VERSION,
     table: o.table,
@@ -158,29 +185,42 @@ async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
     })),
     count: 0,
     checksum: "0000000000000000",
+    ceiling: anchors.ceiling,
   };
 }
 
 const rangeFile = (index: number) => `range-${String(index).padStart(4, "0")}.jsonl`;
 
-/** How far a range's reader got in this run: the last key it met, and the characters of the keys (for the key space's arithmetic). */
+/** How far a range's reader got in this run: the last key it met, and keys to measure its key space with. */
 class Progress {
   last?: string;
   /** Entities the range holds so far, this run's and earlier runs'. */
   count: number;
-  private readonly chars = new Set<number>();
-  constructor(readonly startCount: number) {
-    this.count = startCount;
+  /** The range's first key and up to SAMPLE of the keys met after it. */
+  private readonly keys: string[];
+  constructor(
+    from: string,
+    count: number,
+    private readonly onMet: () => void,
+  ) {
+    this.count = count;
+    this.keys = from ? [from] : [];
+  }
+
+  /** The range's first key: where it starts, or the first key met when it starts at the table's start. */
+  get first(): string | undefined {
+    return this.keys[0];
   }
 
   met(key: string, count: number): void {
+    if (this.keys.length < SAMPLE && key !== this.last) this.keys.push(key);
     this.last = key;
     this.count = count;
-    for (let i = 0; i < key.length && i < 64; i++) this.chars.add(key.charCodeAt(i));
+    this.onMet();
   }
 
-  alphabet(): number[] {
-    return [...this.chars].sort((a, b) => a - b);
+  space(): KeySpace {
+    return new KeySpace(this.last === undefined ? this.keys : [...this.keys, this.last]);
   }
 }
 

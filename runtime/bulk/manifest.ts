@@ -41,6 +41,8 @@ export interface Manifest {
   started: string;
   finished?: string;
   ranges: RangeState[];
+  /** A key the plan found nothing at or after: where splitting the last range aims (the range itself still reads to the end). */
+  ceiling?: string;
   /** All ranges together. */
   count: number;
   checksum: string;

@@ -43,122 +43,233 @@ export function rangeFilter(r: KeyRange): string | undefined {
   return [lower, upper].filter(Boolean).join(" and ") || undefined;
 }
 
-/** Probes that find a key the plan makes at most: 2⁶ − 1, in rounds of 1, 2, 4 … */
-export const PLAN_PROBES = 63;
-/** Probes that find nothing (they narrow a gap down to where the keys are, and cost a tiny response), at most. */
-const EMPTY_PROBES = 64;
+/** Probes that find a key the plan makes at most, by default. */
+export const PLAN_PROBES = 15;
+/** Probes that find nothing (they narrow a stretch down to where the keys are), at most. */
+const EMPTY_PROBES = 24;
+/** Probes sent at once. */
+const ROUND = 8;
+
+/** What the plan found: partition keys spread over the key space, and a key nothing lies at or after (when one was met). */
+export interface Anchors {
+  keys: string[];
+  ceiling?: string;
+}
 
 /**
  * Partition keys spread over the table's key space (sorted, distinct), found
- * with requests of one key each: at most `probes` that find one and
- * `EMPTY_PROBES` that do not. A round's probes run at once. An empty table
- * gives none.
+ * with requests of one key each, ROUND at a time: at most `probes` that find
+ * a key and EMPTY_PROBES that do not. A probe asks for the first key of a
+ * stretch (`PartitionKey ge 'a' and PartitionKey lt 'b'`): bounded, it costs
+ * the service only that stretch. The open stretch above the highest key
+ * found is probed at points closer and closer to that key (each a quarter
+ * of the way of the one before), so one round finds how far the keys reach,
+ * however long their common prefix; the widest other stretches are probed
+ * at their middles. An empty table gives no key.
  */
-export async function anchorKeys(reader: PageReader, probes = PLAN_PROBES, signal?: AbortSignal): Promise<string[]> {
-  const one = async (from: string | undefined) => {
+export async function anchorKeys(reader: PageReader, probes = PLAN_PROBES, signal?: AbortSignal): Promise<Anchors> {
+  /** The first key in [from, to). */
+  const first = async (from: string | undefined, to: string) => {
+    const bounds = [from === undefined ? "" : `PartitionKey ge ${quote(from)}`, to === END ? "" : `PartitionKey lt ${quote(to)}`];
     const page = await reader.page(
-      { filter: from === undefined ? undefined : `PartitionKey ge ${quote(from)}`, select: ["PartitionKey"], pageSize: 1 },
+      { filter: bounds.filter(Boolean).join(" and ") || undefined, select: ["PartitionKey"], pageSize: 1 },
       signal,
     );
     return page.entities[0]?.partitionKey;
   };
-  const first = await one(undefined);
-  if (first === undefined) return [];
-  const keys: string[] = [];
-  const chars = new Set<number>();
-  const learn = (k: string) => {
-    keys.push(k);
-    for (let i = 0; i < k.length && i < 64; i++) chars.add(k.charCodeAt(i));
-  };
-  learn(first);
-  /** Stretches of the key space not known to be empty: after a key found, before the next key or a bound nothing lies at or past. */
-  let gaps: Array<{ from: string; to: string }> = [{ from: first, to: END }];
-  let found = 1;
+  const lowest = await first(undefined, END);
+  if (lowest === undefined) return { keys: [] };
+  const keys = [lowest];
+  /** Stretches a probe found empty: [at, until). */
+  const emptied: Array<{ at: string; until: string }> = [];
+  /** Stretches not known to be empty: (from, to), `from` a key found, `to` a key found, a probed point or END. */
+  let gaps: Array<{ from: string; to: string }> = [{ from: lowest, to: END }];
+  let found = 0;
   let empty = 0;
-  for (let round = 1; found < probes + 1 && empty < EMPTY_PROBES && gaps.length && !signal?.aborted; round *= 2) {
-    const space = new KeySpace([...chars].sort((a, b) => a - b));
-    const measured = gaps.map((g) => ({ ...g, width: space.width(g.from, g.to), mid: space.middle(g.from, g.to) }));
-    const widest = measured
-      .filter((g): g is typeof g & { mid: string } => g.mid !== undefined && g.width > 0)
-      .sort((a, b) => b.width - a.width)
-      .slice(0, Math.max(1, Math.min(round, probes + 1 - found)));
-    if (!widest.length) break;
-    const next = await Promise.all(widest.map((g) => one(g.mid)));
-    const probed = new Set<object>(widest);
-    gaps = measured.filter((g) => !probed.has(g));
-    widest.forEach((g, i) => {
-      const k = next[i];
-      if (k === undefined || k >= g.to) {
-        // Nothing at or after the middle, up to the gap's end: the keys, if any, are in its first half.
+  while (found < probes && empty < EMPTY_PROBES && gaps.length && !signal?.aborted) {
+    const space = new KeySpace(keys);
+    // Points for this round: the widest stretches first, several in the open one.
+    const budget = Math.min(ROUND, probes - found, EMPTY_PROBES - empty);
+    const ranked = gaps.map((g) => ({ ...g, width: space.width(g.from, g.to) })).sort((a, b) => b.width - a.width);
+    const planned: Array<{ gap: (typeof ranked)[number]; points: string[] }> = [];
+    let left = budget;
+    for (const g of ranked) {
+      if (left <= 0 || g.width <= 0) break;
+      const want = g.to === END ? Math.min(left, Math.max(1, Math.ceil(budget / 2))) : 1;
+      const points = g.to === END ? space.approaching(g.from, g.to, want) : [space.middle(g.from, g.to)].filter((k): k is string => !!k);
+      if (!points.length) continue;
+      planned.push({ gap: g, points });
+      left -= points.length;
+    }
+    if (!planned.length) break;
+    const asked = planned.flatMap(({ gap, points }) => points.map((at, i) => ({ gap, at, until: points[i + 1] ?? gap.to })));
+    const answers = await Promise.all(asked.map((q) => first(q.at, q.until)));
+    const probed = new Set(planned.map((p) => p.gap));
+    gaps = ranked.filter((g) => !probed.has(g)).map(({ from, to }) => ({ from, to }));
+    for (const { gap, points } of planned) gaps.push({ from: gap.from, to: points[0] });
+    asked.forEach((q, i) => {
+      const k = answers[i];
+      if (k === undefined) {
         empty++;
-        gaps.push({ from: g.from, to: g.mid });
+        emptied.push({ at: q.at, until: q.until });
       } else {
         found++;
-        learn(k);
-        gaps.push({ from: g.from, to: g.mid }, { from: k, to: g.to });
+        keys.push(k);
+        gaps.push({ from: k, to: q.until });
       }
     });
   }
-  return [...new Set(keys)].sort(byCodeUnits);
+  return { keys: [...new Set(keys)].sort(byCodeUnits), ceiling: ceilingOf(emptied) };
+}
+
+/** The lowest key from which empty stretches reach the end without a gap: nothing lies at or after it. */
+function ceilingOf(emptied: ReadonlyArray<{ at: string; until: string }>): string | undefined {
+  let ceiling = END;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const e of emptied)
+      if (e.at < ceiling && e.until >= ceiling) {
+        ceiling = e.at;
+        moved = true;
+      }
+  }
+  return ceiling === END ? undefined : ceiling;
 }
 
 /**
- * The key space as the table's own characters count it: a key is a number
- * in [0, 1) whose digits are its characters' places in the alphabet of the
- * keys found so far (0 for the key's end), so the middle of `p0000` and
- * `p0400` is `p0200`, not a key of characters no key uses.
+ * The characters a table's keys are likely made of, from those seen: a digit
+ * stands for 0–9, a lowercase letter for a–f when every one seen is a hex
+ * digit (GUIDs, hashes) and a–z otherwise, the same for uppercase; any other
+ * character for itself. Keys met one at a time show few characters (`p0000`
+ * shows `p` and `0`): the middle of a stretch is then a key the table could
+ * hold (`p05`), not one of characters it never uses (`p01111`).
+ */
+export function alphabetOf(seen: Iterable<number>): number[] {
+  const chars = new Set<number>();
+  const all = [...seen];
+  const within = (lo: string, hi: string) => (c: number) => c >= lo.charCodeAt(0) && c <= hi.charCodeAt(0);
+  const span = (lo: string, hi: string) => {
+    for (let c = lo.charCodeAt(0); c <= hi.charCodeAt(0); c++) chars.add(c);
+  };
+  const lower = all.filter(within("a", "z"));
+  const upper = all.filter(within("A", "Z"));
+  for (const c of all) if (!within("0", "9")(c) && !lower.includes(c) && !upper.includes(c)) chars.add(c);
+  if (all.some(within("0", "9"))) span("0", "9");
+  if (lower.length) span("a", lower.every(within("a", "f")) ? "f" : "z");
+  if (upper.length) span("A", upper.every(within("A", "F")) ? "F" : "Z");
+  return [...chars].sort((a, b) => a - b);
+}
+
+/** Key characters the key space tells apart. */
+const DIGITS = 16;
+
+/**
+ * The key space as the table's own keys count it: a key is a number whose
+ * digits are its characters' places, position by position, in the alphabet
+ * of the characters the keys seen hold at that position (alphabetOf; 0 for
+ * the key's end). So the middle of `p0000` and `p0400` is `p0200`, and the
+ * middle of `2024-01-01` and `2024-03-01` is a date, not a key of characters
+ * no key uses. Exact (BigInt) over DIGITS characters.
  */
 export class KeySpace {
-  private readonly base: number;
-  constructor(private readonly alphabet: readonly number[]) {
-    this.base = alphabet.length + 1;
+  private readonly alphabets: number[][];
+  /** Digits per position: the alphabet's places doubled (odd digits fall between two characters), and the key's end. */
+  private readonly bases: bigint[];
+  /** Weight of each position's digit: the product of the bases after it. */
+  private readonly weights: bigint[];
+  private readonly size: bigint;
+
+  constructor(keys: Iterable<string>) {
+    const seen: Array<Set<number>> = Array.from({ length: DIGITS }, () => new Set());
+    const union = new Set<number>();
+    for (const k of keys)
+      for (let i = 0; i < k.length && i < DIGITS; i++) {
+        seen[i].add(k.charCodeAt(i));
+        union.add(k.charCodeAt(i));
+      }
+    if (!union.size) for (let c = 0x20; c <= 0x7e; c++) union.add(c);
+    this.alphabets = seen.map((s) => alphabetOf(s.size ? s : union));
+    this.bases = this.alphabets.map((a) => BigInt(2 * a.length + 2));
+    this.weights = new Array<bigint>(DIGITS);
+    let w = 1n;
+    for (let i = DIGITS - 1; i >= 0; i--) {
+      this.weights[i] = w;
+      w *= this.bases[i];
+    }
+    this.size = w;
   }
 
-  private static readonly DIGITS = 8;
-
-  /** The key's place in [0, 1]; END is 1. */
-  at(key: string): number {
-    if (key === END) return 1;
-    let x = 0;
-    let unit = 1;
-    for (let i = 0; i < KeySpace.DIGITS && i < key.length; i++) {
-      unit /= this.base;
-      x += this.digit(key.charCodeAt(i)) * unit;
-    }
+  /** The key's place, from 0 to the size of the space (END). */
+  private at(key: string): bigint {
+    if (key === END) return this.size;
+    let x = 0n;
+    for (let i = 0; i < DIGITS && i < key.length; i++) x += BigInt(this.digit(i, key.charCodeAt(i))) * this.weights[i];
     return x;
   }
 
+  /** The share of the whole space between the two keys (0 when `to` is not after `from`). */
   width(from: string, to: string): number {
-    return this.at(to) - this.at(from);
+    const d = this.at(to) - this.at(from);
+    return d > 0n ? Number((d << 64n) / this.size) / 2 ** 64 : 0;
   }
 
   /** A key strictly between the two, near the middle of the stretch; undefined when none is found. */
   middle(from: string, to: string): string | undefined {
-    let x = (this.at(from) + this.at(to)) / 2;
-    let key = "";
-    for (let i = 0; i < KeySpace.DIGITS; i++) {
-      x *= this.base;
-      const d = Math.min(this.base - 1, Math.floor(x));
-      x -= d;
-      if (d === 0) break;
-      key += String.fromCharCode(this.alphabet[d - 1]);
-    }
+    const key = this.key((this.at(from) + this.at(to)) / 2n);
     if (key > from && key < to) return key;
-    const m = midpoint(from, to, this.alphabet);
+    const m = midpoint(from, to, this.alphabets[Math.min(commonLength(from, to), DIGITS - 1)]);
     return m !== undefined && m > from && m < to ? m : undefined;
   }
 
-  /** 1 + the character's place in the alphabet; halfway between two places for a character it does not hold. */
-  private digit(c: number): number {
+  /**
+   * Up to `n` keys between the two, ascending, at 1/4ⁿ, …, 1/16, 1/4 of the
+   * way from `from`: probes that find how far above `from` the keys reach.
+   */
+  approaching(from: string, to: string, n: number): string[] {
+    const lo = this.at(from);
+    const span = this.at(to) - lo;
+    const points: string[] = [];
+    for (let j = n; j >= 1; j--) {
+      const k = this.key(lo + span / 4n ** BigInt(j));
+      if (k > from && k < to && (!points.length || k > points[points.length - 1])) points.push(k);
+    }
+    return points;
+  }
+
+  /** The shortest key at or just above a place. */
+  private key(x: bigint): string {
+    let key = "";
+    for (let i = 0; i < DIGITS; i++) {
+      const d = Number(x / this.weights[i]);
+      x -= BigInt(d) * this.weights[i];
+      if (d === 0) break;
+      const a = this.alphabets[i];
+      // An odd digit falls between two characters: the upper one is above the place, and the key ends there.
+      if (d % 2 === 1) return key + String.fromCharCode(a[Math.min((d - 1) / 2, a.length - 1)]);
+      key += String.fromCharCode(a[d / 2 - 1]);
+      if (x === 0n) break;
+    }
+    return key;
+  }
+
+  /** The character's digit: 2 × (1 + its place), or the odd digit between its neighbours for one the alphabet lacks. */
+  private digit(i: number, c: number): number {
+    const a = this.alphabets[i];
     let lo = 0;
-    let hi = this.alphabet.length;
+    let hi = a.length;
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (this.alphabet[m] < c) lo = m + 1;
+      if (a[m] < c) lo = m + 1;
       else hi = m;
     }
-    return this.alphabet[lo] === c ? lo + 1 : lo + 0.5;
+    return a[lo] === c ? 2 * (lo + 1) : 2 * lo + 1;
   }
+}
+
+function commonLength(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 function byCodeUnits(a: string, b: string): number {

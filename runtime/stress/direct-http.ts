@@ -11,13 +11,7 @@
  */
 import { Agent, ClientRequest, IncomingMessage } from "node:http";
 import { gunzipSync, inflateSync } from "node:zlib";
-import { RestError, TableServiceClientOptions } from "@azure/data-tables";
-
-// The SDK's pipeline types, reached through the table client's options (the pipeline package is not a direct dependency).
-type HttpClient = NonNullable<TableServiceClientOptions["httpClient"]>;
-type PipelineRequest = Parameters<HttpClient["sendRequest"]>[0];
-type PipelineResponse = Awaited<ReturnType<HttpClient["sendRequest"]>>;
-type HttpHeaders = PipelineResponse["headers"];
+import { HttpClient, HttpHeaders, PipelineRequest, PipelineResponse, RestError } from "@azure/core-rest-pipeline";
 
 /** A client for http://127.0.0.1… endpoints with its own keep-alive pool (`maxSockets` bounds the connections). */
 export function directHttpClient(maxSockets = 256): HttpClient {

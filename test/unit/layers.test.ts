@@ -32,7 +32,7 @@ const LAYERS: Layer[] = [
     name: "runtime",
     // The Locust export writes the Python key builders codegen makes (runtime/locust/).
     below: ["core", "protocol", "codegen"],
-    packages: ["@azure/data-tables", "@azure/identity", "hdr-histogram-js", "jsonc-parser", "node:"],
+    packages: ["@azure/data-tables", "@azure/core-rest-pipeline", "@azure/identity", "hdr-histogram-js", "jsonc-parser", "node:"],
   },
   {
     name: "server",

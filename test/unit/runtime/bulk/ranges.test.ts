@@ -10,17 +10,23 @@ import type { PageReader } from "@runtime/infer/sample";
 import { anchorKeys, rangeFilter, splitRanges } from "@runtime/bulk/ranges";
 import { fuzzAsync } from "../../../helpers/fuzz";
 
-/** A table's sorted partition keys behind the one query the plan makes (`PartitionKey ge 'k'`, one key), counting requests. */
+/**
+ * A table's sorted partition keys behind the one query the plan makes (the
+ * first key of a stretch: `PartitionKey ge 'a' and PartitionKey lt 'b'`,
+ * either bound optional), counting requests.
+ */
 function tableOf(keys: string[]): PageReader & { requests: number } {
   const sorted = [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const literal = "'((?:[^']|'')*)'";
+  const shape = new RegExp(`^(?:PartitionKey ge ${literal})?(?: and )?(?:PartitionKey lt ${literal})?$`);
   const reader = {
     requests: 0,
     async page(q: { filter?: string; pageSize: number }) {
       reader.requests++;
-      const m = /^PartitionKey ge '((?:[^']|'')*)'$/.exec(q.filter ?? "PartitionKey ge ''");
-      assert.ok(m, `a filter the plan does not make: ${q.filter}`);
-      const from = m[1].replace(/''/g, "'");
-      const first = sorted.find((k) => k >= from);
+      const m = shape.exec(q.filter ?? "");
+      assert.ok(m && q.pageSize === 1, `a query the plan does not make: ${q.filter} (${q.pageSize})`);
+      const [from, to] = [m[1], m[2]].map((s) => s?.replace(/''/g, "'"));
+      const first = sorted.find((k) => (from === undefined || k >= from) && (to === undefined || k < to));
       return { entities: first === undefined ? [] : [{ partitionKey: first, rowKey: "", properties: {} }] };
     },
   };
@@ -35,7 +41,7 @@ test("400 padded partition keys: 16 ranges, none over a quarter of the table (th
   const keys = Array.from({ length: 400 }, (_, i) => `p${String(i).padStart(4, "0")}`);
   const table = tableOf(keys);
   const anchors = await anchorKeys(table, 31);
-  const ranges = splitRanges(anchors, 16);
+  const ranges = splitRanges(anchors.keys, 16);
   assert.equal(ranges.length, 16);
   const sizes = ranges.map((r) => keys.filter((k) => holders([r], k).length).length);
   assert.ok(
@@ -53,7 +59,7 @@ test("any keys: the ranges cover every key exactly once, a partition in one rang
     async ({ keys, n }) => {
       const table = tableOf(keys);
       const anchors = await anchorKeys(table, 2 * n);
-      const ranges = splitRanges(anchors, n);
+      const ranges = splitRanges(anchors.keys, n);
       assert.ok(ranges.length >= 1 && ranges.length <= n);
       for (const k of keys) assert.equal(holders(ranges, k).length, 1, `key ${JSON.stringify(k)} in ${JSON.stringify(ranges)}`);
       for (const r of ranges) {
@@ -61,15 +67,28 @@ test("any keys: the ranges cover every key exactly once, a partition in one rang
         if (r.from) assert.match(f, /PartitionKey ge '/);
         if (r.to !== undefined) assert.match(f, /PartitionKey lt '/);
       }
-      assert.ok(table.requests <= 2 * n + 1 + 64, `${table.requests} requests for ${2 * n} probes`);
+      assert.ok(table.requests <= 2 * n + 1 + 24, `${table.requests} requests for ${2 * n} probes`);
+      // Nothing lies at or after the ceiling: splitting the last range aims below it.
+      if (anchors.ceiling !== undefined)
+        for (const k of keys) assert.ok(k < anchors.ceiling, `${JSON.stringify(k)} ≥ ceiling ${anchors.ceiling}`);
     },
     300,
   );
 });
 
+test("an export's plan of 1,000 padded keys: 7 anchors from at most 17 requests, the ceiling just past the keys", async () => {
+  const keys = Array.from({ length: 1000 }, (_, i) => `p${String(i).padStart(4, "0")}`);
+  const table = tableOf(keys);
+  const anchors = await anchorKeys(table, 7);
+  assert.ok(table.requests <= 1 + 8 + 8, `${table.requests} requests`);
+  assert.ok(anchors.keys.length >= 7, anchors.keys.join(" "));
+  // The open stretch is probed closer and closer to the first key: one round finds where the keys end.
+  assert.ok(anchors.ceiling !== undefined && anchors.ceiling > "p0999" && anchors.ceiling <= "p1", `ceiling ${anchors.ceiling}`);
+});
+
 test("an empty table: one probe, one range that reads everything", async () => {
   const table = tableOf([]);
-  assert.deepEqual(await anchorKeys(table), []);
+  assert.deepEqual(await anchorKeys(table), { keys: [] });
   assert.equal(table.requests, 1);
   assert.deepEqual(splitRanges([], 8), [{ from: "" }]);
 });
