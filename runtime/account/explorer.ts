@@ -4,7 +4,6 @@
  * partition, and queries with their measured cost. Every call is bounded
  * in time and reports errors a user can act on.
  */
-import { TableTransaction, TransactionAction } from "@azure/data-tables";
 import { ClientPair, credentialOf, makeClients } from "./clients";
 import type { Secret } from "./secret";
 import { AccountError, describeError } from "./errors";
@@ -16,7 +15,7 @@ import { SERVICES } from "@core";
 import type { ImportReport } from "@protocol/transfer";
 import { batchesByPartition } from "./batches";
 import { keepDoublesPolicy } from "./double-policy";
-import { ifMatchPolicy, withIfMatch } from "./if-match-policy";
+import { BatchAction, submitBatch } from "./batch-request";
 import { queryPage } from "./query-page";
 
 export const PAGE_SIZE = 1000;
@@ -41,10 +40,7 @@ export class AccountSession {
   ) {
     // Reads keep Edm.Double on whole numbers (double-policy.ts): what is read is written back with its type.
     this.clients = makeClients(connection, secret, {
-      additionalPolicies: [
-        { policy: keepDoublesPolicy, position: "perRetry" },
-        { policy: ifMatchPolicy, position: "perRetry" },
-      ],
+      additionalPolicies: [{ policy: keepDoublesPolicy, position: "perRetry" }],
     });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
@@ -138,9 +134,8 @@ export class AccountSession {
     let deleted = 0;
     for (const batch of batches) {
       if (signal?.aborted) break;
-      const tx = new TableTransaction();
-      for (const k of batch) tx.deleteEntity(k.partitionKey, k.rowKey);
-      await this.call((abortSignal) => this.clients.table(table).submitTransaction(tx.actions, { abortSignal }), signal, "batchDelete");
+      const deletes: BatchAction[] = batch.map((k) => ({ kind: "delete", partitionKey: k.partitionKey, rowKey: k.rowKey }));
+      await this.call((abortSignal) => submitBatch(this.clients.table(table), table, deletes, abortSignal), signal, "batchDelete");
       deleted += batch.length;
       onProgress?.(deleted, keys.length);
     }
@@ -157,16 +152,8 @@ export class AccountSession {
     targets: Array<{ partitionKey: string; rowKey: string; etag: string }>,
     signal?: AbortSignal,
   ): Promise<void> {
-    const actions: TransactionAction[] = targets.map((t) => ["delete", { partitionKey: t.partitionKey, rowKey: t.rowKey }]);
-    await this.call(
-      (abortSignal) =>
-        withIfMatch(
-          targets.map((t) => t.etag),
-          () => this.clients.table(table).submitTransaction(actions, { abortSignal }),
-        ),
-      signal,
-      "batchDelete",
-    );
+    const deletes: BatchAction[] = targets.map((t) => ({ kind: "delete", partitionKey: t.partitionKey, rowKey: t.rowKey, etag: t.etag }));
+    await this.call((abortSignal) => submitBatch(this.clients.table(table), table, deletes, abortSignal), signal, "batchDelete");
   }
 
   /** Upserts `rows` in batches per partition; throws the first batch's failure (for seeding tables: an import uses writeBatches). */
@@ -202,9 +189,9 @@ export class AccountSession {
         report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
         break;
       }
-      const actions: TransactionAction[] = batch.map((r) => ["upsert", toEntity(r), "Replace"]);
+      const upserts: BatchAction[] = batch.map((row) => ({ kind: "upsert", row }));
       try {
-        await this.call((abortSignal) => this.clients.table(table).submitTransaction(actions, { abortSignal }), signal, "batchUpsert");
+        await this.call((abortSignal) => submitBatch(this.clients.table(table), table, upserts, abortSignal), signal, "batchUpsert");
         report.written += batch.length;
         report.batchesWritten++;
       } catch (e) {
