@@ -2,10 +2,11 @@
  * `tdl export`: every entity of a table as JSON lines with their Edm types,
  * one file per PartitionKey range, ranges read in parallel, at most a share
  * of the service's targets, with the guide's back-off. Resumable: the
- * manifest is the checkpoint, rewritten after each page; a second run on the
- * same folder cuts each file back to its last checkpoint and reads on after
- * the last keys written, so after a crash or Ctrl+C nothing is lost and
- * nothing is written twice.
+ * manifest is the checkpoint, rewritten (off the event loop, one write for
+ * the readers that ask at once) when a range ends and at most every second
+ * while it reads; a second run on the same folder cuts each file back to its
+ * last checkpoint and reads on after the last keys written, so after a crash
+ * or Ctrl+C nothing is lost and nothing is written twice.
  *
  * Ranges planned from a few keys are never equal, so the work is rebalanced
  * as it goes (where the service returns keys in order): a worker with no
@@ -21,7 +22,7 @@ import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../stress/phases";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
-import { loadManifest, Manifest, MANIFEST_VERSION, RangeState, saveManifest } from "./manifest";
+import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState, saveManifest } from "./manifest";
 import { Pace, pacesFor, throttleAware } from "./pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
@@ -71,6 +72,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   saveManifest(o.dir, manifest);
   const profile = SERVICES[o.service ?? "azure-table"];
   const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
+  const saver = new ManifestSaver(o.dir, manifest);
   const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
   /** Settles at the next page any reader reads (or when one stops): a worker with nothing to do waits for it. */
@@ -115,8 +117,6 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
     };
     best.r.to = best.at;
     manifest.ranges.push(added);
-    // The checkpoint names both before either reader goes on.
-    saveManifest(o.dir, manifest);
     return added;
   };
   const progress = () =>
@@ -127,18 +127,23 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
     });
   const worker = async () => {
     while (!o.signal?.aborted) {
-      const r = pending.shift() ?? split();
+      let r = pending.shift();
       if (!r) {
+        r = split();
         // Nothing to split yet: wait for the readers to go on, and stop when none is left.
-        if (!reading.size) return;
-        await moved;
-        continue;
+        if (!r) {
+          if (!reading.size) return;
+          await moved;
+          continue;
+        }
+        // The checkpoint names the new range before its reader writes a line (the old one only stops sooner).
+        await saver.save();
       }
       const p = new Progress(r.from, r.count, notify);
       reading.set(r, p);
       try {
-        await readRange(o, r, p, paces.job, paces.worker(), () => {
-          saveManifest(o.dir, manifest);
+        await readRange(o, r, p, paces.job, paces.worker(), async () => {
+          await saver.save();
           progress();
         });
       } catch (e) {
@@ -159,7 +164,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
     manifest.checksum = total.hex;
     manifest.finished = new Date().toISOString();
   }
-  saveManifest(o.dir, manifest);
+  await saver.save();
   return { manifest, resumed: !!earlier, cancelled };
 }
 
@@ -233,22 +238,30 @@ class Progress {
  * the range that starts there, and where keys come in order the first of
  * them ends the read.
  */
-async function readRange(o: ExportOptions, r: RangeState, p: Progress, job: Pace, own: Pace, checkpoint: () => void): Promise<void> {
+async function readRange(
+  o: ExportOptions,
+  r: RangeState,
+  p: Progress,
+  job: Pace,
+  own: Pace,
+  checkpoint: () => Promise<void>,
+): Promise<void> {
   const file = path.join(o.dir, r.file);
   // Whatever a crash left past the checkpoint is cut off: it will be read again.
-  const fd = fs.openSync(file, fs.existsSync(file) ? "r+" : "w");
+  const handle = await fs.promises.open(file, fs.existsSync(file) ? "r+" : "w");
+  const fd = handle.fd;
   const sum = new Checksum(r.checksum, r.count);
   let bytes = r.bytes;
   let next = r.next;
   let saved = performance.now();
-  const commit = () => {
-    fs.fsyncSync(fd);
+  const commit = async () => {
+    await handle.sync();
     Object.assign(r, { bytes, count: sum.count, checksum: sum.hex, next, done: !next });
-    checkpoint();
+    await checkpoint();
     saved = performance.now();
   };
   try {
-    fs.ftruncateSync(fd, bytes);
+    await handle.truncate(bytes);
     const filter = next ? next.filter : rangeFilter(r);
     let token = next?.token;
     do {
@@ -272,14 +285,14 @@ async function readRange(o: ExportOptions, r: RangeState, p: Progress, job: Pace
       if (mine.length) p.met(mine[mine.length - 1].partitionKey, sum.count);
       bytes += Buffer.byteLength(text);
       next = token ? { filter, token } : undefined;
-      if (!token || performance.now() - saved >= CHECKPOINT_MS) commit();
+      if (!token || performance.now() - saved >= CHECKPOINT_MS) await commit();
     } while (token);
   } finally {
     // Stopped or failed: every page written is whole, so it is kept, and a rerun reads on after it.
     try {
-      if (bytes > r.bytes) commit();
+      if (bytes > r.bytes) await commit();
     } finally {
-      fs.closeSync(fd);
+      await handle.close();
     }
   }
 }

@@ -65,6 +65,47 @@ export function saveManifest(dir: string, m: Manifest): void {
   writeAtomically(path.join(dir, MANIFEST), JSON.stringify(m, null, 1) + "\n");
 }
 
+/** writeAtomically off the event loop: the readers of an export go on while a checkpoint reaches the disk. */
+async function writeAtomicallyAsync(file: string, data: string): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const handle = await fs.promises.open(tmp, "w");
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(tmp, file);
+}
+
+/**
+ * A running job's manifest checkpoints, one write at a time: `save()`
+ * settles once a write that began after the call has reached the disk, and
+ * the calls made while a write is on its way share the next one (each
+ * reader's checkpoint used to be a write of its own, blocking every reader).
+ */
+export class ManifestSaver {
+  private next?: Promise<void>;
+  private current?: Promise<void>;
+
+  constructor(
+    private readonly dir: string,
+    private readonly manifest: Manifest,
+  ) {}
+
+  save(): Promise<void> {
+    this.next ??= (async () => {
+      await this.current?.catch(() => undefined);
+      // From here on a new call waits for the write after this one: this one may have serialized before its change.
+      this.next = undefined;
+      const write = writeAtomicallyAsync(path.join(this.dir, MANIFEST), JSON.stringify(this.manifest, null, 1) + "\n");
+      this.current = write;
+      await write;
+    })();
+    return this.next;
+  }
+}
+
 /** The folder's manifest, or undefined when there is none; a manifest that is not one is an input error. */
 export function loadManifest(dir: string): Manifest | undefined {
   const file = path.join(dir, MANIFEST);

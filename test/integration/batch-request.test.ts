@@ -4,24 +4,16 @@
  * same as when the SDK wrote it, and a refused operation fails the whole
  * transaction with the service's status, code and the operation's index.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
 import { submitBatch } from "@runtime/account/batch-request";
 import { toEntity } from "@runtime/account/values";
 import type { EntityRow } from "@protocol/entities";
-import { session, startAzurite, tableName } from "../helpers/azurite";
+import { azuriteForFile, tableName } from "../helpers/azurite";
 import { fuzzAsync } from "../helpers/fuzz";
 
-let emu: EmbeddedEmulator;
-let s: AccountSession;
-before(async () => {
-  emu = await startAzurite();
-  s = session(emu);
-});
-after(() => emu?.stop());
+const azurite = azuriteForFile();
 
 const key = fc.string({
   unit: fc.constantFrom("a", "Z", "0", " ", "'", '"', "é", "😀", "-", "~", "%", "+", "&", "="),
@@ -52,16 +44,16 @@ test("any entities of a partition: written as one transaction, they read back as
     }),
     async ({ pk, rows }) => {
       const [ours, theirs] = [tableName(), tableName()];
-      await Promise.all([s.createTable(ours), s.createTable(theirs)]);
+      await Promise.all([azurite.session.createTable(ours), azurite.session.createTable(theirs)]);
       const entities: EntityRow[] = rows.map((r) => ({ partitionKey: pk, ...r }));
       await submitBatch(
-        s.clients.table(ours),
+        azurite.session.clients.table(ours),
         ours,
         entities.map((row) => ({ kind: "upsert", row })),
       );
-      for (const e of entities) await s.clients.table(theirs).upsertEntity(toEntity(e), "Replace");
+      for (const e of entities) await azurite.session.clients.table(theirs).upsertEntity(toEntity(e), "Replace");
       const read = async (t: string) =>
-        (await s.query(t, "", { limit: 100 })).entities.map(({ partitionKey, rowKey, properties }) => ({
+        (await azurite.session.query(t, "", { limit: 100 })).entities.map(({ partitionKey, rowKey, properties }) => ({
           partitionKey,
           rowKey,
           properties,
@@ -69,12 +61,12 @@ test("any entities of a partition: written as one transaction, they read back as
       assert.deepEqual(await read(ours), await read(theirs));
       // Deleted again in one transaction, unconditionally.
       await submitBatch(
-        s.clients.table(ours),
+        azurite.session.clients.table(ours),
         ours,
         entities.map((e) => ({ kind: "delete", partitionKey: e.partitionKey, rowKey: e.rowKey })),
       );
-      assert.equal((await s.query(ours, "", { limit: 100 })).entities.length, 0);
-      await Promise.all([s.deleteTable(ours), s.deleteTable(theirs)]);
+      assert.equal((await azurite.session.query(ours, "", { limit: 100 })).entities.length, 0);
+      await Promise.all([azurite.session.deleteTable(ours), azurite.session.deleteTable(theirs)]);
     },
     20,
   );
@@ -82,22 +74,22 @@ test("any entities of a partition: written as one transaction, they read back as
 
 test("one refused operation: nothing is written, and the error has the service's status and the operation's index", async () => {
   const t = tableName();
-  await s.createTable(t);
+  await azurite.session.createTable(t);
   const row = (rk: string): EntityRow => ({ partitionKey: "p", rowKey: rk, properties: { N: { type: "Int32", value: "1" } } });
-  await s.upsertRows(t, [row("a"), row("b")]);
-  const [a] = (await s.query(t, "RowKey eq 'a'")).entities;
-  await s.updateEntity(t, { ...a, properties: { N: { type: "Int32", value: "2" } } }, a.etag!);
+  await azurite.session.upsertRows(t, [row("a"), row("b")]);
+  const [a] = (await azurite.session.query(t, "RowKey eq 'a'")).entities;
+  await azurite.session.updateEntity(t, { ...a, properties: { N: { type: "Int32", value: "2" } } }, a.etag!);
   const stale = { kind: "delete" as const, partitionKey: "p", rowKey: "a", etag: a.etag };
   await assert.rejects(
-    submitBatch(s.clients.table(t), t, [{ kind: "delete", partitionKey: "p", rowKey: "b" }, stale]),
+    submitBatch(azurite.session.clients.table(t), t, [{ kind: "delete", partitionKey: "p", rowKey: "b" }, stale]),
     (e: { statusCode?: number; message: string }) => e.statusCode === 412 && /^1:/.test(e.message),
   );
   assert.deepEqual(
-    (await s.query(t, "")).entities.map((e) => e.rowKey),
+    (await azurite.session.query(t, "")).entities.map((e) => e.rowKey),
     ["a", "b"],
   );
   await assert.rejects(
-    submitBatch(s.clients.table("nosuchtable2"), "nosuchtable2", [{ kind: "upsert", row: row("c") }]),
+    submitBatch(azurite.session.clients.table("nosuchtable2"), "nosuchtable2", [{ kind: "upsert", row: row("c") }]),
     (e: { statusCode?: number }) => e.statusCode === 404,
   );
 });

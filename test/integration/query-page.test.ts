@@ -5,27 +5,19 @@
  * same rows with the same Edm types, continuation tokens that pass between
  * the two, and the service's errors as the session names them.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
 import { toRow } from "@runtime/account/values";
 import type { EntityRow } from "@protocol/entities";
-import { session, startAzurite, tableName } from "../helpers/azurite";
+import { azuriteForFile, tableName } from "../helpers/azurite";
 import { fuzzAsync } from "../helpers/fuzz";
 
-let emu: EmbeddedEmulator;
-let s: AccountSession;
-before(async () => {
-  emu = await startAzurite();
-  s = session(emu);
-});
-after(() => emu?.stop());
+const azurite = azuriteForFile();
 
 /** What the SDK reads: one page of `listEntities` with typed values, as rows. */
 async function sdkPage(table: string, filter: string | undefined, pageSize: number, continuationToken?: string) {
-  const it = s.clients
+  const it = azurite.session.clients
     .table(table)
     .listEntities<Record<string, unknown>>({ disableTypeConversion: true, queryOptions: { filter } })
     .byPage({ maxPageSize: pageSize, continuationToken });
@@ -66,14 +58,17 @@ test("any entities: the session's pages hold what the SDK's pages hold, with the
     }),
     async ({ rows, size }) => {
       const t = tableName();
-      await s.createTable(t);
-      if (rows.length) await s.upsertRows(t, rows);
+      await azurite.session.createTable(t);
+      if (rows.length) await azurite.session.upsertRows(t, rows);
       const ours: EntityRow[] = [];
       const theirs: EntityRow[] = [];
       let a: string | undefined;
       let b: string | undefined;
       do {
-        const [mine, sdk] = await Promise.all([s.page(t, { pageSize: size, continuationToken: a }), sdkPage(t, undefined, size, b)]);
+        const [mine, sdk] = await Promise.all([
+          azurite.session.page(t, { pageSize: size, continuationToken: a }),
+          sdkPage(t, undefined, size, b),
+        ]);
         ours.push(...mine.entities);
         theirs.push(...sdk.entities);
         assert.equal(!!mine.continuationToken, !!sdk.continuationToken);
@@ -81,7 +76,7 @@ test("any entities: the session's pages hold what the SDK's pages hold, with the
       } while (a);
       assert.deepEqual(ours, theirs);
       assert.equal(ours.length, rows.length);
-      await s.deleteTable(t);
+      await azurite.session.deleteTable(t);
     },
     25,
   );
@@ -89,8 +84,8 @@ test("any entities: the session's pages hold what the SDK's pages hold, with the
 
 test("a continuation token passes between the two readers, with a filter and a $select", async () => {
   const t = tableName();
-  await s.createTable(t);
-  await s.upsertRows(
+  await azurite.session.createTable(t);
+  await azurite.session.upsertRows(
     t,
     Array.from({ length: 30 }, (_, i) => ({
       partitionKey: `p${i % 3}`,
@@ -99,12 +94,12 @@ test("a continuation token passes between the two readers, with a filter and a $
     })),
   );
   const filter = "PartitionKey ge 'p1'";
-  const first = await s.page(t, { filter, pageSize: 7, select: ["PartitionKey", "RowKey", "Big"] });
+  const first = await azurite.session.page(t, { filter, pageSize: 7, select: ["PartitionKey", "RowKey", "Big"] });
   assert.deepEqual(Object.keys(first.entities[0].properties), ["Big"]);
   assert.equal(first.entities[0].properties.Big.type, "Int64");
   const next = await sdkPage(t, filter, 7, first.continuationToken);
-  const again = await s.page(t, { filter, pageSize: 7, continuationToken: next.continuationToken });
-  const all = (await s.query(t, filter, { limit: 100 })).entities.map((e) => e.rowKey);
+  const again = await azurite.session.page(t, { filter, pageSize: 7, continuationToken: next.continuationToken });
+  const all = (await azurite.session.query(t, filter, { limit: 100 })).entities.map((e) => e.rowKey);
   assert.deepEqual(
     [...first.entities, ...next.entities, ...again.entities].map((e) => e.rowKey),
     all.slice(0, 21),
@@ -112,8 +107,11 @@ test("a continuation token passes between the two readers, with a filter and a $
 });
 
 test("a missing table and a filter the service refuses are the session's errors, with the service's words", async () => {
-  await assert.rejects(s.page("nosuchtable1"), /the table does not exist/);
+  await assert.rejects(azurite.session.page("nosuchtable1"), /the table does not exist/);
   const t = tableName();
-  await s.createTable(t);
-  await assert.rejects(s.page(t, { filter: "PartitionKey eq" }), (e: Error) => e.message.length > 0 && !/undefined/.test(e.message));
+  await azurite.session.createTable(t);
+  await assert.rejects(
+    azurite.session.page(t, { filter: "PartitionKey eq" }),
+    (e: Error) => e.message.length > 0 && !/undefined/.test(e.message),
+  );
 });
