@@ -12,6 +12,7 @@ import { toRow } from "@runtime/account/values";
 import type { EntityRow } from "@protocol/entities";
 import { azuriteForFile, tableName } from "../helpers/azurite";
 import { fuzzAsync } from "../helpers/fuzz";
+import { entityKey, entityProperties } from "../helpers/entity-arbitraries";
 
 const azurite = azuriteForFile();
 
@@ -26,28 +27,7 @@ async function sdkPage(table: string, filter: string | undefined, pageSize: numb
   return { entities: page.map((e) => toRow(e as never)), continuationToken: page.continuationToken };
 }
 
-const text = fc.string({ unit: fc.constantFrom("a", "Z", "0", " ", "'", '"', "é", "😀", "-", "~"), minLength: 1, maxLength: 6 });
-const value = fc.oneof(
-  fc.record({ type: fc.constant("String" as const), value: fc.string({ maxLength: 6 }) }),
-  fc.record({ type: fc.constant("Int32" as const), value: fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map(String) }),
-  fc.record({ type: fc.constant("Int64" as const), value: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String) }),
-  fc.record({
-    type: fc.constant("Double" as const),
-    value: fc.oneof(fc.constantFrom("5", "0.5", "-1.25", "1e+300"), fc.integer().map(String)),
-  }),
-  fc.record({ type: fc.constant("Boolean" as const), value: fc.boolean().map(String) }),
-  fc.record({ type: fc.constant("Guid" as const), value: fc.uuid() }),
-  fc.record({ type: fc.constant("Binary" as const), value: fc.uint8Array({ maxLength: 5 }).map((b) => Buffer.from(b).toString("base64")) }),
-  fc.record({
-    type: fc.constant("DateTime" as const),
-    value: fc.constantFrom("2024-03-01T10:00:00.1234567Z", "1601-01-01T00:00:00.0000000Z"),
-  }),
-);
-const entity: fc.Arbitrary<EntityRow> = fc.record({
-  partitionKey: text,
-  rowKey: text,
-  properties: fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9]{0,5}$/), value, { maxKeys: 5 }),
-});
+const entity: fc.Arbitrary<EntityRow> = fc.record({ partitionKey: entityKey, rowKey: entityKey, properties: entityProperties });
 
 test("any entities: the session's pages hold what the SDK's pages hold, with the same types, page after page", async () => {
   await fuzzAsync(
