@@ -12,16 +12,16 @@
  * of the operation).
  */
 import { randomUUID } from "node:crypto";
-import { createDefaultHttpClient, createPipelineRequest, HttpClient, RestError } from "@azure/core-rest-pipeline";
+import { createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import type { TableClient } from "@azure/data-tables";
 import type { EntityRow } from "@protocol/entities";
-import { utcDateTime } from "./values";
+import { sendThrough, serviceError } from "./client-request";
+import { wireEntity } from "./values";
 
 /** What a transaction holds: whole-entity upserts (Replace) and deletes, each delete only if the entity has `etag` (any, without). */
 export type BatchAction = { kind: "upsert"; row: EntityRow } | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
 
 const CRLF = "\r\n";
-let http: HttpClient | undefined;
 
 /** Sends `actions` on `table` as one transaction; throws the service's refusal (RestError) when it wrote nothing. */
 export async function submitBatch(
@@ -52,16 +52,16 @@ export async function submitBatch(
     "Accept-Charset": "UTF-8",
   }))
     request.headers.set(name, value);
-  const response = await client.pipeline.sendRequest((http ??= createDefaultHttpClient()), request);
+  const response = await sendThrough(client, request);
   const text = response.bodyAsText ?? "";
-  if (response.status < 200 || response.status >= 300) throw refusal(text, response.status, request, response);
+  if (response.status < 200 || response.status >= 300) throw serviceError(text, response.status, request, response, "Transaction Failed");
   // Each operation's answer follows a changeset boundary; a refused one carries the error (the service answers only up to it).
   for (const answer of text.split("--changesetresponse_").slice(1, -1)) {
     const status = Number(/HTTP\/1\.1 (\d+)/.exec(answer)?.[1]);
     if (!Number.isInteger(status))
       throw new RestError(`an answer of the transaction has no status: ${answer.slice(0, 200)}`, { request, response });
     const json = /\{(.*)\}/.exec(answer);
-    if (status >= 300) throw refusal(json?.[0] ?? "", status, request, response);
+    if (status >= 300) throw serviceError(json?.[0] ?? "", status, request, response, "Transaction Failed");
   }
 }
 
@@ -78,35 +78,4 @@ function operation(a: BatchAction, tableUrl: string, changeset: string): string 
 /** A key in an entity's address: quotes doubled, then URL-encoded. */
 function key(k: string): string {
   return encodeURIComponent(k.replace(/'/g, "''"));
-}
-
-/**
- * The entity as the SDK writes it in JSON: strings and booleans as they are,
- * an Int32 as a number, every other type as text, each typed one with its
- * `@odata.type` (an Int32 too: a number alone could be a Double).
- */
-export function wireEntity(row: EntityRow): Record<string, unknown> {
-  const o: Record<string, unknown> = { PartitionKey: row.partitionKey, RowKey: row.rowKey };
-  for (const name in row.properties) {
-    const { type, value } = row.properties[name];
-    if (type === "String") o[name] = value;
-    else if (type === "Boolean") o[name] = value === "true";
-    else {
-      // An Int32 goes as a JSON number: the service refuses one written as a string (400 InvalidInput).
-      o[name] = type === "Int32" ? Number(value) : type === "DateTime" ? utcDateTime(value) : value;
-      o[`${name}@odata.type`] = `Edm.${type}`;
-    }
-  }
-  return o;
-}
-
-/** The service's refusal as the SDK throws it: the message and code of its JSON error, the status. */
-function refusal(body: string, statusCode: number, request: RestError["request"], response: RestError["response"]): RestError {
-  let error: { code?: string; message?: { value?: string } } | undefined;
-  try {
-    error = (JSON.parse(body) as { "odata.error"?: typeof error })["odata.error"];
-  } catch {
-    error = undefined;
-  }
-  return new RestError(error?.message?.value ?? "Transaction Failed", { code: error?.code, statusCode, request, response });
 }

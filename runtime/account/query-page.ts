@@ -9,9 +9,11 @@
  * NextRowKey`, same headers); the continuation token is the SDK's encoding
  * (base64 JSON), so tokens pass between the two.
  */
-import { createDefaultHttpClient, createPipelineRequest, HttpClient, RestError } from "@azure/core-rest-pipeline";
+import { createPipelineRequest } from "@azure/core-rest-pipeline";
 import type { TableClient } from "@azure/data-tables";
 import { EDM_TYPES, EdmType, EntityRow, PageResult, TypedValue } from "@protocol/entities";
+import { sendThrough, serviceError } from "./client-request";
+import { typed } from "./values";
 
 /** What the SDK sends with a query (its generated operation's constants). */
 const HEADERS = {
@@ -26,8 +28,6 @@ export interface PageQuery {
   continuationToken?: string;
   pageSize?: number;
 }
-
-let http: HttpClient | undefined;
 
 /** One page of `table`'s entities that `q` selects, as rows (the SDK's `listEntities(…).byPage()`, one request). */
 export async function queryPage(client: TableClient, table: string, q: PageQuery, abortSignal: AbortSignal): Promise<PageResult> {
@@ -50,17 +50,9 @@ export async function queryPage(client: TableClient, table: string, q: PageQuery
     allowInsecureConnection: base.startsWith("http:"),
   });
   for (const [name, value] of Object.entries(HEADERS)) request.headers.set(name, value);
-  const response = await client.pipeline.sendRequest((http ??= createDefaultHttpClient()), request);
+  const response = await sendThrough(client, request);
   const body = response.bodyAsText ?? "";
-  if (response.status >= 300) {
-    const code = response.headers.get("x-ms-error-code") ?? undefined;
-    throw new RestError(errorMessage(body) ?? `the service answered ${response.status}`, {
-      code,
-      statusCode: response.status,
-      request,
-      response,
-    });
-  }
+  if (response.status >= 300) throw serviceError(body, response.status, request, response, `the service answered ${response.status}`);
   // The client's pipeline parses a JSON body already (its deserialization policy, without an operation to map it to).
   const already = (response as { parsedBody?: unknown }).parsedBody;
   const parsed = (already && typeof already === "object" ? already : body ? JSON.parse(body) : {}) as {
@@ -118,22 +110,9 @@ export function rowOfWire(o: Record<string, unknown>): EntityRow {
       const type = String(annotation).replace(/^Edm\./, "");
       if (!EDM.has(type)) throw new Error(`the service returned ${key} as ${String(annotation)}, a type Table storage does not have`);
       properties[key] = { type: type as EdmType, value: String(value) };
-    } else properties[key] = inferred(value);
+    } else properties[key] = typed(value);
   }
   return row;
-}
-
-function inferred(v: unknown): TypedValue {
-  switch (typeof v) {
-    case "string":
-      return { type: "String", value: v };
-    case "boolean":
-      return { type: "Boolean", value: String(v) };
-    case "number":
-      return { type: Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? "Int32" : "Double", value: String(v) };
-    default:
-      return { type: "String", value: v === null || v === undefined ? "" : String(v) };
-  }
 }
 
 /** The SDK's continuation token: base64 of `{"nextPartitionKey","nextRowKey"}`. */
@@ -151,15 +130,5 @@ function decodeToken(token: string): { nextPartitionKey?: string; nextRowKey?: s
     };
   } catch {
     throw new Error("the continuation token is not one a query returned");
-  }
-}
-
-/** The service's message from an error body (JSON `odata.error`), when it has one. */
-function errorMessage(body: string): string | undefined {
-  try {
-    const e = JSON.parse(body) as { "odata.error"?: { message?: { value?: string } } };
-    return e["odata.error"]?.message?.value;
-  } catch {
-    return body.trim() ? body.slice(0, 500) : undefined;
   }
 }

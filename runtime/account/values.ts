@@ -18,7 +18,8 @@ export function toRow(e: TableEntityResult<Record<string, unknown>>): EntityRow 
   return { partitionKey: String(e.partitionKey ?? ""), rowKey: String(e.rowKey ?? ""), etag: e.etag, timestamp: e.timestamp, properties };
 }
 
-function typed(v: unknown): TypedValue {
+/** A value as the SDK reads it (typed objects with `disableTypeConversion`), or as JSON holds it without a type. */
+export function typed(v: unknown): TypedValue {
   if (v && typeof v === "object" && "type" in v && "value" in v)
     return { type: (v as { type: EdmType }).type, value: String((v as { value: unknown }).value) };
   if (typeof v === "boolean") return { type: "Boolean", value: String(v) };
@@ -109,4 +110,24 @@ export function toEntity(row: EntityRow): TableEntity<Record<string, unknown>> {
               : { value: v.value, type: v.type };
   }
   return entity;
+}
+
+/**
+ * The entity as the SDK writes it in JSON: strings and booleans as they are,
+ * an Int32 as a number, every other type as text, each typed one with its
+ * `@odata.type` (an Int32 too: a number alone could be a Double).
+ */
+export function wireEntity(row: EntityRow): Record<string, unknown> {
+  const o: Record<string, unknown> = { PartitionKey: row.partitionKey, RowKey: row.rowKey };
+  for (const name in row.properties) {
+    const { type, value } = row.properties[name];
+    if (type === "String") o[name] = value;
+    else if (type === "Boolean") o[name] = value === "true";
+    else {
+      // An Int32 goes as a JSON number: the service refuses one written as a string (400 InvalidInput).
+      o[name] = type === "Int32" ? Number(value) : type === "DateTime" ? utcDateTime(value) : value;
+      o[`${name}@odata.type`] = `Edm.${type}`;
+    }
+  }
+  return o;
 }

@@ -22,7 +22,7 @@ import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../stress/phases";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
-import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState, saveManifest } from "./manifest";
+import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState } from "./manifest";
 import { Pace, pacesFor, throttleAware } from "./pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
@@ -69,10 +69,10 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   const concurrency = o.concurrency ?? 4;
   const manifest = earlier ?? (await plan(o, concurrency));
   if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
-  saveManifest(o.dir, manifest);
+  const saver = new ManifestSaver(o.dir, manifest);
+  await saver.save();
   const profile = SERVICES[o.service ?? "azure-table"];
   const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
-  const saver = new ManifestSaver(o.dir, manifest);
   const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
   /** Settles at the next page any reader reads (or when one stops): a worker with nothing to do waits for it. */

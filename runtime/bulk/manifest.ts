@@ -61,10 +61,6 @@ export function writeAtomically(file: string, data: string): void {
   fs.renameSync(tmp, file);
 }
 
-export function saveManifest(dir: string, m: Manifest): void {
-  writeAtomically(path.join(dir, MANIFEST), JSON.stringify(m, null, 1) + "\n");
-}
-
 /** writeAtomically off the event loop: the readers of an export go on while a checkpoint reaches the disk. */
 async function writeAtomicallyAsync(file: string, data: string): Promise<void> {
   const tmp = `${file}.tmp`;

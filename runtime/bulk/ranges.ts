@@ -11,7 +11,7 @@
  */
 import { stringLiteral as quote } from "@core";
 import type { PageReader } from "../infer/sample";
-import { END, midpoint } from "../infer/key-space";
+import { commonPrefix, END, midpoint } from "../infer/key-space";
 
 export interface KeyRange {
   from: string;
@@ -144,7 +144,7 @@ function ceilingOf(emptied: ReadonlyArray<{ at: string; until: string }>): strin
  * shows `p` and `0`): the middle of a stretch is then a key the table could
  * hold (`p05`), not one of characters it never uses (`p01111`).
  */
-export function alphabetOf(seen: Iterable<number>): number[] {
+function alphabetOf(seen: Iterable<number>): number[] {
   const chars = new Set<number>();
   const all = [...seen];
   const within = (lo: string, hi: string) => (c: number) => c >= lo.charCodeAt(0) && c <= hi.charCodeAt(0);
@@ -217,7 +217,7 @@ export class KeySpace {
   middle(from: string, to: string): string | undefined {
     const key = this.key((this.at(from) + this.at(to)) / 2n);
     if (key > from && key < to) return key;
-    const m = midpoint(from, to, this.alphabets[Math.min(commonLength(from, to), DIGITS - 1)]);
+    const m = midpoint(from, to, this.alphabets[Math.min(commonPrefix(from, to), DIGITS - 1)]);
     return m !== undefined && m > from && m < to ? m : undefined;
   }
 
@@ -264,12 +264,6 @@ export class KeySpace {
     }
     return a[lo] === c ? 2 * (lo + 1) : 2 * lo + 1;
   }
-}
-
-function commonLength(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
 }
 
 function byCodeUnits(a: string, b: string): number {

@@ -21,7 +21,8 @@ function digit(s: string, i: number): number {
   return c < LO ? 0.5 : c > HI ? BASE - 1 : c - LO + 1;
 }
 
-function commonPrefix(a: string, b: string): number {
+/** How many leading characters the two keys share. */
+export function commonPrefix(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;

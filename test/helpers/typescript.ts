@@ -41,7 +41,7 @@ export class TsFixture {
     return f;
   }
 
-  /** Findings of `code` must sit exactly on the marked ranges. */
+  /** Findings of `code` must sit exactly on the marked ranges (none anywhere, when nothing is marked). */
   expect(name: string, source: string, code: string): Finding[] {
     const m = marked(source);
     const f = this.file(name, m.text);
