@@ -7,12 +7,12 @@
  * while any would, unless --skip-invalid.
  */
 import { SERVICE_NAMES } from "@core";
-import { AccountSession, copyTable } from "@runtime";
+import { AccountSession, copyTable, throttleNote } from "@runtime";
 import { command } from "../command";
 import { choice, flag, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
-import { accountOf, ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, throttled } from "../jobs";
+import { accountOf, ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { count, interruptible, retryLine, throttled } from "../jobs";
 
 /** Failing entities listed on stderr at most. */
 const LISTED = 20;
@@ -36,12 +36,12 @@ export const copy = command({
   required: ["table", "to-table", "dir"],
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
-    const source = sessionOf(options);
+    const source = sessionOf(options, JOB_SESSION);
     const toEnv = options["to-connection-string-env"];
     const toUrl = options["to-account-url"];
     const target =
       toEnv !== undefined || toUrl !== undefined
-        ? (({ connection, secret }) => new AccountSession(connection, secret))(accountOf(toEnv, toUrl, "to-"))
+        ? (({ connection, secret }) => new AccountSession(connection, secret, JOB_SESSION))(accountOf(toEnv, toUrl, "to-"))
         : source;
     const job = interruptible(io, "run the same command again to resume");
     const progress = throttled(io);
@@ -55,7 +55,11 @@ export const copy = command({
         dir: options.dir!,
         skipInvalid: options["skip-invalid"],
         signal: job.signal,
-        onProgress: (p) => progress(`copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}`),
+        onRetry: (n) => progress(retryLine(n), true),
+        onProgress: (p) =>
+          progress(
+            `copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}${p.pace ? throttleNote(p.pace) : ""}`,
+          ),
       });
       const failing = r.preflight.failing
         .slice(0, LISTED)

@@ -6,12 +6,12 @@
  * line) and skipped whole.
  */
 import { SERVICE_NAMES } from "@core";
-import { importTable, verifyTable } from "@runtime";
+import { importTable, throttleNote, verifyTable } from "@runtime";
 import { command } from "../command";
 import { choice, flag, integer, text } from "../options";
 import { EXIT } from "../failure";
-import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
+import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { count, interruptible, PACE_OPTIONS, paceOf, retryLine, throttled } from "../jobs";
 
 /** Skipped lines listed on stderr at most. */
 const LISTED = 20;
@@ -36,7 +36,7 @@ export const importCommand = command({
   async run({ positionals, options }, io) {
     const dir = positionals[0];
     const { table, concurrency, service } = options;
-    const session = sessionOf(options);
+    const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, `run the same command again to resume`);
     const progress = throttled(io);
     try {
@@ -48,8 +48,8 @@ export const importCommand = command({
         ...paceOf(options),
         service,
         signal: job.signal,
-        onProgress: (p) => progress(`importing into ${table}: ${count(p.written)} of ${count(p.total)} entities`),
-        onRetry: (ms) => progress(`the service is busy: waiting ${(ms / 1000).toFixed(1)} s (the guide's back-off)`, true),
+        onProgress: (p) => progress(`importing into ${table}: ${count(p.written)} of ${count(p.total)} entities${throttleNote(p.pace)}`),
+        onRetry: (n) => progress(retryLine(n), true),
       });
       const lines = r.skipped.slice(0, LISTED).map((s) => `tdl: skipped ${s.file}:${s.line}: ${s.message}\n`);
       if (r.skipped.length > LISTED) lines.push(`tdl: … and ${count(r.skipped.length - LISTED)} more skipped lines\n`);

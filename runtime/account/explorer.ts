@@ -25,6 +25,12 @@ const SAS_CLOCK_SKEW_MS = 5 * 60_000;
 export interface SessionOptions {
   /** Upper bound on one request (the unreachable-endpoint case), in ms. */
   timeoutMs?: number;
+  /**
+   * The SDK pipeline's own retries (default 1). A bulk job sets 0: its
+   * throttle-aware path retries with the guide's back-off and must hear of
+   * every throttling answer to pace itself (runtime/net/throttled.ts).
+   */
+  sdkRetries?: number;
 }
 
 export class AccountSession {
@@ -41,6 +47,7 @@ export class AccountSession {
     // Reads keep Edm.Double on whole numbers (double-policy.ts): what is read is written back with its type.
     this.clients = makeClients(connection, secret, {
       additionalPolicies: [{ policy: keepDoublesPolicy, position: "perRetry" }],
+      ...(options.sdkRetries === undefined ? {} : { retryOptions: { maxRetries: options.sdkRetries } }),
     });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));

@@ -19,6 +19,8 @@ import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
 import { exportTable, ExportResult } from "./export";
 import { importTable, ImportResult, SkippedLine } from "./import";
+import type { PaceState } from "../net/pace";
+import type { RetryNotice } from "../net/throttled";
 
 export interface CopyOptions {
   source: AccountSession;
@@ -31,7 +33,8 @@ export interface CopyOptions {
   /** Write the entities that pass and report the others, instead of writing nothing. */
   skipInvalid?: boolean;
   signal?: AbortSignal;
-  onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number }) => void;
+  onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number; pace?: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
 }
 
 export interface CopyResult {
@@ -50,7 +53,8 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     table: o.sourceTable,
     dir: o.dir,
     signal: o.signal,
-    onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities }),
+    onRetry: o.onRetry,
+    onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities, pace: p.pace }),
   });
   if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 } };
   const preflight = await checkAgainst(o.dir, exported, (row) => refusalOf(row, o.targetService), o);
@@ -62,7 +66,8 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     service: o.targetService,
     signal: o.signal,
     reject: (row) => refusalOf(row, o.targetService),
-    onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total }),
+    onRetry: o.onRetry,
+    onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total, pace: p.pace }),
   });
   return { exported, preflight, imported };
 }

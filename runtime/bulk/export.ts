@@ -23,9 +23,13 @@ import { endpointHost } from "../stress/phases";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
 import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState } from "./manifest";
-import { Pace, pacesFor, throttleAware } from "./pace";
+import { jobPaths } from "./pace";
+import type { Pace } from "../net/pace";
+import type { ThrottledPath, RetryNotice } from "../net/throttled";
+import type { PaceState } from "../net/pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
+import { throttledReader } from "./requests";
 
 export interface ExportOptions {
   session: AccountSession;
@@ -41,8 +45,8 @@ export interface ExportOptions {
   rate?: number;
   service?: ServiceName;
   signal?: AbortSignal;
-  onProgress?: (p: { entities: number; ranges: number; rangesDone: number }) => void;
-  onRetry?: (delayMs: number) => void;
+  onProgress?: (p: { entities: number; ranges: number; rangesDone: number; pace: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
 }
 
 export interface ExportResult {
@@ -67,12 +71,12 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
   if (earlier && earlier.table !== o.table)
     throw new RefusedError(`${o.dir} holds an export of the table ${earlier.table}, not ${o.table}: choose another folder`);
   const concurrency = o.concurrency ?? 4;
-  const manifest = earlier ?? (await plan(o, concurrency));
+  const profile = SERVICES[o.service ?? "azure-table"];
+  const paces = jobPaths(profile, o);
+  const manifest = earlier ?? (await plan(o, concurrency, paces.path));
   if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
   const saver = new ManifestSaver(o.dir, manifest);
   await saver.save();
-  const profile = SERVICES[o.service ?? "azure-table"];
-  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
   /** Settles at the next page any reader reads (or when one stops): a worker with nothing to do waits for it. */
@@ -124,6 +128,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       entities: manifest.ranges.reduce((n, r) => n + r.count, 0),
       ranges: manifest.ranges.length,
       rangesDone: manifest.ranges.filter((r) => r.done).length,
+      pace: paces.path.state(),
     });
   const worker = async () => {
     while (!o.signal?.aborted) {
@@ -142,7 +147,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       const p = new Progress(r.from, r.count, notify);
       reading.set(r, p);
       try {
-        await readRange(o, r, p, paces.job, paces.worker(), async () => {
+        await readRange(o, r, p, paces.path, paces.worker(), async () => {
           await saver.save();
           progress();
         });
@@ -169,10 +174,10 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
 }
 
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
-async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
+async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): Promise<Manifest> {
   // A range a reader to begin with, split at the keys the probes find: the splits as it goes even out the rest.
   const wanted = o.ranges ?? concurrency;
-  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, wanted - 1), o.signal);
+  const anchors = await anchorKeys(throttledReader(sessionReader(o.session, o.table), net), Math.min(PLAN_PROBES, wanted - 1), o.signal);
   const ranges = splitRanges(anchors.keys, wanted);
   return {
     version: MANIFEST_VERSION,
@@ -242,7 +247,7 @@ async function readRange(
   o: ExportOptions,
   r: RangeState,
   p: Progress,
-  job: Pace,
+  net: ThrottledPath,
   own: Pace,
   checkpoint: () => Promise<void>,
 ): Promise<void> {
@@ -265,16 +270,12 @@ async function readRange(
     const filter = next ? next.filter : rangeFilter(r);
     let token = next?.token;
     do {
-      await job.ready(o.signal);
-      await own.ready(o.signal);
       if (o.signal?.aborted) break;
-      const page = await throttleAware(
-        () => o.session.page(o.table, { filter, continuationToken: token, pageSize: PAGE, signal: o.signal }),
-        o.signal,
-        o.onRetry,
-      );
-      job.spend(page.entities.length);
-      own.spend(page.entities.length);
+      const page = await net.send(() => o.session.page(o.table, { filter, continuationToken: token, pageSize: PAGE, signal: o.signal }), {
+        own,
+        before: PAGE,
+        after: (p) => p.entities.length,
+      });
       const to = r.to;
       const mine = to === undefined ? page.entities : page.entities.filter((e) => e.partitionKey < to);
       // Keys in order: past the end, the rest belongs to the next range.

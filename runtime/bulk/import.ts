@@ -19,7 +19,9 @@ import { readJsonObject } from "../transfer/json";
 import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
 import { loadManifest, Manifest, RangeState, writeAtomically } from "./manifest";
-import { Pace, pacesFor, throttleAware } from "./pace";
+import { jobPaths } from "./pace";
+import type { Pace, PaceState } from "../net/pace";
+import type { RetryNotice, ThrottledPath } from "../net/throttled";
 
 export interface ImportOptions {
   session: AccountSession;
@@ -32,8 +34,8 @@ export interface ImportOptions {
   /** The target's profile: its batch limits (default azure-table). */
   service?: ServiceName;
   signal?: AbortSignal;
-  onProgress?: (p: { written: number; total: number }) => void;
-  onRetry?: (delayMs: number) => void;
+  onProgress?: (p: { written: number; total: number; pace: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
   /** Says why an entity must not be written (a copy's pre-flight against the target's limits): it is skipped like a bad line. */
   reject?: (row: EntityRow) => string | undefined;
 }
@@ -65,9 +67,13 @@ const stateFile = (dir: string, table: string) => path.join(dir, `import.${table
 
 export async function importTable(o: ImportOptions): Promise<ImportResult> {
   const manifest = finishedManifest(o.dir);
-  await o.session.createTable(o.table).catch((e: { code?: string }) => {
-    if (e.code !== "TableAlreadyExists") throw e;
-  });
+  const profile = SERVICES[o.service ?? "azure-table"];
+  const paces = jobPaths(profile, o);
+  await paces.path
+    .send(() => o.session.createTable(o.table))
+    .catch((e: { code?: string }) => {
+      if (e.code !== "TableAlreadyExists") throw e;
+    });
   const file = stateFile(o.dir, o.table);
   const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as ImportState) : undefined;
   const state: ImportState = earlier ?? { table: o.table, ranges: {}, skipped: [] };
@@ -79,8 +85,6 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
     save();
     saved = performance.now();
   };
-  const profile = SERVICES[o.service ?? "azure-table"];
-  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const written = () => Object.values(state.ranges).reduce((n, r) => n + r.written, 0);
   const pending = manifest.ranges.filter((r) => !state.ranges[r.file]?.done);
   const worker = async () => {
@@ -90,10 +94,10 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
           o,
           r,
           state,
-          { job: paces.job, own: paces.worker(), maxOps: profile.batchMaxOperations, maxBytes: profile.batchMaxBytes },
+          { net: paces.path, own: paces.worker(), maxOps: profile.batchMaxOperations, maxBytes: profile.batchMaxBytes },
           (final) => {
             checkpoint(final);
-            o.onProgress?.({ written: written(), total: manifest.count });
+            o.onProgress?.({ written: written(), total: manifest.count, pace: paces.path.state() });
           },
         );
       } catch (e) {
@@ -116,7 +120,7 @@ export function finishedManifest(dir: string): Manifest {
 }
 
 interface Limits {
-  job: Pace;
+  net: ThrottledPath;
   own: Pace;
   maxOps: number;
   maxBytes: number;
@@ -136,14 +140,19 @@ async function writeRange(
   let batchEnd = progress.line;
   const flush = async () => {
     if (batch.length) {
-      await limits.job.ready(o.signal);
-      await limits.own.ready(o.signal);
       const rows = batch;
-      const sent = await throttleAware(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true), o.signal, o.onRetry);
+      let sent: { written: number };
+      try {
+        sent = await limits.net.send(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true), {
+          before: rows.length,
+          own: limits.own,
+        });
+      } catch (e) {
+        if (o.signal?.aborted) return false;
+        throw e;
+      }
       // Cancelled before it was sent: not written, so the checkpoint stays before it.
       if (sent.written < rows.length) return false;
-      limits.job.spend(rows.length);
-      limits.own.spend(rows.length);
       progress.written += rows.length;
     }
     progress.line = batchEnd;
