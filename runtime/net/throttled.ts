@@ -117,5 +117,6 @@ export function throttledPath(ratePerSecond: number, o: Omit<ThrottledOptions, "
 export function throttleNote(s: PaceState): string {
   if (!s.throttled) return "";
   const rate = Number.isFinite(s.rate) ? `${Math.round(s.rate).toLocaleString("en-US")} entities/s` : "full speed";
-  return ` — throttled by the service (${s.throttles.toLocaleString("en-US")} answers so far): pacing at ${rate}`;
+  const answers = `${s.throttles.toLocaleString("en-US")} ${s.throttles === 1 ? "answer" : "answers"}`;
+  return ` — throttled by the service (${answers} so far): pacing at ${rate}`;
 }
