@@ -61,6 +61,11 @@ export const copy = command({
             `copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}${p.pace ? throttleNote(p.pace) : ""}`,
           ),
       });
+      const m = r.exported.manifest;
+      // A finished export in --dir is copied as it is: say from when, since changes to the source after it are not in it.
+      const reused = r.exported.reused
+        ? `tdl: copied the export already in ${options.dir}, read from ${m.source} at ${m.started} (finished ${m.finished}): changes to ${options.table} since then are not in it; an empty --dir reads the source again\n`
+        : "";
       const failing = r.preflight.failing
         .slice(0, LISTED)
         .map((f) => `tdl: ${f.file}:${f.line}: ${f.message}\n`)
@@ -76,7 +81,7 @@ export const copy = command({
         };
       return {
         stdout: `${JSON.stringify({ table: options["to-table"], written: r.imported.written, skipped: r.imported.skipped.length })}\n`,
-        stderr: `${failing}${more}copied ${count(r.imported.written)} entities into ${options["to-table"]}${r.preflight.count ? `; ${count(r.preflight.count)} the target refuses were skipped` : ""}\n`,
+        stderr: `${reused}${failing}${more}copied ${count(r.imported.written)} entities into ${options["to-table"]}${r.preflight.count ? `; ${count(r.preflight.count)} the target refuses were skipped` : ""}\n`,
         exitCode: EXIT.clean,
       };
     } finally {

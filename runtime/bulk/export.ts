@@ -16,7 +16,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SERVICES, ServiceName } from "@core";
-import { RefusedError } from "@core/errors";
 import type { AccountSession } from "../account/explorer";
 import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../stress/phases";
@@ -30,6 +29,7 @@ import type { PaceState } from "../net/pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
 import { throttledReader } from "./requests";
+import { checkFinished, checkRangeFile, checkSource, lockFolder } from "./folder";
 
 export interface ExportOptions {
   session: AccountSession;
@@ -55,6 +55,8 @@ export interface ExportResult {
   resumed: boolean;
   /** Stopped by the signal before every range was read (the manifest says how far each got). */
   cancelled: boolean;
+  /** The folder held a finished export already: it is handed on as it is (read from the source at its `started`). */
+  reused?: boolean;
 }
 
 const PAGE = 1000;
@@ -66,15 +68,31 @@ const SAMPLE = 32;
 const CHECKPOINT_MS = 1000;
 
 export async function exportTable(o: ExportOptions): Promise<ExportResult> {
-  fs.mkdirSync(o.dir, { recursive: true });
+  const release = lockFolder(o.dir, `tdl export of ${o.table}`);
+  try {
+    return await exportLocked(o);
+  } finally {
+    release();
+  }
+}
+
+async function exportLocked(o: ExportOptions): Promise<ExportResult> {
   const earlier = loadManifest(o.dir);
-  if (earlier && earlier.table !== o.table)
-    throw new RefusedError(`${o.dir} holds an export of the table ${earlier.table}, not ${o.table}: choose another folder`);
+  if (earlier) {
+    checkSource(o.dir, earlier, {
+      source: endpointHost(o.session.connection.endpoint),
+      table: o.table,
+      service: o.service ?? "azure-table",
+    });
+    // Every file is checked against its checkpoint before a line is added to it (or, finished, before it is handed on).
+    if (earlier.finished) await checkFinished(o.dir, earlier);
+    else for (const r of earlier.ranges) await checkRangeFile(o.dir, r, false);
+  }
   const concurrency = o.concurrency ?? 4;
   const profile = SERVICES[o.service ?? "azure-table"];
   const paces = jobPaths(profile, o);
   const manifest = earlier ?? (await plan(o, concurrency, paces.path));
-  if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
+  if (earlier?.finished) return { manifest, resumed: true, cancelled: false, reused: true };
   const saver = new ManifestSaver(o.dir, manifest);
   await saver.save();
   const pending = manifest.ranges.filter((r) => !r.done);
@@ -183,6 +201,7 @@ async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): 
     version: MANIFEST_VERSION,
     table: o.table,
     source: endpointHost(o.session.connection.endpoint),
+    service: o.service ?? "azure-table",
     started: new Date().toISOString(),
     ranges: ranges.map((r, index) => ({
       index,

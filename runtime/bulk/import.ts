@@ -20,6 +20,7 @@ import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
 import { loadManifest, Manifest, RangeState, writeAtomically } from "./manifest";
 import { jobPaths } from "./pace";
+import { checkFinished, lockFolder } from "./folder";
 import type { Pace, PaceState } from "../net/pace";
 import type { RetryNotice, ThrottledPath } from "../net/throttled";
 
@@ -66,7 +67,18 @@ const CHECKPOINT_MS = 1000;
 const stateFile = (dir: string, table: string) => path.join(dir, `import.${table}.json`);
 
 export async function importTable(o: ImportOptions): Promise<ImportResult> {
+  const release = lockFolder(o.dir, `tdl import into ${o.table}`);
+  try {
+    return await importLocked(o);
+  } finally {
+    release();
+  }
+}
+
+async function importLocked(o: ImportOptions): Promise<ImportResult> {
   const manifest = finishedManifest(o.dir);
+  // Every range file is read and checked against the manifest before the first write: a damaged folder writes nothing.
+  await checkFinished(o.dir, manifest);
   const profile = SERVICES[o.service ?? "azure-table"];
   const paces = jobPaths(profile, o);
   await paces.path

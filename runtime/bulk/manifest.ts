@@ -38,6 +38,8 @@ export interface Manifest {
   table: string;
   /** Where it came from: the endpoint's host, never a credential. */
   source: string;
+  /** The source's service profile (azure-table, cosmos-table…); absent in older manifests. */
+  service?: string;
   started: string;
   finished?: string;
   ranges: RangeState[];
