@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import type { TableClient } from "@azure/data-tables";
 import type { EntityRow } from "@protocol/entities";
+import { InputError } from "@core/errors";
 import { sendThrough, serviceError } from "./client-request";
 import { wireEntity } from "./values";
 
@@ -72,10 +73,24 @@ function operation(a: BatchAction, tableUrl: string, changeset: string): string 
   const url = `${tableUrl}(PartitionKey='${key(keys.partitionKey)}',RowKey='${key(keys.rowKey)}')`;
   if (a.kind === "delete")
     return `${head}DELETE ${url} HTTP/1.1${CRLF}Accept: application/json;odata=minimalmetadata${CRLF}DataServiceVersion: 3.0${CRLF}If-Match: ${a.etag ?? "*"}${CRLF}${CRLF}`;
-  return `${head}PUT ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${JSON.stringify(wireEntity(a.row))}`;
+  return `${head}PUT ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${json(wireEntity(a.row))}`;
 }
 
-/** A key in an entity's address: quotes doubled, then URL-encoded. */
+/**
+ * An operation's JSON with U+2028 and U+2029 escaped: JSON allows them raw,
+ * but a multipart reader that splits lines on them (Azurite's) cuts the body
+ * there and answers 500; escaped, every reader gets the same string.
+ */
+function json(o: unknown): string {
+  return JSON.stringify(o).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/** A key in an entity's address: quotes doubled, then URL-encoded; a lone surrogate is refused by name (no URL can carry it). */
 function key(k: string): string {
+  const at = k.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  if (at >= 0)
+    throw new InputError(
+      `the key '${k.slice(0, 40)}' holds a lone surrogate (U+${k.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: a request cannot address it`,
+    );
   return encodeURIComponent(k.replace(/'/g, "''"));
 }

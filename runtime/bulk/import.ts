@@ -21,6 +21,7 @@ import { typeRecord } from "../transfer/typing";
 import { loadManifest, Manifest, RangeState, writeAtomically } from "./manifest";
 import { jobPaths } from "./pace";
 import { checkFinished, lockFolder } from "./folder";
+import { LONE_SURROGATE } from "./ranges";
 import type { Pace, PaceState } from "../net/pace";
 import type { RetryNotice, ThrottledPath } from "../net/throttled";
 
@@ -123,6 +124,19 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
   return { written: written(), skipped: state.skipped, resumed: !!earlier, cancelled };
 }
 
+/** Why a row's keys cannot be sent (half of an astral character: no URL can carry it), with the position; undefined when they can. */
+function loneSurrogate(row: EntityRow): string | undefined {
+  for (const [name, key] of [
+    ["PartitionKey", row.partitionKey],
+    ["RowKey", row.rowKey],
+  ] as const) {
+    const at = key.search(LONE_SURROGATE);
+    if (at >= 0)
+      return `${name} holds a lone surrogate (U+${key.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: no request can address it`;
+  }
+  return undefined;
+}
+
 /** The manifest of a complete export, or an input error that says what is wrong with the folder. */
 export function finishedManifest(dir: string): Manifest {
   const manifest = loadManifest(dir);
@@ -183,7 +197,7 @@ async function writeRange(
     if (o.signal?.aborted) return;
     const problems = new Problems(REFUSE_ALL);
     const row = typeRecord(readJsonObject(text, at, at, problems), problems);
-    const refusal = problems.kept[0]?.message ?? (row ? o.reject?.(row) : "not an entity");
+    const refusal = problems.kept[0]?.message ?? (row ? (loneSurrogate(row) ?? o.reject?.(row)) : "not an entity");
     if (!row || refusal) {
       if (!state.skipped.some((s) => s.file === r.file && s.line === at))
         state.skipped.push({ file: r.file, line: at, message: refusal ?? "not an entity" });
