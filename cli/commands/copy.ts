@@ -7,7 +7,7 @@
  * while any would, unless --skip-invalid.
  */
 import { SERVICE_NAMES } from "@core";
-import { AccountSession, copyTable, throttleNote } from "@runtime";
+import { AccountSession, copyTable, IF_EXISTS, throttleNote } from "@runtime";
 import { command } from "../command";
 import { choice, flag, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
@@ -32,6 +32,10 @@ export const copy = command({
     "to-service": choice(SERVICE_NAMES, "the target's service profile: its limits are checked before writing").default("azure-table"),
     dir: outputFolder("DIR", "the work folder: the export, and the job's checkpoints"),
     "skip-invalid": flag("write the entities the target takes and list the others, instead of writing nothing"),
+    "if-exists": choice(
+      IF_EXISTS,
+      "when the target table holds some of the keys already: fail (write nothing), skip them, replace them whole, or merge into them",
+    ).default("fail"),
   },
   required: ["table", "to-table", "dir"],
   oneOf: [ONE_ACCOUNT],
@@ -54,6 +58,7 @@ export const copy = command({
         targetService: options["to-service"],
         dir: options.dir!,
         skipInvalid: options["skip-invalid"],
+        ifExists: options["if-exists"],
         signal: job.signal,
         onRetry: (n) => progress(retryLine(n), true),
         onProgress: (p) =>

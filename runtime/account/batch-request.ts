@@ -19,8 +19,15 @@ import { InputError } from "@core/errors";
 import { sendThrough, serviceError } from "./client-request";
 import { wireEntity } from "./values";
 
-/** What a transaction holds: whole-entity upserts (Replace) and deletes, each delete only if the entity has `etag` (any, without). */
-export type BatchAction = { kind: "upsert"; row: EntityRow } | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
+/**
+ * What a transaction holds: whole-entity upserts (Replace), upserts that
+ * merge the row's properties into an entity that exists (Merge), and
+ * deletes, each delete only if the entity has `etag` (any, without).
+ */
+export type BatchAction =
+  | { kind: "upsert"; row: EntityRow }
+  | { kind: "merge"; row: EntityRow }
+  | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
 
 const CRLF = "\r\n";
 
@@ -69,11 +76,12 @@ export async function submitBatch(
 /** One operation of the changeset: its request line, headers and JSON body. */
 function operation(a: BatchAction, tableUrl: string, changeset: string): string {
   const head = `--${changeset}${CRLF}content-type: application/http${CRLF}content-transfer-encoding: binary${CRLF}${CRLF}`;
-  const keys = a.kind === "upsert" ? a.row : a;
+  const keys = a.kind === "delete" ? a : a.row;
   const url = `${tableUrl}(PartitionKey='${key(keys.partitionKey)}',RowKey='${key(keys.rowKey)}')`;
   if (a.kind === "delete")
     return `${head}DELETE ${url} HTTP/1.1${CRLF}Accept: application/json;odata=minimalmetadata${CRLF}DataServiceVersion: 3.0${CRLF}If-Match: ${a.etag ?? "*"}${CRLF}${CRLF}`;
-  return `${head}PUT ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${json(wireEntity(a.row))}`;
+  // Insert-or-merge is MERGE without If-Match, as insert-or-replace is PUT without it.
+  return `${head}${a.kind === "merge" ? "MERGE" : "PUT"} ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${json(wireEntity(a.row))}`;
 }
 
 /**

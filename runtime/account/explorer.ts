@@ -180,7 +180,8 @@ export class AccountSession {
    * group transaction: each is written whole or not at all. A batch the
    * service refuses is reported with its reason and the others are still
    * written; a cancel stops before the next batch. `stopOnFailure` throws the
-   * first failure instead.
+   * first failure instead. `merge`: each entity's properties are merged into
+   * the one with its keys (insert or merge), instead of replacing it whole.
    */
   async writeBatches(
     table: string,
@@ -188,6 +189,7 @@ export class AccountSession {
     onProgress?: (done: number, total: number) => void,
     signal?: AbortSignal,
     stopOnFailure = false,
+    merge = false,
   ): Promise<ImportReport> {
     const total = batches.reduce((n, b) => n + b.length, 0);
     const report: ImportReport = { written: 0, batchesWritten: 0, failed: [], notAttempted: 0 };
@@ -196,7 +198,7 @@ export class AccountSession {
         report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
         break;
       }
-      const upserts: BatchAction[] = batch.map((row) => ({ kind: "upsert", row }));
+      const upserts: BatchAction[] = batch.map((row) => ({ kind: merge ? "merge" : "upsert", row }));
       try {
         await this.call((abortSignal) => submitBatch(this.clients.table(table), table, upserts, abortSignal), signal, "batchUpsert");
         report.written += batch.length;

@@ -20,6 +20,7 @@ import { typeRecord } from "../transfer/typing";
 import { exportTable, ExportResult } from "./export";
 import { importTable, ImportResult, SkippedLine } from "./import";
 import type { PaceState } from "../net/pace";
+import type { IfExists } from "./occupied";
 import type { RetryNotice } from "../net/throttled";
 
 export interface CopyOptions {
@@ -32,6 +33,8 @@ export interface CopyOptions {
   dir: string;
   /** Write the entities that pass and report the others, instead of writing nothing. */
   skipInvalid?: boolean;
+  /** The target table's keys that exist already (occupied.ts); default fail. */
+  ifExists?: IfExists;
   signal?: AbortSignal;
   onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number; pace?: PaceState }) => void;
   onRetry?: (n: RetryNotice) => void;
@@ -66,6 +69,7 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     service: o.targetService,
     signal: o.signal,
     reject: (row) => refusalOf(row, o.targetService),
+    ifExists: o.ifExists,
     onRetry: o.onRetry,
     onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total, pace: p.pace }),
   });
