@@ -29,7 +29,7 @@ import type { PaceState } from "../net/pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
 import { throttledReader } from "./requests";
-import { checkFinished, checkRangeFile, checkSource, lockFolder } from "./folder";
+import { checkCoverage, checkFinished, checkRangeFile, checkSource, lockFolder } from "./folder";
 
 export interface ExportOptions {
   session: AccountSession;
@@ -86,7 +86,10 @@ async function exportLocked(o: ExportOptions): Promise<ExportResult> {
     });
     // Every file is checked against its checkpoint before a line is added to it (or, finished, before it is handed on).
     if (earlier.finished) await checkFinished(o.dir, earlier);
-    else for (const r of earlier.ranges) await checkRangeFile(o.dir, r, false);
+    else {
+      checkCoverage(o.dir, earlier);
+      for (const r of earlier.ranges) await checkRangeFile(o.dir, r, false);
+    }
   }
   const concurrency = o.concurrency ?? 4;
   const profile = SERVICES[o.service ?? "azure-table"];

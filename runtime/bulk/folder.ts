@@ -27,8 +27,9 @@ export class DamagedFolderError extends InputError {
   constructor(
     readonly file: string,
     why: string,
+    advice = "the folder does not hold what its manifest says (export again into a new folder)",
   ) {
-    super(`${file} ${why}: the folder does not hold what its manifest says (export again into a new folder)`);
+    super(`${file} ${why}: ${advice}`);
   }
 }
 
@@ -42,8 +43,7 @@ export interface SourceOf {
 /** Refuses an export's resume (or reuse) against another source than the one its manifest names. */
 export function checkSource(dir: string, m: Manifest, want: SourceOf): void {
   const file = path.join(dir, MANIFEST);
-  if (m.table !== want.table)
-    throw new InputError(`${dir} holds an export of the table ${m.table}, not ${want.table}: choose another folder`);
+  if (m.table !== want.table) throw new InputError(`${file} names the table ${m.table}, not ${want.table}: choose another folder`);
   if (m.source !== want.source)
     throw new InputError(
       `${file} names the source ${m.source}, not ${want.source}: an export is resumed from the account it started on (choose another folder)`,
@@ -88,7 +88,10 @@ export async function checkRangeFile(dir: string, r: RangeState, whole: boolean)
     sum.add(row);
   }
   if (sum.count !== r.count || sum.hex !== r.checksum)
-    throw new DamagedFolderError(file, `holds ${sum.count} entities (checksum ${sum.hex}), the manifest says ${r.count} (${r.checksum})`);
+    throw new DamagedFolderError(
+      file,
+      `holds ${sum.count} entities (checksum ${sum.hex}), ${path.join(dir, MANIFEST)} says ${r.count} (${r.checksum})`,
+    );
 }
 
 /** The ranges must cover the key space once, in order: from "" to the end, each starting where another ends. */

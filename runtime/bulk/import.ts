@@ -18,9 +18,9 @@ import type { AccountSession } from "../account/explorer";
 import { readJsonObject } from "../transfer/json";
 import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
-import { loadManifest, Manifest, RangeState, writeAtomically } from "./manifest";
+import { checkSeal, loadManifest, Manifest, RangeState, sealed, writeAtomically } from "./manifest";
 import { jobPaths } from "./pace";
-import { checkFinished, lockFolder } from "./folder";
+import { checkFinished, DamagedFolderError, lockFolder } from "./folder";
 import { existingKeys, IfExists, keyOf, occupiedSentence } from "./occupied";
 import { LONE_SURROGATE } from "./ranges";
 import type { Pace, PaceState } from "../net/pace";
@@ -58,6 +58,7 @@ export interface SkippedLine {
 
 /** Per range: the lines done (written or skipped), the entities written. */
 interface ImportState {
+  seal?: string;
   table: string;
   /** The choice the import began with: a resume keeps it. */
   ifExists?: IfExists;
@@ -96,7 +97,7 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
   const profile = SERVICES[o.service ?? "azure-table"];
   const paces = jobPaths(profile, o);
   const file = stateFile(o.dir, o.table);
-  const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as ImportState) : undefined;
+  const earlier = readState(file, o.table);
   const mode = o.ifExists ?? earlier?.ifExists ?? "fail";
   if (earlier?.ifExists && o.ifExists && o.ifExists !== earlier.ifExists)
     throw new InputError(
@@ -115,7 +116,7 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
       if (e.code !== "TableAlreadyExists") throw e;
     });
   const state: ImportState = earlier ?? { table: o.table, ifExists: mode, ranges: {}, skipped: [] };
-  const save = () => writeAtomically(file, JSON.stringify(state) + "\n");
+  const save = () => writeAtomically(file, sealed(state));
   // Saved before the first write: a rerun after a crash knows the keys it finds are its own.
   if (!earlier) save();
   // A checkpoint at most every CHECKPOINT_MS: upserts are idempotent, so a crash only means writing those batches again.
@@ -169,6 +170,24 @@ function loneSurrogate(row: EntityRow): string | undefined {
       return `${name} holds a lone surrogate (U+${key.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: no request can address it`;
   }
   return undefined;
+}
+
+const RESTART = "remove it to import from the start (with --if-exists replace: the keys written so far are the import's own)";
+
+/** The checkpoint of an earlier import into `table`, or undefined; one that is not one is refused by name (never trusted, never an internal failure). */
+function readState(file: string, table: string): ImportState | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  let state: ImportState;
+  try {
+    state = JSON.parse(fs.readFileSync(file, "utf8")) as ImportState;
+  } catch (e) {
+    throw new DamagedFolderError(file, `is not an import's checkpoint (${(e as Error).message})`, RESTART);
+  }
+  if (state?.table !== table || typeof state.ranges !== "object" || !state.ranges || !Array.isArray(state.skipped))
+    throw new DamagedFolderError(file, "is not the checkpoint of an import into this table", RESTART);
+  checkSeal(file, state);
+  delete state.seal;
+  return state;
 }
 
 /** A refusal of what an entity holds (400 bad value, 409 duplicate key in a batch, 413 too large), not of the job. */

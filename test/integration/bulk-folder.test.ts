@@ -17,7 +17,7 @@ import { AccountSession } from "@runtime/account/explorer";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import { DamagedFolderError } from "@runtime/bulk/folder";
-import type { Manifest } from "@runtime/bulk/manifest";
+import { sealed, type Manifest } from "@runtime/bulk/manifest";
 import type { EntityRow } from "@protocol/entities";
 
 let emu: FidelityEmulator;
@@ -87,7 +87,7 @@ test("a range file whose lines were changed, a missing one and a range dropped f
   let e = await refusal(importTable({ session: s, table: "T2", dir, rate: Infinity }));
   assert.equal(e.file, path.join(dir, a.file));
   assert.ok(
-    e.message.includes(`holds ${a.count} entities (checksum `) && e.message.includes(`the manifest says ${a.count} (${a.checksum})`),
+    e.message.includes(`holds ${a.count} entities (checksum `) && e.message.includes(`manifest.json says ${a.count} (${a.checksum})`),
     e.message,
   );
   writeFileSync(path.join(dir, a.file), text);
@@ -99,18 +99,24 @@ test("a range file whose lines were changed, a missing one and a range dropped f
   const other = await exported();
   const m = JSON.parse(readFileSync(path.join(other.dir, "manifest.json"), "utf8")) as Manifest;
   m.ranges.splice(1, 1);
-  writeFileSync(path.join(other.dir, "manifest.json"), JSON.stringify(m));
+  // Sealed again, as a careful hand would: the ranges left no longer cover the keys.
+  writeFileSync(path.join(other.dir, "manifest.json"), sealed(m));
   e = await refusal(importTable({ session: s, table: "T3", dir: other.dir, rate: Infinity }));
   assert.equal(e.file, path.join(other.dir, "manifest.json"));
   assert.match(e.message, /a range is missing from it/);
+  // Not sealed again: any change to the manifest is refused by name.
+  writeFileSync(path.join(other.dir, "manifest.json"), JSON.stringify({ ...m, seal: "0" }));
+  await assert.rejects(importTable({ session: s, table: "T3", dir: other.dir, rate: Infinity }), (x: Error) =>
+    x.message.startsWith(`${path.join(other.dir, "manifest.json")} does not match its seal`),
+  );
 });
 
 test("a resume over a cut file, or against another account, is refused; a finished export is checked before it is handed on", async () => {
   const { dir, manifest } = await exported();
-  // Unfinished again, as a crash would leave it.
+  // Unfinished again, as a crash would leave it (sealed as the job seals it).
   const m = JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest;
   delete m.finished;
-  writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(m));
+  writeFileSync(path.join(dir, "manifest.json"), sealed({ ...m, seal: undefined }));
   await assert.rejects(
     exportTable({ session: sessionAt(emu.azurite.endpoint, emu.azurite.connectionString), table: "Source", dir, rate: Infinity }),
     (e: Error) =>
