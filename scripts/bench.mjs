@@ -1265,6 +1265,9 @@ async function main() {
   printReliability(await benchReliability());
   benchInfer();
   benchLogs();
+  // Bulk jobs at a throttling service (issue #33): scripts/bench-throttled.mjs.
+  if (spawnSync(process.execPath, [path.join(ROOT, "scripts/bench-throttled.mjs")], { cwd: ROOT, stdio: "inherit" }).status !== 0)
+    process.exitCode = 1;
 }
 
 /** `tdl infer`'s inference time for 10,000 sampled entities per example table (scripts/bench-infer.ts, through tsx). */
