@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { TsAnalyzer } from "@ts-analysis/analysis";
+import { TsAnalyzer, TsFileResult, TsNotice } from "@ts-analysis/analysis";
 import { Finding } from "@core";
 import { applyEdits, marked } from "./markers";
 
@@ -21,6 +21,9 @@ export const TSCONFIG = {
     types: ["node"],
   },
 };
+
+/** The text of a result's notice of `kind` ("" when there is none). */
+export const noticeText = (result: TsFileResult, kind: TsNotice["kind"]): string => result.notices?.find((n) => n.kind === kind)?.text ?? "";
 
 export class TsFixture {
   readonly dir: string;

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { TsAnalyzer } from "@ts-analysis/analysis";
-import { TsFixture } from "../../helpers/typescript";
+import { noticeText, TsFixture } from "../../helpers/typescript";
 
 const fx = new TsFixture();
 after(() => fx.dispose());
@@ -270,7 +270,7 @@ export const save = (id: string) => client.createEntity({ partitionKey: \`\${Dat
     const analyzer = new TsAnalyzer();
     analyzer.update(f, text);
     const r = analyzer.analyze(f);
-    assert.match(r.sdkUnresolved ?? "", /@azure\/data-tables's types do not resolve from .* \(no node_modules yet\? run npm install\)/);
+    assert.match(noticeText(r, "sdkUnresolved"), /@azure\/data-tables's types do not resolve from .* \(no node_modules yet\? run npm install\)/);
     assert.deepEqual(
       r.findings.map((x) => x.code),
       ["ts/append-only-key"],
@@ -281,7 +281,7 @@ export const save = (id: string) => client.createEntity({ partitionKey: \`\${Dat
           "resolved.ts",
           `import { TableClient } from "@azure/data-tables";\nexport const c = TableClient.fromConnectionString("", "T");\nc.listEntities();\n`,
         ),
-      ).sdkUnresolved,
+      ).notices,
       undefined,
     );
   } finally {
