@@ -125,22 +125,35 @@ const hotFigures = (p: HotData) => ({
   top: p.patterns.map((x) => `${x.name} ${formatCount(x.perSecond)}/s`).join(", "),
 });
 
-/** Why a key that moves with time concentrates the moment's writes, in words. */
-function temporalCause(pk: KeyInfo): string {
+/** What moves with time in the partition key: its leading part, how, and the share of the moment's writes the hottest of its partitions takes. */
+interface Moving {
+  name: string;
+  monotonic: "bucket" | "increasing" | "decreasing";
+  /** The bucket's adjective ("hourly"), when it is a time bucket of a known width. */
+  adjective?: string;
+  writeShare: number;
+}
+
+function movingPart(pk: KeyInfo): Moving {
   const { parts, writeShare } = pk.temporal!;
   const lead = parts[0];
   const name = lead.timeBucket?.prop ?? lead.prop?.name ?? lead.props[0];
+  const monotonic = lead.monotonic === "decreasing" ? "decreasing" : lead.monotonic === "bucket" ? "bucket" : "increasing";
+  return { name, monotonic, ...(lead.timeBucket?.adjective ? { adjective: lead.timeBucket.adjective } : {}), writeShare };
+}
+
+/** Why a key that moves with time concentrates the moment's writes, in words. */
+function temporalCause(m: Moving): string {
   const spread =
-    writeShare >= 0.9999
+    m.writeShare >= 0.9999
       ? "one partition"
-      : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
-  if (lead.monotonic === "bucket") {
-    const adjective = lead.timeBucket?.adjective;
-    const bucket = adjective ? `${/^[aeiou]|^hour/.test(adjective) ? "an" : "a"} ${adjective} time bucket` : "a time bucket";
-    return `the partition key is ${bucket} of '${name}', so every write of the current moment lands in ${spread}`;
+      : `one partition per value of the other key parts (the hottest takes ${formatPercent(m.writeShare)} of them)`;
+  if (m.monotonic === "bucket") {
+    const bucket = m.adjective ? `${/^[aeiou]|^hour/.test(m.adjective) ? "an" : "a"} ${m.adjective} time bucket` : "a time bucket";
+    return `the partition key is ${bucket} of '${m.name}', so every write of the current moment lands in ${spread}`;
   }
-  const end = lead.monotonic === "decreasing" ? "start" : "end";
-  return `'${name}' in the partition key is ${lead.monotonic}, so every write of the current moment lands in ${spread} at the ${end} of the key order`;
+  const end = m.monotonic === "decreasing" ? "start" : "end";
+  return `'${m.name}' in the partition key is ${m.monotonic}, so every write of the current moment lands in ${spread} at the ${end} of the key order`;
 }
 
 export const hot = defineRule({
@@ -162,10 +175,10 @@ export const hot = defineRule({
         `Split the hot value with another property in the partition key.`
       );
     },
-    temporal: (p: HotData & { cause: string }) => {
+    temporal: (p: HotData & { moving: Moving }) => {
       const f = hotFigures(p);
       return (
-        `${f.figure} on the current partition (such as '${p.example}'): ${p.cause}, however many partitions pile up over time (${f.top}); ` +
+        `${f.figure} on the current partition (such as '${p.example}'): ${temporalCause(p.moving)}, however many partitions pile up over time (${f.top}); ` +
         `the target is ${f.target}. Spread the moment's writes with another property in front of it.`
       );
     },
@@ -192,7 +205,7 @@ export const hot = defineRule({
       ? [...prefixBuckets(ctx, pk, facts.est.rk, sized.writes, sized.target), ...appendComposites(ctx, pk, facts.est.rk)]
       : appendSplits(ctx, pk, facts.est.rk, sized.writes, sized.target);
     const more = { fixes: preferFirst(fixes) };
-    if (facts.load.temporal) ctx.report(pk.expr, "temporal", { ...data, cause: temporalCause(pk) }, more);
+    if (facts.load.temporal) ctx.report(pk.expr, "temporal", { ...data, moving: movingPart(pk) }, more);
     else ctx.report(pk.expr, "hot", { ...data, share: facts.est.hotShare }, more);
   },
 });

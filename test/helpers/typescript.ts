@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { TsAnalyzer, TsFileResult, TsNotice } from "@ts-analysis/analysis";
 import { Finding } from "@core";
-import { applyEdits, marked } from "./markers";
+import { annotated, applyEdits, marked } from "./markers";
 
 export const TSCONFIG = {
   compilerOptions: {
@@ -44,7 +44,10 @@ export class TsFixture {
     return f;
   }
 
-  /** Findings of `code` must sit exactly on the marked ranges (none anywhere, when nothing is marked). */
+  /**
+   * Findings of `code` must sit exactly on the marked ranges (none anywhere, when nothing is marked); a range
+   * annotated `«…»‹messageId›` must carry that message.
+   */
   expect(name: string, source: string, code: string): Finding[] {
     const m = marked(source);
     const f = this.file(name, m.text);
@@ -58,6 +61,8 @@ export class TsFixture {
       found.map((x) => [x.start, x.end]),
       m.ranges.map((r) => [r.start, r.end]),
     );
+    const notes = annotated(m, found);
+    assert.deepEqual(notes.actual, notes.expected, `messages of ${code}: ${found.map((x) => x.message).join(" | ")}`);
     return found;
   }
 
