@@ -31,7 +31,10 @@ export function familyTable(family: Family): string {
   const lines = ["| code | severity | when | fix | messages |", "| --- | --- | --- | --- | --- |"];
   for (const r of rows) {
     // The ids a finding's `messageId` takes (what tests assert, and the JSON output's readers may key on).
-    const messages = Object.keys(r.messages).map((id) => `\`${id}\``).join(", ") || "—";
+    const messages =
+      Object.keys(r.messages)
+        .map((id) => `\`${id}\``)
+        .join(", ") || "—";
     lines.push(
       `| <a id="${ruleAnchor(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} | ${messages} |`,
     );

@@ -274,12 +274,7 @@ function attemptOr(fn: () => boolean): boolean {
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(
-  file: string,
-  text: string,
-  ts: TsAnalyzer,
-  driftIsError: boolean,
-): { entry: ReportFile; notices: TsNotice[] } {
+function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: boolean): { entry: ReportFile; notices: TsNotice[] } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).

@@ -51,7 +51,8 @@ function firstArgument(text, open) {
 
 /** The subject of an assertion names a finding's message. */
 const overMessage = (subject) =>
-  /\bmessages?\b|\bmsgs?\b|\bnoticeText\b|\bnotAnalysed\b|\buntypedClients\b|\bsdkUnresolved\b|\.budget\b/.test(subject) && !/\b(?:e|err|error|caught)\.message\b|std(?:out|err)/.test(subject);
+  /\bmessages?\b|\bmsgs?\b|\bnoticeText\b|\bnotAnalysed\b|\buntypedClients\b|\bsdkUnresolved\b|\.budget\b/.test(subject) &&
+  !/\b(?:e|err|error|caught)\.message\b|std(?:out|err)/.test(subject);
 
 const found = [];
 for (const file of files(join(root, "test"))) {

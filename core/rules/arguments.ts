@@ -28,7 +28,8 @@ const messages = {
   arity: (p: { fn: string; arity: number; usage: string }) => `${p.fn} takes ${p.arity} argument${p.arity > 1 ? "s" : ""}: ${p.usage}`,
   firstArgument: (p: { fn: string; usage: string }) => `the first argument of ${p.fn} is a key expression: ${p.usage}`,
   notInteger: (p: { what: string; usage: string }) => `${p.what} must be an integer: ${p.usage}`,
-  outOfRange: (p: { what: string; lo: number; hi: number; value: string }) => `${p.what} must be between ${p.lo} and ${p.hi}, not ${p.value}`,
+  outOfRange: (p: { what: string; lo: number; hi: number; value: string }) =>
+    `${p.what} must be between ${p.lo} and ${p.hi}, not ${p.value}`,
   padType: (p: { got: string }) => `pad left-pads decimal digits: its argument must be an int or int64 property, not ${p.got}`,
   reverseType: (p: { got: string }) =>
     `reverse needs one int, int64 or datetime property (it subtracts the value from the range's maximum), not ${p.got}`,
@@ -77,15 +78,13 @@ function checkProperties(table: Table, report: Report): void {
     const t = p.type;
     if (t.name === "string") {
       if (t.max && t.max.value < 1) report(t.max, "stringTooShort", { max: t.max.raw });
-      if (t.min && t.max && t.min.value > t.max.value)
-        report(t, "stringBounds", { min: t.min.raw, max: t.max.raw });
+      if (t.min && t.max && t.min.value > t.max.value) report(t, "stringBounds", { min: t.min.raw, max: t.max.raw });
     }
     if ((t.name === "int" || t.name === "int64") && t.min && t.max) {
       const b = t.name === "int" ? INT32 : INT64;
       if (t.min.value > t.max.value) report(t, "intBounds", { type: t.name, min: t.min.raw, max: t.max.raw });
       for (const n of [t.min, t.max]) {
-        if (n.value < b.min || n.value > b.max)
-          report(n, "intRange", { value: n.raw, type: t.name, min: b.min, max: b.max });
+        if (n.value < b.min || n.value > b.max) report(n, "intRange", { value: n.raw, type: t.name, min: b.min, max: b.max });
       }
     }
     if (t.name === "binary" && t.size && !(t.size.value > 0)) report(t.size, "binarySize");
@@ -101,8 +100,7 @@ function checkProperties(table: Table, report: Report): void {
       if (m.kind === "distinct" && t.values && m.count.value > new Set(t.values.map((v) => v.text)).size) {
         report(m.count, "distinctEnum", { count: m.count.raw, values: t.values.length });
       }
-      if (m.kind === "hot" && !(m.percent.value > 0 && m.percent.value <= 100))
-        report(m.percent, "hotShare", { percent: m.percent.raw });
+      if (m.kind === "hot" && !(m.percent.value > 0 && m.percent.value <= 100)) report(m.percent, "hotShare", { percent: m.percent.raw });
       if (m.kind === "charset") {
         if (t.name !== "string") {
           report(m, "charsetType", { type: t.name });
@@ -173,8 +171,7 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
   };
   switch (fn) {
     case "pad":
-      if (kind !== "integer" && kind !== "unknown")
-        report(inner, "padType", { got: describe(inner, ctx.props) });
+      if (kind !== "integer" && kind !== "unknown") report(inner, "padType", { got: describe(inner, ctx.props) });
       int(args[1], "the pad width", 1, 64);
       break;
     case "hash":
@@ -226,8 +223,7 @@ function checkEstimatesAndPatterns(ctx: TableContext, report: Report): void {
   positive(ctx.table.rows?.value, "rows");
   positive(ctx.table.entitySize?.value, "entitySize");
   const retention = ctx.table.retention?.value;
-  if (retention && !Number.isNaN(retention.value) && !(retention.value > 0))
-    report(retention, "retention", { value: retention.raw });
+  if (retention && !Number.isNaN(retention.value) && !(retention.value > 0)) report(retention, "retention", { value: retention.raw });
   for (const a of ctx.table.accesses) {
     if (a.rate && !(a.rate.perSecond > 0)) report(a.rate, "rate", { value: a.rate.raw });
     if (a.kind === "write") positive(a.batch, "batch");

@@ -26,7 +26,8 @@ export const entityTooLarge = defineRule({
   docs: {
     summary: "`entitySize`, one string or binary property, or the declared maxima exceed the service's limits",
     why: "The service rejects an entity over its size limit (Azure: 1 MiB; one property: 64 KiB); the write fails at run time.",
-  },  messages: {
+  },
+  messages: {
     entitySize: (p: { bytes: number; service: string; limit: number }) =>
       `entitySize ${formatBytes(p.bytes)} exceeds the ${p.service} entity limit of ${formatBytes(p.limit)}. Move large values to blobs and keep a reference.`,
     property: (p: { name: string; bytes: number; service: string; type: string; limit: number }) =>
@@ -39,33 +40,27 @@ export const entityTooLarge = defineRule({
     const limit = ctx.profile.entityMaxBytes;
     const t = ctx.table;
     if (t.entitySize && t.entitySize.value.value > limit) {
-      ctx.report(
-        t.entitySize.value,
-        "entitySize",
-        { bytes: t.entitySize.value.value, service: ctx.profile.label, limit },
-      );
+      ctx.report(t.entitySize.value, "entitySize", { bytes: t.entitySize.value.value, service: ctx.profile.label, limit });
     }
     const props = [...ctx.props.values()];
     for (const p of props) {
       if (p.type !== "string" && p.type !== "binary") continue;
       const bytes = valueBytes(p, ctx.profile);
       if (!Number.isFinite(bytes) || bytes <= ctx.profile.propertyMaxBytes) continue;
-      ctx.report(
-        p.decl.type,
-        "property",
-        { name: p.name, bytes, service: ctx.profile.label, type: p.type, limit: ctx.profile.propertyMaxBytes },
-      );
+      ctx.report(p.decl.type, "property", {
+        name: p.name,
+        bytes,
+        service: ctx.profile.label,
+        type: p.type,
+        limit: ctx.profile.propertyMaxBytes,
+      });
     }
     // Azure's formula: 4 bytes + both keys + for each property 8 bytes, 2 per character of its name, and its value.
     const pk = t.partitionKey ? keyBytes(t.partitionKey.expr, ctx.props, ctx.profile) : 0;
     const rk = t.rowKey ? keyBytes(t.rowKey.expr, ctx.props, ctx.profile) : 0;
     const total = 4 + pk + rk + props.reduce((s, p) => s + 8 + 2 * p.name.length + valueBytes(p, ctx.profile), 0);
     if (Number.isFinite(total) && total > limit && !(t.entitySize && t.entitySize.value.value > limit)) {
-      ctx.report(
-        t.name,
-        "entity",
-        { table: t.name.text, bytes: total, service: ctx.profile.label, limit },
-      );
+      ctx.report(t.name, "entity", { table: t.name.text, bytes: total, service: ctx.profile.label, limit });
     }
   },
 });
@@ -77,7 +72,8 @@ export const tooManyProperties = defineRule({
   docs: {
     summary: "more user properties than the service allows (Azure: 252)",
     why: "Azure allows 255 properties including PartitionKey, RowKey and Timestamp; an entity with more is rejected.",
-  },  messages: {
+  },
+  messages: {
     tooMany: (p: { table: string; count: number; service: string; limit: number }) =>
       `'${p.table}' declares ${formatCount(p.count)} properties; ${p.service} allows ${p.limit} besides PartitionKey, RowKey and Timestamp. Group related values into fewer properties (such as a JSON string).`,
   },
@@ -85,10 +81,11 @@ export const tooManyProperties = defineRule({
   checkTable(ctx) {
     const count = ctx.props.size;
     if (count <= ctx.profile.maxUserProperties) return;
-    ctx.report(
-      ctx.table.name,
-      "tooMany",
-      { table: ctx.table.name.text, count, service: ctx.profile.label, limit: ctx.profile.maxUserProperties },
-    );
+    ctx.report(ctx.table.name, "tooMany", {
+      table: ctx.table.name.text,
+      count,
+      service: ctx.profile.label,
+      limit: ctx.profile.maxUserProperties,
+    });
   },
 });

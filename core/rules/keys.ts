@@ -74,7 +74,8 @@ export const unpaddedNumber = defineRule({
     why: "Keys sort as text, so numbers out of padding sort out of numeric order and a range over them returns the wrong entities.",
     fix: "`pad(P, W)` with W the digits of the range's maximum",
     severityNote: "warning (error when a query ranges over it)",
-  },  messages: {
+  },
+  messages: {
     unpadded: (p: { type: string; name: string; key: string; width: number; ranged: boolean }) =>
       `${p.type} '${p.name}' enters the ${p.key} without pad: keys sort as text, so "111" sorts before "2"` +
       (p.ranged ? "; a query ranges over it, so its key range would return the wrong entities" : "") +
@@ -126,7 +127,8 @@ export const padTooNarrow = defineRule({
     summary: "`pad` narrower than the largest value",
     why: 'A value wider than the pad is not padded, so it sorts out of order ("100" before "99").',
     fix: "widen the pad to the digits of the largest value",
-  },  messages: {
+  },
+  messages: {
     narrow: (p: { width: number; needed: number }) =>
       `pad width ${p.width} is too narrow: values reach ${p.needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${p.needed}.`,
   },
@@ -181,7 +183,8 @@ export const separatorOrder = defineRule({
     summary: 'a variable-length part is followed by a separator that sorts above one of its characters: `"a100:"` sorts after `"a1001:"`',
     why: "Composite keys then sort differently from their parts, so ranges and prefixes over the first part return the wrong entities.",
     fix: "a separator below every character of the part (`,` for letters and digits)",
-  },  messages: {
+  },
+  messages: {
     order: (p: { separator: string; part?: string; low: string; sample: string; fix?: string }) =>
       `"${p.separator}" after ${p.part ?? "a variable-length part"} sorts above '${p.low}', a character it may contain, so composite keys sort out of order: ` +
       `"${p.sample}${p.separator}" sorts after "${p.sample}${p.low}${p.separator}". Use a separator that sorts below every character of the part` +
@@ -231,7 +234,8 @@ export const invalidCharacter = defineRule({
     summary: "`/ \\ # ?` or a control character in a key literal, a date format, or a property's `charset`",
     why: "The service rejects keys holding these characters: the write fails at run time.",
     fix: "replace the character",
-  },  messages: {
+  },
+  messages: {
     literal: (p: { chars: string[]; service: string; forbidden: string }) =>
       `${p.chars.map(showChar).join(", ")} cannot appear in a ${p.service} key (forbidden: ${p.forbidden})`,
     dateFormat: (p: { chars: string[]; service: string }) =>
@@ -271,31 +275,37 @@ export const invalidCharacter = defineRule({
           const fmt = part.args[1];
           const bad = forbiddenIn(fmt.value.replace(DATE_TOKEN_PATTERN, ""), profile);
           if (!bad.length) return;
-          ctx.report(fmt, "dateFormat", { chars: bad, service: profile.label }, {
-            fixes: [
-              {
-                title: "Use '-' in the date format",
-                edits: [
-                  {
-                    start: fmt.start,
-                    end: fmt.end,
-                    newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")),
-                  },
-                ],
-                preferred: true,
-              },
-            ],
-          });
+          ctx.report(
+            fmt,
+            "dateFormat",
+            { chars: bad, service: profile.label },
+            {
+              fixes: [
+                {
+                  title: "Use '-' in the date format",
+                  edits: [
+                    {
+                      start: fmt.start,
+                      end: fmt.end,
+                      newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")),
+                    },
+                  ],
+                  preferred: true,
+                },
+              ],
+            },
+          );
           return;
         }
         if (info.prop?.charset && info.props.length === 1 && (part.kind === "ref" || part.fnName === "lower" || part.fnName === "upper")) {
           const c = charsetFind(info.prop.charset, (code) => profile.forbiddenKeyChar!(code));
           if (c < 0) return;
-          ctx.report(
-            part,
-            "charset",
-            { name: info.prop.name, char: String.fromCharCode(c), charset: info.prop.charset.source, service: profile.label },
-          );
+          ctx.report(part, "charset", {
+            name: info.prop.name,
+            char: String.fromCharCode(c),
+            charset: info.prop.charset.source,
+            service: profile.label,
+          });
         }
       });
     }
@@ -309,7 +319,8 @@ export const tooLong = defineRule({
   docs: {
     summary: "the longest key exceeds the service's key size (Azure: 1 KiB in UTF-16, 512 characters)",
     why: "The service rejects a key over its size limit; the longest values of the parts reach it.",
-  },  messages: {
+  },
+  messages: {
     tooLong: (p: { key: string; chars: number; bytes: number; encoding: string; service: string; limit: number }) =>
       `the longest ${p.key} is ${formatCount(p.chars)} characters = ${formatCount(p.bytes)} bytes (${p.encoding}); ${p.service} allows ${formatCount(p.limit)} bytes. Shorten its parts or declare tighter string lengths.`,
   },
@@ -320,11 +331,7 @@ export const tooLong = defineRule({
       if (!Number.isFinite(bytes) || bytes <= key.limit) continue;
       const chars = maxKeyChars(key.expr, ctx.props);
       const encoding = ctx.profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8";
-      ctx.report(
-        key.expr,
-        "tooLong",
-        { key: key.label, chars, bytes, encoding, service: ctx.profile.label, limit: key.limit },
-      );
+      ctx.report(key.expr, "tooLong", { key: key.label, chars, bytes, encoding, service: ctx.profile.label, limit: key.limit });
     }
   },
 });

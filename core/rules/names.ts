@@ -20,7 +20,8 @@ export const unknownProperty = defineRule({
   },
   messages: {
     unknown: (p: { name: string; table: string; known: string; guess?: string }) =>
-      `unknown property '${clip(p.name)}': table '${clip(p.table)}' does not declare it (${p.known})` + (p.guess ? `. Did you mean '${p.guess}'?` : ""),
+      `unknown property '${clip(p.name)}': table '${clip(p.table)}' does not declare it (${p.known})` +
+      (p.guess ? `. Did you mean '${p.guess}'?` : ""),
   },
   onBrokenTables: true,
   checkTable(ctx) {
@@ -47,7 +48,8 @@ export const unknownProperty = defineRule({
 });
 
 const duplicateMessages = {
-  twice: (p: { what: string; name: string }) => `${p.what} '${clip(p.name)}' is declared twice; the first declaration counts: rename or remove this one`,
+  twice: (p: { what: string; name: string }) =>
+    `${p.what} '${clip(p.name)}' is declared twice; the first declaration counts: rename or remove this one`,
 };
 
 function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: Report<typeof duplicateMessages>): void {

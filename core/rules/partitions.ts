@@ -39,7 +39,8 @@ export const appendOnly = defineRule({
     summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
     why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
     fix: '`hash(P, 4) + ","` in front; for a time bucket, `bucket(Q, n) + ","` with Q what the queries pin, else an identity (else the time itself), n from the written load (16 without a rate): reads over a time range then fan out to n partitions',
-  },  messages: {
+  },
+  messages: {
     appendOnly: (p: { name: string; order: "increasing" | "decreasing" }) =>
       `${p.order === "decreasing" ? "prepend-only" : "append-only"} partition key: '${p.name}' is ${p.order}: new entities get partition keys next to each other at the ${p.order === "decreasing" ? "start" : "end"} of the key order, so all inserts hit one range partition on one server. ` +
       "Disperse the keys with a hash prefix.",
@@ -76,7 +77,8 @@ export const singleValue = defineRule({
     why: "The whole table is one partition, served by one server: its throughput target is the table's.",
     fix: "append a `bucket` of the property the queries pin (else an identity), or the property itself",
     severityNote: "warning (info without estimates)",
-  },  messages: {
+  },
+  messages: {
     singleValue: (p: { rows?: number }) =>
       `the partition key has one possible value: the whole table is one partition on one server` +
       (p.rows !== undefined ? ` (≈ ${formatCount(p.rows)} entities)` : "") +
@@ -166,7 +168,8 @@ export const hot = defineRule({
       "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
     why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
     fix: "append a `bucket` of the property the queries pin, or that property (a moving key: a `bucket` in front); buckets sized from the written load, at most 64",
-  },  messages: {
+  },
+  messages: {
     hot: (p: HotData & { share: number }) => {
       const f = hotFigures(p);
       const share = p.share >= 0.9999 ? "every entity" : `${formatCount(p.share * 100)}% of the traffic`;
@@ -220,7 +223,8 @@ export const tooLarge = defineRule({
     why: "A partition cannot be split by the service; past the limit writes fail, past the guidance it balances badly.",
     fix: "concatenate a row-key property into the partition key",
     severityNote: "warning / error",
-  },  messages: {
+  },
+  messages: {
     tooLarge: (p: { bytes: number; rows: number; entitySize: number; service: string; hard: boolean; limit: number }) =>
       `the largest partition holds ≈ ${formatBytes(p.bytes)} (${formatCount(p.rows)} rows of ${formatBytes(p.entitySize)}); ` +
       `${p.service} ${p.hard ? "allows" : "advises at most"} ${formatBytes(p.limit)} per partition. Concatenate further key properties into the partition key.`,

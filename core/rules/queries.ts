@@ -31,7 +31,8 @@ export const filterSyntax = defineRule({
   docs: {
     summary: "the text (or a `filter` string) does not parse; later errors are still found",
     why: "A design that does not parse cannot be checked; the parser recovers so that the rest still is.",
-  },  messages: {
+  },
+  messages: {
     syntax: (p: { why: string }) => p.why,
   },
 
@@ -50,7 +51,8 @@ export const queryClass = defineRule({
     summary:
       "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333`, or for a fan-out over a bucket no condition pins `partition-range · 16 × ≈ 1 partition` (16 requests; shown as CodeLens and hover, kept out of the Problems panel)",
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
-  },  messages: {
+  },
+  messages: {
     class: (p: { summary: string; via?: string }) => p.summary + (p.via ? ` (served by index ${p.via})` : ""),
   },
 
@@ -124,7 +126,8 @@ export const tableScan = defineRule({
     summary: "a query reads every partition",
     why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
     fix: "an `index` when the query pins the partition; otherwise the message suggests a second table",
-  },  messages: {
+  },
+  messages: {
     scan: (p: { query: string; reason?: string; scanned?: number; advice: "branches" | "index" | "secondTable" }) =>
       `query '${p.query}' is a table scan: ${p.reason ?? "every partition is read"}` +
       (p.scanned !== undefined ? ` (≈ ${formatCount(p.scanned)} entities a call)` : "") +
@@ -162,7 +165,8 @@ export const lowSelectivity = defineRule({
     summary: "a query with a rate scans 100 entities or more for each one it returns",
     why: "Scanned entities count toward the partition's and the account's targets, returned or not.",
     fix: "an `index` whose row key leads with the filtered properties",
-  },  messages: {
+  },
+  messages: {
     lowSelectivity: (p: {
       query: string;
       scanned: number;
@@ -242,7 +246,8 @@ export const unorderedRange = defineRule({
     summary: "a range over a key part that does not keep order (unpadded number, `hash`, `bucket`, a separator that breaks order)",
     why: "The key range does not match the property range, so the query returns the wrong entities or must scan.",
     fix: "the key rule's fix",
-  },  messages: {
+  },
+  messages: {
     unordered: (p: { query: string; property: string; op: string; part: string; reason: string }) =>
       `query '${clip(p.query)}' ranges over '${clip(p.property)}' (${p.op}), but its key part ${clip(p.part)} does not keep order: ${p.reason}. ` +
       `The key range does not match the property range, so the query cannot be served as a range.`,

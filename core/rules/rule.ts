@@ -112,7 +112,11 @@ export interface ReportMore {
 export type ReportArgs<F, More> = F extends () => string ? [data?: undefined, more?: More] : [data: MessageData<F>, more?: More];
 
 /** Reports one finding of the rule being run by message id and parameters: its code, default severity and sentence are filled in. */
-export type Report<M extends Messages = Messages> = <K extends keyof M & string>(at: Span, messageId: K, ...rest: ReportArgs<M[K], ReportMore>) => void;
+export type Report<M extends Messages = Messages> = <K extends keyof M & string>(
+  at: Span,
+  messageId: K,
+  ...rest: ReportArgs<M[K], ReportMore>
+) => void;
 
 interface Context<M extends Messages> {
   profile: ServiceProfile;
@@ -148,7 +152,13 @@ export const defineRule = <M extends Messages>(rule: Rule<M>): Rule<M> => rule;
 /** The report function of one rule: it fills in the rule's code, default severity and sentence, and collects into `out`. */
 export function reporterFor<M extends Messages>(rule: RuleRecord<M>, out: Finding[]): Report<M> {
   return (at: Span, messageId: keyof M & string, data?: unknown, more?: ReportMore) => {
-    const finding: Finding = { code: rule.code, severity: more?.severity ?? rule.severity, start: at.start, end: at.end, ...said(rule, messageId, data) };
+    const finding: Finding = {
+      code: rule.code,
+      severity: more?.severity ?? rule.severity,
+      start: at.start,
+      end: at.end,
+      ...said(rule, messageId, data),
+    };
     if (more?.fixes) finding.fixes = more.fixes;
     out.push(finding);
   };

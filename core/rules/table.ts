@@ -34,7 +34,8 @@ export const tableInvalidName = defineRule({
     why: "The service refuses to create a table with such a name.",
   },
   messages: {
-    pattern: (p: { name: string; service: string; rule: string }) => `invalid table name '${p.name}': ${p.service} table names are ${p.rule}`,
+    pattern: (p: { name: string; service: string; rule: string }) =>
+      `invalid table name '${p.name}': ${p.service} table names are ${p.rule}`,
     reserved: (p: { name: string; service: string }) => `invalid table name '${p.name}': '${p.name}' is reserved by ${p.service}`,
   },
   onBrokenTables: true,

@@ -17,13 +17,17 @@ export const account = defineRule({
     summary:
       "every pattern of the file together exceeds the account target (Azure: 20,000 entities/s); a table scan's reads count as that query's cost, named in the message",
     why: "Past the account target the service throttles the whole account; spread the load over several accounts or tables. A scan's reads grow with the table: key the query instead.",
-  },  messages: {
+  },
+  messages: {
     total: (p: { total: number; table: string; tableTotal: number; service: string; target: number; scanned: number }) =>
       `the patterns of this design total ≈ ${formatCount(p.total)} entities/s at peak (table '${p.table}': ≈ ${formatCount(p.tableTotal)}); ` +
       `the ${p.service} account target is ${formatCount(p.target)} entities/s. Spread the load over several storage accounts or tables.` +
       (p.scanned > 0 ? ` (Table scans read ≈ ${formatCount(p.scanned)} entities/s more: see query/table-scan.)` : ""),
     scans: (p: { scanned: number; queries: string[]; table: string; service: string; target: number; total: number }) =>
-      `the table scans of this design read ≈ ${formatCount(p.scanned)} entities/s at peak (${listNames(p.queries.map((q) => `'${q}'`), 3)} of table '${p.table}'), ` +
+      `the table scans of this design read ≈ ${formatCount(p.scanned)} entities/s at peak (${listNames(
+        p.queries.map((q) => `'${q}'`),
+        3,
+      )} of table '${p.table}'), ` +
       `past the ${p.service} account target of ${formatCount(p.target)} entities/s; the other patterns total ≈ ${formatCount(p.total)}. ` +
       `A scan's reads grow with the table, not with the load: key the ${p.queries.length === 1 ? "query" : "queries"} so that ${p.queries.length === 1 ? "it is" : "they are"} not a scan (query/table-scan), rather than spread over accounts.`,
   },
@@ -45,11 +49,7 @@ export const account = defineRule({
     const at = (l: (typeof loads)[number]) => ({ start: l.t.base + l.t.table.name.start, end: l.t.base + l.t.table.name.end });
     if (total > target) {
       const name = top.t.table.name.text;
-      ctx.report(
-        at(top),
-        "total",
-        { total, table: name, tableTotal: top.total, service: ctx.profile.label, target, scanned },
-      );
+      ctx.report(at(top), "total", { total, table: name, tableTotal: top.total, service: ctx.profile.label, target, scanned });
       return;
     }
     const scanning = loads.filter((l) => l.scans.length).reduce((a, b) => (sum(b) > sum(a) ? b : a));

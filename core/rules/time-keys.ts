@@ -19,7 +19,8 @@ export const dateNotIncreasing = defineRule({
     summary: "the partition key is a time bucket (`date(P, format)`) of a datetime that is not declared `increasing` (nor `decreasing`)",
     why: "A creation or event time moves with the clock: every write of the moment lands on the current bucket's partition. Declared `increasing`, the load rules judge that partition (append-only, hot); undeclared, they cannot see it.",
     fix: "declare the property `increasing` (a fact about the data, when it is the time entities are written)",
-  },  messages: {
+  },
+  messages: {
     undeclared: (p: { adjective: string; name: string; unit: string }) =>
       `the partition key is ${/^[aeiou]|^hour/.test(p.adjective) ? "an" : "a"} ${p.adjective} bucket of '${p.name}', which is not declared increasing: ` +
       `if entities are written as it happens (a creation or event time), every write of the moment lands on the current ${p.unit}'s partition, ` +
@@ -39,11 +40,6 @@ export const dateNotIncreasing = defineRule({
       fact: true,
     };
     const bucket = part.timeBucket!;
-    ctx.report(
-      part.part,
-      "undeclared",
-      { adjective: bucket.adjective, name: prop.name, unit: bucket.unit },
-      { fixes: [fix] },
-    );
+    ctx.report(part.part, "undeclared", { adjective: bucket.adjective, name: prop.name, unit: bucket.unit }, { fixes: [fix] });
   },
 });

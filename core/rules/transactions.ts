@@ -56,7 +56,8 @@ export const crossPartition = defineRule({
     summary: "a `transaction`'s entities may differ in a property the partition key depends on",
     why: "An entity group transaction must stay in one partition; across partitions the service rejects it.",
     fix: "key by the shared properties; the others move into the row key",
-  },  messages: {
+  },
+  messages: {
     crossPartition: (p: { transaction: string; sharing: string[]; differing: string[] }) =>
       `transaction '${p.transaction}' is not an entity group transaction: its entities share ${p.sharing.join(", ")} but may differ in ` +
       `${p.differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
@@ -99,8 +100,18 @@ export const transactionTooLarge = defineRule({
   docs: {
     summary: "more than 100 operations (index rows count) or more than 4 MiB in one batch",
     why: "The service rejects a batch over its operation or size limit.",
-  },  messages: {
-    tooLarge: (p: { transaction: string; service: string; operations?: number; entities: number; rowsPerEntity: number; opsLimit: number; bytes?: number; bytesLimit: number }) => {
+  },
+  messages: {
+    tooLarge: (p: {
+      transaction: string;
+      service: string;
+      operations?: number;
+      entities: number;
+      rowsPerEntity: number;
+      opsLimit: number;
+      bytes?: number;
+      bytesLimit: number;
+    }) => {
       const why: string[] = [];
       if (p.operations !== undefined)
         why.push(

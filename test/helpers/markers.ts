@@ -63,7 +63,11 @@ export function annotated(
     expected.push({ text, ...(r.code ? { code: r.code } : {}), messageId: r.messageId });
     actual.push(
       at.length
-        ? { text, ...(r.code ? { code: at[0].code } : {}), messageId: at.map((f) => f.messageId).find((id) => id === r.messageId) ?? at[0].messageId }
+        ? {
+            text,
+            ...(r.code ? { code: at[0].code } : {}),
+            messageId: at.map((f) => f.messageId).find((id) => id === r.messageId) ?? at[0].messageId,
+          }
         : { text, missing: true },
     );
   }

@@ -23,7 +23,8 @@ export const TSCONFIG = {
 };
 
 /** The text of a result's notice of `kind` ("" when there is none). */
-export const noticeText = (result: TsFileResult, kind: TsNotice["kind"]): string => result.notices?.find((n) => n.kind === kind)?.text ?? "";
+export const noticeText = (result: TsFileResult, kind: TsNotice["kind"]): string =>
+  result.notices?.find((n) => n.kind === kind)?.text ?? "";
 
 export class TsFixture {
   readonly dir: string;

@@ -19,10 +19,13 @@ import { catalog } from "@cli/catalog";
 
 test("partition/date-not-increasing is a partition code: a stress comparison proposes declaring the time increasing", () => {
   // The set was a list of four codes beside the stress test, and missed the rule added after it.
-  assert.deepEqual(
-    [...PARTITION_CODES].sort(),
-    ["partition/append-only", "partition/date-not-increasing", "partition/hot", "partition/single-value", "partition/too-large"],
-  );
+  assert.deepEqual([...PARTITION_CODES].sort(), [
+    "partition/append-only",
+    "partition/date-not-increasing",
+    "partition/hot",
+    "partition/single-value",
+    "partition/too-large",
+  ]);
   const design = `table Readings {
   DeviceId: string(12..12) charset "0-9a-f" distinct 5K
   At:       datetime
@@ -36,7 +39,14 @@ test("partition/date-not-increasing is a partition code: a stress comparison pro
 });
 
 test("every set of codes is the filter of a trait over the records", () => {
-  assert.deepEqual([...BROKEN_CODES].sort(), ["duplicate-name", "internal", "invalid-argument", "missing-key", "syntax", "unknown-property"]);
+  assert.deepEqual([...BROKEN_CODES].sort(), [
+    "duplicate-name",
+    "internal",
+    "invalid-argument",
+    "missing-key",
+    "syntax",
+    "unknown-property",
+  ]);
   assert.deepEqual([...LOAD_RULES].sort(), ["ts/append-only-key", "ts/constant-partition-key", "ts/unpadded-number"]);
   assert.deepEqual([...DRIFT_CODES].sort(), ["ts/design-drift-key", "ts/design-drift-query"]);
   const never = [...codesWith(CORE_RECORDS, "neverSuppress"), ...codesWith(TS_RULES, "neverSuppress")].sort();

@@ -32,7 +32,8 @@ interface Named {
 
 const where = (p: Constant) =>
   p.declared ? `its declared type fixes the partition key "${p.value}"` : `every entity written here gets the partition key "${p.value}"`;
-const targetText = (p: Constant) => (p.target ? ` (one partition's target: ${p.target.value.toLocaleString("en-US")} ${p.target.unit})` : "");
+const targetText = (p: Constant) =>
+  p.target ? ` (one partition's target: ${p.target.value.toLocaleString("en-US")} ${p.target.unit})` : "";
 const labelOf = (p: Named) => (p.table !== undefined ? `table "${p.table}"` : `the table named by ${p.source}`);
 /** The other constant sites: how many, the first three by name. */
 const listOf = (p: { count: number; others: string[] }) =>
@@ -47,14 +48,16 @@ export const constantPartitionKey = defineTsRule({
     summary: "every entity written at the call gets the same partition key (judged per table across the project, one finding per table)",
     why: "The table is then one partition on one server: its throughput is one partition's.",
     fix: "composite with another property of the entity that identifies it (never a clock, a status or an amount)",
-  },  messages: {
+  },
+  messages: {
     unjudged: (p: Constant & { why: "incomplete" | "unknownTable" }) =>
       `${where(p)}, so they all share one partition on one server${targetText(p)}; ${
         p.why === "incomplete" ? "not every file of the project was read in time" : "its table is not known statically"
       }, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
     othersVary: (p: Constant & Named & { others: number; varying: number }) =>
       `${where(p)}${p.others ? ` (here and at ${plural(p.others, "other place")})` : ""}; other writes to ${labelOf(p)} (${p.varying}) vary their keys, so only the entities written with "${p.value}" share one partition.`,
-    reportedAt: (p: Constant & Named & { at: string }) => `${where(p)}, like every write to ${labelOf(p)}: its constant partition key is reported at ${p.at}.`,
+    reportedAt: (p: Constant & Named & { at: string }) =>
+      `${where(p)}, like every write to ${labelOf(p)}: its constant partition key is reported at ${p.at}.`,
     unnamedTable: (p: Constant & Named & { count: number; others: string[] }) =>
       `${where(p)}, and no write to ${labelOf(p)} varies its partition key${listOf(p)}: these entities share one partition on one server${targetText(p)}. ` +
       "The table's name is not known statically, so other writes under the same name are not judged. Build the key from a property that varies.",
@@ -136,11 +139,21 @@ export const constantPartitionKey = defineTsRule({
       // Three are named: the message says how many there are.
       const shown = others.slice(0, 3).map(show);
       if (source) {
-        ctx.report(span(ctx.sf, key.at), "unnamedTable", { ...constant, ...naming, count: others.length, others: shown }, { fixes, related: relatedSites });
+        ctx.report(
+          span(ctx.sf, key.at),
+          "unnamedTable",
+          { ...constant, ...naming, count: others.length, others: shown },
+          { fixes, related: relatedSites },
+        );
         continue;
       }
       const constants = [...new Set(constantSites.map((s) => s.constant!))];
-      ctx.report(span(ctx.sf, key.at), "wholeTable", { ...constant, ...naming, count: others.length, others: shown, constants }, { fixes, related: relatedSites });
+      ctx.report(
+        span(ctx.sf, key.at),
+        "wholeTable",
+        { ...constant, ...naming, count: others.length, others: shown, constants },
+        { fixes, related: relatedSites },
+      );
     }
   },
 });

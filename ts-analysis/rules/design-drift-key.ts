@@ -50,7 +50,8 @@ export const designDriftKey = defineTsRule({
       "code writes a table that a `.tdl` in the workspace declares, with keys built differently (separator, pad width, segment order, prefix, a part the design lacks, a character the service forbids)",
     why: "The design's queries, load figures and index rows hold only for keys built as designed: a key built another way lands in other partitions and row ranges, and the design's queries stop finding it.",
     fix: "use the generated builder (`tdl codegen`); when the module is missing, or was generated from another version of the table (its design fingerprint differs), generate it again",
-  },  messages,
+  },
+  messages,
 
   check(ctx) {
     const broken = new BrokenDesigns(ctx);
@@ -152,7 +153,12 @@ class BrokenDesigns {
     if (!design.broken) return false;
     if (this.told.has(design.name)) return true;
     this.told.add(design.name);
-    this.ctx.report(span(this.ctx.sf, at), "brokenDesign", { table: design.name, design: path.basename(design.source) }, { severity: "info" });
+    this.ctx.report(
+      span(this.ctx.sf, at),
+      "brokenDesign",
+      { table: design.name, design: path.basename(design.source) },
+      { severity: "info" },
+    );
     return true;
   }
 }

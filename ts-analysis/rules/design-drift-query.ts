@@ -23,7 +23,8 @@ export const designDriftQuery = defineTsRule({
     summary: "a query (`listEntities`) on a declared table whose class differs from every query the design declares for it",
     why: "The design's load figures and key choices were checked against its declared queries: a query of another class (a scan where the design reads a row range) is a cost the design never counted.",
     fix: "declare the query in the design (and check it there), or query as a declared query does",
-  },  messages: {
+  },
+  messages: {
     undeclared: (p: { class: string; table: string; design: string; declared: Array<{ name: string; class: string }> }) =>
       `this query is a ${p.class} on table "${p.table}", but the design (${p.design}) does not declare one: ${
         p.declared.length

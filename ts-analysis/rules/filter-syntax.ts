@@ -14,7 +14,8 @@ export const filterSyntax = defineTsRule({
   docs: {
     summary: "a filter string known statically that does not parse, at the position inside the string",
     why: "The service rejects the request (400 Bad Request): the query fails every time it runs.",
-  },  messages: {
+  },
+  messages: {
     syntax: (p: { why: string; filter: string }) =>
       `this filter does not parse: ${p.why} (in "${clip(p.filter, 80)}"). The service rejects it with 400 Bad Request.`,
   },

@@ -20,7 +20,8 @@ export const unpaddedNumber = defineTsRule({
     summary: "a number enters a key without `padStart`",
     why: 'Keys sort as text: "111" sorts before "2", so numeric order and ranges break.',
     fix: '`String(x).padStart(W, "0")`, W from a design property of the same name, else 10',
-  },  messages: {
+  },
+  messages: {
     elsewhere: (p: { which: string; key: string; part: string; file: string }) =>
       `the ${p.which} '${p.key}' holds a number without padding ('${p.part}' in ${p.file}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`,
     unpadded: (p: { part: string; which: string; width: number; property?: string; max?: number | bigint }) =>
@@ -34,11 +35,12 @@ export const unpaddedNumber = defineTsRule({
         if (p.kind !== "value" || p.type !== "number") continue;
         // A part built in another file (a helper's return): reported on this file's key, without an edit elsewhere.
         if (!inThisFile(ctx, p.node)) {
-          ctx.report(
-            span(ctx.sf, key.at),
-            "elsewhere",
-            { which: key.which, key: key.expr.getText(), part: p.node.getText(), file: path.basename(p.node.getSourceFile().fileName) },
-          );
+          ctx.report(span(ctx.sf, key.at), "elsewhere", {
+            which: key.which,
+            key: key.expr.getText(),
+            part: p.node.getText(),
+            file: path.basename(p.node.getSourceFile().fileName),
+          });
           continue;
         }
         const design = ctx.design(key.table);
@@ -89,7 +91,8 @@ export const appendOnlyKey = defineTsRule({
     summary: "the partition key starts with the clock (or a time bucket, or a hash of one), a time-ordered id or a counter",
     why: "Every new entity gets a key next to the last one, so all inserts hit one range partition on one server.",
     fix: "a prefix of 16 buckets hashed from a value that varies among the entities of the moment (the row key, an id), with the `node:crypto` import",
-  },  messages: {
+  },
+  messages: {
     appendOnly: (p: { lead: "clock" | "hashedClock" | "timeId" | "counter"; part: string }) =>
       `the partition key starts with ${APPEND_LEADS[p.lead]} ('${p.part}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. ` +
       "Prefix a bucket hashed from a value that varies among the entities written at the same moment (the row key, an id): a hash of the clock is still one bucket per moment.",
@@ -102,12 +105,7 @@ export const appendOnlyKey = defineTsRule({
       const what = lead.kind === "clock" ? (lead.hashed ? "hashedClock" : "clock") : lead.kind === "time-id" ? "timeId" : "counter";
       const fix = bucketPrefixFix(ctx, key);
       const at = inThisFile(ctx, lead.node) ? lead.node : key.at;
-      ctx.report(
-        span(ctx.sf, at),
-        "appendOnly",
-        { lead: what, part: lead.node.getText() },
-        { fixes: fix ? [fix] : undefined },
-      );
+      ctx.report(span(ctx.sf, at), "appendOnly", { lead: what, part: lead.node.getText() }, { fixes: fix ? [fix] : undefined });
     }
   },
 });
@@ -150,7 +148,8 @@ export const invalidKeyCharacter = defineTsRule({
     summary: "a literal in a key holds `/ \\ # ?` or a control character",
     why: "The service rejects keys holding these characters: the write fails at run time.",
     fix: "replace it",
-  },  messages: {
+  },
+  messages: {
     forbidden: (p: { chars: string[]; service: string; forbidden: string }) =>
       `${p.chars.map(showChar).join(", ")} cannot appear in a ${p.service} key (forbidden: ${p.forbidden}).`,
   },
@@ -203,7 +202,8 @@ export const separatorOrder = defineTsRule({
     summary: "a separator sorts above a character of the variable-length part before it",
     why: 'Composite keys then sort differently from their parts: `"a100:"` sorts after `"a1001:"`.',
     fix: "a separator that sorts below every character of the part (`,`)",
-  },  messages: {
+  },
+  messages: {
     order: (p: { separator: string; part: string; low: string; replacement: string }) =>
       `"${p.separator}" after '${p.part}' sorts above '${p.low}', a character it may contain, so composite keys sort out of order. Use "${p.replacement}", which sorts below every character of the part.`,
   },

@@ -18,7 +18,8 @@ export const budgetNotice = defineTsRule({
   docs: {
     summary: "the analysis of a file stopped at its time budget: the message says what was skipped; the findings made before are kept",
     why: "Diagnostics must follow typing whatever the code: past the budget, the rest of the file would otherwise hold the editor (or `tdl check`) for as long as it takes.",
-  },  messages: {
+  },
+  messages: {
     stopped: (p: { ms: number; skipped: string[] }) =>
       `the analysis of this file stopped at its time budget (${p.ms.toFixed(0)} ms) and skipped: ${p.skipped.join("; ")}. ` +
       "The findings shown were made before; the rest of the file may hold more.",
@@ -38,7 +39,8 @@ export const untypedClient = defineTsRule({
       "an SDK method called on a client the checker types `any` that the analysis could not trace to where it is made: the hint says why; the project gets one notice",
     why: "The analysis judges keys, filters and tables by their types: through an `any` it sees nothing there, and silence would read as a clean bill.",
     fix: "type the client (`TableClient`, or a JSDoc `@type` in JavaScript)",
-  },  messages: {
+  },
+  messages: {
     untyped: (p: { method: string; why: string }) =>
       `the analysis cannot see this ${p.method} call: ${p.why}, so its table, keys and filter are not checked. Type the client as TableClient (or with a JSDoc @type in JavaScript).`,
   },

@@ -175,7 +175,8 @@ export const queryClass = defineTsRule({
     summary:
       'every `listEntities`/`getEntity` call\'s class, or "filter not known statically" (shown as CodeLens and hover, kept out of the Problems panel)',
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
-  },  messages: {
+  },
+  messages: {
     class: (p: { label: string }) => p.label,
     unknown: () => `${NOT_KNOWN}: the filter comes from outside this code (a parameter, user input or text built at run time)`,
   },
@@ -197,7 +198,8 @@ export const tableScan = defineTsRule({
     summary:
       'a `listEntities` filter that does not pin `PartitionKey`, no filter at all, or `""`; never when the filter is not known statically',
     why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
-  },  messages: {
+  },
+  messages: {
     scan: (p: { reason: string }) =>
       `this listEntities call is a table scan: ${p.reason}. Pin PartitionKey with 'eq' (and RowKey for a point read), or key a table for this query.`,
   },

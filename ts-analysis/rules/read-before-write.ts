@@ -123,7 +123,8 @@ export const readBeforeWrite = defineTsRule({
       "`getEntity` then an unconditional `updateEntity`/`upsertEntity` of the same keys (a lost-update race); not with the read's `etag`, nor insert-if-absent",
     why: "Another writer can change the entity between the read and the write; the write then overwrites that change unseen.",
     fix: "update-or-create: one `upsertEntity(entity, mode)`; read-modify-write: pass the read's ETag (`updateEntity(entity, mode, { etag })`)",
-  },  messages: {
+  },
+  messages: {
     readThenWrite: (p: { helper?: string; method: string; usesRead: boolean; mode: string }) =>
       `${p.helper ? `getEntity (through ${p.helper}())` : "getEntity"} then ${p.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
       (p.usesRead

@@ -85,7 +85,13 @@ export type TsReport<M extends Messages = Messages> = <K extends keyof M & strin
 /** The report function of one TypeScript rule, collecting into `out`. */
 export function tsReporter<M extends Messages>(rule: RuleRecord<M>, out: TsFinding[]): TsReport<M> {
   return (at: Span, messageId: keyof M & string, data?: unknown, more?: TsReportMore) => {
-    const finding: TsFinding = { code: rule.code, severity: more?.severity ?? rule.severity, start: at.start, end: at.end, ...said(rule, messageId, data) };
+    const finding: TsFinding = {
+      code: rule.code,
+      severity: more?.severity ?? rule.severity,
+      start: at.start,
+      end: at.end,
+      ...said(rule, messageId, data),
+    };
     if (more?.fixes) finding.fixes = more.fixes;
     if (more?.related?.length) finding.related = more.related;
     out.push(finding);

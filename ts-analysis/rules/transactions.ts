@@ -15,7 +15,8 @@ export const crossPartitionTransaction = defineTsRule({
     summary:
       "`submitTransaction` actions whose partition keys differ, or may differ (two different variables, unless the code shows them equal)",
     why: "An entity group transaction must stay in one partition; the service rejects it otherwise.",
-  },  messages: {
+  },
+  messages: {
     different: (p: { keys: string[]; more: boolean }) =>
       `submitTransaction's actions have different partition keys (${p.keys.join(", ")}${p.more ? ", …" : ""}): an entity group transaction must stay in one partition, so the service rejects it.`,
     mayDiffer: (p: { keys: string[]; more: boolean }) =>
@@ -54,7 +55,8 @@ export const transactionTooLarge = defineTsRule({
   docs: {
     summary: "more than 100 actions, statically known",
     why: "One batch holds at most 100 operations (Azure); the service rejects a larger one.",
-  },  messages: {
+  },
+  messages: {
     tooLarge: (p: { count: number; service: string; max: number }) =>
       `submitTransaction with ${p.count} actions: one ${p.service} batch holds at most ${p.max}. Split it into groups of ${p.max}.`,
     addedHere: (p: { count: number; line: number; service: string; max: number }) =>
@@ -75,10 +77,15 @@ export const transactionTooLarge = defineTsRule({
         related: from && from.line !== submitted.line ? [{ ...from, message: `the ${tx.count} actions are added here` }] : undefined,
       });
       if (!origin || !from || from.line === submitted.line) continue;
-      ctx.report(span(ctx.sf, origin), "addedHere", { ...limit, line: submitted.line + 1 }, {
-        severity: "hint",
-        related: [{ ...submitted, message: `submitTransaction with ${tx.count} actions` }],
-      });
+      ctx.report(
+        span(ctx.sf, origin),
+        "addedHere",
+        { ...limit, line: submitted.line + 1 },
+        {
+          severity: "hint",
+          related: [{ ...submitted, message: `submitTransaction with ${tx.count} actions` }],
+        },
+      );
     }
   },
 });

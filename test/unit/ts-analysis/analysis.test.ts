@@ -265,7 +265,10 @@ export const save = (id: string) => client.createEntity({ partitionKey: \`\${Dat
     const analyzer = new TsAnalyzer();
     analyzer.update(f, text);
     const r = analyzer.analyze(f);
-    assert.match(noticeText(r, "sdkUnresolved"), /@azure\/data-tables's types do not resolve from .* \(no node_modules yet\? run npm install\)/);
+    assert.match(
+      noticeText(r, "sdkUnresolved"),
+      /@azure\/data-tables's types do not resolve from .* \(no node_modules yet\? run npm install\)/,
+    );
     assert.deepEqual(
       r.findings.map((x) => x.code),
       ["ts/append-only-key"],

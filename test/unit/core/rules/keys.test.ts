@@ -181,7 +181,13 @@ test("key/too-long counts UTF-16 on Azure and UTF-8 on Cosmos DB", () => {
   rowKey = "x"`),
     "key/too-long",
   );
-  expectSaid(f, "tooLong", { chars: 600, bytes: 1200, encoding: "UTF-16, 2 bytes a character", service: "Azure Table Storage", limit: 1024 });
+  expectSaid(f, "tooLong", {
+    chars: 600,
+    bytes: 1200,
+    encoding: "UTF-16, 2 bytes a character",
+    service: "Azure Table Storage",
+    limit: 1024,
+  });
   expectFindings(
     T(
       `  A: string(200) charset "a-z"

@@ -170,7 +170,10 @@ test("partition/hot: load is temporal — an hourly bucket under 6,000 inserts/s
 });
 
 test("partition/hot on a moving key counts the other parts' hottest share and the reads of the current bucket", () => {
-  const [region] = expectFindings(READINGS(`«Region + "_" + date(At, "yyyyMMdd")»‹temporal›`, "  rows 1B\n  insert Reading 6K/s"), "partition/hot");
+  const [region] = expectFindings(
+    READINGS(`«Region + "_" + date(At, "yyyyMMdd")»‹temporal›`, "  rows 1B\n  insert Reading 6K/s"),
+    "partition/hot",
+  );
   expectSaid(region, "temporal", {
     load: 3000,
     example: "EU_20260102",
@@ -203,7 +206,11 @@ test("partition/hot on a moving key counts the other parts' hottest share and th
   insert Purchase 10K/s`),
     "partition/hot",
   );
-  expectSaid(inc, "temporal", { load: 10000, example: "0000000042", moving: { name: "OrderNumber", monotonic: "increasing", writeShare: 1 } });
+  expectSaid(inc, "temporal", {
+    load: 10000,
+    example: "0000000042",
+    moving: { name: "OrderNumber", monotonic: "increasing", writeShare: 1 },
+  });
 });
 
 test("partition/hot on a moving key: the preferred fix puts a bucket in front, which ends both hot and append-only", () => {

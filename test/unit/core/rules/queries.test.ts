@@ -59,7 +59,11 @@ test("query/table-scan suggests a second table, or separate queries for an 'or' 
   query «ByStatus» 5/s where Status = ?`),
     "query/table-scan",
   );
-  expectSaid(f, "scan", { reason: "no condition pins the start of the PartitionKey: every partition is read", scanned: 10_000_000, advice: "secondTable" });
+  expectSaid(f, "scan", {
+    reason: "no condition pins the start of the PartitionKey: every partition is read",
+    scanned: 10_000_000,
+    advice: "secondTable",
+  });
   // The second table is a candidate, but checking it refuses it: keyed by Status, 3 partitions read whole 5 times a second run hot.
   assert.match(f.fixes?.[0]?.title ?? "", /^Add table OrdersByStatus keyed by Status for 'ByStatus'/);
   assert.deepEqual(checkedFixes(T(`${ORDERS}\n  query «ByStatus» 5/s where Status = ?`), "query/table-scan"), []);
@@ -131,7 +135,13 @@ test("query/unordered-range: a range over an unpadded number is an error with th
   rowKey       = OrderId
   query «Recent» where Customer = ? and OrderId > ?`;
   const [f] = expectFindings(T(body), "query/unordered-range");
-  expectSaid(f, "unordered", { query: "Recent", property: "OrderId", op: ">", part: "OrderId", reason: 'an unpadded number sorts as text ("111" < "2")' });
+  expectSaid(f, "unordered", {
+    query: "Recent",
+    property: "OrderId",
+    op: ">",
+    part: "OrderId",
+    reason: 'an unpadded number sorts as text ("111" < "2")',
+  });
   expectFix(
     T(body),
     "query/unordered-range",

@@ -62,18 +62,21 @@ export async function rename(id: string, name: string) {
       ["hint", '"MEMBER"'],
     ],
   );
-  assert.deepEqual([a[0].messageId, a[0].data], [
-    "wholeTable",
-    {
-      value: "BY_PHONE",
-      declared: false,
-      target: { value: 2000, unit: "entities/s" },
-      table: "Members",
-      count: 5,
-      others: ["line 5", "line 8", "b-members.ts:4"],
-      constants: ["BY_PHONE", "MEMBER"],
-    },
-  ]);
+  assert.deepEqual(
+    [a[0].messageId, a[0].data],
+    [
+      "wholeTable",
+      {
+        value: "BY_PHONE",
+        declared: false,
+        target: { value: 2000, unit: "entities/s" },
+        table: "Members",
+        count: 5,
+        others: ["line 5", "line 8", "b-members.ts:4"],
+        constants: ["BY_PHONE", "MEMBER"],
+      },
+    ],
+  );
   assert.deepEqual(a[0].related, ["a-members.ts:5", "a-members.ts:8", "b-members.ts:4", "b-members.ts:5", "b-members.ts:8"]);
   assert.equal(
     a[1].message,
@@ -210,9 +213,12 @@ export async function dropSystem(topic: string) {
   assert.deepEqual(rest, []);
   assert.equal(only.severity, "hint");
   assert.equal(only.at, '"__system__"');
-  assert.deepEqual([only.messageId, only.data], [
-    "othersVary",
-    { value: "__system__", declared: false, target: { value: 2000, unit: "entities/s" }, table: "Subs", others: 2, varying: 1 },
-  ]);
+  assert.deepEqual(
+    [only.messageId, only.data],
+    [
+      "othersVary",
+      { value: "__system__", declared: false, target: { value: 2000, unit: "entities/s" }, table: "Subs", others: 2, varying: 1 },
+    ],
+  );
   assert.deepEqual(only.related, ["subscriptions.ts:10", "subscriptions.ts:13"]);
 });

@@ -135,5 +135,8 @@ export async function put(client: any, id: string) {
     ],
   );
   assert.match(hints[0].message, /the parameter 'client' is typed any, so its table, keys and filter are not checked/);
-  assert.match(noticeText(result, "untypedClients"), /some @azure\/data-tables calls go through clients typed any, which the analysis cannot see/);
+  assert.match(
+    noticeText(result, "untypedClients"),
+    /some @azure\/data-tables calls go through clients typed any, which the analysis cannot see/,
+  );
 });
