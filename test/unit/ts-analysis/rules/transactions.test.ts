@@ -16,7 +16,7 @@ test("transactions: actions across partitions, and more than 100 of them", () =>
     "k.ts",
     `${HEAD}
 export async function move(o: Order) {
-  await «client.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }], ["create", { partitionKey: "b", rowKey: "2" }]])»;
+  await «client.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }], ["create", { partitionKey: "b", rowKey: "2" }]])»‹different›;
   await client.submitTransaction([["create", { partitionKey: "a", rowKey: "1" }], ["delete", { partitionKey: "a", rowKey: "2" }]]);
 }
 `,
@@ -28,7 +28,7 @@ export async function move(o: Order) {
 export async function bulk(o: Order) {
   const tx = new TableTransaction();
   for (let i = 0; i < 150; i++) tx.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
-  await «client.submitTransaction(tx.actions)»;
+  await «client.submitTransaction(tx.actions)»‹ts/transaction-too-large:tooLarge›;
   const small = new TableTransaction();
   for (let i = 0; i < 100; i++) small.createEntity({ partitionKey: o.customer, rowKey: String(i).padStart(3, "0") });
   await client.submitTransaction(small.actions);
