@@ -125,11 +125,8 @@ function cleanup(options: StressValues, given: ReadonlyMap<string, string>): Pro
 }
 
 /**
- * What `tdl stress`'s flags ask for, as the parts the one builder
- * (`buildStressJob`) completes: the same parts the VS Code command asks
- * with, so both run with the same defaults. `embedded` is the embedded
- * emulator when the run starts one (its throttling is then scaled to this
- * machine, calibrated or by --emulator-scale).
+ * What the flags ask for, in the parts `buildStressJob` completes (as the VS Code command's do, so both get the same
+ * defaults). `embedded`: the embedded emulator when the run starts one (its throttling scaled to this machine).
  */
 export function stressRequest(
   options: StressValues,

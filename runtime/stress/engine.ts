@@ -15,7 +15,8 @@ import { UsageError } from "@core/errors";
 import type { StressReport } from "@protocol/stress-report";
 import { makeClients } from "../account/clients";
 import { isLoopback } from "../account/connection-string";
-import { isAbort, linked } from "./deadline";
+import { narrowed, phaseBound, type PhaseBound } from "./bound";
+import { isAbort } from "./deadline";
 import { directHttpClient } from "./direct-http";
 import { deletePhase, reportOf, settle } from "./ending";
 import type { Calibration } from "./calibrate";
@@ -104,14 +105,14 @@ function prepare(job: StressJob, external: ExternalLoad | undefined): RunState {
 interface LoadPhase {
   name: StressPhase;
   when?: (run: RunState) => boolean;
-  go: (run: RunState) => Promise<void>;
+  go: (run: RunState, bound: PhaseBound) => Promise<void>;
 }
 
 const LOAD_PHASES: readonly LoadPhase[] = [
   { name: "create", go: createPhase },
   { name: "calibrate", when: (run) => run.job.target.emulator, go: calibratePhase },
   { name: "preload", when: (run) => run.wanted > 0, go: preloadPhase },
-  { name: "run", go: (run) => (run.external ? externalRunPhase(run, run.external) : builtinRunPhase(run)) },
+  { name: "run", go: (run, bound) => (run.external ? externalRunPhase(run, run.external) : builtinRunPhase(run, bound)) },
 ];
 
 /** Announces a phase: the run's state and the caller's hook. */
@@ -122,7 +123,8 @@ function enter(run: RunState, phase: StressPhase): void {
 
 /**
  * The phases up to the end of the load, in order. The one place that
- * checks for a cancel between phases; a failure names the phase it was in.
+ * checks for a cancel between phases and makes each phase's time bounds
+ * (bound.ts); a failure names the phase it was in.
  */
 async function loadPhases(run: RunState): Promise<PhaseFailure | undefined> {
   const signal = run.job.hooks.signal;
@@ -132,7 +134,7 @@ async function loadPhases(run: RunState): Promise<PhaseFailure | undefined> {
       if (phase.name !== "create" && signal?.aborted) break;
       if (phase.when && !phase.when(run)) continue;
       enter(run, phase.name);
-      await phase.go(run);
+      await phase.go(run, phaseBound(signal, run.job.limits.requestTimeoutMs));
     }
     return undefined;
   } catch (e) {
@@ -141,49 +143,39 @@ async function loadPhases(run: RunState): Promise<PhaseFailure | undefined> {
 }
 
 /** Creates and marks the table. */
-async function createPhase(run: RunState): Promise<void> {
-  const { plan: p, limits, hooks } = run.job;
-  await createMarkedTable(run.service, run.client, run.table, p.design.file, hooks.signal, limits.requestTimeoutMs, run.created);
-  hooks.onTable?.(run.table);
+async function createPhase(run: RunState, bound: PhaseBound): Promise<void> {
+  await createMarkedTable(run.service, run.client, run.table, run.job.plan.design.file, bound, run.created);
+  run.job.hooks.onTable?.(run.table);
 }
 
 /** Measures (or takes) the emulator's scale; nothing is throttled while setting up. */
-async function calibratePhase(run: RunState): Promise<void> {
-  const { plan: p, limits, hooks } = run.job;
+async function calibratePhase(run: RunState, bound: PhaseBound): Promise<void> {
+  const { plan: p, limits } = run.job;
   run.throttle?.setThrottle("off");
   run.calibration = await calibrate(
     { throttle: run.throttle, calibration: p.calibration, emulatorScale: p.emulatorScale, calibrateMs: limits.calibrateMs },
     run.azure,
-    {
-      client: run.client,
-      gen: run.context.gen,
-      concurrency: concurrencyOf(p),
-      signal: hooks.signal,
-      requestTimeoutMs: limits.requestTimeoutMs,
-    },
+    { client: run.client, gen: run.context.gen, concurrency: concurrencyOf(p), bound },
   );
 }
 
 /** Writes the entities the reads need, within `limits.preloadMs`: the run then reads what was loaded, and the report says so. */
-async function preloadPhase(run: RunState): Promise<void> {
+async function preloadPhase(run: RunState, bound: PhaseBound): Promise<void> {
   const { limits, hooks } = run.job;
-  const bounded = linked(hooks.signal);
-  const timer = setTimeout(() => bounded.abort(), limits.preloadMs);
+  const within = narrowed(bound, limits.preloadMs);
   try {
-    run.loaded = await preload(run.client, run.context, run.metrics, run.wanted, bounded.signal, limits.requestTimeoutMs);
+    run.loaded = await preload(run.client, run.context, run.metrics, run.wanted, within);
     if (run.loaded < run.wanted && !hooks.signal?.aborted)
       run.notes.push(
         `The preload stopped at its ${Math.round(limits.preloadMs / 1000)} s bound with ${run.loaded.toLocaleString("en-US")} of ${run.wanted.toLocaleString("en-US")} entities.`,
       );
   } finally {
-    clearTimeout(timer);
-    bounded.abort();
-    bounded.dispose();
+    within.dispose();
   }
 }
 
 /** The built-in load: throttling on at the calibrated scale, then the workers until the duration ends. */
-async function builtinRunPhase(run: RunState): Promise<void> {
+async function builtinRunPhase(run: RunState, bound: PhaseBound): Promise<void> {
   const { plan: p, limits, hooks } = run.job;
   const calibration = run.calibration;
   if (calibration) run.throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
@@ -199,9 +191,8 @@ async function builtinRunPhase(run: RunState): Promise<void> {
       concurrency: concurrencyOf(p),
       durationMs: p.durationMs,
       drainMs: limits.drainMs,
-      requestTimeoutMs: limits.requestTimeoutMs,
       outageMs: limits.outageMs,
-      signal: hooks.signal,
+      bound,
       onProgress: hooks.onProgress,
       onDrain: () => enter(run, "drain"),
       pace: p.mode === "design" ? callsPerSecond(run.work) * (calibration?.scale ?? 1) : p.rate,
