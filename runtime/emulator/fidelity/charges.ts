@@ -54,7 +54,7 @@ export function chargeOf(r: TableRequest, operations: BatchOperation[] | undefin
       const pk = pinnedPartition(r.filter);
       const scanned = throttle.scanned(r.table, pk);
       // On the keys alone the scan ends with the page: the service reads what it returns, at most $top (a page of 1,000).
-      const cost = keysOnly(r.filter) ? Math.min(scanned, Math.max(1, r.top ?? PAGE_MAX)) : scanned;
+      const cost = keysOnly(r.filter) ? Math.min(scanned, Math.max(1, Number.isFinite(r.top) ? r.top! : PAGE_MAX)) : scanned;
       return { table: r.table, partitionKey: pk, cost, what: "reads", delta: 0 };
     }
     default:
