@@ -98,7 +98,7 @@ export class KeyDecomposer {
   readonly values: ValueResolver;
 
   constructor(
-    private readonly checker: ts.TypeChecker,
+    readonly checker: ts.TypeChecker,
     readonly budget: Budget = new Budget(),
   ) {
     this.values = new ValueResolver(checker, budget);

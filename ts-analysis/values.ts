@@ -105,8 +105,25 @@ export class ValueResolver {
       return [ABSENT, ...this.elements(x.expression.expression, env, depth + 1)];
     if (ts.isElementAccessExpression(x) && !ts.isStringLiteralLike(x.argumentExpression) && this.isArray(x.expression))
       return [ABSENT, ...this.elements(x.expression, env, depth + 1)];
+    // `cache[name]` of a plain object used as a cache: what is stored into it under a computed name (or nothing yet).
+    if (ts.isElementAccessExpression(x)) {
+      const stored = this.stored(x, depth);
+      if (stored) return stored;
+    }
     if (ts.isCallExpression(x)) return this.call(x, env, depth);
     return [{ kind: "expr", expr: x, env }];
+  }
+
+  /** The values stored into an object variable under computed names (`cache[key] = client`), when there are any. */
+  private stored(x: ts.ElementAccessExpression, depth: number): Value[] | undefined {
+    const base = skipValue(x.expression);
+    if (!ts.isIdentifier(base)) return undefined;
+    const sym = this.checker.getSymbolAtLocation(base);
+    const decl = sym?.valueDeclaration;
+    if (!decl) return undefined;
+    const writes = this.facts(decl).propWrites(sym).filter((w) => w.name === undefined && !w.prefix && w.value);
+    if (!writes.length) return undefined;
+    return [ABSENT, ...writes.flatMap((w) => this.values(w.value, NO_ENV, depth + 1))];
   }
 
   /** True when the checker types the expression as an array (or a tuple). */
@@ -144,7 +161,10 @@ export class ValueResolver {
     // An object whose properties are written after it was made: those properties are not what its literal says.
     const writes = facts.propWrites(sym);
     if (!writes.length) return out;
-    const written: Set<string> | "any" = writes.some((w) => w.name === undefined) ? "any" : new Set(writes.map((w) => w.name!));
+    // A computed name known to start with a text (`o["budget" + q]`) writes only the properties with that prefix.
+    const written: Set<string> | "any" = writes.some((w) => w.name === undefined && !w.prefix)
+      ? "any"
+      : new Set(writes.map((w) => w.name ?? `${w.prefix}*`));
     return out.map((v) => (v.kind === "expr" ? { ...v, written } : v));
   }
 
@@ -160,7 +180,7 @@ export class ValueResolver {
         out.push(o);
         continue;
       }
-      if (o.written === "any" || o.written?.has(name)) {
+      if (writesProperty(o.written, name)) {
         out.push(unknown(`'${name}' is set after the object is made`));
         continue;
       }
@@ -328,4 +348,12 @@ function cap(values: Value[]): Value[] {
     if (!same) out.push(v);
   }
   return out.length > MAX_ALTERNATIVES ? [unknown("more alternatives than followed")] : out;
+}
+
+/** True when the writes recorded for an object (values' `written`) may set property `name`. */
+export function writesProperty(written: ReadonlySet<string> | "any" | undefined, name: string): boolean {
+  if (!written) return false;
+  if (written === "any" || written.has(name)) return true;
+  for (const w of written) if (w.endsWith("*") && name.startsWith(w.slice(0, -1))) return true;
+  return false;
 }

@@ -9,7 +9,7 @@
 import * as path from "node:path";
 import { Fix, plural } from "@core";
 import { constantText } from "../key-parts";
-import { TableSite, tableKeyOf } from "../tables";
+import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
 import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
@@ -52,32 +52,38 @@ export const constantPartitionKey: TsRule = {
       const named = key.write.table;
       const source = named === undefined ? key.write.tableSource : undefined;
       const label = named !== undefined ? `table "${named}"` : source ? `the table named by ${source.shown}` : undefined;
+      // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
+      // the table is not one partition, whatever its name.
+      if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
       if (!all || !label || all.incomplete) {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
         const why = all?.incomplete ? "not every file of the project was read in time" : "its table is not known statically";
+        // One problem, one warning: the other writes of the same constant to tables not known statically point at it.
+        const same = label || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side);
+        const first = firstReporters(same)[0];
+        if (first && !mine(first)) {
+          ctx.report(span(ctx.sf, key.at), `${where}, as at ${show(first)}, where its constant partition key is reported.`, {
+            fixes,
+            severity: "hint",
+            related: related([first], `the partition key "${value}" is reported here`),
+          });
+          continue;
+        }
+        const elsewhere = same.filter((s) => !mine(s) && !repeats.includes(s));
         ctx.report(
           span(ctx.sf, key.at),
           `${where}, so they all share one partition on one server${target}; ${why}, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
-          { fixes, related: related(repeats, `the same partition key "${value}", written through this key`) },
+          {
+            fixes,
+            related: related([...repeats, ...elsewhere], `the same partition key "${value}", written through this key or to a table not known statically`),
+          },
         );
         continue;
       }
       const varying = all.sites.filter((s) => !s.unknown && s.constant === undefined);
-      if (varying.length) {
-        // Other writes of the table spread their keys: only the entities written with this constant share a partition.
-        // Said quietly (a hint), once per constant of the table, at its first place; the other places are related.
-        const same = all.sites.filter((s) => s.constant === value);
-        const first = firstReporters(same)[0];
-        if (first && !mine(first)) continue;
-        const others = same.filter((s) => !mine(s));
-        const also = others.length ? ` (here and at ${plural(others.length, "other place")})` : "";
-        ctx.report(
-          span(ctx.sf, key.at),
-          `${where}${also}; other writes to ${label} (${varying.length}) vary their keys, so only the entities written with "${value}" share one partition.`,
-          { fixes, severity: "hint", related: related(others, `the same partition key "${value}"`) },
-        );
-        continue;
-      }
+      // Other writes of the table spread their keys: the constant is a side partition (index or meta rows), not a
+      // table in one partition; nothing to say.
+      if (varying.length) continue;
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
       const constantSites = all.sites.filter((s) => s.constant !== undefined);
       const primary = firstReporters(constantSites)[0];
@@ -173,3 +179,4 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
     preferred: true,
   };
 }
+

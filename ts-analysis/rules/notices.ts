@@ -39,5 +39,16 @@ export const untypedClient: TsRule = {
         `the analysis cannot see this ${callee.name.text} call: ${u.why}, so its table, keys and filter are not checked. Type the client as TableClient (or with a JSDoc @type in JavaScript).`,
       );
     }
+    // Recognised without types: said once per file, at the first such call, so that the user knows what the findings rest on.
+    const first = ctx.usage.recognised[0];
+    if (first) {
+      const callee = first.call.expression as ts.PropertyAccessExpression;
+      const more = ctx.usage.recognised.length - 1;
+      ctx.report(
+        span(ctx.sf, callee.name),
+        `this client is typed any and could not be traced to where it is made; it is taken for a TableClient because ${first.how}` +
+          `${more ? ` (and ${more} more call${more > 1 ? "s" : ""} of this file likewise)` : ""}. Type it as TableClient (or with a JSDoc @type in JavaScript) to have its table checked too.`,
+      );
+    }
   },
 };

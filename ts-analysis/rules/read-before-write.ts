@@ -13,6 +13,7 @@ import { EntityWrite, KeyedCall } from "../calls";
 import { skipOuter } from "../key-parts";
 import * as path from "node:path";
 import { ReadTracer } from "../reads";
+import { HelperReads, textIn } from "../read-summaries";
 import { Env, skipValue } from "../values";
 import { exits } from "../returns";
 import { span, text, TsRule, TsRuleContext } from "./rule";
@@ -95,12 +96,16 @@ function passesEtag(ctx: TsRuleContext, w: EntityWrite): boolean {
 }
 
 function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: ReadonlySet<ts.Symbol>): boolean {
-  const sf = ctx.sf;
+  // The keys compared as text in this function's words: a helper's parameters replaced by what is passed to them.
+  const keys = HELPER_KEYS.get(read.call) ?? {
+    partitionKey: textIn(read.partitionKey, undefined, ctx.checker),
+    rowKey: textIn(read.rowKey, undefined, ctx.checker),
+  };
   if (
     w.partitionKey &&
     w.rowKey &&
-    text(sf, w.partitionKey) === text(sf, read.partitionKey) &&
-    text(sf, w.rowKey) === text(sf, read.rowKey)
+    textIn(w.partitionKey, w.partitionKeyEnv ?? w.env, ctx.checker) === keys.partitionKey &&
+    textIn(w.rowKey, w.rowKeyEnv ?? w.env, ctx.checker) === keys.rowKey
   )
     return true;
   // The entity written is the read's result, or spreads it (its keys come with it).
@@ -133,7 +138,8 @@ export const readBeforeWrite: TsRule = {
       const fn = functionOf(read.call);
       const decl = resultOf(read.call);
       const result = boundSymbols(ctx, boundBy(read.call));
-      const write = ctx.usage.writes.find(
+      const helper = isHelperRead(read);
+      const racing = ctx.usage.writes.filter(
         (w) =>
           isUpdate(w) &&
           functionOf(w.call) === fn &&
@@ -143,26 +149,34 @@ export const readBeforeWrite: TsRule = {
           sameKeys(ctx, read, w, result) &&
           !passesEtag(ctx, w),
       );
-      if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
-      // Read through a helper and written back whole: said below, at the write, as the entity written back.
-      if (isHelperRead(read) && tracer.of(write)) continue;
-      told.add(write);
-      // A write built from what was read races with other writers; a write that ignores the read, while the read
-      // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
-      // and a write that ignores it are two independent calls.
-      const usesRead = dependsOnRead(ctx, read.call, write.call, result);
-      if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
-      const helper = isHelperRead(read);
-      const fix = helper ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
-      const mode = write.mode ?? "Merge";
-      ctx.report(
-        span(sf, read.call),
-        `${helper ? `getEntity (through ${calleeName(read.call)}())` : "getEntity"} then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-          (usesRead
-            ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
-            : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
-        { fixes: fix ? [fix] : undefined },
-      );
+      // A read of the SDK is reported once, at the read (its first write says why); a read through the application's
+      // helper is reported at each write it races with: the SDK call there is what to change, and each is its own race.
+      for (const write of helper ? racing : racing.slice(0, 1)) {
+        // A write through a helper (`save(table, entity)`) is the helper's SDK call made with this call's arguments.
+        if (!(ts.isPropertyAccessExpression(write.call.expression) || write.via)) continue;
+        // Read through a helper and written back whole: said below, at the write, as the entity written back.
+        if (helper && tracer.of(write)) continue;
+        told.add(write);
+        // A write built from what was read races with other writers; a write that ignores the read, while the read
+        // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
+        // and a write that ignores it are two independent calls.
+        const usesRead = dependsOnRead(ctx, read.call, write.call, result);
+        if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
+        const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
+        const mode = write.mode ?? "Merge";
+        const readWords = helper ? `the entity read by getEntity (through ${calleeName(read.call)}() at line ${lineOf(sf, read.call)})` : "";
+        ctx.report(
+          span(sf, helper ? write.call : read.call),
+          (helper
+            ? `${readWords} is written back by ${write.method} of the same keys without its ETag`
+            : `getEntity then ${write.method} of the same keys without the read's ETag`) +
+            ": another writer can change the entity in between, and this write overwrites that change (a lost update). " +
+            (usesRead
+              ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
+              : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
+          { fixes: fix ? [fix] : undefined },
+        );
+      }
     }
     // The entity written comes from a read made elsewhere: a helper that returns getEntity's result, a `let` assigned in
     // a try block, a row of a listing written back.
@@ -206,6 +220,9 @@ function reaches(read: ts.Node, write: ts.Node): boolean {
 }
 
 const HELPER_READS = new WeakSet<ts.CallExpression>();
+/** The keys of a read made through a helper whose result is mapped before it is returned, in the caller's words. */
+const HELPER_KEYS = new WeakMap<ts.CallExpression, { partitionKey: string; rowKey: string }>();
+const lineOf = (sf: ts.SourceFile, n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
 const isHelperRead = (read: KeyedCall) => HELPER_READS.has(read.call);
 
 function calleeName(c: ts.CallExpression): string {
@@ -222,6 +239,7 @@ function calleeName(c: ts.CallExpression): string {
 function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
   const out: KeyedCall[] = [];
   const values = ctx.decomposer.values;
+  const summaries = new HelperReads(ctx.checker);
   // Only where a read can pair with a write: the functions that update or upsert (following a call costs a signature).
   const scopes = new Set<ts.Node>();
   for (const w of ctx.usage.writes) {
@@ -234,6 +252,7 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
     const n = stack.pop()!;
     ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
     if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
+    let found = false;
     for (const v of values.values(n)) {
       if (v.kind !== "expr") continue;
       const got = skipValue(v.expr);
@@ -244,8 +263,16 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
       const receiver = (got.expression as ts.PropertyAccessExpression).expression;
       HELPER_READS.add(n);
       out.push({ call: n, method: "getEntity", partitionKey, rowKey, table: ctx.usageFinder.tableOf(receiver) });
+      found = true;
       break;
     }
+    // A helper that maps what it read before returning it (`toRecord(await client.getEntity(…))`): its summary.
+    const summary = found ? undefined : summaries.at(n);
+    if (!summary) continue;
+    HELPER_READS.add(n);
+    HELPER_KEYS.set(n, { partitionKey: summary.partitionKey, rowKey: summary.rowKey });
+    const receiver = (summary.get.expression as ts.PropertyAccessExpression).expression;
+    out.push({ call: n, method: "getEntity", partitionKey: n, rowKey: n, table: ctx.usageFinder.tableOf(receiver) });
   }
   return out;
 }
