@@ -13,6 +13,8 @@ import { sdkKindOf } from "./sdk";
 import type { Env } from "./values";
 
 const MAX_DEPTH = 3;
+/** The text of a key made from a helper's locals: equal to no key written by a caller. */
+const LOCAL = "\u0000local";
 
 /** The keys a helper's read uses, as text in the words of the call that runs the helper. */
 export interface HelperRead {
@@ -71,7 +73,12 @@ export class HelperReads {
   constructor(private readonly checker: ts.TypeChecker) {}
 
   /** The read a call of a helper makes and returns, with its keys in the call's words; undefined when it makes none. */
-  at(call: ts.CallExpression, outer: (sym: ts.Symbol) => string | undefined = () => undefined, depth = 0): HelperRead | undefined {
+  at(
+    call: ts.CallExpression,
+    outer: (sym: ts.Symbol) => string | undefined = () => undefined,
+    depth = 0,
+    enclosing?: ts.FunctionLikeDeclaration,
+  ): HelperRead | undefined {
     if (depth > MAX_DEPTH) return undefined;
     const decl = this.callee(call);
     if (!decl) return undefined;
@@ -79,19 +86,39 @@ export class HelperReads {
     decl.parameters.forEach((p, i) => {
       const sym = ts.isIdentifier(p.name) ? this.checker.getSymbolAtLocation(p.name) : undefined;
       const arg = call.arguments[i] ?? p.initializer;
-      if (sym && arg) args.set(sym, instantiate(arg, outer, this.checker));
+      // An argument made from the enclosing helper's locals is not in the first caller's words: it matches nothing.
+      if (sym && arg) args.set(sym, enclosing && this.usesLocals(arg, enclosing) ? LOCAL : instantiate(arg, outer, this.checker));
     });
     const names = (sym: ts.Symbol) => args.get(sym);
     for (const read of this.readsReturned(decl)) {
       if (this.isGetEntity(read)) {
         const [pk, rk] = read.arguments;
-        if (!pk || !rk) continue;
+        // A key made from the helper's own locals is not in the caller's words: nothing to compare.
+        if (!pk || !rk || this.usesLocals(pk, decl) || this.usesLocals(rk, decl)) continue;
+        const keys = [instantiate(pk, names, this.checker), instantiate(rk, names, this.checker)];
+        if (keys.some((k) => k.includes(LOCAL))) continue;
         return { get: read, partitionKey: instantiate(pk, names, this.checker), rowKey: instantiate(rk, names, this.checker) };
       }
-      const inner = this.at(read, names, depth + 1);
+      const inner = this.at(read, names, depth + 1, decl);
       if (inner) return inner;
     }
     return undefined;
+  }
+
+  /** True when an expression mentions a variable declared inside the function (not one of its parameters). */
+  private usesLocals(e: ts.Expression, decl: ts.FunctionLikeDeclaration): boolean {
+    const body = decl.body!;
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found) return;
+      if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
+        const d = this.checker.getSymbolAtLocation(n)?.valueDeclaration;
+        if (d && !ts.isParameter(d) && d.getSourceFile() === body.getSourceFile() && d.pos >= body.pos && d.end <= body.end) found = true;
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(e);
+    return found;
   }
 
   /** The function a call runs, when it is the program's own (not a declaration file's). */
