@@ -150,3 +150,40 @@ export async function join(game: string, player: string) {
   );
   assert.deepEqual(lines(f, "ts/constant-partition-key"), []);
 });
+
+test("a key made from a Date parameter is the clock, in each view of it (ISO day, month, time)", () => {
+  const f = fx.file(
+    "dated.ts",
+    `import { TableClient } from "@azure/data-tables";
+const log = TableClient.fromConnectionString(process.env.CONN ?? "", "DayLog");
+export async function byDay(at: Date, id: string) {
+  await log.createEntity({ partitionKey: at.toISOString().slice(0, 10), rowKey: id });
+}
+export async function byMonth(when: Date, id: string) {
+  await log.createEntity({ partitionKey: \`\${when.getUTCFullYear()}-\${when.getUTCMonth() + 1}\`, rowKey: id });
+}
+export async function byName(name: string, id: string) {
+  await log.createEntity({ partitionKey: name.slice(0, 10), rowKey: id });
+}
+`,
+  );
+  assert.deepEqual(lines(f, "ts/append-only-key"), [4, 7]);
+});
+
+test("a number typed number that comes from a request body is an unpadded number, as a parameter typed number is", () => {
+  const f = fx.file(
+    "tickets.ts",
+    `import { TableClient } from "@azure/data-tables";
+const tickets = TableClient.fromConnectionString(process.env.CONN ?? "", "Tickets");
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function open(req: { body: any }, project: string) {
+  const n: number = req.body.n;
+  await tickets.createEntity({ partitionKey: project, rowKey: String(n) });
+}
+export async function openTyped(n: number, project: string) {
+  await tickets.createEntity({ partitionKey: project, rowKey: String(n) });
+}
+`,
+  );
+  assert.deepEqual(lines(f, "ts/unpadded-number"), [6, 9]);
+});
