@@ -131,7 +131,7 @@ export async function tick() {
 test("ts/constant-partition-key, with a composite fix from another property of the entity", () => {
   fx.expect(
     "f.ts",
-    `${HEAD}
+    `${HEAD.replace('"Orders"', '"OrderArchive"')}
 const TABLE_PK = "orders";
 export async function save(o: Order) {
   await client.createEntity({ partitionKey: «TABLE_PK», rowKey: o.id, customer: o.customer });
