@@ -33,6 +33,8 @@ export interface TableSite {
   creates: boolean;
   /** A constant written through a client that writes varying keys too: a side partition of that table. */
   side?: boolean;
+  /** A constant partition key with a constant row key: one row of its own (a settings row), neither spreading nor concentrating. */
+  oneRow?: boolean;
 }
 
 export interface TableSites {
@@ -130,6 +132,8 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
     keyed.add(key.write!);
     const side = sameClientVaries(keys, key, decomposer.checker);
     const constant = constantText(key.parts);
+    const w = key.write!;
+    const oneRow = constant !== undefined && !!w.rowKey && constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) !== undefined;
     const unknown = constant === undefined && copiesStoredKey(key.expr);
     const at = locationOf(key.at);
     out.push({
@@ -142,6 +146,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
         key: keyIdentity(key),
         ...(key.at === key.expr ? { atKey: true } : {}),
         ...(side ? { side } : {}),
+        ...(oneRow ? { oneRow } : {}),
       },
     });
   }

@@ -7,7 +7,7 @@
  * builds it, called from many files) is one site, reported where the key is.
  */
 import * as path from "node:path";
-import { Fix, plural } from "@core";
+import { Fix, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
 import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
@@ -52,6 +52,9 @@ export const constantPartitionKey: TsRule = {
       const named = key.write.table;
       const source = named === undefined ? key.write.tableSource : undefined;
       const label = named !== undefined ? `table "${named}"` : source ? `the table named by ${source.shown}` : undefined;
+      // A constant partition key with a constant row key writes one row (a settings row, the current round): a row of
+      // its own, not a table in one partition.
+      if (key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv)) !== undefined) continue;
       // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
       // the table is not one partition, whatever its name.
       if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
@@ -59,7 +62,7 @@ export const constantPartitionKey: TsRule = {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
         const why = all?.incomplete ? "not every file of the project was read in time" : "its table is not known statically";
         // One problem, one warning: the other writes of the same constant to tables not known statically point at it.
-        const same = label || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side);
+        const same = label || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side && !s.oneRow);
         const first = firstReporters(same)[0];
         if (first && !mine(first)) {
           ctx.report(span(ctx.sf, key.at), `${where}, as at ${show(first)}, where its constant partition key is reported.`, {
@@ -85,7 +88,7 @@ export const constantPartitionKey: TsRule = {
       // table in one partition; nothing to say.
       if (varying.length) continue;
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
-      const constantSites = all.sites.filter((s) => s.constant !== undefined);
+      const constantSites = all.sites.filter((s) => s.constant !== undefined && !s.oneRow);
       const primary = firstReporters(constantSites)[0];
       if (primary && !mine(primary)) {
         ctx.report(
@@ -173,9 +176,12 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
   const best = keyMaterial(ctx, key, { rowKey: false, pure: false })[0];
   if (!best) return undefined;
   const part = best.kind === "number" ? `String(${text(ctx.sf, best.expr)}).padStart(10, "0")` : text(ctx.sf, best.expr);
+  // The separator the design rules ask for: one that sorts below every character of the part (`,`), never `_`.
+  const sep = separatorBelow(0x30, ctx.profile);
+  if (!sep) return undefined;
   return {
     title: `Make the partition key composite with ${best.name}`,
-    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + "_")} + ${part}` }],
+    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + sep)} + ${part}` }],
     preferred: true,
   };
 }

@@ -187,3 +187,23 @@ export async function openTyped(n: number, project: string) {
   );
   assert.deepEqual(lines(f, "ts/unpadded-number"), [6, 9]);
 });
+
+test("a constant partition key with a constant row key is one row (a settings row), not a table in one partition", () => {
+  const f = fx.file(
+    "settings.ts",
+    `import { TableClient } from "@azure/data-tables";
+const settings = TableClient.fromConnectionString(process.env.CONN ?? "", "Settings");
+const rounds = TableClient.fromConnectionString(process.env.CONN ?? "", "Rounds");
+const SCOPE = "global";
+export async function saveSettings(theme: string) {
+  await settings.upsertEntity({ partitionKey: SCOPE, rowKey: "current", theme });
+}
+export async function nextRound(n: number) {
+  await rounds.upsertEntity({ partitionKey: "round", rowKey: "current", n });
+  await rounds.upsertEntity({ partitionKey: "round", rowKey: String(n).padStart(6, "0"), n });
+}
+`,
+  );
+  // Settings: one row. Rounds: the numbered rows all go to "round" too, which is one partition.
+  assert.deepEqual(lines(f, "ts/constant-partition-key"), [10]);
+});

@@ -163,7 +163,7 @@ export async function pay(amount: number, status: "new" | "done", payerId: strin
     `import { TableClient } from "@azure/data-tables";
 const payments = TableClient.fromConnectionString(process.env.CONN ?? "", "Payments");
 export async function pay(amount: number, status: "new" | "done", payerId: string, id: string) {
-  await payments.createEntity({ partitionKey: "payments_" + payerId, rowKey: id, amount, status, at: new Date().toISOString(), payerId });
+  await payments.createEntity({ partitionKey: "payments," + payerId, rowKey: id, amount, status, at: new Date().toISOString(), payerId });
 }
 `,
   );

@@ -152,7 +152,7 @@ export async function save(o: Order) {
     "ts/constant-partition-key",
     `${OWN}
 export async function save(o: Order) {
-  await client.createEntity({ partitionKey: "orders_" + o.customer, rowKey: o.id, customer: o.customer });
+  await client.createEntity({ partitionKey: "orders," + o.customer, rowKey: o.id, customer: o.customer });
 }
 `,
   );
