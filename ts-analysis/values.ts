@@ -40,6 +40,8 @@ const MAX_ALTERNATIVES = 16;
 /** Array methods that return one of the array's elements. */
 const PICKS: ReadonlySet<string> = new Set(["find", "findLast", "at", "pop", "shift"]);
 const MAX_DEPTH = 8;
+/** Array methods whose callback gets each element first. */
+const ARRAY_WALKS: ReadonlySet<string> = new Set(["map", "forEach", "filter", "some", "every", "flatMap", "find", "findIndex"]);
 const PENDING: Value[] = [unknown("a value that depends on itself")];
 
 export class ValueResolver {
@@ -114,6 +116,31 @@ export class ValueResolver {
     return [{ kind: "expr", expr: x, env }];
   }
 
+  /**
+   * The values of a callback's parameter: the argument of an immediately invoked function (`((e) => …)(entity)`), or an
+   * element of the array an array method walks (`rows.map((r) => …)`, `forEach`, `filter`, `some`, `every`, `flatMap`).
+   */
+  private callbackArgument(p: ts.ParameterDeclaration, depth: number): Value[] | undefined {
+    const fn = p.parent;
+    if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return undefined;
+    const index = fn.parameters.indexOf(p);
+    let inner: ts.Node = fn;
+    while (ts.isParenthesizedExpression(inner.parent)) inner = inner.parent;
+    const call = inner.parent;
+    if (!ts.isCallExpression(call)) return undefined;
+    if (call.expression === inner) return call.arguments[index] ? this.values(call.arguments[index], NO_ENV, depth + 1) : [ABSENT];
+    const callee = call.expression;
+    if (
+      index === 0 &&
+      call.arguments[0] === inner &&
+      ts.isPropertyAccessExpression(callee) &&
+      ARRAY_WALKS.has(callee.name.text) &&
+      this.isArray(callee.expression)
+    )
+      return this.elements(callee.expression, NO_ENV, depth + 1);
+    return undefined;
+  }
+
   /** The values stored into an object variable under computed names (`cache[key] = client`), when there are any. */
   private stored(x: ts.ElementAccessExpression, depth: number): Value[] | undefined {
     const base = skipValue(x.expression);
@@ -141,6 +168,9 @@ export class ValueResolver {
     const decl = sym.valueDeclaration;
     if (!decl) return [{ kind: "expr", expr: id, env }];
     if (ts.isParameter(decl)) {
+      // A callback's parameter, where the call that runs it is in sight: an immediately invoked function, `map`/`forEach`.
+      const passed = this.callbackArgument(decl, depth);
+      if (passed) return passed;
       // A default applies when the argument is absent; nobody bound this one, so it is whatever the caller passes.
       return [{ kind: "expr", expr: id, env }];
     }

@@ -18,11 +18,19 @@ import { Env, skipValue } from "../values";
 import { exits } from "../returns";
 import { span, text, TsRule, TsRuleContext } from "./rule";
 
+/** The function a node runs in; a function invoked where it is written (`((e) => …)(x)`) runs in the one around it. */
 const functionOf = (n: ts.Node) => {
   let p: ts.Node | undefined = n.parent;
-  while (p && !ts.isFunctionLike(p)) p = p.parent;
+  while (p && (!ts.isFunctionLike(p) || invokedInPlace(p))) p = p.parent;
   return p;
 };
+
+function invokedInPlace(fn: ts.Node): boolean {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return false;
+  let outer: ts.Node = fn;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  return ts.isCallExpression(outer.parent) && outer.parent.expression === outer;
+}
 
 /** The variable a read's result is bound to: `const existing = await client.getEntity(…)`. */
 function resultOf(read: ts.CallExpression): ts.VariableDeclaration | undefined {
@@ -160,7 +168,7 @@ export const readBeforeWrite: TsRule = {
         // A write built from what was read races with other writers; a write that ignores the read, while the read
         // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
         // and a write that ignores it are two independent calls.
-        const usesRead = dependsOnRead(ctx, read.call, write.call, result);
+        const usesRead = dependsOnRead(ctx, read.call, write.call, result, write.object);
         if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
         const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
         const mode = write.mode ?? "Merge";
@@ -331,7 +339,13 @@ function usesData(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Sym
  * True when the write is built from the read: its arguments use the read's data, directly or through
  * variables declared from it in between, or the read's result is changed in place between the two.
  */
-function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {
+function dependsOnRead(
+  ctx: TsRuleContext,
+  read: ts.CallExpression,
+  write: ts.CallExpression,
+  result: ReadonlySet<ts.Symbol>,
+  entity?: ts.Node,
+): boolean {
   const fn = functionOf(read);
   if (!fn || !result.size) return false;
   const derived = new Set(result);
@@ -349,7 +363,8 @@ function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.Ca
     ts.forEachChild(n, visit);
   };
   visit(fn);
-  return mutated || write.arguments.some((a) => usesData(ctx, a, derived));
+  // The entity's object literal too, where it is built elsewhere (passed in through a parameter).
+  return mutated || [...write.arguments, ...(entity ? [entity] : [])].some((a) => usesData(ctx, a, derived));
 }
 
 /**
