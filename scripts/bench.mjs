@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { languageService } from "./ts-service.mjs";
 import { atTerminal } from "./terminal.mjs";
+import { benchRewrites } from "./bench/rewrites.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -1158,6 +1159,7 @@ async function main() {
   if (process.argv.includes("accuracy")) {
     printAccuracy(await benchAccuracy());
     benchRealCode();
+    await benchRewrites(ROOT, require(path.join(ROOT, "dist/ts-analyzer.js")).TsAnalyzer);
     printCheck(await benchCheck());
     return;
   }
@@ -1240,6 +1242,7 @@ async function main() {
   printLargeTypeScript(await benchLargeTypeScript());
   printAccuracy(await benchAccuracy());
   benchRealCode();
+  await benchRewrites(ROOT, require(path.join(ROOT, "dist/ts-analyzer.js")).TsAnalyzer);
   printCheck(await benchCheck());
 
   const stress = await benchStress();

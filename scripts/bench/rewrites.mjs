@@ -208,3 +208,44 @@ export function printRewrites(result, title, show = 20) {
     console.log(`  ${f.newAlarm ? "new alarm" : "lost"} ${f.code} ${f.file}:${f.line} under "${f.rewrite}"`);
   if (result.failures.length > show) console.log(`  … ${result.failures.length - show} more`);
 }
+
+/** The `must` rows of ../shared/corpus (real-code.expect.tsv), as sites of a copy of it at `copy`. */
+export function sharedSites(tsv, copy) {
+  return readFileSync(tsv, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split("\t"))
+    .filter((r) => r[0] === "must")
+    .map((r) => ({ file: path.join(copy, r[1]), line: Number(r[2]), code: r[3] }));
+}
+
+/**
+ * `npm run bench`'s section: every rewrite over test/corpus, then over ../shared/corpus in a temporary copy (its
+ * node_modules linked to ours, never copied into the project), with the bundled analyzer.
+ */
+export async function benchRewrites(root, TsAnalyzer) {
+  const { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const perProject = (base) => {
+    const analyzers = new Map();
+    return (file) => {
+      const project = path.relative(base, file).split(path.sep)[0];
+      if (!analyzers.has(project)) analyzers.set(project, new TsAnalyzer());
+      return analyzers.get(project);
+    };
+  };
+  const corpus = path.join(root, "test", "corpus");
+  printRewrites(rewriteSurvival(corpusSites(corpus), perProject(corpus)), "Rewrites of test/corpus's labelled sites (survival per rewrite, per rule)");
+  const shared = path.resolve(root, "..", "shared", "corpus");
+  if (!existsSync(path.join(shared, "real-code.expect.tsv"))) return;
+  const copy = mkdtempSync(path.join(tmpdir(), "rewrites-"));
+  try {
+    cpSync(path.join(shared, "real-code"), copy, { recursive: true });
+    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+    const sites = sharedSites(path.join(shared, "real-code.expect.tsv"), copy).filter((s) => existsSync(s.file));
+    printRewrites(rewriteSurvival(sites, perProject(copy)), "Rewrites of ../shared/corpus's labelled problems (a temporary copy)");
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
