@@ -165,7 +165,9 @@ function siteOf(sf: ts.SourceFile, w: EntityWrite): Pick<TableSite, "file" | "li
 
 /** The client a write goes through: the receiver of its SDK call. */
 function clientOf(key: Key): ts.Expression | undefined {
-  const call = key.write?.via ?? key.write?.call;
+  // A write through a helper goes through the helper's parameter: every caller's table, not one client.
+  if (key.write?.via) return undefined;
+  const call = key.write?.call;
   return call && ts.isPropertyAccessExpression(call.expression) ? call.expression.expression : undefined;
 }
 

@@ -207,3 +207,22 @@ export async function nextRound(n: number) {
   // Settings: one row. Rounds: the numbered rows all go to "round" too, which is one partition.
   assert.deepEqual(lines(f, "ts/constant-partition-key"), [10]);
 });
+
+test("writes through one save(table, entity) helper are not one client: a constant table beside a keyed one is still reported", () => {
+  fx.file(
+    "save-helper.ts",
+    `import { TableClient } from "@azure/data-tables";
+export async function save(table: string, entity: { partitionKey: string; rowKey: string }) {
+  await TableClient.fromConnectionString(process.env.CONN ?? "", table).upsertEntity(entity);
+}
+`,
+  );
+  const f = fx.file(
+    "save-callers.ts",
+    `import { save } from "./save-helper";
+export const addUser = (email: string) => save(process.env.USERS ?? "Users", { partitionKey: "users", rowKey: email });
+export const addOrder = (user: string, id: string) => save("Orders2", { partitionKey: user, rowKey: id });
+`,
+  );
+  assert.deepEqual(lines(f, "ts/constant-partition-key"), [2]);
+});
