@@ -36,7 +36,8 @@ export function instantiate(e: ts.Node, names: (sym: ts.Symbol) => string | unde
     const n = stack.pop()!;
     if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
       const sym = checker.getSymbolAtLocation(n);
-      const text = sym && names(sym);
+      // A constant that holds a literal compares as that literal (`const pk = "pages"` is "pages").
+      const text = sym && (names(sym) ?? literalOf(sym));
       if (text !== undefined) {
         out += sf.text.slice(at, n.getStart(sf)) + text;
         at = n.getEnd();
@@ -183,4 +184,12 @@ export class HelperReads {
     if (sdkKindOf(this.checker, x.expression.name) === "client") return true;
     return (this.checker.getTypeAtLocation(x.expression.expression).flags & ts.TypeFlags.Any) !== 0;
   }
+}
+
+/** The literal a `const` holds (`const pk = "pages"`), as it is written; undefined for anything else. */
+function literalOf(sym: ts.Symbol): string | undefined {
+  const d = sym.valueDeclaration;
+  if (!d || !ts.isVariableDeclaration(d) || !d.initializer || !(ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const)) return undefined;
+  const init = d.initializer;
+  return ts.isStringLiteralLike(init) || ts.isNumericLiteral(init) ? JSON.stringify(init.text) : undefined;
 }
