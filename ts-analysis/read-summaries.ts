@@ -37,7 +37,8 @@ export function instantiate(e: ts.Node, names: (sym: ts.Symbol) => string | unde
     if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
       const sym = checker.getSymbolAtLocation(n);
       // A constant that holds a literal compares as that literal (`const pk = "pages"` is "pages").
-      const text = sym && (names(sym) ?? literalOf(sym));
+      const passed = sym && names(sym) === undefined ? argumentInPlace(sym) : undefined;
+      const text = sym && (names(sym) ?? literalOf(sym) ?? (passed && instantiate(passed, names, checker)));
       if (text !== undefined) {
         out += sf.text.slice(at, n.getStart(sf)) + text;
         at = n.getEnd();
@@ -192,4 +193,16 @@ function literalOf(sym: ts.Symbol): string | undefined {
   if (!d || !ts.isVariableDeclaration(d) || !d.initializer || !(ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const)) return undefined;
   const init = d.initializer;
   return ts.isStringLiteralLike(init) || ts.isNumericLiteral(init) ? JSON.stringify(init.text) : undefined;
+}
+
+/** The argument a parameter of a function invoked where it is written gets (`((pk) => …)(shop)` gives `pk` the text `shop`). */
+function argumentInPlace(sym: ts.Symbol): ts.Expression | undefined {
+  const p = sym.valueDeclaration;
+  if (!p || !ts.isParameter(p)) return undefined;
+  const fn = p.parent;
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return undefined;
+  let outer: ts.Node = fn;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  const call = outer.parent;
+  return ts.isCallExpression(call) && call.expression === outer ? call.arguments[fn.parameters.indexOf(p)] : undefined;
 }

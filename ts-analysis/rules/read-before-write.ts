@@ -260,6 +260,9 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
     const n = stack.pop()!;
     ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
     if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
+    // A function invoked where it is written is this function's own flow: its read is a read here, seen as such.
+    const callee = skipOuter(n.expression);
+    if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) continue;
     let found = false;
     for (const v of values.values(n)) {
       if (v.kind !== "expr") continue;
