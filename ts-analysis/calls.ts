@@ -204,6 +204,14 @@ export class UsageFinder {
     return names.size === 1 ? [...names][0] : undefined;
   }
 
+  /** A callback's parameter stands for the one argument the call in sight passes it (`((a) => …submitTransaction(a))(actions)`). */
+  private passedIn(x: ts.Expression): ts.Expression {
+    if (!ts.isIdentifier(x) || !ts.isParameter(this.checker.getSymbolAtLocation(x)?.valueDeclaration ?? x)) return x;
+    const vals = this.decomposer.values.values(x);
+    const one = vals.length === 1 && vals[0].kind === "expr" ? skipOuter(vals[0].expr) : undefined;
+    return one && one !== x ? one : x;
+  }
+
   /** `listEntities({ queryOptions: { filter } })`: each way the options may be, with its filter, none, or not known. */
   private optionsOf(options: ts.Expression | undefined): ListOption[] {
     const values = this.decomposer.values;
@@ -227,7 +235,7 @@ export class UsageFinder {
     source?: TableSource,
   ): TransactionCall {
     const where = { table, ...(source ? { tableSource: source } : {}) };
-    const x = skipOuter(arg);
+    const x = this.passedIn(skipOuter(arg));
     // `tx.actions` of a TableTransaction.
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(x.expression));
