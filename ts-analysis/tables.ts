@@ -180,7 +180,8 @@ export function sameClientVaries(keys: readonly Key[], key: Key, checker: ts.Typ
   const sym = mine && ts.isIdentifier(mine) ? checker.getSymbolAtLocation(mine) : undefined;
   if (!sym) return false;
   return keys.some((k) => {
-    if (k === key || k.which !== "partitionKey" || !k.write || k.write.method === "delete" || constantText(k.parts) !== undefined) return false;
+    if (k === key || k.which !== "partitionKey" || !k.write || k.write.method === "delete" || constantText(k.parts) !== undefined)
+      return false;
     // A key copied from a stored entity (`row.partitionKey`) may be the constant itself.
     if (copiesStoredKey(k.expr)) return false;
     const other = clientOf(k);

@@ -169,7 +169,8 @@ export function sdkShape(checker: ts.TypeChecker, call: ts.CallExpression, metho
     return `${shape}: ${method}({ partitionKey, rowKey, … })`;
   if ((method === "getEntity" || method === "deleteEntity") && first && second && call.arguments.length <= 3)
     return `${shape}: ${method}(partitionKey, rowKey)`;
-  if (method === "listEntities" && (!first || has(first, "queryOptions"))) return `${shape}: listEntities(${first ? "{ queryOptions }" : ""})`;
+  if (method === "listEntities" && (!first || has(first, "queryOptions")))
+    return `${shape}: listEntities(${first ? "{ queryOptions }" : ""})`;
   if (
     method === "submitTransaction" &&
     first &&

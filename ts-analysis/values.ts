@@ -148,7 +148,9 @@ export class ValueResolver {
     const sym = this.checker.getSymbolAtLocation(base);
     const decl = sym?.valueDeclaration;
     if (!decl) return undefined;
-    const writes = this.facts(decl).propWrites(sym).filter((w) => w.name === undefined && !w.prefix && w.value);
+    const writes = this.facts(decl)
+      .propWrites(sym)
+      .filter((w) => w.name === undefined && !w.prefix && w.value);
     if (!writes.length) return undefined;
     return [ABSENT, ...writes.flatMap((w) => this.values(w.value, NO_ENV, depth + 1))];
   }

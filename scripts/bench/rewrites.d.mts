@@ -12,7 +12,10 @@ export interface RewriteResult {
   perRule: Record<string, { tried: number; survived: number }>;
   failures: Array<{ rewrite: string; file: string; line: number; code: string; newAlarm?: boolean }>;
 }
-export const REWRITES: Record<string, (fileName: string, text: string, line: number) => { text: string; line: (l: number) => number } | undefined>;
+export const REWRITES: Record<
+  string,
+  (fileName: string, text: string, line: number) => { text: string; line: (l: number) => number } | undefined
+>;
 export function rewriteSurvival(sites: Site[], analyzerFor: (file: string) => Analyzer, rewrites?: string[]): RewriteResult;
 export function corpusSites(root: string): Site[];
 export function sharedSites(tsv: string, copy: string): Site[];

@@ -164,8 +164,10 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
         const u = (perRule[site.code] ??= { tried: 0, survived: 0 });
         w.tried++;
         u.tried++;
-        if (survived) w.survived++, u.survived++;
-        else failures.push({ rewrite: name, file, line: site.line, code: site.code });
+        if (survived) {
+          w.survived++;
+          u.survived++;
+        } else failures.push({ rewrite: name, file, line: site.line, code: site.code });
         w.newAlarms += fresh.length;
         for (const f of fresh) failures.push({ rewrite: name, file, line: f.line, code: f.code, newAlarm: true });
       }
@@ -188,7 +190,12 @@ export function corpusSites(root) {
         .split(/\r?\n/)
         .forEach((l, i) => {
           const m = l.match(/\/\/ expect: ([a-z/, -]+?)(?:\s*\/\/|$)/);
-          if (m) for (const code of m[1].split(",").map((c) => c.trim()).filter(Boolean)) out.push({ file: e, line: i + 1, code });
+          if (m)
+            for (const code of m[1]
+              .split(",")
+              .map((c) => c.trim())
+              .filter(Boolean))
+              out.push({ file: e, line: i + 1, code });
         });
     }
   };
@@ -236,7 +243,10 @@ export async function benchRewrites(root, TsAnalyzer) {
     };
   };
   const corpus = path.join(root, "test", "corpus");
-  printRewrites(rewriteSurvival(corpusSites(corpus), perProject(corpus)), "Rewrites of test/corpus's labelled sites (survival per rewrite, per rule)");
+  printRewrites(
+    rewriteSurvival(corpusSites(corpus), perProject(corpus)),
+    "Rewrites of test/corpus's labelled sites (survival per rewrite, per rule)",
+  );
   const shared = path.resolve(root, "..", "shared", "corpus");
   if (!existsSync(path.join(shared, "real-code.expect.tsv"))) return;
   const copy = mkdtempSync(path.join(tmpdir(), "rewrites-"));

@@ -78,7 +78,10 @@ export const constantPartitionKey: TsRule = {
           `${where}, so they all share one partition on one server${target}; ${why}, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
           {
             fixes,
-            related: related([...repeats, ...elsewhere], `the same partition key "${value}", written through this key or to a table not known statically`),
+            related: related(
+              [...repeats, ...elsewhere],
+              `the same partition key "${value}", written through this key or to a table not known statically`,
+            ),
           },
         );
         continue;
@@ -185,4 +188,3 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
     preferred: true,
   };
 }
-

@@ -172,7 +172,9 @@ export const readBeforeWrite: TsRule = {
         if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
         const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
         const mode = write.mode ?? "Merge";
-        const readWords = helper ? `the entity read by getEntity (through ${calleeName(read.call)}() at line ${lineOf(sf, read.call)})` : "";
+        const readWords = helper
+          ? `the entity read by getEntity (through ${calleeName(read.call)}() at line ${lineOf(sf, read.call)})`
+          : "";
         ctx.report(
           span(sf, helper ? write.call : read.call),
           (helper
@@ -261,7 +263,7 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
     ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
     if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
     // A function invoked where it is written is this function's own flow: its read is a read here, seen as such.
-    const callee = skipOuter(n.expression);
+    const callee = skipOuter((n as ts.CallExpression).expression);
     if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) continue;
     let found = false;
     for (const v of values.values(n)) {

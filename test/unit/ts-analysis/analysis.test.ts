@@ -457,6 +457,8 @@ module.exports = Visits;
   const at = (code: string) => findings.filter((x) => x.code === code).map((x) => text.slice(x.start, x.end));
   assert.deepEqual(at("ts/query-class"), ["getEntity"]);
   // Read through a helper: reported at the write it races with.
-  assert.deepEqual(at("ts/read-before-write"), ['table.updateEntity({ partitionKey: site, rowKey: day, hits: before ? before.hits + 1 : 1 }, "Merge")']);
+  assert.deepEqual(at("ts/read-before-write"), [
+    'table.updateEntity({ partitionKey: site, rowKey: day, hits: before ? before.hits + 1 : 1 }, "Merge")',
+  ]);
   assert.deepEqual(at("ts/untyped-client"), []);
 });

@@ -74,7 +74,10 @@ module.exports = { visit };
   const found = result.findings.map((x) => x.code);
   assert.ok(found.includes("ts/constant-partition-key"), found.join());
   const hint = result.findings.find((x) => x.code === "ts/untyped-client");
-  assert.match(hint?.message ?? "", /taken for a TableClient because its call has the SDK's shape: upsertEntity\(\{ partitionKey, rowKey, … \}\)/);
+  assert.match(
+    hint?.message ?? "",
+    /taken for a TableClient because its call has the SDK's shape: upsertEntity\(\{ partitionKey, rowKey, … \}\)/,
+  );
 });
 
 test("a client typed any whose call has no SDK shape gets the notice, even in a file that does not import the SDK", () => {

@@ -7,13 +7,14 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { TsFixture } from "../../helpers/typescript";
 
 const fx = new TsFixture();
 after(() => fx.dispose());
 
 const lines = (f: string, code: string) => {
-  const text = require("node:fs").readFileSync(f, "utf8") as string;
+  const text = readFileSync(f, "utf8");
   return fx.analyzer
     .analyze(f)
     .findings.filter((x) => x.code === code)
