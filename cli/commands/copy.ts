@@ -13,6 +13,7 @@ import { choice, flag, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
 import { accountOf, ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
 import { count, interruptible, throttled } from "../jobs";
+import { onTable, tableName } from "../validate";
 
 /** Failing entities listed on stderr at most. */
 const LISTED = 20;
@@ -36,6 +37,8 @@ export const copy = command({
   required: ["table", "to-table", "dir"],
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
+    tableName("table", options.table!);
+    tableName("to-table", options["to-table"]!, options["to-service"]);
     const source = sessionOf(options);
     const toEnv = options["to-connection-string-env"];
     const toUrl = options["to-account-url"];
@@ -46,17 +49,19 @@ export const copy = command({
     const job = interruptible(io, "run the same command again to resume");
     const progress = throttled(io);
     try {
-      const r = await copyTable({
-        source,
-        sourceTable: options.table!,
-        target,
-        targetTable: options["to-table"]!,
-        targetService: options["to-service"],
-        dir: options.dir!,
-        skipInvalid: options["skip-invalid"],
-        signal: job.signal,
-        onProgress: (p) => progress(`copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}`),
-      });
+      const r = await onTable(source.connection.endpoint, options.table!, () =>
+        copyTable({
+          source,
+          sourceTable: options.table!,
+          target,
+          targetTable: options["to-table"]!,
+          targetService: options["to-service"],
+          dir: options.dir!,
+          skipInvalid: options["skip-invalid"],
+          signal: job.signal,
+          onProgress: (p) => progress(`copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}`),
+        }),
+      );
       const failing = r.preflight.failing
         .slice(0, LISTED)
         .map((f) => `tdl: ${f.file}:${f.line}: ${f.message}\n`)

@@ -13,6 +13,7 @@ import { flag, outputFile, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
 import { ask, count, interruptible, throttled } from "../jobs";
+import { onTable, parsedFilter, tableName } from "../validate";
 
 export const deleteCommand = command({
   name: "delete",
@@ -34,12 +35,16 @@ export const deleteCommand = command({
   oneOf: [ONE_ACCOUNT, { options: ["partition", "filter"], what: "selection" }],
   async run({ options }, io) {
     const table = options.table!;
+    tableName("table", table);
+    if (options.filter !== undefined) parsedFilter(options.filter, "--filter");
     const session = sessionOf(options);
     const job = interruptible(io, "what was deleted so far is in the log; run the command again for the rest");
     const progress = throttled(io);
     try {
       const selection = { table, partition: options.partition, filter: options.filter };
-      const plan = await planDelete(session, selection, job.signal, (n) => progress(`counting: ${count(n)} entities so far`));
+      const plan = await onTable(session.connection.endpoint, table, () =>
+        planDelete(session, selection, job.signal, (n) => progress(`counting: ${count(n)} entities so far`)),
+      );
       const what = `${count(plan.entities.length)} ${plan.entities.length === 1 ? "entity" : "entities"} in ${count(plan.partitions)} ${plan.partitions === 1 ? "partition" : "partitions"} of ${table}`;
       if (job.signal.aborted) return { stdout: "", stderr: "tdl: stopped while counting: nothing was deleted\n", exitCode: EXIT.failed };
       if (options["dry-run"] || plan.entities.length === 0)

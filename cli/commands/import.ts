@@ -12,6 +12,7 @@ import { choice, flag, integer, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
 import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
+import { existingPath, tableName } from "../validate";
 
 /** Skipped lines listed on stderr at most. */
 const LISTED = 20;
@@ -36,6 +37,8 @@ export const importCommand = command({
   async run({ positionals, options }, io) {
     const dir = positionals[0];
     const { table, concurrency, service } = options;
+    existingPath(dir);
+    tableName("table", table!, service);
     const session = sessionOf(options);
     const job = interruptible(io, `run the same command again to resume`);
     const progress = throttled(io);

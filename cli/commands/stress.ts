@@ -30,6 +30,8 @@ import { cleanupCommand } from "../stress-cleanup";
 import { localEmulator, targetFromEnv } from "../stress-target";
 import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
 import { summary } from "../stress-summary";
+import { designTable } from "../validate";
+import { analyzeTdl } from "@core";
 import { ENGINES, LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
@@ -131,6 +133,7 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
   // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
   const analysis = analysisOf(options);
+  designTable(file, analyzeTdl(text, analysis), tableName);
   checkDesign({ design: { text, file, table: tableName }, analysis, mode, mix, batch });
   // Locust must be there before an emulator or a table is started for it.
   const locust = options.engine === ENGINES[1] ? findLocust() : undefined;
