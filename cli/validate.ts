@@ -110,16 +110,14 @@ export function ruleCodes(raw: string | undefined): void {
   }
 }
 
-/** A filter that parses, or the sentence with its position and a caret under it. */
-export function parsedFilter(filter: string, option = "the filter"): FilterExpr {
+/** A filter that parses (`tdl classify FILTER`, `--filter F`), or the sentence with its position and a caret under it. */
+export function parsedFilter(filter: string): FilterExpr {
   const parsed = parseFilter(filter);
   if (parsed.ok) return parsed.expr;
   const { message, start } = parsed.error;
-  return invalidFilter(filter, option, start, describeError(new Error(message)));
-}
-
-function invalidFilter(filter: string, option: string, start: number, why: string): never {
-  throw new InputError(`${option} does not parse at character ${start + 1}: ${why}\n${caret(filter, start)}`);
+  throw new InputError(
+    `the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}`,
+  );
 }
 
 /** The properties a filter compares that the design's table does not declare (the key and system properties always exist). */

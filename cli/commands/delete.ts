@@ -36,7 +36,7 @@ export const deleteCommand = command({
   async run({ options }, io) {
     const table = options.table!;
     tableName("table", table);
-    if (options.filter !== undefined) parsedFilter(options.filter, "--filter");
+    if (options.filter !== undefined) parsedFilter(options.filter);
     const session = sessionOf(options);
     const job = interruptible(io, "what was deleted so far is in the log; run the command again for the rest");
     const progress = throttled(io);
