@@ -19,6 +19,7 @@ import {
   FidelityEmulator,
   findLocust,
   runLocustStress,
+  readEmulatorSelf,
 } from "@runtime";
 import type { StressReport, StressMode } from "@protocol";
 import { command } from "../command";
@@ -170,6 +171,8 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
       };
     }
     const host = endpointHost(target.connection.endpoint);
+    // An emulator tdl did not start (tdl emulator) says itself whether it throttles: then its scale is the run's.
+    const own = account?.local ? await readEmulatorSelf(target.connection.endpoint) : undefined;
     const engine = locust
       ? (o: Parameters<typeof runStress>[0]) => runLocustStress({ ...o, workers: options.workers ?? 2, locust })
       : runStress;
@@ -201,9 +204,11 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
         if (phase === "create") say(`creating the stress table ${table} at ${host}`);
         else if (phase === "calibrate")
           say(
-            emulatorScale === undefined
-              ? "calibrating the emulator (what this machine serves)"
-              : `scaling the emulator's targets by ${emulatorScale}`,
+            own?.throttles
+              ? `the emulator throttles at Azure's targets × ${own.scale} (tdl emulator --scale): the run is judged at that scale`
+              : emulatorScale === undefined
+                ? "calibrating the emulator (what this machine serves)"
+                : `scaling the emulator's targets by ${emulatorScale}`,
           );
         else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
         else if (phase === "run")

@@ -27,7 +27,7 @@ import { DEFAULT_CLEANUP_HINT, endpointHost, leftoverMessage, PHASE_WORDS, Stres
 import type { EngineInfo, Leftover, Skipped, StressMode, StressReport } from "@protocol/stress-report";
 import { buildReport } from "./report";
 import { EndpointSilent, RunClock, runPhase } from "./run-phase";
-import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
+import { calibrate, emulatorThrottle, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
 import { callsPerSecond, plan, readsBack, type Work } from "./workload";
 import { WrittenPool } from "./written";
 import { UsageError } from "@core/errors";
@@ -159,7 +159,9 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
     accountTargetEntitiesPerSecond: profile.accountTargetEntitiesPerSecond ?? 20_000,
   };
-  const throttle = emulator ? o.throttle : undefined;
+  // An emulator the run did not start says itself whether it throttles, and at which scale (scaling.ts).
+  const known = emulator ? await emulatorThrottle(o, o.connection.endpoint) : {};
+  const throttle = known.throttle;
   const askedMs = Math.min(o.durationMs, o.maxDurationMs ?? 300_000);
   const concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency)));
   const requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
@@ -168,7 +170,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const table = `stress${randomBytes(5).toString("hex")}`;
   const metrics = new Metrics(0);
   const clock: RunClock = {};
-  const notes: string[] = skipped.map((x) => `${x.source} did not run: ${x.reason}.`);
+  const notes: string[] = [...skipped.map((x) => `${x.source} did not run: ${x.reason}.`), ...(known.note ? [known.note] : [])];
   const wanted = readsBack(work) && !o.external ? Math.max(0, Math.floor(o.preload ?? 200)) : 0;
   let external: ExternalOutcome | undefined;
   let calibration: Calibration | undefined;
@@ -192,7 +194,13 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       enter("calibrate");
       // Setting up is not load: nothing is throttled until the run starts.
       throttle?.setThrottle("off");
-      calibration = await calibrate(o, azure, { client, gen, concurrency, signal: o.signal, requestTimeoutMs });
+      calibration = await calibrate({ ...o, throttle, emulatorScale: known.emulatorScale }, azure, {
+        client,
+        gen,
+        concurrency,
+        signal: o.signal,
+        requestTimeoutMs,
+      });
     }
     if (!o.signal?.aborted && wanted > 0) {
       enter("preload");
