@@ -19,8 +19,8 @@ import {
   type FilterExpr,
 } from "@core";
 import { readTextFile } from "./files";
-import { EXIT } from "./failure";
-import { UsageError } from "@core/errors";
+import { EXIT, failureResult } from "./failure";
+import { kindOf, UsageError } from "@core/errors";
 import { designTable, filterColumns, parsedFilter } from "./validate";
 import type { CliResult } from "./output";
 
@@ -34,8 +34,16 @@ export interface ClassifyOptions {
 
 /** The class of `filter`; a filter that does not parse is exit 2 with its position, a failure of the classifier itself is thrown (exit 3). */
 export function runClassify(filter: string, options: ClassifyOptions): CliResult {
-  const expr = parsedFilter(filter);
-  const context = designContext(filter, expr, options);
+  let expr: FilterExpr;
+  let context: FilterContext;
+  try {
+    expr = parsedFilter(filter);
+    context = designContext(filter, expr, options);
+  } catch (e) {
+    // A filter, table or column that is wrong is the user's input: its sentence and exit 2, as every command says it.
+    if (kindOf(e) === "input") return failureResult(e, "classify");
+    throw e;
+  }
   const c: Classification = classifyFilter(expr, context);
   if (options.format === "json") {
     const json = {

@@ -7,7 +7,16 @@
  * through a table of these mistakes.
  */
 import * as fs from "node:fs";
-import { parseFilter, profileFor, type FilterExpr, type ServiceName, type TableModel, type TdlAnalysis } from "@core";
+import {
+  ANALYSIS_RECORDS,
+  parseFilter,
+  profileFor,
+  RULES,
+  type FilterExpr,
+  type ServiceName,
+  type TableModel,
+  type TdlAnalysis,
+} from "@core";
 import { describeError, InputError } from "@core/errors";
 import { clip, listNames } from "@core/text/words";
 import { endpointHost } from "@runtime";
@@ -99,9 +108,10 @@ export async function onTable<T>(endpoint: string, name: string, work: () => Pro
 /** The rule codes of `--rule CODE=LEVEL,…` that `tdl` reports; one it does not is named, with the closest that it does. */
 export function ruleCodes(raw: string | undefined): void {
   if (raw === undefined) return;
-  const known = catalog().map((r) => r.code);
   for (const part of raw.split(",")) {
     const code = part.split("=")[0].trim();
+    // The TypeScript rules load with the compiler: only a `ts/` code is worth that.
+    const known = (code.startsWith("ts/") ? catalog() : [...RULES, ...ANALYSIS_RECORDS]).map((r) => r.code);
     // A malformed code or level is the analysis options' own sentence (options.ts).
     if (code && /^[a-z][a-z0-9-]*(\/[a-z0-9-]+)?$/.test(code) && !known.includes(code)) {
       const suggestion = nearest(code, known);
