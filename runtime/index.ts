@@ -26,7 +26,8 @@ export type { LeftoverTable } from "./stress/cleanup";
 export { proposedAlternative } from "./stress/compare";
 export { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
 export type { StressOptions } from "./stress/engine";
-export { endpointHost, PHASE_WORDS } from "./stress/phases";
+export { PHASE_WORDS } from "./stress/phases";
+export { endpointHost } from "./net/endpoint-host";
 export type { StressPhase } from "./stress/phases";
 
 // Stress tests on Locust: the export, a local master and workers, records back into the report, sizing

@@ -19,7 +19,7 @@ import { SERVICES, ServiceName } from "@core";
 import { RefusedError } from "@core/errors";
 import type { AccountSession } from "../account/explorer";
 import { sessionReader } from "../infer/sample-reader";
-import { endpointHost } from "../stress/phases";
+import { endpointHost } from "../net/endpoint-host";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
 import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState } from "./manifest";

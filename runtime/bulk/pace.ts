@@ -6,8 +6,8 @@
  */
 import { ServiceProfile } from "@core";
 import { AccountError } from "../account/errors";
-import { sleep } from "../stress/deadline";
-import { BackoffSettings, withRetries } from "../stress/retry";
+import { sleep } from "../net/deadline";
+import { BackoffSettings, withRetries } from "../net/retry";
 
 /** A bulk job's back-off (service-facts.md's formula): z = 1 s, zmin = 0.5 s, zmax = 30 s, 8 retries. */
 export const BULK_BACKOFF: BackoffSettings = { baseMs: 1000, minMs: 500, maxMs: 30_000, maxRetries: 8 };

@@ -10,7 +10,7 @@
  * the partition target keeps its ratio to it (2,000 : 20,000).
  */
 import type { TableClient } from "@azure/data-tables";
-import { linked, withDeadline } from "./deadline";
+import { linked, withDeadline } from "../net/deadline";
 import type { EntityGenerator } from "./generator";
 import type { Calibration } from "@protocol/stress-report";
 

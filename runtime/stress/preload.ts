@@ -6,10 +6,10 @@
  * timeout.
  */
 import type { TableClient } from "@azure/data-tables";
-import { withDeadline } from "./deadline";
+import { withDeadline } from "../net/deadline";
 import type { Metrics } from "./metrics";
 import { CallContext, prepare } from "./operations";
-import { STRESS_BACKOFF, withRetries } from "./retry";
+import { STRESS_BACKOFF, withRetries } from "../net/retry";
 
 /** Preload requests in flight at once. */
 const PRELOAD_CONCURRENCY = 32;

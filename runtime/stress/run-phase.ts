@@ -6,13 +6,13 @@
  * ends the run with that failure. The clock says how long it really took.
  */
 import type { TableClient } from "@azure/data-tables";
-import { linked, sleep, withDeadline } from "./deadline";
+import { linked, sleep, withDeadline } from "../net/deadline";
 import type { EntityGenerator } from "./generator";
 import { Call, prepare } from "./operations";
 import type { Metrics } from "./metrics";
 import type { OpType, StressMode } from "@protocol/stress-report";
 import { Pacer } from "./pacer";
-import { errorCode, ErrorLike, STRESS_BACKOFF, throttleScope, withRetries } from "./retry";
+import { errorCode, ErrorLike, STRESS_BACKOFF, throttleScope, withRetries } from "../net/retry";
 import { pick, Work } from "./workload";
 import type { WrittenPool } from "./written";
 

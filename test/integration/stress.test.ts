@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createHttpHeaders, PipelinePolicy, PipelineRequest, SendRequest } from "@azure/core-rest-pipeline";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { runStress, StressOptions, StressRefused } from "@runtime/stress/engine";
-import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/stress/retry";
+import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/net/retry";
 import { StressReport } from "@protocol/stress-report";
 import { session, startAzurite } from "../helpers/azurite";
 
