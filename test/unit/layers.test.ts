@@ -50,7 +50,7 @@ const LAYERS: Layer[] = [
 
 /** Inside the core, each room imports only the rooms below it; the leaves are for every room. */
 const CORE_LEAVES = ["core/findings.ts", "core/positions.ts", "core/services.ts", "core/options.ts", "core/errors.ts", "core/text"];
-const CORE_ROOMS = ["tdl", "odata", "model", "rules", "analysis", "cost"];
+const CORE_ROOMS = ["tdl", "odata", "model", "rules", "analysis", "fixes", "cost"];
 
 /** Parts of the client that stay free of `vscode`, so tests run them in plain Node. */
 const VSCODE_FREE = ["client/explorer", "client/webview-host", "client/commands/stress-options.ts"];
