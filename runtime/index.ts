@@ -10,7 +10,7 @@ export type { Secret } from "./account/secret";
 export { cleanConnection, interpretConnectionInput, readSasToken } from "./account/connection-input";
 export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
 export { AccountError, ConflictError } from "./account/errors";
-export { AccountSession } from "./account/explorer";
+export { AccountSession } from "./account/session";
 export { checkLiveData, liveSummary } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
 export { planImport, serialize } from "./transfer/plan";

@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { SERVICES, ServiceName } from "@core";
 import { RefusedError } from "@core/errors";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../net/endpoint-host";
 import { Checksum } from "./checksum";
