@@ -8,8 +8,12 @@ import { ExplorerController } from "../explorer/controller";
 import { EXPLORER_SHAPES } from "../explorer/shapes";
 import { hostPage, type PageServices } from "./host-page";
 
-/** The controller of the panel each extension serves, for the page's command (the commands see only its connection). */
-const serving = new WeakMap<PageServices, ExplorerController>();
+/**
+ * The controller of the panel served last, by the extension's shared
+ * `active` holder: the page's command uses it; the other commands see only
+ * its connection.
+ */
+const serving = new WeakMap<PageServices["active"], ExplorerController>();
 
 export default hostPage({
   view: "explorer",
@@ -18,7 +22,7 @@ export default hostPage({
   shapes: EXPLORER_SHAPES,
   serve(services, emit) {
     const controller = new ExplorerController(services.store, services.ui, emit);
-    serving.set(services, controller);
+    serving.set(services.active, controller);
     services.active.connection = controller.connection;
     // Connect at once to the running emulator or the connection used last: the page's start state (or an event) carries it.
     void controller.open();
@@ -28,8 +32,8 @@ export default hostPage({
       state: spec.state,
       dispose: () => {
         controller.dispose();
-        if (serving.get(services) === controller) {
-          serving.delete(services);
+        if (serving.get(services.active) === controller) {
+          serving.delete(services.active);
           services.active.connection = undefined;
         }
       },
@@ -37,6 +41,6 @@ export default hostPage({
   },
   async command(services, open) {
     open();
-    if (!services.store.list().length) await serving.get(services)?.handle("connect.emulator", {});
+    if (!services.store.list().length) await serving.get(services.active)?.handle("connect.emulator", {});
   },
 });
