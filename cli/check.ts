@@ -24,7 +24,7 @@ import {
 } from "@core";
 import { isTsFile, loadTsAnalysis } from "@ts-analysis/loader";
 import type { RelatedLocation, TsAnalyzer } from "@ts-analysis/analysis";
-import { expandPaths, readInput } from "./files";
+import { displayPath, expandPaths, isDesignFile, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, ReportFix, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
 import { designTable, DesignTable } from "@ts-analysis/drift/design-index";
@@ -43,7 +43,6 @@ export interface CheckOptions {
 const TS_PROJECT_MS = 60_000;
 
 const isDriftCode = (code: string) => code === "ts/design-drift-key" || code === "ts/design-drift-query";
-export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
 
 /** Analyses one design file into its report entry (throws when the analysis does). */
@@ -118,12 +117,6 @@ function checkedDiagnostic(lines: LineIndex, f: Finding, vet: VetResult): Report
     ...toReportDiagnostic(lines, { ...f, fixes: undefined }),
     fixes: [...vet.checked.map((v) => toFix(v.fix, v.check)), ...vet.unchecked.map((fix) => toFix(fix))],
   };
-}
-
-/** Paths relative to the working folder when inside it, with forward slashes. */
-export function displayPath(file: string): string {
-  const rel = path.relative(process.cwd(), file);
-  return (rel.startsWith("..") || path.isAbsolute(rel) ? file : rel).split(path.sep).join("/");
 }
 
 export interface CheckRun {
