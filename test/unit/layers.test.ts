@@ -129,6 +129,7 @@ const ROOMS: Record<string, Floor> = {
           "cli/output.ts",
           "cli/options.ts",
           "cli/report.ts",
+          "cli/report-entries.ts",
           "cli/failure.ts",
           "cli/account.ts",
           "cli/jobs.ts",
@@ -140,7 +141,6 @@ const ROOMS: Record<string, Floor> = {
         name: "commands",
         paths: [
           "cli/commands",
-          "cli/check.ts",
           "cli/stress-cleanup.ts",
           "cli/stress-locust.ts",
           "cli/stress-signals.ts",
