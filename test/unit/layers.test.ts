@@ -137,18 +137,8 @@ const ROOMS: Record<string, Floor> = {
         uses: [],
       },
       { name: "declarations", paths: ["cli/command.ts", "cli/help.ts", "cli/args.ts", "cli/commands-doc.ts"], uses: ["plumbing"] },
-      {
-        name: "commands",
-        paths: [
-          "cli/commands",
-          "cli/stress-cleanup.ts",
-          "cli/stress-locust.ts",
-          "cli/stress-signals.ts",
-          "cli/stress-summary.ts",
-          "cli/stress-target.ts",
-        ],
-        uses: ["plumbing", "declarations"],
-      },
+      // Each command's module, and the parts of a large one in a folder of its name (commands/stress/).
+      { name: "commands", uses: ["plumbing", "declarations"] },
     ],
   },
   client: {
