@@ -15,7 +15,7 @@ import { charsetMin } from "../model/charset";
 import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
 import { defineRule, TableContext } from "./rule";
-import { secondTable } from "../fixes/second-table";
+import { secondTable } from "./fixes/second-table";
 import { detectEol, indentOf } from "../tdl/line-ends";
 import { clip } from "../text/words";
 

@@ -9,7 +9,7 @@ import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
 import { StressReport } from "@protocol/stress-report";
 import { SNAPSHOT } from "@core";
-import report from "@client/webview-host/pages/report";
+import report from "@client/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { designAndFix } from "./report-runs";

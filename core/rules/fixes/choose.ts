@@ -7,8 +7,8 @@
  * free text (a string with neither `distinct` nor `charset`) never key a
  * partition: an update would move the entity, and nobody queries by text.
  */
-import { Table } from "../tdl/ast";
-import { PropertyInfo } from "../model/properties";
+import { Table } from "../../tdl/ast";
+import { PropertyInfo } from "../../model/properties";
 
 /** The most buckets a fix offers: past 64, reads of a range fan out too far for the writes they spread. */
 export const MAX_BUCKETS = 64;

@@ -8,14 +8,14 @@
  * write mirrored) and moves the query into it; checking it judges the
  * query in its new table.
  */
-import { Access, Query, Table } from "../tdl/ast";
-import { detectEol, indentOf, isLineBreak, lineStartOf } from "../tdl/line-ends";
-import { KeyPartInfo } from "../model/key-parts";
-import { PropertyInfo } from "../model/properties";
-import { tableFacts } from "../model/facts";
-import { Fix, TextEdit } from "../findings";
-import { chooseSeparator, keyPartText } from "../rules/fix-helpers";
-import { TableContext } from "../rules/rule";
+import { Access, Query, Table } from "../../tdl/ast";
+import { detectEol, indentOf, isLineBreak, lineStartOf } from "../../tdl/line-ends";
+import { KeyPartInfo } from "../../model/key-parts";
+import { PropertyInfo } from "../../model/properties";
+import { tableFacts } from "../../model/facts";
+import { Fix, TextEdit } from "../../findings";
+import { chooseSeparator, keyPartText } from "../fix-helpers";
+import { TableContext } from "../rule";
 
 /** A rate as the language writes it: "600/s". */
 function rateText(perSecond: number): string {
