@@ -268,7 +268,11 @@ function writesPerEntity(before: Before, after: TdlAnalysis, table: string): Fix
   const is = rowsOf(after, (n) => n === table || !before.tables.has(n));
   if (!(is > was)) return undefined;
   const size = before.analysis.tables.find((t) => t.table.name.text === table)?.table.entitySize?.value.value;
-  return { before: was, after: is, ...(size !== undefined && Number.isFinite(size) ? { bytes: { before: was * size, after: is * size } } : {}) };
+  return {
+    before: was,
+    after: is,
+    ...(size !== undefined && Number.isFinite(size) ? { bytes: { before: was * size, after: is * size } } : {}),
+  };
 }
 
 /** How each declared query changes, and which get worse (a query moved to another table is looked up by name). */

@@ -77,7 +77,12 @@ function rowKeyTail(
   const rowKey = ctx.table.rowKey!;
   const components = parts.filter((p) => p.props.length > 0);
   if (range && components.length && rendersProperty(components[0], range.name))
-    return { text: ctx.text.slice(rowKey.expr.start, rowKey.expr.end), first: parts[0], last: parts[parts.length - 1], leadsWithRange: true };
+    return {
+      text: ctx.text.slice(rowKey.expr.start, rowKey.expr.end),
+      first: parts[0],
+      last: parts[parts.length - 1],
+      leadsWithRange: true,
+    };
   const tail = identityTail(ctx.text, parts, rowKey.expr, new Set(range ? [range.name] : []), ctx.profile);
   return { text: tail.text, first: tail.parts[0], last: tail.parts[tail.parts.length - 1], leadsWithRange: false };
 }

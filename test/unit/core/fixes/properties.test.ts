@@ -18,9 +18,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeTdl, applyFixEdits, FANOUT_MAX, Finding, Fix, tableFacts, TdlAnalysis, vetFixes } from "@core";
 import { SEVERITY_RANK } from "@core/fixes/check";
-import type { KeyInfo } from "@core";
 import { fuzz } from "../../../helpers/fuzz";
 import { designTextArb } from "../../../helpers/design-arbitraries";
+import { repeatedKeyProperties } from "../../../helpers/key-equivalence";
 
 const RANK = { point: 0, "row-range": 1, "partition-range": 2, "table-scan": 3 } as const;
 const BROKEN = new Set(["syntax", "unknown-property", "duplicate-name", "missing-key", "invalid-argument", "internal"]);
@@ -44,25 +44,8 @@ function rowsPerWrite(a: TdlAnalysis): number {
   return a.tables.reduce((sum, t) => sum + tableFacts(t.table, t.props).est.rowsPerEntity, 0);
 }
 
-/** The properties a key renders more than once (hash and bucket parts excepted: a hash prefix names its property again on purpose). */
-export function repeatedProperties(key: KeyInfo | undefined): string[] {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const part of key?.parts ?? []) {
-    if (part.fn === "hash" || part.fn === "bucket") continue;
-    for (const p of part.props) (seen.has(p) ? repeated : seen).add(p);
-  }
-  return [...repeated];
-}
-
 function repeats(a: TdlAnalysis): string[] {
-  const out: string[] = [];
-  for (const t of a.tables) {
-    const { est } = tableFacts(t.table, t.props);
-    for (const [which, key] of [["partitionKey", est.pk], ["rowKey", est.rk], ...est.indexKeys.map((k, i) => [`index ${i}`, k] as const)] as const)
-      for (const p of repeatedProperties(key)) out.push(`${t.table.name.text}.${which} repeats ${p}`);
-  }
-  return out;
+  return a.tables.flatMap(repeatedKeyProperties);
 }
 
 const broken = (a: TdlAnalysis) => a.findings.filter((f) => BROKEN.has(f.code)).map((f) => `${f.code}: ${f.message}`);
