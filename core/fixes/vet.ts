@@ -18,7 +18,7 @@
  */
 import { TdlAnalysis, TdlAnalyzer } from "../analysis/analyze";
 import { tableFacts } from "../model/facts";
-import { BROKEN_CODES } from "../analysis/records";
+import { BROKEN_CODES, NEVER_INTRODUCED_CODES } from "../analysis/records";
 import { Finding, Fix, TextEdit } from "../findings";
 import { anchorOf, anchorTable, FILE_CODES, leadingFigure, QueryState, queryStates, tableHolding } from "./anchors";
 import { describeChecked, scoreOf } from "./order";
@@ -243,6 +243,12 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
   const refuse = (refused: string): FixCheck => ({ ...base, accepted: false, refused, leaves, queries: changes });
   if (anchored.some(({ f, at }) => f.code === code && at === before.anchor))
     return refuse(`it does not remove ${code} from ${before.anchor}`);
+  const introduced = anchored.find(
+    ({ f, at }) =>
+      NEVER_INTRODUCED_CODES.has(f.code) &&
+      anchored.filter((x) => x.f.code === f.code && x.at === at).length > (before.byAnchor.get(moved.get(at) ?? at) ?? []).filter((b) => b.code === f.code).length,
+  );
+  if (introduced) return refuse(`it raises ${introduced.f.code} at ${introduced.at}: ${introduced.f.message}`);
   if (!fix.fact) {
     if (worse.length) return refuse(`a declared query gets worse: ${worse.join("; ")}`);
     const raised = newFindings(

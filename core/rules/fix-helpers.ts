@@ -66,7 +66,9 @@ export function rendersProperty(part: KeyPartInfo, name: string): boolean {
  * A key's parts that a new key appends after properties it already renders
  * (`rendered`), to keep every row apart: the key as written when none of
  * its parts renders one of them again, else its other parts joined anew
- * (an index ordered by `Seq` ends with the row key `lower(Seq)` only once).
+ * (an index ordered by `Seq` ends with the row key `lower(Seq)` only once),
+ * and without the parts that depend on a property an update changes
+ * (`changing`: a key that renders one would move the entity).
  * `text` is empty when every part is rendered already.
  */
 export function identityTail(
@@ -75,8 +77,11 @@ export function identityTail(
   expr: { start: number; end: number },
   rendered: ReadonlySet<string>,
   profile: ServiceProfile,
+  changing: ReadonlySet<string> = new Set(),
 ): { text: string; parts: KeyPartInfo[] } {
-  const again = (p: KeyPartInfo) => p.props.length > 0 && [...rendered].some((n) => rendersProperty(p, n));
+  // A part goes when the new key renders its property already, or when an update changes what it depends on.
+  const again = (p: KeyPartInfo) =>
+    (p.props.length > 0 && [...rendered].some((n) => rendersProperty(p, n))) || p.props.some((n) => changing.has(n));
   if (!parts.some(again)) return { text: text.slice(expr.start, expr.end), parts: [...parts] };
   const kept = parts.filter((p) => p.props.length > 0 && !again(p));
   let out = "";

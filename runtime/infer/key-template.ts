@@ -147,7 +147,23 @@ function score(t: Atom[], keys: readonly string[], views: readonly RowView[], ro
   }
   let constant = 0;
   if (hit > 1) t.forEach((a, i) => (constant += varies[i] ? 0 : Math.max(0, (first[i]?.length ?? 0) - atomCost(a))));
-  return { cover: hit / rows.length, cost: templateCost(t) + constant + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
+  return { cover: hit / rows.length, cost: templateCost(t) + constant + repeats(t) + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
+}
+
+/**
+ * A price for a property rendered twice (a hash or bucket prefix aside): when
+ * two properties hold the same values, the key that names each once is the
+ * simpler reading.
+ */
+function repeats(t: readonly Atom[]): number {
+  const seen = new Set<string>();
+  let n = 0;
+  for (const a of t) {
+    if (a.kind === "lit" || a.kind === "free" || a.kind === "hash" || a.kind === "bucket") continue;
+    if (seen.has(a.prop)) n++;
+    seen.add(a.prop);
+  }
+  return n * 0.25;
 }
 
 /**
@@ -168,8 +184,12 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
   const explained = scored.filter((s) => !s.free && s.cover >= EXPLAINED_SHARE && (s.cover === 1 || s.t.some((a) => a.kind !== "lit")));
   const pool = explained.length ? explained : scored;
   pool.sort((a, b) => b.cover - a.cover || a.cost - b.cost);
-  // The validation sample can tie or mislead by a little: the leaders are checked on every row.
-  const leaders = pool.slice(0, 4).filter((s) => s.cover > 0);
+  // The validation sample can tie or mislead by a little: the leaders are checked on every row,
+  // each also with a property read in upper or lower case (proposer rows whose values have one case cannot tell).
+  const leaders = pool
+    .slice(0, 4)
+    .filter((s) => s.cover > 0)
+    .flatMap((s) => [s, ...caseVariants(s.t).map((t) => ({ t, cost: s.cost + 0.1 }))]);
   let winner: TemplateMatch | undefined;
   let winnerCost = Infinity;
   for (const { t, cost } of leaders) {
@@ -188,4 +208,14 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
     }
   }
   return winner;
+}
+
+/** The template with one property's plain rendering read as `upper` or `lower` instead, each way. */
+function caseVariants(t: readonly Atom[]): Atom[][] {
+  const out: Atom[][] = [];
+  t.forEach((a, i) => {
+    if (a.kind !== "ref") return;
+    for (const kind of ["upper", "lower"] as const) out.push([...t.slice(0, i), { kind, prop: a.prop }, ...t.slice(i + 1)]);
+  });
+  return out;
 }

@@ -147,14 +147,26 @@ function queryOf(props: GenProperty[], i: number): fc.Arbitrary<string> {
     .map(({ pinned, rate, returns }) => `query Q${i}${rate} where ${pinned.join(" and ")}${returns ?? ""}`);
 }
 
-function writeOf(i: number): fc.Arbitrary<string> {
+/** A write; an update, merge or upsert sometimes says which properties it changes (`sets`). */
+function writeOf(props: GenProperty[], i: number): fc.Arbitrary<string> {
   return fc
     .record({
       op: fc.constantFrom("insert", "upsert", "update", "merge", "delete"),
       rate: fc.constantFrom(...RATES),
       batch: fc.option(fc.constantFrom(" batch 10", " batch 100"), { freq: 4 }),
+      sets: fc.option(
+        fc.subarray(
+          props.map((p) => p.name),
+          { minLength: 1, maxLength: Math.min(2, props.length) },
+        ),
+        { freq: 2 },
+      ),
     })
-    .map(({ op, rate, batch }) => `${op} W${i}${rate}${op === "insert" || op === "upsert" ? (batch ?? "") : ""}`);
+    .map(
+      ({ op, rate, batch, sets }) =>
+        `${op} W${i}${rate}${op === "insert" || op === "upsert" ? (batch ?? "") : ""}` +
+        (sets && op !== "insert" && op !== "delete" ? ` sets ${sets.join(", ")}` : ""),
+    );
 }
 
 /** A design of one table, with the service it runs on. */
@@ -179,7 +191,7 @@ export const designArb: fc.Arbitrary<GenDesign> = fc
         accesses: fc
           .tuple(fc.array(fc.nat(), { minLength: 0, maxLength: 3 }), fc.array(fc.nat(), { minLength: 1, maxLength: 2 }))
           .chain(([qs, ws]) =>
-            fc.tuple(fc.tuple(...qs.map((_, i) => queryOf(properties, i + 1))), fc.tuple(...ws.map((_, i) => writeOf(i + 1)))),
+            fc.tuple(fc.tuple(...qs.map((_, i) => queryOf(properties, i + 1))), fc.tuple(...ws.map((_, i) => writeOf(properties, i + 1)))),
           )
           .map(([qs, ws]) => [...qs, ...ws]),
       }),

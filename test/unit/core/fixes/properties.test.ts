@@ -7,6 +7,7 @@
  * - no key repeats a property (a hash or bucket prefix of a property that
  *   the key then renders is the guide's pattern, not a repeat);
  * - no declared query gets worse (class rank, or requests beyond a fan-out);
+ * - no fix puts a property an update changes (`sets`) into a key;
  * - the title names what the fix writes more: a fix that adds rows per
  *   logical write (an index row, a mirrored table) says so;
  * - applying the first offered fix again and again ends within a bounded
@@ -69,6 +70,8 @@ function checkFix(text: string, before: TdlAnalysis, { finding, fix }: { finding
     assert.ok(RANK[is.class] <= RANK[was.class], `${q} went from ${was.class} to ${is.class}: ${where}`);
     if (is.requests > was.requests) assert.ok(is.requests <= FANOUT_MAX, `${q} needs ${is.requests} requests: ${where}`);
   }
+  const moving = (x: TdlAnalysis) => x.findings.filter((f) => f.code === "key/mutable-property").length;
+  assert.ok(moving(a) <= moving(before), `no fix puts a property an update changes into a key: ${where}`);
   if (!fix.fact && rowsPerWrite(a) > rowsPerWrite(before))
     assert.match(fix.title, /writes each entity (twice|\d+ times)/, `the title names the write amplification: ${where}`);
 }
