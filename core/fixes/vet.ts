@@ -246,7 +246,8 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
   const introduced = anchored.find(
     ({ f, at }) =>
       NEVER_INTRODUCED_CODES.has(f.code) &&
-      anchored.filter((x) => x.f.code === f.code && x.at === at).length > (before.byAnchor.get(moved.get(at) ?? at) ?? []).filter((b) => b.code === f.code).length,
+      anchored.filter((x) => x.f.code === f.code && x.at === at).length >
+        (before.byAnchor.get(moved.get(at) ?? at) ?? []).filter((b) => b.code === f.code).length,
   );
   if (introduced) return refuse(`it raises ${introduced.f.code} at ${introduced.at}: ${introduced.f.message}`);
   if (!fix.fact) {
