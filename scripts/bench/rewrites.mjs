@@ -158,9 +158,7 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
         analyzer.update(file, original);
         const at = r.line(site.line);
         const survived = after.some((f) => f.code === site.code && Math.abs(f.line - at) <= 5);
-        const fresh = after.filter(
-          (f) => isAlarm(f) && !before.some((b) => b.code === f.code && Math.abs(r.line(b.line) - f.line) <= 2),
-        );
+        const fresh = after.filter((f) => isAlarm(f) && !before.some((b) => b.code === f.code && Math.abs(r.line(b.line) - f.line) <= 2));
         const w = (perRewrite[name] ??= { tried: 0, survived: 0, newAlarms: 0 });
         const u = (perRule[site.code] ??= { tried: 0, survived: 0 });
         w.tried++;
