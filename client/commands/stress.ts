@@ -33,7 +33,7 @@ import { entityRate } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
 import { analyzeTdl } from "@core";
 import { COMMANDS } from "@protocol/commands";
-import { analysisOptions } from "../vscode/settings";
+import { analysisOptions, setting } from "../vscode/settings";
 import { commandStressOptions, CommandTarget, designTables, reportTitle } from "./stress-options";
 import { EmulatorHost } from "../vscode/emulator-host";
 import { ConnectionStore } from "../explorer/controller";
@@ -68,7 +68,7 @@ export class StressCommand {
       { title: `Stress test ${design.table}: mode` },
     );
     if (!mode) return;
-    const max = vscode.workspace.getConfiguration("tableDesign").get<number>("stress.maxDurationSeconds", 120);
+    const max = setting("stress.maxDurationSeconds");
     const seconds = await vscode.window.showInputBox({
       title: "Duration in seconds",
       value: "10",
@@ -154,17 +154,16 @@ export class StressCommand {
    * choice, Locust offered with its install line when it is missing.
    */
   private async pickEngine(): Promise<{ workers?: number } | undefined> {
-    const config = vscode.workspace.getConfiguration("tableDesign");
-    const setting = config.get<string>("stress.engine", "builtin");
-    const workers = Math.max(1, Math.min(64, Math.floor(config.get<number>("stress.locustWorkers", 2))));
-    if (setting === "builtin") return {};
+    const engine = setting("stress.engine");
+    const workers = setting("stress.locustWorkers");
+    if (engine === "builtin") return {};
     let installed = true;
     try {
       findLocust();
     } catch {
       installed = false;
     }
-    if (setting === "ask") {
+    if (engine === "ask") {
       const pick = await vscode.window.showQuickPick(
         [
           { label: "Built-in", description: "this process: the quick local check" },
