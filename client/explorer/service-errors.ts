@@ -7,7 +7,7 @@
  * goes into `details`, which the page shows behind a toggle. Everything
  * passes through `redact`, so no key or SAS reaches the page.
  */
-import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, codePointLabel, isInvisible } from "@core";
+import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isInvisible, showChar } from "@core";
 import { AccountError, redact } from "@runtime";
 import { type ErrorKind, TdlError } from "@core/errors";
 
@@ -33,11 +33,6 @@ export interface ErrorScene {
 
 type Explain = (scene: ErrorScene, answer: string) => string;
 
-function showChar(c: string): string {
-  const code = c.charCodeAt(0);
-  return isInvisible(code) ? `the control character ${codePointLabel(code)}` : `'${c}'`;
-}
-
 /** The key of `row` that holds a forbidden character, said as a user would want it. */
 function badKeyChar(row: ErrorScene["row"]): string | undefined {
   if (!row) return undefined;
@@ -46,8 +41,10 @@ function badKeyChar(row: ErrorScene["row"]): string | undefined {
     ["RowKey", row.rowKey],
   ] as const) {
     const found = [...value].find((ch) => azureForbiddenKeyChar(ch.charCodeAt(0)));
-    if (found)
-      return `the ${name} contains ${showChar(found)}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
+    if (!found) continue;
+    // The forbidden characters a reader cannot see are the control characters: named as such.
+    const shown = isInvisible(found.charCodeAt(0)) ? `the control character ${showChar(found)}` : showChar(found);
+    return `the ${name} contains ${shown}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
   }
   return undefined;
 }

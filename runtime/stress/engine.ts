@@ -13,7 +13,7 @@ import { makeClients } from "../account/clients";
 import type { Secret } from "../account/secret";
 import { ConnectionInfo } from "@protocol/entities";
 import { isLoopback } from "../account/connection-string";
-import { describeError } from "../account/errors";
+import { toAccountError } from "../account/errors";
 import { isAbort, linked } from "./deadline";
 import { directHttpClient } from "./direct-http";
 import type { Calibration } from "./calibrate";
@@ -390,9 +390,9 @@ function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: 
 
 /** A failure in words: the account module's description, plus how long the endpoint was silent. */
 function reason(e: unknown, endpoint: string, timeoutMs: number): string {
-  if (e instanceof EndpointSilent) return `${describeError(e.last, endpoint, timeoutMs).message} (${e.message})`;
+  if (e instanceof EndpointSilent) return `${toAccountError(e.last, endpoint, timeoutMs).message} (${e.message})`;
   if (e instanceof TableTaken || e instanceof StressInputError) return e.message;
-  return describeError(e, endpoint, timeoutMs).message;
+  return toAccountError(e, endpoint, timeoutMs).message;
 }
 
 function hostname(endpoint: string): string {
