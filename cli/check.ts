@@ -28,6 +28,7 @@ import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, ReportFix, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
 import { designTable, DesignTable } from "@ts-analysis/drift/design-index";
+import { plural } from "@core/text/words";
 
 export interface CheckOptions {
   format: "text" | "json" | "sarif";
@@ -260,7 +261,7 @@ function checkTsFiles(
   });
   // Said once: the first folder where the SDK's types do not resolve, and how many more.
   const [first, ...more] = unresolved;
-  const notes = first ? [`${first}${more.length ? ` (and in ${more.length} more folder${more.length === 1 ? "" : "s"})` : ""}`] : [];
+  const notes = first ? [`${first}${more.length ? ` (and in ${plural(more.length, "more folder")})` : ""}`] : [];
   return { entries, notes: [...notes, ...notAnalysed] };
 }
 

@@ -21,6 +21,7 @@ import { readTextFile } from "./files";
 import { EXIT } from "./failure";
 import { describeError, InputError, UsageError } from "@core/errors";
 import type { CliResult } from "./output";
+import { formatCount } from "@core/text/words";
 
 export interface ClassifyOptions {
   /** How the design is analysed (its service profile when it declares none, the partition target). */
@@ -87,7 +88,7 @@ function designContext(options: ClassifyOptions): FilterContext {
 }
 
 function describe(c: Classification): string {
-  const n = (x: number | null) => (x === null ? "unknown" : `≈ ${Math.round(x).toLocaleString("en-US")}`);
+  const n = (x: number | null) => (x === null ? "unknown" : `≈ ${formatCount(Math.round(x))}`);
   const lines = [
     summary(c),
     `  class:      ${c.class}`,

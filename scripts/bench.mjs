@@ -12,8 +12,11 @@ import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { languageService } from "./ts-service.mjs";
 import { atTerminal } from "./terminal.mjs";
+import { tsImport } from "tsx/esm/api";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// Figures are written as every message writes them (core/text/words.ts), loaded through tsx as the TypeScript sections are.
+const { formatCount, plural } = await tsImport("../core/text/words.ts", import.meta.url);
 const require = createRequire(import.meta.url);
 const rpc = require("vscode-languageserver-protocol/node");
 const LINES = 5000;
@@ -465,7 +468,7 @@ async function benchLargeTypeScript() {
 
 function printLargeTypeScript(r) {
   console.log(
-    `\nOne TypeScript file of ${r.lines.toLocaleString("en-US")} lines (${Math.round(r.bytes / 1024)} KB), ${r.edits.toLocaleString("en-US")} edits (ms)\n`,
+    `\nOne TypeScript file of ${formatCount(r.lines)} lines (${Math.round(r.bytes / 1024)} KB), ${formatCount(r.edits)} edits (ms)\n`,
   );
   console.log(`${"".padEnd(44)} ${"edit p50".padStart(9)} ${"edit max".padStart(9)}`);
   console.log(
@@ -634,9 +637,9 @@ async function benchBulk() {
 }
 
 function printBulk(r) {
-  const rate = (n, s) => `${Math.round(n / s).toLocaleString("en-US")}/s`;
+  const rate = (n, s) => `${formatCount(Math.round(n / s))}/s`;
   console.log(
-    `\nBulk jobs on a fresh Azurite: ${r.entities.toLocaleString("en-US")} entities of ≈ 250 bytes over ${r.partitions} partitions (entities per second; each tdl time includes starting the CLI)\n`,
+    `\nBulk jobs on a fresh Azurite: ${formatCount(r.entities)} entities of ≈ 250 bytes over ${r.partitions} partitions (entities per second; each tdl time includes starting the CLI)\n`,
   );
   console.log(`${"".padEnd(44)} ${"SDK loop".padStart(10)} ${"tdl".padStart(10)} ${"tdl/SDK".padStart(8)}`);
   console.log(
@@ -646,7 +649,7 @@ function printBulk(r) {
     `${"read: 8 PartitionKey ranges at once".padEnd(44)} ${rate(r.entities, r.sdkRead).padStart(10)} ${rate(r.entities, r.tdlExport).padStart(10)} ${(r.sdkRead / r.tdlExport).toFixed(2).padStart(8)}   best of 3`,
   );
   console.log(
-    `${`delete one partition of ${r.deleteCount.toLocaleString("en-US")}`.padEnd(44)} ${rate(r.deleteCount, r.sdkDelete).padStart(10)} ${rate(r.deleteCount, r.tdlDelete).padStart(10)} ${(r.sdkDelete / r.tdlDelete).toFixed(2).padStart(8)}   1 left: the entity changed after the dry run, kept and named`,
+    `${`delete one partition of ${formatCount(r.deleteCount)}`.padEnd(44)} ${rate(r.deleteCount, r.sdkDelete).padStart(10)} ${rate(r.deleteCount, r.tdlDelete).padStart(10)} ${(r.sdkDelete / r.tdlDelete).toFixed(2).padStart(8)}   1 left: the entity changed after the dry run, kept and named`,
   );
   console.log(
     `target: tdl ≥ 0.80 of the SDK loop (export and import unpaced: --rate max; the delete, answered at a terminal, checks each entity's ETag from its dry run and includes the dry run)`,
@@ -972,7 +975,7 @@ function printLocust({ perWorker, seconds, rows }) {
   );
   const one = rows.find((r) => r.workers === 1);
   for (const r of rows) {
-    const name = r.workers ? `Locust, ${r.workers} worker${r.workers > 1 ? "s" : ""}` : "built-in";
+    const name = r.workers ? `Locust, ${plural(r.workers, "worker")}` : "built-in";
     const linear = r.workers ? (r.sent / (r.workers * one.sent)).toFixed(2) : "";
     console.log(
       `${name.padEnd(20)} ${String(r.planned).padStart(10)} ${r.sent.toFixed(0).padStart(8)} ${r.served.toFixed(0).padStart(9)} ${linear.padStart(9)}`,
@@ -1135,15 +1138,13 @@ function printReliability({ samples, gaveUp }) {
   console.log(
     `\nReliability: Enter pressed ${BLANK_LINES} times at the top of a design without a 'service' line, edit → diagnostics over JSON-RPC (ms)\n`,
   );
-  const worst = gaveUp ? `> ${HANG_MS.toLocaleString("en-US")}` : Math.max(...samples).toFixed(1);
+  const worst = gaveUp ? `> ${formatCount(HANG_MS)}` : Math.max(...samples).toFixed(1);
   console.log(`${"measure".padEnd(34)} ${"ours".padStart(12)}   goal`);
   console.log(`${"worst keystroke".padEnd(34)} ${String(worst).padStart(12)}   ≤ 50`);
   if (samples.length) console.log(`${"keystroke p50".padEnd(34)} ${pct(samples, 50).toFixed(1).padStart(12)}`);
   console.log(`${"keystrokes answered".padEnd(34)} ${String(samples.length).padStart(12)}   ${BLANK_LINES}`);
   if (gaveUp)
-    console.log(
-      `keystroke ${samples.length + 1} had no diagnostics after ${HANG_MS.toLocaleString("en-US")} ms: the server was stopped by its PID`,
-    );
+    console.log(`keystroke ${samples.length + 1} had no diagnostics after ${formatCount(HANG_MS)} ms: the server was stopped by its PID`);
 }
 
 async function main() {

@@ -13,6 +13,7 @@ import { flag, outputFile, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
 import { ask, count, interruptible, throttled } from "../jobs";
+import { plural } from "@core/text/words";
 
 export const deleteCommand = command({
   name: "delete",
@@ -40,7 +41,7 @@ export const deleteCommand = command({
     try {
       const selection = { table, partition: options.partition, filter: options.filter };
       const plan = await planDelete(session, selection, job.signal, (n) => progress(`counting: ${count(n)} entities so far`));
-      const what = `${count(plan.entities.length)} ${plan.entities.length === 1 ? "entity" : "entities"} in ${count(plan.partitions)} ${plan.partitions === 1 ? "partition" : "partitions"} of ${table}`;
+      const what = `${plural(plan.entities.length, "entity", "entities")} in ${plural(plan.partitions, "partition")} of ${table}`;
       if (job.signal.aborted) return { stdout: "", stderr: "tdl: stopped while counting: nothing was deleted\n", exitCode: EXIT.failed };
       if (options["dry-run"] || plan.entities.length === 0)
         return {

@@ -31,6 +31,7 @@ import { localEmulator, targetFromEnv } from "../stress-target";
 import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
 import { summary } from "../stress-summary";
 import { ENGINES, LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
+import { formatCount } from "@core/text/words";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
 
@@ -202,7 +203,7 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
               ? "calibrating the emulator (what this machine serves)"
               : `scaling the emulator's targets by ${emulatorScale}`,
           );
-        else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
+        else if (phase === "preload") say(`loading ${formatCount(preload ?? 200)} entities`);
         else if (phase === "run")
           say(
             locust

@@ -29,7 +29,7 @@ import {
   LOCUST_INSTALL,
   runLocustStress,
 } from "@runtime";
-import { entityRate } from "@core/text/words";
+import { entityRate, plural } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
 import { analyzeTdl } from "@core";
 import { COMMANDS } from "@protocol/commands";
@@ -219,9 +219,8 @@ export class StressCommand {
       );
       return;
     }
-    const plural = removable.length === 1 ? "table" : "tables";
     const ok = await vscode.window.showWarningMessage(
-      `Remove ${removable.length} leftover stress ${plural} at ${host}?`,
+      `Remove ${plural(removable.length, "leftover stress table")} at ${host}?`,
       {
         modal: true,
         detail:

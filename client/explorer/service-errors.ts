@@ -10,6 +10,7 @@
 import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isInvisible, showChar } from "@core";
 import { AccountError, redact } from "@runtime";
 import { type ErrorKind, TdlError } from "@core/errors";
+import { formatCount } from "@core/text/words";
 
 /** An error for the page: a sentence, the raw answer behind "details", and its kind (how the page shows it). */
 export class PanelError extends TdlError {
@@ -57,7 +58,7 @@ function longKey(row: ErrorScene["row"]): string | undefined {
     ["RowKey", row.rowKey],
   ] as const) {
     if (value.length > 512)
-      return `the ${name} is ${value.length.toLocaleString("en-US")} characters long; keys may be at most 1 KiB (512 characters): shorten it and try again`;
+      return `the ${name} is ${formatCount(value.length)} characters long; keys may be at most 1 KiB (512 characters): shorten it and try again`;
   }
   return undefined;
 }

@@ -31,6 +31,7 @@ import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
 import { callsPerSecond, plan, readsBack, type Work } from "./workload";
 import { WrittenPool } from "./written";
 import { UsageError } from "@core/errors";
+import { formatCount } from "@core/text/words";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
@@ -252,7 +253,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
   const pacer = clock.pacer;
   if (pacer && pacer.counts.dropped > Math.max(5, 0.1 * (pacer.counts.sent + pacer.counts.dropped))) {
     notes.push(
-      `This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
+      `This machine could not keep the design's pace: ${formatCount(pacer.counts.dropped)} of ${formatCount(pacer.counts.sent + pacer.counts.dropped)} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
     );
   }
   const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
@@ -266,7 +267,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
       : cancelledIn === "calibrate"
         ? "cancelled while calibrating the emulator"
         : cancelledIn === "preload"
-          ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
+          ? `cancelled while loading entities (${formatCount(loaded)} of ${formatCount(wanted)})`
           : cancelledIn
             ? "cancelled"
             : undefined);
@@ -339,7 +340,7 @@ async function boundedPreload(
     const loaded = await preload(client, context, metrics, wanted, bounded.signal, requestTimeoutMs);
     if (loaded < wanted && !o.signal?.aborted)
       notes.push(
-        `The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`,
+        `The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${formatCount(loaded)} of ${formatCount(wanted)} entities.`,
       );
     return loaded;
   } finally {

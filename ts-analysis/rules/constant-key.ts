@@ -13,6 +13,7 @@ import { TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
 import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
+import { formatCount } from "@core/text/words";
 
 /** At most this many other sites are listed as related locations of one finding. */
 const MAX_RELATED = 20;
@@ -28,7 +29,7 @@ export const constantPartitionKey: TsRule = {
   },
   check(ctx) {
     const t = ctx.profile.partitionTarget;
-    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
+    const target = t ? ` (one partition's target: ${formatCount(t.value)} ${t.unit})` : "";
     for (const key of ctx.keys) {
       if (key.which !== "partitionKey" || !key.write || key.write.method === "delete") continue;
       const value = constantText(key.parts);
