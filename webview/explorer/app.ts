@@ -439,7 +439,7 @@ export class ExplorerApp {
       if (!result) return;
       const summary =
         `Deleted ${plural(result.deleted, "entity", "entities")}.` +
-        (result.missing ? ` ${result.missing} ${result.missing === 1 ? "was" : "were"} already gone.` : "");
+        (result.missing ? ` ${plural(result.missing, "was", "were")} already gone.` : "");
       if (result.kept) {
         // What stayed is no longer what the grid shows: read it again.
         await this.run();
