@@ -9,6 +9,7 @@ import { dateFormatParts } from "../model/key-functions";
 import { soleRef } from "../model/keys";
 import { stringValueOffset } from "../tdl/lexer";
 import { Rule, TableContext } from "./rule";
+import { plural } from "../text/words";
 
 type Report = (span: Span, message: string) => void;
 
@@ -113,7 +114,7 @@ function checkCall(part: Extract<Part, { kind: "call" }>, ctx: TableContext, rep
   if (!fn) return; // reported as syntax
   const args = part.args;
   if (args.length !== ARITY[fn]) {
-    report(part, `${fn} takes ${ARITY[fn]} argument${ARITY[fn] > 1 ? "s" : ""}: ${USAGE[fn]}`);
+    report(part, `${fn} takes ${plural(ARITY[fn], "argument")}: ${USAGE[fn]}`);
     return;
   }
   const inner = args[0];

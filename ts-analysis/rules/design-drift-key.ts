@@ -19,6 +19,7 @@ import ts from "typescript";
 import { generatedModuleOf, isStale, regenerateFix, staleReason } from "../drift/generated";
 import { locationOf } from "../written-keys";
 import { Key, span, TsRule, TsRuleContext } from "./rule";
+import { plural } from "@core/text/words";
 
 export const designDriftKey: TsRule = {
   code: "ts/design-drift-key",
@@ -93,7 +94,7 @@ export const designDriftKey: TsRule = {
 function reportStale(ctx: TsRuleContext, file: string, keys: Key[]): void {
   const design = ctx.designTable!(keys[0].table)!;
   const module = { file, fingerprint: generatedModuleOf(keys[0].parts)?.fingerprint };
-  const more = keys.length > 1 ? ` (and ${keys.length - 1} more key${keys.length > 2 ? "s" : ""} in this file)` : "";
+  const more = keys.length > 1 ? ` (and ${plural(keys.length - 1, "more key")} in this file)` : "";
   ctx.report(
     span(ctx.sf, keys[0].expr),
     `this ${keys[0].which} comes from ${path.basename(file)}, which ${staleReason(module, design)}${more}: ` +
