@@ -15,7 +15,9 @@ import {
   sectionValue,
   SETTINGS,
   settingId,
+  readmeSettingsSentence,
   withConfigurationManifest,
+  withReadmeSettings,
   type SettingName,
 } from "@protocol/settings";
 import { SERVICE_NAMES } from "@core";
@@ -25,6 +27,12 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { contributes: {
 test("package.json's configuration is the registry's (npm run docs:settings)", () => {
   assert.deepEqual(pkg.contributes.configuration, configurationManifest(), "run npm run docs:settings");
   assert.deepEqual(withConfigurationManifest(pkg), pkg);
+});
+
+test("the README lists every setting as the registry has it (npm run docs:settings)", () => {
+  const readme = readFileSync("README.md", "utf8");
+  assert.equal(withReadmeSettings(readme), readme, "run npm run docs:settings");
+  for (const name of Object.keys(SETTINGS)) assert.ok(readmeSettingsSentence().includes(`\`${name}\` (`), name);
 });
 
 test("the settings the spec names keep their ids and defaults", () => {
@@ -75,7 +83,7 @@ test("an unusable value falls back to the default, and the sentence names the se
   assert.deepEqual(checkSetting("emulator.scale", 0), { value: 1, problem: "tableDesign.emulator.scale must be a number above 0" });
   assert.deepEqual(checkSetting("rules", ["off"]), {
     value: {},
-    problem: 'tableDesign.rules must map names to "off", "hint", "info", "warning" or "error"',
+    problem: 'tableDesign.rules must map rule codes to "off", "hint", "info", "warning" or "error"',
   });
 });
 
