@@ -9,7 +9,7 @@ import { makeClients, describeLeftover, findLeftovers, removeLeftovers, endpoint
 import type { CliResult } from "./output";
 import type { StressTarget } from "./stress-target";
 import { EXIT, inContext } from "./failure";
-import { plural } from "@core/text/words";
+import { agree, plural } from "@core/text/words";
 
 export async function cleanupCommand(
   target: StressTarget,
@@ -43,7 +43,7 @@ export async function cleanupCommand(
       for (const t of removable) lines.push(`  would remove ${describeLeftover(t, now)}`);
       return {
         stdout: lines.join("\n") + "\n",
-        stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${removable.length === 1 ? "this table" : `these ${removable.length} tables`}\n`,
+        stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${agree(removable.length, "this table", `these ${plural(removable.length, "table")}`)}\n`,
         exitCode: EXIT.usage,
       };
     }

@@ -27,6 +27,7 @@ export { hasLineBreak } from "./tdl/line-ends";
 
 // The words of messages: counts, plurals, shares, durations, sizes, dollars, clipped text, characters by their code.
 export {
+  agree,
   clip,
   clipVisible,
   codePointLabel,

@@ -42,6 +42,11 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** The word that agrees with a count, without the count: "it"/"them", "remains"/"remain", "does"/"do". */
+export function agree(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
 /**
  * A quantity of a bill's line as a reader takes it in: up to two decimals
  * below 10, whole and grouped from 10 ("0.25", "7.5", "1,235").

@@ -26,7 +26,7 @@ import { placeRow } from "./order";
 import { costLine, Edits } from "./cost";
 import { ImportReview } from "./import-review";
 import { ExplorerJobs } from "./jobs";
-import { formatCount, plural } from "@core/text/words";
+import { agree, formatCount, plural } from "@core/text/words";
 
 const OPEN_A_TABLE: EmptyState = { message: "Open a table: pick one under Tables, or create one." };
 
@@ -444,7 +444,7 @@ export class ExplorerApp {
         // What stayed is no longer what the grid shows: read it again.
         await this.run();
         this.status.setCost(
-          `${summary} Kept ${result.kept}: changed since ${result.kept === 1 ? "it was" : "they were"} loaded; select again to delete the current version${result.kept === 1 ? "" : "s"}.`,
+          `${summary} Kept ${result.kept}: changed since ${agree(result.kept, "it was", "they were")} loaded; select again to delete the current ${agree(result.kept, "version", "versions")}.`,
         );
         return;
       }

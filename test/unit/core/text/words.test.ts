@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { badge, Classification, queryMarkdown, summary } from "@core";
 import {
+  agree,
   clip,
   clipVisible,
   codePointLabel,
@@ -152,4 +153,10 @@ test("formatBytes: binary units, whole from 100 or in bytes, one decimal below",
   assert.equal(formatBytes(1536), "1.5 KiB");
   assert.equal(formatBytes(20 * 1024 ** 3), "20 GiB");
   assert.equal(formatBytes(1023 * 1024), "1,023 KiB");
+});
+
+test("agree: the word that agrees with a count, without it", () => {
+  assert.equal(agree(1, "it", "them"), "it");
+  assert.equal(agree(0, "it", "them"), "them");
+  assert.equal(agree(3, "remains", "remain"), "remain");
 });
