@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { ReadTracer } from "../reads";
 import { Env, skipValue } from "../values";
 import { exits } from "../returns";
-import { span, text, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, span, text, TsRuleContext } from "./rule";
 
 const functionOf = (n: ts.Node) => {
   let p: ts.Node | undefined = n.parent;
@@ -114,7 +114,7 @@ function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: R
   return !!w.partitionKey && !!w.rowKey && mentions(ctx, w.partitionKey, result) && mentions(ctx, w.rowKey, result);
 }
 
-export const readBeforeWrite: TsRule = {
+export const readBeforeWrite = defineTsRule({
   code: "ts/read-before-write",
   severity: "info",
   family: "TypeScript code",
@@ -124,6 +124,23 @@ export const readBeforeWrite: TsRule = {
     why: "Another writer can change the entity between the read and the write; the write then overwrites that change unseen.",
     fix: "update-or-create: one `upsertEntity(entity, mode)`; read-modify-write: pass the read's ETag (`updateEntity(entity, mode, { etag })`)",
   },
+  messages: {
+    readThenWrite: (p: { helper?: string; method: string; usesRead: boolean; mode: string }) =>
+      `${p.helper ? `getEntity (through ${p.helper}())` : "getEntity"} then ${p.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+      (p.usesRead
+        ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
+        : `The write does not use what was read: one upsertEntity(entity, "${p.mode}") does the same without the race.`),
+    writtenBack: (p: { read: "row" | "here" | "elsewhere"; place?: string; method: string }) =>
+      `${
+        p.read === "row"
+          ? "an entity read by listEntities is written back"
+          : p.read === "here"
+            ? "the entity read by getEntity is written back"
+            : `the entity read by getEntity (in ${p.place}) is written back`
+      } with ${p.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+      `Pass the read's ETag (${p.method === "upsertEntity" ? "updateEntity(entity, mode, { etag })" : "{ etag }"}) so the service rejects the write when the entity changed (412), then read again.`,
+  },
+
   check(ctx) {
     const sf = ctx.sf;
     const told = new Set<EntityWrite>();
@@ -157,10 +174,8 @@ export const readBeforeWrite: TsRule = {
       const mode = write.mode ?? "Merge";
       ctx.report(
         span(sf, read.call),
-        `${helper ? `getEntity (through ${calleeName(read.call)}())` : "getEntity"} then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-          (usesRead
-            ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
-            : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
+        "readThenWrite",
+        { ...(helper ? { helper: calleeName(read.call) } : {}), method: write.method, usesRead, mode },
         { fixes: fix ? [fix] : undefined },
       );
     }
@@ -180,20 +195,18 @@ export const readBeforeWrite: TsRule = {
       const at = here ? src.call : w.call;
       if (reported.has(at)) continue;
       reported.add(at);
-      const what =
-        src.kind === "row"
-          ? "an entity read by listEntities is written back"
-          : here
-            ? "the entity read by getEntity is written back"
-            : `the entity read by getEntity (in ${readPlace(ctx, src.call)}) is written back`;
       ctx.report(
         span(sf, at),
-        `${what} with ${w.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-          `Pass the read's ETag (${w.method === "upsertEntity" ? "updateEntity(entity, mode, { etag })" : "{ etag }"}) so the service rejects the write when the entity changed (412), then read again.`,
+        "writtenBack",
+        src.kind === "row"
+          ? { read: "row", method: w.method }
+          : here
+            ? { read: "here", method: w.method }
+            : { read: "elsewhere", place: readPlace(ctx, src.call), method: w.method },
       );
     }
   },
-};
+});
 
 /**
  * False when the read sits in a block that ends (returns or throws) before the write can run: a GET branch
