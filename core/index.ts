@@ -47,6 +47,7 @@ export {
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
 export { stringLiteral } from "./odata/print";
+export { odataNames } from "./odata/lexer";
 export { entityLimitProblems, entitySize, keyTextBytes } from "./model/entity-limits";
 export type { LimitProblem, TypedEntity } from "./model/entity-limits";
 export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";

@@ -10,7 +10,8 @@ export type { Secret } from "./account/secret";
 export { cleanConnection, interpretConnectionInput, readSasToken } from "./account/connection-input";
 export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
 export { AccountError, ConflictError } from "./account/errors";
-export { AccountSession } from "./account/explorer";
+export { AccountSession } from "./account/session";
+export type { SessionOptions } from "./account/session";
 export { checkLiveData, liveSummary } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
 export { planImport, serialize } from "./transfer/plan";
@@ -19,6 +20,8 @@ export { TransferError } from "./transfer/records";
 
 // The embedded emulator
 export { FidelityEmulator } from "./emulator/fidelity-emulator";
+export { readEmulatorSelf, SELF_HEADER, SELF_PATH } from "./emulator/fidelity/self";
+export type { EmulatorSelf } from "./emulator/fidelity/self";
 
 // Stress tests
 export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";
@@ -26,7 +29,8 @@ export type { LeftoverTable } from "./stress/cleanup";
 export { proposedAlternative } from "./stress/compare";
 export { buildStressJob, checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
 export type { StressHooks, StressJob, StressLimits, StressPlan, StressRequest, StressTarget } from "./stress/engine";
-export { endpointHost, PHASE_WORDS } from "./stress/phases";
+export { PHASE_WORDS } from "./stress/phases";
+export { endpointHost } from "./net/endpoint-host";
 export type { StressPhase } from "./stress/phases";
 
 // Stress tests on Locust: the export, a local master and workers, records back into the report, sizing
@@ -56,7 +60,16 @@ export { verifyTable } from "./bulk/verify";
 export type { Verification } from "./bulk/verify";
 export { copyTable } from "./bulk/copy";
 export type { CopyResult } from "./bulk/copy";
-export { planDelete, runDelete, selectionFilter } from "./bulk/delete";
+export { planDelete, runDelete, selectionFilter, LogWriteError } from "./bulk/delete";
+export { jobPaths } from "./bulk/pace";
+export { IF_EXISTS, occupiedSentence } from "./bulk/occupied";
+export type { IfExists } from "./bulk/occupied";
+export { loadManifest } from "./bulk/manifest";
+export { DamagedFolderError } from "./bulk/folder";
+export { throttleNote, ThrottledPath, BULK_BACKOFF } from "./net/throttled";
+export type { RetryNotice } from "./net/throttled";
+export { AdaptivePace, Pace } from "./net/pace";
+export type { PaceState } from "./net/pace";
 export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
 
 // Prices for cost estimates: the snapshot, the cache, the Retail Prices API

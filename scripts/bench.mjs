@@ -17,6 +17,7 @@ import * as fidelity from "./bench/fidelity.mjs";
 import * as reliability from "./bench/reliability.mjs";
 import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
+import * as throttled from "./bench/throttled.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -31,10 +32,11 @@ const SECTIONS = {
   reliability: [reliability],
   infer: [infer],
   logs: [logs],
+  throttled: [throttled],
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs];
+const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));

@@ -130,7 +130,7 @@ export class TsAnalyzer {
   ): TsFileResult {
     const checker = program.getTypeChecker();
     const decomposer = new KeyDecomposer(checker, budget);
-    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program));
+    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program), typed);
     const usage = finder.find();
     // The calls found before the budget ran out are still judged, within a grace of half the budget.
     budget.extend(Math.min(budget.ms / 2, 1000));

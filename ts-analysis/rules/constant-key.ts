@@ -7,9 +7,9 @@
  * builds it, called from many files) is one site, reported where the key is.
  */
 import * as path from "node:path";
-import { formatCount, Fix, plural } from "@core";
+import { Fix, formatCount, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
-import { TableSite, tableKeyOf } from "../tables";
+import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
 import { defineTsRule, RelatedLocation, span, text, TsRuleContext } from "./rule";
@@ -53,8 +53,7 @@ export const constantPartitionKey = defineTsRule({
       `${where(p)}, so they all share one partition on one server${targetText(p)}; ${
         p.why === "incomplete" ? "not every file of the project was read in time" : "its table is not known statically"
       }, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
-    othersVary: (p: Constant & Named & { others: number; varying: number }) =>
-      `${where(p)}${p.others ? ` (here and at ${plural(p.others, "other place")})` : ""}; other writes to ${labelOf(p)} (${p.varying}) vary their keys, so only the entities written with "${p.value}" share one partition.`,
+    sameAsElsewhere: (p: Constant & { at: string }) => `${where(p)}, as at ${p.at}, where its constant partition key is reported.`,
     reportedAt: (p: Constant & Named & { at: string }) =>
       `${where(p)}, like every write to ${labelOf(p)}: its constant partition key is reported at ${p.at}.`,
     unnamedTable: (p: Constant & Named & { count: number; others: string[] }) =>
@@ -95,34 +94,47 @@ export const constantPartitionKey = defineTsRule({
       const named = key.write.table;
       const source = named === undefined ? key.write.tableSource : undefined;
       const naming: Named | undefined = named !== undefined ? { table: named } : source ? { source: source.shown } : undefined;
+      // A constant partition key with a constant row key writes one row (a settings row, the current round): a row of
+      // its own, not a table in one partition.
+      if (key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv)) !== undefined) continue;
+      // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
+      // the table is not one partition, whatever its name.
+      if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
       if (!all || !naming || all.incomplete) {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
+        // One problem, one warning: the other writes of the same constant to tables not known statically point at it.
+        const same = naming || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side && !s.oneRow);
+        const first = firstReporters(same)[0];
+        if (first && !mine(first)) {
+          ctx.report(
+            span(ctx.sf, key.at),
+            "sameAsElsewhere",
+            { ...constant, at: show(first) },
+            { fixes, severity: "hint", related: related([first], `the partition key "${value}" is reported here`) },
+          );
+          continue;
+        }
+        const elsewhere = same.filter((s) => !mine(s) && !repeats.includes(s));
         ctx.report(
           span(ctx.sf, key.at),
           "unjudged",
           { ...constant, why: all?.incomplete ? "incomplete" : "unknownTable" },
-          { fixes, related: related(repeats, `the same partition key "${value}", written through this key`) },
+          {
+            fixes,
+            related: related(
+              [...repeats, ...elsewhere],
+              `the same partition key "${value}", written through this key or to a table not known statically`,
+            ),
+          },
         );
         continue;
       }
       const varying = all.sites.filter((s) => !s.unknown && s.constant === undefined);
-      if (varying.length) {
-        // Other writes of the table spread their keys: only the entities written with this constant share a partition.
-        // Said quietly (a hint), once per constant of the table, at its first place; the other places are related.
-        const same = all.sites.filter((s) => s.constant === value);
-        const first = firstReporters(same)[0];
-        if (first && !mine(first)) continue;
-        const others = same.filter((s) => !mine(s));
-        ctx.report(
-          span(ctx.sf, key.at),
-          "othersVary",
-          { ...constant, ...naming, others: others.length, varying: varying.length },
-          { fixes, severity: "hint", related: related(others, `the same partition key "${value}"`) },
-        );
-        continue;
-      }
+      // Other writes of the table spread their keys: the constant is a side partition (index or meta rows), not a
+      // table in one partition; nothing to say.
+      if (varying.length) continue;
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
-      const constantSites = all.sites.filter((s) => s.constant !== undefined);
+      const constantSites = all.sites.filter((s) => s.constant !== undefined && !s.oneRow);
       const primary = firstReporters(constantSites)[0];
       if (primary && !mine(primary)) {
         ctx.report(
@@ -204,9 +216,12 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
   const best = keyMaterial(ctx, key, { rowKey: false, pure: false })[0];
   if (!best) return undefined;
   const part = best.kind === "number" ? `String(${text(ctx.sf, best.expr)}).padStart(10, "0")` : text(ctx.sf, best.expr);
+  // The separator the design rules ask for: one that sorts below every character of the part (`,`), never `_`.
+  const sep = separatorBelow(0x30, ctx.profile);
+  if (!sep) return undefined;
   return {
     title: `Make the partition key composite with ${best.name}`,
-    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + "_")} + ${part}` }],
+    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + sep)} + ${part}` }],
     preferred: true,
   };
 }

@@ -43,12 +43,22 @@ export const untypedClient = defineTsRule({
   messages: {
     untyped: (p: { method: string; why: string }) =>
       `the analysis cannot see this ${p.method} call: ${p.why}, so its table, keys and filter are not checked. Type the client as TableClient (or with a JSDoc @type in JavaScript).`,
+    recognisedByShape: (p: { how: string; more: number }) =>
+      `this client is typed any and could not be traced to where it is made; it is taken for a TableClient because ${p.how}` +
+      `${p.more ? ` (and ${p.more} more call${p.more > 1 ? "s" : ""} of this file likewise)` : ""}. Type it as TableClient (or with a JSDoc @type in JavaScript) to have its table checked too.`,
   },
 
   check(ctx) {
     for (const u of ctx.usage.untyped) {
       const callee = u.call.expression as ts.PropertyAccessExpression;
       ctx.report(span(ctx.sf, callee.name), "untyped", { method: callee.name.text, why: u.why });
+    }
+    // Recognised without types: said once per file, at the first such call, so that the user knows what the findings rest on.
+    const first = ctx.usage.recognised[0];
+    if (first) {
+      const callee = first.call.expression as ts.PropertyAccessExpression;
+      const more = ctx.usage.recognised.length - 1;
+      ctx.report(span(ctx.sf, callee.name), "recognisedByShape", { how: first.how, more });
     }
   },
 });

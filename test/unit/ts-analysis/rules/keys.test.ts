@@ -133,7 +133,7 @@ export async function tick() {
 test("ts/constant-partition-key, with a composite fix from another property of the entity", () => {
   fx.expect(
     "f.ts",
-    `${HEAD}
+    `${HEAD.replace('"Orders"', '"OrderArchive"')}
 const TABLE_PK = "orders";
 export async function save(o: Order) {
   await client.createEntity({ partitionKey: «TABLE_PK», rowKey: o.id, customer: o.customer });
@@ -154,7 +154,7 @@ export async function save(o: Order) {
     "ts/constant-partition-key",
     `${OWN}
 export async function save(o: Order) {
-  await client.createEntity({ partitionKey: "orders_" + o.customer, rowKey: o.id, customer: o.customer });
+  await client.createEntity({ partitionKey: "orders," + o.customer, rowKey: o.id, customer: o.customer });
 }
 `,
   );

@@ -119,9 +119,9 @@ test("a client nobody can trace gets a hint at the call saying why, and the proj
     "blind.ts",
     `import { odata } from "@azure/data-tables";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function put(client: any, id: string) {
-  await client.createEntity({ partitionKey: "p", rowKey: id });
-  return client.listEntities({ queryOptions: { filter: odata\`PartitionKey eq \${id}\` } });
+export async function put(client: any, entity: any, id: string, options: any) {
+  await client.createEntity(entity);
+  return client.listEntities(options ?? { filter: odata\`PartitionKey eq \${id}\` });
 }
 `,
   );

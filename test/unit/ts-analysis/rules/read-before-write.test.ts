@@ -209,7 +209,7 @@ export async function closeIfOpen(o: Order) {
   }
 });
 
-test("ts/read-before-write: a helper that returns getEntity (null when absent) read, then a count built from it written with the same keys", () => {
+test("ts/read-before-write: a helper that returns getEntity (null when absent) read, then a count built from it written with the same keys: reported at the write", () => {
   fx.expect(
     "helper-read.ts",
     `${HEAD}
@@ -221,9 +221,9 @@ async function lookup(pk: string, rk: string) {
   }
 }
 export async function count(o: Order) {
-  const before = await «lookup(o.customer, o.id)»;
+  const before = await lookup(o.customer, o.id);
   const seen = Number(before?.seen ?? 0) + 1;
-  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, seen }, "Replace");
+  await «client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, seen }, "Replace")»;
 }
 `,
     "ts/read-before-write",

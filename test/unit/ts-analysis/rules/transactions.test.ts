@@ -41,7 +41,8 @@ export async function bulk(o: Order) {
 test("actions built with map, push, loops and spreads: their entities are checked", () => {
   fx.expect(
     "map.ts",
-    `${HEAD}
+    // A table of its own: the fixture's other files write "Orders" with keys that vary (a constant there is a side partition).
+    `${HEAD.replace('"Orders"', '"Imports"')}
 import type { TransactionAction } from "@azure/data-tables";
 export async function importAll(ids: string[], n: number) {
   await client.submitTransaction(ids.map((id) => ["upsert", { partitionKey: «"global"», rowKey: id }]));
