@@ -32,4 +32,19 @@ export default tseslint.config(
     },
   },
   { files: ["webview/**/*.ts"], languageOptions: { globals: { ...globals.browser } } },
+  {
+    // Figures are written by core/text/words.ts (formatCount, plural, dollars…), so every surface says them alike.
+    files: ["**/*.ts", "**/*.mjs"],
+    ignores: ["core/text/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name=/^toLocaleS/]",
+          message:
+            "Write figures with core/text/words.ts (formatCount, plural, formatPercent, dollars…), not with a locale format of their own.",
+        },
+      ],
+    },
+  },
 );

@@ -10,6 +10,7 @@ import type { Io } from "./output";
 import { UsageError } from "@core/errors";
 import { custom, positive } from "./options";
 import type { RetryNotice } from "@runtime";
+import { formatCount } from "@core/text/words";
 
 export interface JobSignals {
   signal: AbortSignal;
@@ -49,7 +50,8 @@ export function throttled(io: Io, ms = 500): (line: string, final?: boolean) => 
   };
 }
 
-export const count = (n: number) => n.toLocaleString("en-US");
+/** A count in a job's progress and summary lines: as every message writes it. */
+export const count = formatCount;
 
 /** Asks on the terminal and returns the answer; undefined when there is no terminal to ask on. */
 export async function ask(io: Io, question: string): Promise<string | undefined> {

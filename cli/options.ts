@@ -10,6 +10,7 @@ import { AnalysisOptions, resolveOptions, SERVICE_NAMES } from "@core";
 import { UsageError } from "@core/errors";
 import { checkOutputFile, checkOutputFolder } from "./destinations";
 import { ruleCodes } from "./validate";
+import { formatCount } from "@core/text/words";
 
 /** One option of a subcommand. `V` is the value the handler receives (undefined when absent, unless there is a default). */
 export interface Option<V> {
@@ -91,11 +92,7 @@ export function choice<const W extends string>(words: readonly W[], help: string
 export function integer(arg: string, help: string, o: { min?: number; max?: number; invalid?: Invalid } = {}): Valued<number> {
   const { min = -Infinity, max = Infinity } = o;
   const bounds =
-    min > -Infinity && max < Infinity
-      ? ` from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`
-      : min > -Infinity
-        ? ` ≥ ${min}`
-        : "";
+    min > -Infinity && max < Infinity ? ` from ${formatCount(min)} to ${formatCount(max)}` : min > -Infinity ? ` ≥ ${min}` : "";
   const invalid: Invalid = o.invalid ?? ((_raw, name) => `--${name} needs a whole number${bounds}`);
   return valued({
     arg,

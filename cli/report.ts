@@ -4,6 +4,7 @@
  */
 import { FixCheck, Range, Severity } from "@core";
 import { sarifRule } from "./catalog";
+import { plural } from "@core/text/words";
 
 export interface ReportFix {
   title: string;
@@ -62,8 +63,8 @@ export function formatText(report: CheckReport): string {
   const s = report.summary;
   const failed = report.files.filter(hasInternal).length;
   lines.push(
-    `${report.files.length} file${report.files.length === 1 ? "" : "s"} checked: ${s.errors} error${s.errors === 1 ? "" : "s"}, ${s.warnings} warning${s.warnings === 1 ? "" : "s"}, ${s.infos} info` +
-      (failed ? `; ${failed} file${failed === 1 ? "" : "s"} could not be analysed (internal failure)` : ""),
+    `${plural(report.files.length, "file")} checked: ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}, ${s.infos} info` +
+      (failed ? `; ${plural(failed, "file")} could not be analysed (internal failure)` : ""),
   );
   return lines.join("\n") + "\n";
 }

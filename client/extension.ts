@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { COMMANDS } from "@protocol/commands";
 import { typescriptGate } from "./vscode/typescript-gate";
+import { setting, settingsSection } from "./vscode/settings";
 import { serverErrorHandler } from "./vscode/language-client-errors";
 import { EmulatorHost } from "./vscode/emulator-host";
 import { VsCodeConnectionStore } from "./vscode/connection-store";
@@ -98,7 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     if (pick) await store.remove(pick.id);
   });
-  if (vscode.workspace.getConfiguration("tableDesign").get<boolean>("emulator.startOnActivation", false)) {
+  if (setting("emulator.startOnActivation")) {
     void commands.execute("startEmulator");
   }
 
@@ -119,9 +120,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: "file", language: "javascript" },
       { scheme: "file", language: "javascriptreact" },
     ],
-    middleware: typescriptGate(() => vscode.workspace.getConfiguration("tableDesign").get<boolean>("typescript.enabled", true)),
+    middleware: typescriptGate(() => setting("typescript.enabled")),
     synchronize: { configurationSection: "tableDesign" },
-    initializationOptions: vscode.workspace.getConfiguration("tableDesign"),
+    initializationOptions: settingsSection(),
     errorHandler: serverErrorHandler(output, () => client!.createDefaultErrorHandler()),
   };
   client = new LanguageClient("tableDesign", "Table Design Language Server", serverOptions, clientOptions);

@@ -10,6 +10,7 @@
 import { Expr, ServiceProfile } from "@core";
 import { Access, PartPlan, PlanContext, planExpr, renderParts } from "./parts";
 import { commentText, objectKey, Source, str } from "./source";
+import { agree } from "@core/text/words";
 
 export type Segment = { literal: string } | { width: number } | { until: string } | { tail: number };
 
@@ -204,7 +205,7 @@ function segmentText(s: Segment): string {
 
 function lostReason(key: KeyPlan, lost: string[]): string {
   const fns = key.parts.filter((p) => p.props.some((x) => lost.includes(x))).map((p) => p.desc);
-  return `${fns.join(", ")} ${fns.length > 1 ? "do" : "does"} not determine the value`;
+  return `${fns.join(", ")} ${agree(fns.length, "does", "do")} not determine the value`;
 }
 
 /** The key expression as the design writes it (literals quoted). */

@@ -24,10 +24,25 @@ export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, 
 export type { Cond, Expr, KeyFunction, Member, Part, Table, WriteOp } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
-export { formatDuration, formatPercent } from "./tdl/numbers";
 
-// The words of messages: counts, plurals, clipped text, characters by their code.
-export { clip, clipVisible, codePointLabel, formatCount, isInvisible, listNames, plural, showChar, showInvisibles } from "./text/words";
+// The words of messages: counts, plurals, shares, durations, sizes, dollars, clipped text, characters by their code.
+export {
+  agree,
+  clip,
+  clipVisible,
+  codePointLabel,
+  dollars,
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatQuantity,
+  isInvisible,
+  listNames,
+  plural,
+  showChar,
+  showInvisibles,
+} from "./text/words";
 
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";

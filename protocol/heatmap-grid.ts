@@ -8,6 +8,7 @@
  * served; throttled entities are drawn apart (outlined). Pure: no DOM, no Node.
  */
 import type { PartitionTraffic } from "./traffic";
+import { formatCount } from "@core/text/words";
 
 export type Cell = PartitionTraffic;
 
@@ -93,5 +94,5 @@ export function rateAt(v: number, max: number): number {
 
 /** A row's label and its keys in words: the key, or `first … last (N keys)`. */
 export function rowLabel(keys: readonly string[]): string {
-  return keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${keys.length.toLocaleString("en-US")} keys)`;
+  return keys.length === 1 ? keys[0] : `${keys[0]} … ${keys[keys.length - 1]} (${formatCount(keys.length)} keys)`;
 }

@@ -10,7 +10,7 @@
  */
 import { priceOf, type PriceSheet } from "@core/cost/prices";
 import { SECONDS_PER_MONTH } from "@core/cost/usage";
-import { formatCount, plural } from "@core/text/words";
+import { dollars, formatCount, plural } from "@core/text/words";
 import { OP_TYPES, type StressReport } from "./stress-report";
 
 export interface RunCost {
@@ -35,14 +35,6 @@ export function runCost(r: StressReport, prices: PriceSheet): RunCost {
   return { requests, usd, monthUsd: priceOf(prices.tableTransactions, perSecond * SECONDS_PER_MONTH) };
 }
 
-/** Dollars as a reader takes them in: cents from a cent up, two significant digits below, and no exponent. */
-export function dollars(usd: number): string {
-  if (usd === 0) return "$0.00";
-  if (usd < 0.0001) return "under $0.0001";
-  if (usd < 0.01) return `$${usd.toPrecision(2)}`;
-  return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
 /** A scale as a reader can use it: 0.25, or 0.00070 (two significant digits) where whole-number formatting would say 0. */
 function scaleText(k: number): string {
   return k >= 0.01 ? formatCount(k) : k.toPrecision(2);
@@ -53,6 +45,6 @@ export function runCostLine(r: StressReport, prices: PriceSheet): string {
   const c = runCost(r, prices);
   const scaled =
     r.calibration && r.calibration.scale !== 1 ? ` (this run's rate ÷ ${scaleText(r.calibration.scale)}, the scale it ran at)` : "";
-  const month = c.monthUsd === undefined ? "" : `; the design's rates${scaled} for a month ≈ ${dollars(c.monthUsd)}`;
-  return `On Table Storage this run's ${plural(c.requests, "request")} (each call, query page and batch is one; retries and refused requests are billed too) ≈ ${dollars(c.usd)}${month} — prices of ${prices.region} on ${prices.date}.`;
+  const month = c.monthUsd === undefined ? "" : `; the design's rates${scaled} for a month ≈ ${dollars(c.monthUsd, "small")}`;
+  return `On Table Storage this run's ${plural(c.requests, "request")} (each call, query page and batch is one; retries and refused requests are billed too) ≈ ${dollars(c.usd, "small")}${month} — prices of ${prices.region} on ${prices.date}.`;
 }

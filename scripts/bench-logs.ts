@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { readLogHeatmap } from "@runtime/logs/read-logs";
+import { formatCount } from "@core/text/words";
 
 const PARTITIONS = 5000;
 const HOUR = 3_600_000;
@@ -139,13 +140,7 @@ async function main(): Promise<void> {
       retained.push(m.retained);
       if (lines === 1_000_000) slowest = m.seconds;
       console.log(
-        `${m.lines.toLocaleString("en-US").padStart(10)} ${mb(statSync(file).size).padStart(8)} ${m.seconds.toFixed(1).padStart(8)} ${Math.round(
-          m.lines / m.seconds,
-        )
-          .toLocaleString("en-US")
-          .padStart(
-            10,
-          )} ${String(m.skipped).padStart(8)} ${String(m.partitions).padStart(10)} ${mb(m.rss).padStart(9)} ${mb(m.heap).padStart(10)} ${mb(m.retained).padStart(9)}`,
+        `${formatCount(m.lines).padStart(10)} ${mb(statSync(file).size).padStart(8)} ${m.seconds.toFixed(1).padStart(8)} ${formatCount(Math.round(m.lines / m.seconds)).padStart(10)} ${String(m.skipped).padStart(8)} ${String(m.partitions).padStart(10)} ${mb(m.rss).padStart(9)} ${mb(m.heap).padStart(10)} ${mb(m.retained).padStart(9)}`,
       );
       rmSync(file);
     }

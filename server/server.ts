@@ -25,7 +25,8 @@ import {
   TextDocumentSyncKind,
 } from "vscode-languageserver/node";
 import { fileURLToPath } from "node:url";
-import { resolveOptions, AnalysisOptions } from "@core";
+import { AnalysisOptions } from "@core";
+import { analysisSettings, checkSetting, SECTION, sectionValue } from "@protocol/settings";
 import { AnalysisCache } from "./lsp/documents";
 import { isTypeScript, TypeScriptDocuments } from "./lsp/typescript";
 import { filePath, WorkspaceDesigns } from "./lsp/designs";
@@ -121,20 +122,14 @@ connection.onInitialized(
 
 /** The `tableDesign.workspaceDiagnostics` setting: "designs" (the default) or "off" (open files only). */
 function scopeOf(raw: unknown): WorkspaceScope {
-  const value = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).workspaceDiagnostics : undefined;
-  if (value === undefined || value === "designs") return "designs";
-  if (value === "off") return "off";
-  connection.console.warn(`setting ignored: tableDesign.workspaceDiagnostics must be "designs" or "off"`);
-  return "designs";
+  const { value, problem } = checkSetting("workspaceDiagnostics", sectionValue(raw, "workspaceDiagnostics"));
+  if (problem) connection.console.warn(`setting ignored: ${problem}`);
+  return value;
 }
 
 /** Settings as the user wrote them: anything unusable is left out and logged, never trusted. */
 function readOptions(raw: unknown): AnalysisOptions {
-  const { options, problems } = resolveOptions(raw, {
-    service: "tableDesign.service",
-    target: "tableDesign.partitionTargetEntitiesPerSecond",
-    rules: "tableDesign.rules",
-  });
+  const { options, problems } = analysisSettings((name) => sectionValue(raw, name));
   for (const p of problems) connection.console.warn(`setting ignored: ${p}`);
   return options;
 }
@@ -142,7 +137,7 @@ function readOptions(raw: unknown): AnalysisOptions {
 async function pullConfiguration(): Promise<void> {
   let cfg: unknown;
   try {
-    cfg = await connection.workspace.getConfiguration("tableDesign");
+    cfg = await connection.workspace.getConfiguration(SECTION);
   } catch (e) {
     connection.console.warn(`could not read the tableDesign settings: ${(e as Error)?.message ?? String(e)}`);
     workspace.refresh();

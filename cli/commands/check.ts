@@ -21,6 +21,7 @@ import { designEntry, toReportDiagnostic } from "../report-entries";
 import { EXIT, FailureLog, internalDiagnostic } from "../failure";
 import { VERSION } from "../version";
 import { existingPaths } from "../validate";
+import { plural } from "@core/text/words";
 
 export const check = command({
   name: "check",
@@ -207,7 +208,7 @@ function checkTsFiles(
   });
   // Said once: the first folder where the SDK's types do not resolve, and how many more.
   const [first, ...more] = unresolved;
-  const notes = first ? [`${first}${more.length ? ` (and in ${more.length} more folder${more.length === 1 ? "" : "s"})` : ""}`] : [];
+  const notes = first ? [`${first}${more.length ? ` (and in ${plural(more.length, "more folder")})` : ""}`] : [];
   return { entries, notes: [...notes, ...notAnalysed] };
 }
 

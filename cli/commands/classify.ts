@@ -24,6 +24,7 @@ import { EXIT, failureResult } from "../failure";
 import { kindOf, UsageError } from "@core/errors";
 import { designTable, filterColumns, parsedFilter } from "../validate";
 import type { CliResult } from "../output";
+import { formatCount } from "@core/text/words";
 
 export const classify = command({
   name: "classify",
@@ -93,7 +94,7 @@ function designContext(filter: string, expr: FilterExpr, options: ClassifyOption
 }
 
 function describe(c: Classification): string {
-  const n = (x: number | null) => (x === null ? "unknown" : `≈ ${Math.round(x).toLocaleString("en-US")}`);
+  const n = (x: number | null) => (x === null ? "unknown" : `≈ ${formatCount(Math.round(x))}`);
   const lines = [
     summary(c),
     `  class:      ${c.class}`,

@@ -9,7 +9,7 @@
  * with the same sheet and puts each table's monthly figures side by side.
  */
 import * as path from "node:path";
-import { plural } from "@core/text/words";
+import { dollars, formatQuantity, plural } from "@core/text/words";
 import { analyzeTdl, designCost, type Redundancy, type ServiceEstimate, type TableCost } from "@core";
 import { refreshPrices, sheetFor, type SheetChoice } from "@runtime";
 import { command } from "../command";
@@ -97,13 +97,10 @@ export const cost = command({
   },
 });
 
-const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-const qty = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: n < 10 ? 2 : 0 });
-
 /** Each table's monthly figure per service in both designs, and the change; a table in one design only says so. */
 function sideBySide(leftFile: string, left: TableCost[], rightFile: string, right: TableCost[]): string {
   const names = [...new Set([...left.map((t) => t.table), ...right.map((t) => t.table)])];
-  const money = (e: ServiceEstimate | undefined) => (e === undefined ? "–" : e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd));
+  const money = (e: ServiceEstimate | undefined) => (e === undefined ? "–" : e.monthlyUsd === null ? "not priced" : dollars(e.monthlyUsd));
   const rows: string[][] = [["table", "service", path.basename(leftFile), path.basename(rightFile), "change"]];
   for (const name of names) {
     const a = left.find((t) => t.table === name);
@@ -114,7 +111,7 @@ function sideBySide(leftFile: string, left: TableCost[], rightFile: string, righ
       const eb = b?.estimates.find((e) => e.service === service);
       const change =
         ea?.monthlyUsd != null && eb?.monthlyUsd != null
-          ? `${eb.monthlyUsd >= ea.monthlyUsd ? "+" : "−"}${usd(Math.abs(eb.monthlyUsd - ea.monthlyUsd))}`
+          ? `${eb.monthlyUsd >= ea.monthlyUsd ? "+" : "−"}${dollars(Math.abs(eb.monthlyUsd - ea.monthlyUsd))}`
           : !a
             ? `only in ${path.basename(rightFile)}`
             : !b
@@ -144,12 +141,13 @@ function tableText(t: TableCost): string {
 }
 
 function estimateText(e: ServiceEstimate): string[] {
-  const head = `  ${e.service.padEnd(13)} ${e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd)}`;
+  const head = `  ${e.service.padEnd(13)} ${e.monthlyUsd === null ? "not priced" : dollars(e.monthlyUsd)}`;
   const out = [head];
-  for (const l of e.lines) out.push(`    ${l.item}: ${qty(l.quantity)} ${l.unit}${l.monthlyUsd ? `, ${usd(l.monthlyUsd)}` : ""}`);
+  for (const l of e.lines)
+    out.push(`    ${l.item}: ${formatQuantity(l.quantity)} ${l.unit}${l.monthlyUsd ? `, ${dollars(l.monthlyUsd)}` : ""}`);
   if (e.throughput)
     out.push(
-      `    throughput side by side: provisioned ${usd(e.throughput.provisioned)}, autoscale ${usd(e.throughput.autoscale)}, serverless ${usd(e.throughput.serverless)}`,
+      `    throughput side by side: provisioned ${dollars(e.throughput.provisioned)}, autoscale ${dollars(e.throughput.autoscale)}, serverless ${dollars(e.throughput.serverless)}`,
     );
   for (const n of e.notes) out.push(`    ${n}`);
   return out;

@@ -15,6 +15,7 @@ import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
 import { ask, count, interruptible, retryLine, throttled } from "../jobs";
 import { onTable, parsedFilter, tableName } from "../validate";
+import { plural } from "@core/text/words";
 
 export const deleteCommand = command({
   name: "delete",
@@ -53,7 +54,7 @@ export const deleteCommand = command({
           net,
         ),
       );
-      const what = `${count(plan.entities.length)} ${plan.entities.length === 1 ? "entity" : "entities"} in ${count(plan.partitions)} ${plan.partitions === 1 ? "partition" : "partitions"} of ${table}`;
+      const what = `${plural(plan.entities.length, "entity", "entities")} in ${plural(plan.partitions, "partition")} of ${table}`;
       if (job.signal.aborted) return { stdout: "", stderr: "tdl: stopped while counting: nothing was deleted\n", exitCode: EXIT.failed };
       if (options["dry-run"] || plan.entities.length === 0)
         return {

@@ -18,6 +18,7 @@ import { displayPath, expandPaths, isDesignFile, readInput, unreadable } from ".
 import { EXIT, FailureLog } from "../failure";
 import { describeError } from "@core/errors";
 import { existingPaths } from "../validate";
+import { plural } from "@core/text/words";
 
 export { TakenEdits } from "@core";
 
@@ -143,11 +144,11 @@ export function runFix(paths: string[], options: AnalysisOptions = {}, how: { un
     const counts = new Map<string, number>();
     for (const c of applied) counts.set(c, (counts.get(c) ?? 0) + 1);
     out.push(
-      `${displayPath(file)}: ${applied.length} fix${applied.length === 1 ? "" : "es"} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`,
+      `${displayPath(file)}: ${plural(applied.length, "fix", "fixes")} (${[...counts].map(([c, n]) => (n > 1 ? `${c} ×${n}` : c)).join(", ")})`,
       ...stepLines(result),
     );
   }
-  out.push(`${total} fix${total === 1 ? "" : "es"} applied`);
+  out.push(`${plural(total, "fix", "fixes")} applied`);
   const exitCode = failed ? EXIT.internal : problems.length ? EXIT.usage : EXIT.clean;
   return { stdout: out.join("\n") + "\n", stderr: problems.map((p) => `tdl: ${p}\n`).join("") + failures.text(), exitCode };
 }

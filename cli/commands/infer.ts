@@ -16,6 +16,7 @@ import { ANALYSIS, analysisOf, integer, outputFile, text } from "../options";
 import { EXIT, inContext } from "../failure";
 import { unreadable } from "../files";
 import { onTable, tableName } from "../validate";
+import { formatCount } from "@core/text/words";
 
 /** Largest `--sample`: a sample is held in memory. */
 const MAX_SAMPLE = 1_000_000;
@@ -61,9 +62,7 @@ export const infer = command({
             const now = performance.now();
             if (now - last < PROGRESS_MS && p.entities < p.target) return;
             last = now;
-            io.err(
-              `reading ${table}: ${p.entities.toLocaleString("en-US")} of up to ${p.target.toLocaleString("en-US")} entities, ${p.requests} requests\n`,
-            );
+            io.err(`reading ${table}: ${formatCount(p.entities)} of up to ${formatCount(p.target)} entities, ${p.requests} requests\n`);
           },
         }),
       );
@@ -86,7 +85,7 @@ export const infer = command({
 
 /** What stderr says after a run: the read, the partition histogram, the keys' coverage, the analyzer's findings. */
 function summary(table: string, r: TableInference, out: string | undefined): string {
-  const nf = (n: number) => n.toLocaleString("en-US");
+  const nf = formatCount;
   const s = r.sample;
   const lines = [
     `${table}: read ${nf(r.check.total)} entities in ${nf(r.stats.partitions)} partitions with ${nf(s.requests)} requests in ${(s.elapsedMs / 1000).toFixed(1)} s` +

@@ -39,6 +39,7 @@ import { HURRY_DELETE_MS, StressInterrupts } from "./stress/signals";
 import { summary } from "./stress/summary";
 import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "./stress/locust";
 import { designTable } from "../validate";
+import { formatCount } from "@core/text/words";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
 
@@ -280,7 +281,7 @@ function phaseLine(
         ? "calibrating the emulator (what this machine serves)"
         : `scaling the emulator's targets by ${plan.emulatorScale}`;
     case "preload":
-      return `loading ${plan.preload.toLocaleString("en-US")} entities`;
+      return `loading ${formatCount(plan.preload)} entities`;
     case "run":
       return engine.name === "locust"
         ? `running the load on Locust for ${seconds} s: a master and ${engine.workers} workers of ${plan.concurrency} users each`

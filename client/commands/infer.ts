@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import { AccountSession, InferError, inferFromTable, type TableInference } from "@runtime";
 import { EmulatorHost } from "../vscode/emulator-host";
+import { formatCount } from "@core/text/words";
 
 /** Largest sample the input box accepts: a sample is held in memory. */
 const MAX_SAMPLE = 1_000_000;
@@ -33,9 +34,7 @@ export class InferCommand {
       title: `Infer a design from ${name}: entities to sample`,
       value: "10000",
       validateInput: (v) =>
-        /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_SAMPLE
-          ? undefined
-          : `a whole number from 1 to ${MAX_SAMPLE.toLocaleString("en-US")}`,
+        /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_SAMPLE ? undefined : `a whole number from 1 to ${formatCount(MAX_SAMPLE)}`,
     });
     if (!raw) return;
     let result: TableInference | undefined;
@@ -52,7 +51,7 @@ export class InferCommand {
             onProgress: (p) => {
               const share = (100 * p.entities) / p.target;
               progress.report({
-                message: `${p.entities.toLocaleString("en-US")} of up to ${p.target.toLocaleString("en-US")} entities (${p.requests} requests)`,
+                message: `${formatCount(p.entities)} of up to ${formatCount(p.target)} entities (${p.requests} requests)`,
                 increment: share - shown,
               });
               shown = share;
@@ -74,7 +73,7 @@ export class InferCommand {
     await vscode.window.showTextDocument(doc);
     const c = result.check;
     void vscode.window.showInformationMessage(
-      `Inferred ${name} from ${c.total.toLocaleString("en-US")} entities in ${result.stats.partitions.toLocaleString("en-US")} partitions: ` +
+      `Inferred ${name} from ${formatCount(c.total)} entities in ${formatCount(result.stats.partitions)} partitions: ` +
         `the key expressions rebuild ${pct(c.partitionKey, c.total)} of PartitionKeys and ${pct(c.anyRowKey, c.total)} of RowKeys. The header comment says what was read and how sure each fact is.`,
     );
   }

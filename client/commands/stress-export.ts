@@ -14,6 +14,7 @@ import type { StressMode } from "@protocol";
 import type { ConnectionStore } from "../explorer/controller";
 import type { AccountSession } from "@runtime";
 import { analysisOptions } from "../vscode/settings";
+import { plural } from "@core/text/words";
 
 /** A design table as the stress command picks it. */
 export type PickTable = (uri?: string, table?: string) => Promise<{ text: string; file: string; table: string } | undefined>;
@@ -100,7 +101,7 @@ export class StressExportCommand {
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder[0], ...f.name.split("/")), new TextEncoder().encode(f.text));
     await vscode.window.showTextDocument(vscode.Uri.joinPath(folder[0], "README.md"), { preview: false });
     void vscode.window.showInformationMessage(
-      `Exported the stress test of ${design.table} for ${result.plan.workers} engine${result.plan.workers === 1 ? "" : "s"}: ${sizingText(result.sizing, "engines")}` +
+      `Exported the stress test of ${design.table} for ${plural(result.plan.workers, "engine")}: ${sizingText(result.sizing, "engines")}` +
         (result.auth.kind === "sas" ? " The engines' SAS tokens are in the folder's secrets: put them in the Key Vault (README.md)." : ""),
     );
   }

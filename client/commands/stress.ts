@@ -16,7 +16,6 @@ import {
   chooseEngine,
   runOn,
   type StressEngine,
-  LOCUST_WORKERS,
   StressFailure,
   proposedAlternative,
   describeLeftover,
@@ -30,11 +29,11 @@ import {
   AccountSession,
   LOCUST_INSTALL,
 } from "@runtime";
-import { entityRate } from "@core/text/words";
+import { entityRate, plural } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
 import { analyzeTdl } from "@core";
 import { COMMANDS } from "@protocol/commands";
-import { analysisOptions } from "../vscode/settings";
+import { analysisOptions, setting } from "../vscode/settings";
 import { commandStressRequest, CommandTarget, designTables, reportTitle } from "./stress-options";
 import { EmulatorHost } from "../vscode/emulator-host";
 import { ConnectionStore } from "../explorer/controller";
@@ -69,7 +68,7 @@ export class StressCommand {
       { title: `Stress test ${design.table}: mode` },
     );
     if (!mode) return;
-    const max = vscode.workspace.getConfiguration("tableDesign").get<number>("stress.maxDurationSeconds", 120);
+    const max = setting("stress.maxDurationSeconds");
     const seconds = await vscode.window.showInputBox({
       title: "Duration in seconds",
       value: "10",
@@ -152,17 +151,16 @@ export class StressCommand {
    * choice, Locust offered with its install line when it is missing.
    */
   private async pickEngine(): Promise<StressEngine | undefined> {
-    const config = vscode.workspace.getConfiguration("tableDesign");
-    const setting = config.get<string>("stress.engine", "builtin");
-    const workers = config.get<number>("stress.locustWorkers", LOCUST_WORKERS.default);
-    if (setting === "builtin") return chooseEngine("builtin");
+    const engine = setting("stress.engine");
+    const workers = setting("stress.locustWorkers");
+    if (engine === "builtin") return chooseEngine("builtin");
     let locust: StressEngine | undefined;
     try {
       locust = chooseEngine("locust", workers);
     } catch {
       locust = undefined;
     }
-    if (setting === "ask") {
+    if (engine === "ask") {
       const pick = await vscode.window.showQuickPick(
         [
           { label: "Built-in", description: "this process: the quick local check" },
@@ -218,9 +216,8 @@ export class StressCommand {
       );
       return;
     }
-    const plural = removable.length === 1 ? "table" : "tables";
     const ok = await vscode.window.showWarningMessage(
-      `Remove ${removable.length} leftover stress ${plural} at ${host}?`,
+      `Remove ${plural(removable.length, "leftover stress table")} at ${host}?`,
       {
         modal: true,
         detail:
@@ -231,16 +228,17 @@ export class StressCommand {
     );
     if (ok !== "Remove") return;
     const results = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Removing ${removable.length} stress ${plural}` },
+      { location: vscode.ProgressLocation.Notification, title: `Removing ${plural(removable.length, "stress table")}` },
       () => removeLeftovers(clients, target.connection.endpoint, removable),
     );
     const failed = results.filter((r) => !r.removed);
     const removed = results.filter((r) => r.removed).map((r) => r.table);
     if (failed.length)
       vscode.window.showErrorMessage(
-        `Removed ${removed.length} of ${removable.length} stress ${plural} at ${host}; not removed: ${failed.map((f) => `${f.table} (${f.reason})`).join("; ")}`,
+        `Removed ${removed.length} of ${plural(removable.length, "stress table")} at ${host}; not removed: ${failed.map((f) => `${f.table} (${f.reason})`).join("; ")}`,
       );
-    else vscode.window.showInformationMessage(`Removed ${removed.length} leftover stress ${plural} at ${host}: ${removed.join(", ")}`);
+    else
+      vscode.window.showInformationMessage(`Removed ${plural(removed.length, "leftover stress table")} at ${host}: ${removed.join(", ")}`);
   }
 
   /** The active connection, else the embedded emulator if it runs (a stopped one, in memory, holds nothing). */

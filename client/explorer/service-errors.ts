@@ -7,9 +7,10 @@
  * goes into `details`, which the page shows behind a toggle. Everything
  * passes through `redact`, so no key or SAS reaches the page.
  */
-import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, codePointLabel, isInvisible } from "@core";
+import { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isInvisible, showChar } from "@core";
 import { AccountError, redact } from "@runtime";
 import { type ErrorKind, TdlError } from "@core/errors";
+import { formatCount } from "@core/text/words";
 
 /** An error for the page: a sentence, the raw answer behind "details", and its kind (how the page shows it). */
 export class PanelError extends TdlError {
@@ -33,11 +34,6 @@ export interface ErrorScene {
 
 type Explain = (scene: ErrorScene, answer: string) => string;
 
-function showChar(c: string): string {
-  const code = c.charCodeAt(0);
-  return isInvisible(code) ? `the control character ${codePointLabel(code)}` : `'${c}'`;
-}
-
 /** The key of `row` that holds a forbidden character, said as a user would want it. */
 function badKeyChar(row: ErrorScene["row"]): string | undefined {
   if (!row) return undefined;
@@ -46,8 +42,10 @@ function badKeyChar(row: ErrorScene["row"]): string | undefined {
     ["RowKey", row.rowKey],
   ] as const) {
     const found = [...value].find((ch) => azureForbiddenKeyChar(ch.charCodeAt(0)));
-    if (found)
-      return `the ${name} contains ${showChar(found)}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
+    if (!found) continue;
+    // The forbidden characters a reader cannot see are the control characters: named as such.
+    const shown = isInvisible(found.charCodeAt(0)) ? `the control character ${showChar(found)}` : showChar(found);
+    return `the ${name} contains ${shown}, which keys may not hold (forbidden: ${AZURE_FORBIDDEN_KEY_TEXT}): change the ${name} and try again`;
   }
   return undefined;
 }
@@ -60,7 +58,7 @@ function longKey(row: ErrorScene["row"]): string | undefined {
     ["RowKey", row.rowKey],
   ] as const) {
     if (value.length > 512)
-      return `the ${name} is ${value.length.toLocaleString("en-US")} characters long; keys may be at most 1 KiB (512 characters): shorten it and try again`;
+      return `the ${name} is ${formatCount(value.length)} characters long; keys may be at most 1 KiB (512 characters): shorten it and try again`;
   }
   return undefined;
 }

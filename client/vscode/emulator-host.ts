@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { FidelityEmulator, Secret, type StressTarget } from "@runtime";
 import { ConnectionInfo, type TrafficSecond } from "@protocol";
 import { describeError, stackOf, UnavailableError } from "@core/errors";
+import { setting } from "./settings";
 
 type ThrottleControl = NonNullable<StressTarget["throttle"]>;
 
@@ -29,14 +30,14 @@ export class EmulatorHost implements vscode.Disposable {
   async start(): Promise<{ info: ConnectionInfo; secret: Secret }> {
     let e = this.emulator;
     if (!e?.running) {
-      const config = vscode.workspace.getConfiguration("tableDesign");
+      const log = (l: string) => this.output.appendLine(l);
       this.starting ??= Promise.resolve(
         vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Starting the table emulator" }, () =>
           FidelityEmulator.start({
-            port: config.get<number>("emulator.port", 0),
-            fidelity: config.get<boolean>("emulator.fidelity", true),
-            scale: config.get<number>("emulator.scale", 1),
-            log: (l) => this.output.appendLine(l),
+            port: setting("emulator.port", log),
+            fidelity: setting("emulator.fidelity", log),
+            scale: setting("emulator.scale", log),
+            log,
           }),
         ),
       );

@@ -16,7 +16,7 @@ import { describeName, Fields, isPlainObject, object, ShapeError } from "./shape
 import { measure } from "./measure";
 import { redact } from "@runtime";
 import { describeError, kindOf, stackOf } from "@core/errors";
-import { clip } from "@core/text/words";
+import { clip, formatCount } from "@core/text/words";
 
 /** One function per request of view `V`; a missing one is a compile error. */
 export type Handlers<V extends ViewName> = { [M in MethodOf<V>]: (params: ParamsOf<V, M>) => Promise<ResultOf<V, M>> };
@@ -122,7 +122,7 @@ export class WebviewHost<V extends ViewName> {
         method,
         size === "too deep"
           ? `params nest deeper than ${this.limits.depth} levels`
-          : `params are larger than ${this.limits.requestChars.toLocaleString("en-US")} characters`,
+          : `params are larger than ${formatCount(this.limits.requestChars)} characters`,
       );
     let checked: unknown;
     try {
@@ -181,7 +181,7 @@ export class WebviewHost<V extends ViewName> {
     // A page stuck in a loop must not flood the log: the first 100 refusals, then one in 1,000 with the count.
     this.refusals++;
     if (this.refusals <= 100 || this.refusals % 1000 === 0) {
-      const count = this.refusals > 100 ? ` (${this.refusals.toLocaleString("en-US")} refused so far)` : "";
+      const count = this.refusals > 100 ? ` (${formatCount(this.refusals)} refused so far)` : "";
       this.log(
         `[${this.spec.view}] refused ${id === undefined ? "a message" : `request ${id}`}${method === "?" ? "" : ` (${describeName(method)})`}: ${reason}${count}`,
       );

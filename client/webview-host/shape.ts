@@ -10,6 +10,7 @@
  * `optional()` exactly where `T`'s field is optional.
  */
 import { UsageError } from "@core/errors";
+import { formatCount } from "@core/text/words";
 
 export class ShapeError extends UsageError {
   constructor(
@@ -81,7 +82,7 @@ export interface TextRule {
 export function text(r: TextRule): Shape<string> {
   return (value, path) => {
     if (typeof value !== "string") throw new ShapeError(path, "must be a string");
-    if (value.length > r.max) throw new ShapeError(path, `is longer than ${r.max.toLocaleString("en-US")} characters`);
+    if (value.length > r.max) throw new ShapeError(path, `is longer than ${formatCount(r.max)} characters`);
     if (value.length < (r.min ?? 0)) throw new ShapeError(path, r.min === 1 ? "must not be empty" : `is shorter than ${r.min} characters`);
     if (r.pattern && !r.pattern.test(value)) throw new ShapeError(path, r.rule ?? "has an unexpected form");
     const why = r.refuse?.(value);
@@ -93,8 +94,7 @@ export function text(r: TextRule): Shape<string> {
 export function integer(min: number, max: number): Shape<number> {
   return (value, path) => {
     if (typeof value !== "number" || !Number.isSafeInteger(value)) throw new ShapeError(path, "must be an integer");
-    if (value < min || value > max)
-      throw new ShapeError(path, `must be from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`);
+    if (value < min || value > max) throw new ShapeError(path, `must be from ${formatCount(min)} to ${formatCount(max)}`);
     return value;
   };
 }
@@ -110,7 +110,7 @@ export function oneOf<T extends string>(values: readonly T[]): Shape<T> {
 export function list<T>(item: Shape<T>, max: number): Shape<T[]> {
   return (value, path) => {
     if (!Array.isArray(value)) throw new ShapeError(path, "must be a list");
-    if (value.length > max) throw new ShapeError(path, `has more than ${max.toLocaleString("en-US")} items`);
+    if (value.length > max) throw new ShapeError(path, `has more than ${formatCount(max)} items`);
     const out: T[] = [];
     for (let i = 0; i < value.length; i++) out.push(item(value[i], `${path}[${i}]`));
     return out;
@@ -122,7 +122,7 @@ export function dictionary<T>(key: Shape<string>, item: Shape<T>, maxKeys: numbe
   return (value, path) => {
     if (!isPlainObject(value)) throw new ShapeError(path, "must be an object");
     const keys = Object.keys(value);
-    if (keys.length > maxKeys) throw new ShapeError(path, `has more than ${maxKeys.toLocaleString("en-US")} entries`);
+    if (keys.length > maxKeys) throw new ShapeError(path, `has more than ${formatCount(maxKeys)} entries`);
     const entries: Array<[string, T]> = [];
     for (const k of keys) {
       const name = key(k, `${path} name '${describeName(k)}'`);

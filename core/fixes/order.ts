@@ -11,7 +11,7 @@
  */
 import { TdlAnalysis } from "../analysis/analyze";
 import { Fix, Severity } from "../findings";
-import { formatBytes } from "../tdl/numbers";
+import { formatBytes } from "../text/words";
 import { listNames } from "../text/words";
 import { QueryState } from "./anchors";
 import type { FixCheck } from "./check";

@@ -9,6 +9,7 @@ import { dateFormatParts } from "../model/key-functions";
 import { soleRef } from "../model/keys";
 import { stringValueOffset } from "../tdl/lexer";
 import { defineRule, Report as RuleReport, TableContext } from "./rule";
+import { plural } from "../text/words";
 
 /** Every sentence of `invalid-argument`, one per wrong argument. */
 const messages = {
@@ -25,7 +26,7 @@ const messages = {
   charsetType: (p: { type: string }) => `charset applies to string properties, not ${p.type}`,
   charset: (p: { why: string }) => p.why,
   fewValues: (p: { type: string; order: string }) => `a ${p.type} cannot be ${p.order}: it has too few values`,
-  arity: (p: { fn: string; arity: number; usage: string }) => `${p.fn} takes ${p.arity} argument${p.arity > 1 ? "s" : ""}: ${p.usage}`,
+  arity: (p: { fn: string; arity: number; usage: string }) => `${p.fn} takes ${plural(p.arity, "argument")}: ${p.usage}`,
   firstArgument: (p: { fn: string; usage: string }) => `the first argument of ${p.fn} is a key expression: ${p.usage}`,
   notInteger: (p: { what: string; usage: string }) => `${p.what} must be an integer: ${p.usage}`,
   outOfRange: (p: { what: string; lo: number; hi: number; value: string }) =>

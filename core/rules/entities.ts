@@ -5,7 +5,7 @@
 import { keyBytes } from "../model/key-bytes";
 import { PropertyInfo } from "../model/properties";
 import { ServiceProfile } from "../services";
-import { formatBytes } from "../tdl/numbers";
+import { formatBytes } from "../text/words";
 import { formatCount } from "../text/words";
 import { defineRule } from "./rule";
 

@@ -5,7 +5,7 @@
 import { tableFacts, TableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
-import { formatBytes, formatPercent } from "../tdl/numbers";
+import { formatBytes, formatPercent } from "../text/words";
 import { formatCount } from "../text/words";
 import { appendComposites, appendSplits, hashPrefix, preferFirst, prefixBuckets } from "./fixes/candidates";
 import { defineRule, TableContext } from "./rule";

@@ -12,7 +12,7 @@
 import type { TableModel } from "../model/table-model";
 import { tableFacts } from "../model/facts";
 import { accountOf } from "../model/updates";
-import { formatDuration } from "../tdl/numbers";
+import { formatDuration } from "../text/words";
 import { detectEol, indentOf } from "../tdl/line-ends";
 import { formatCount, listNames } from "../text/words";
 import { Fix } from "../findings";

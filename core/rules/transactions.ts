@@ -5,7 +5,7 @@
 import { Expr, Query, Transaction } from "../tdl/ast";
 import { tableFacts } from "../model/facts";
 import { KeyInfo } from "../model/key-parts";
-import { formatBytes } from "../tdl/numbers";
+import { formatBytes } from "../text/words";
 import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";

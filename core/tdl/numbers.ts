@@ -3,7 +3,7 @@
  * (`4KiB`), integers (`-5`), and rate units. Each returns NaN with a message
  * when the literal does not fit.
  */
-import { formatCount } from "../text/words";
+import { YEAR_SECONDS } from "../text/words";
 
 export interface Interpreted {
   value: number;
@@ -48,7 +48,7 @@ export function parseSize(raw: string): Interpreted {
 }
 
 /** Seconds in each unit a duration may carry: a year and a month are the Gregorian averages (365.2425 days, a twelfth of it). */
-export const DURATION_UNITS: Record<string, number> = { s: 1, min: 60, h: 3600, d: 86400, w: 7 * 86400, y: 365.2425 * 86400 };
+export const DURATION_UNITS: Record<string, number> = { s: 1, min: 60, h: 3600, d: 86400, w: 7 * 86400, y: YEAR_SECONDS };
 
 /** `90d`, `12h`, `2y`: a duration in seconds (units s, min, h, d, w, y). */
 export function parseDuration(raw: string): Interpreted {
@@ -60,23 +60,6 @@ export function parseDuration(raw: string): Interpreted {
   const value = Number(digits) * mult;
   if (!Number.isFinite(value)) return { value: NaN, error: `'${raw.slice(0, 40)}' is too long a duration` };
   return { value };
-}
-
-const SPOKEN_UNITS: Array<[number, string]> = [
-  [DURATION_UNITS.y, "year"],
-  [86400, "day"],
-  [3600, "hour"],
-  [60, "minute"],
-  [1, "second"],
-];
-
-/** A duration as a reader says it: "90 days", "≈ 23.1 hours", "2 years" (the largest unit that gives at least 2; "≈" when rounded). */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds)) return "unbounded";
-  const [unit, name] = SPOKEN_UNITS.find(([u]) => seconds >= 2 * u) ?? [1, "second"];
-  const v = seconds / unit;
-  const shown = v >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
-  return `${Math.abs(shown - v) > 1e-9 * v ? "≈ " : ""}${shown.toLocaleString("en-US")} ${name}${shown === 1 ? "" : "s"}`;
 }
 
 /** A plain (possibly negative) integer: widths, ranges, `n` arguments. */
@@ -93,23 +76,4 @@ export function parsePercent(raw: string): Interpreted {
   const { digits, suffix } = split(raw);
   if (suffix !== "" || digits === "") return { value: NaN, error: `'${raw}' is not a percentage` };
   return { value: Number(digits) };
-}
-
-/** A share (0..1) as a percentage a reader can tell from zero: "50%", "2.5%", "0.02%". */
-export function formatPercent(share: number): string {
-  const v = share * 100;
-  return `${v >= 1 || v === 0 ? formatCount(v) : Number(v.toPrecision(2)).toString()}%`;
-}
-
-/** Formats a byte size in binary units ("20 GiB", "1.5 MiB"). */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  const shown = v >= 100 || u === 0 ? Math.round(v).toLocaleString("en-US") : (Math.round(v * 10) / 10).toString();
-  return `${shown} ${units[u]}`;
 }

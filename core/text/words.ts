@@ -3,7 +3,9 @@
  * DOM, so that the language server, the CLI, the extension and the pages
  * say them alike: counts, nouns that agree with their count, user text
  * clipped to a bound, characters a reader could not see shown by their code,
- * and the stress report's rates and errors.
+ * shares, durations, sizes and dollars, and the stress report's rates and
+ * errors. The only home of `toLocaleString`: ESLint keeps it out of every
+ * other folder (eslint.config.mjs).
  */
 
 /**
@@ -38,6 +40,69 @@ function plain(n: number): string {
 /** "1 partition", "3 partitions", "1 entity", "0 entities" (`many` for irregular plurals). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** The word that agrees with a count, without the count: "it"/"them", "remains"/"remain", "does"/"do". */
+export function agree(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/**
+ * A quantity of a bill's line as a reader takes it in: up to two decimals
+ * below 10, whole and grouped from 10 ("0.25", "7.5", "1,235").
+ */
+export function formatQuantity(n: number): string {
+  return n < 10 ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : formatCount(Math.round(n));
+}
+
+/** A share (0..1) as a percentage a reader can tell from zero: "50%", "2.5%", "0.02%". */
+export function formatPercent(share: number): string {
+  const v = share * 100;
+  return `${v >= 1 || v === 0 ? formatCount(v) : Number(v.toPrecision(2)).toString()}%`;
+}
+
+/** A year of the Gregorian calendar in seconds (365.2425 days): the `y` of a TDL duration, the "year" of a spoken one. */
+export const YEAR_SECONDS = 365.2425 * 86400;
+
+const SPOKEN_UNITS: Array<[number, string]> = [
+  [YEAR_SECONDS, "year"],
+  [86400, "day"],
+  [3600, "hour"],
+  [60, "minute"],
+  [1, "second"],
+];
+
+/** A duration as a reader says it: "90 days", "≈ 23.1 hours", "2 years" (the largest unit that gives at least 2; "≈" when rounded). */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "unbounded";
+  const [unit, name] = SPOKEN_UNITS.find(([u]) => seconds >= 2 * u) ?? [1, "second"];
+  const v = seconds / unit;
+  const shown = v >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
+  return `${Math.abs(shown - v) > 1e-9 * v ? "≈ " : ""}${plural(shown, name)}`;
+}
+
+/** A byte size in binary units: "20 GiB", "1.5 MiB", "1,000 B". */
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  const shown = v >= 100 || u === 0 ? formatCount(Math.round(v)) : (Math.round(v * 10) / 10).toString();
+  return `${shown} ${units[u]}`;
+}
+
+/**
+ * Dollars as a reader takes them in: cents, grouped ("$1,234.56", "$0.00").
+ * A run's own cost (`"small"`) keeps two significant digits below a cent
+ * ("$0.0043") and says "under $0.0001" below that, never an exponent, so a
+ * real cost never reads as free.
+ */
+export function dollars(usd: number, precision: "cents" | "small" = "cents"): string {
+  if (precision === "small" && usd !== 0 && usd < 0.01) return usd < 0.0001 ? "under $0.0001" : `$${usd.toPrecision(2)}`;
+  return `$${usd.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 /**

@@ -79,7 +79,7 @@ const MISMATCH = new Set([
  * Maps an error of the SDK or the network to an AccountError with a message
  * a user can act on. `context` may be a boolean (the older `sharedKey` flag).
  */
-export function describeError(e: unknown, endpoint: string, timeoutMs: number, context: boolean | ErrorContext = {}): AccountError {
+export function toAccountError(e: unknown, endpoint: string, timeoutMs: number, context: boolean | ErrorContext = {}): AccountError {
   if (e instanceof AccountError) return e;
   const ctx: ErrorContext = typeof context === "boolean" ? { sharedKey: context } : context;
   const err = (e ?? {}) as RestLike;

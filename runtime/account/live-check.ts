@@ -20,6 +20,7 @@ import {
   tableFacts,
 } from "@core";
 import { EntityRow } from "@protocol/entities";
+import { plural } from "@core/text/words";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -100,13 +101,11 @@ export const FIT_MIN_SAMPLE = 50;
 export function liveSummary(check: LiveCheck, table: string): string {
   const off = check.keys.filter((k) => k.sampled && k.matched / k.sampled < FIT_SHARE);
   const shapes = off.map((k) => `${k.matched} of ${k.sampled} ${k.label}s follow the design`).join("; ");
-  const findings = check.findings.length
-    ? `${check.findings.length} finding${check.findings.length === 1 ? "" : "s"} in the Problems panel`
-    : "";
+  const findings = check.findings.length ? `${plural(check.findings.length, "finding")} in the Problems panel` : "";
   if (off.length) return `Sampled ${check.sampled} entities of '${table}': ${shapes}${findings ? `; ${findings}` : ""}.`;
   if (findings) return `Sampled ${check.sampled} entities of '${table}': ${findings}.`;
   if (check.sampled < FIT_MIN_SAMPLE)
-    return `Sampled ${check.sampled} entities of '${table}': their keys follow the design, but ${check.sampled} ${check.sampled === 1 ? "entity says" : "entities say"} too little to call the table a fit.`;
+    return `Sampled ${check.sampled} entities of '${table}': their keys follow the design, but ${plural(check.sampled, "entity says", "entities say")} too little to call the table a fit.`;
   return `Sampled ${check.sampled} entities of '${table}': the live data fits the design.`;
 }
 

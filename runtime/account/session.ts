@@ -7,7 +7,7 @@
  */
 import { ClientPair, credentialOf, makeClients } from "./clients";
 import type { Secret } from "./secret";
-import { AccountError, describeError } from "./errors";
+import { AccountError, toAccountError } from "./errors";
 import { SasInfo, sasTimeProblem } from "./sas";
 import { TableOperation } from "./sas-grants";
 import { ConnectionInfo, EntityRow, PageResult, QueryResult } from "@protocol/entities";
@@ -69,7 +69,7 @@ export class AccountSession {
       return await fn(combined);
     } catch (e) {
       if (signal?.aborted) throw new DOMException("cancelled", "AbortError");
-      throw describeError(e, this.connection.endpoint, this.timeoutMs, { sharedKey: this.sharedKey, sas: this.sas, operation });
+      throw toAccountError(e, this.connection.endpoint, this.timeoutMs, { sharedKey: this.sharedKey, sas: this.sas, operation });
     }
   }
 
@@ -84,7 +84,7 @@ export class AccountSession {
   async createTable(name: string): Promise<void> {
     const rule = SERVICES["azure-table"].tableName;
     if (!rule.pattern.test(name))
-      throw describeError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
+      throw toAccountError({ message: `'${name}' is not a valid table name: ${rule.rule}` }, this.connection.endpoint, this.timeoutMs);
     await this.call((abortSignal) => this.clients.service.createTable(name, { abortSignal, onResponse: failOnConflict }));
   }
 
@@ -248,7 +248,7 @@ export class AccountSession {
 function validate(row: EntityRow): void {
   for (const [name, v] of Object.entries(row.properties)) {
     const problem = checkValue(name, v);
-    if (problem) throw describeError({ message: problem }, "", 0);
+    if (problem) throw toAccountError({ message: problem }, "", 0);
   }
 }
 

@@ -15,6 +15,7 @@ import { InputError, RefusedError } from "@core/errors";
 import type { ThrottledPath } from "../net/throttled";
 import { jobPaths } from "./pace";
 import { eachPage } from "./requests";
+import { formatCount } from "@core/text/words";
 
 export interface DeleteSelection {
   table: string;
@@ -177,7 +178,7 @@ async function deleteOne(
 export class LogWriteError extends RefusedError {
   constructor(log: string, unlogged: number, deleted: number, cause: unknown) {
     super(
-      `the delete log ${log} could not be written (${(cause as Error)?.message ?? cause}): stopped before the next delete; ${deleted.toLocaleString("en-US")} entities were deleted, the last ${unlogged.toLocaleString("en-US")} of them not logged`,
+      `the delete log ${log} could not be written (${(cause as Error)?.message ?? cause}): stopped before the next delete; ${formatCount(deleted)} entities were deleted, the last ${formatCount(unlogged)} of them not logged`,
     );
   }
 }

@@ -15,6 +15,7 @@ import type { ThrottledPath } from "../net/throttled";
 import type { Manifest } from "./manifest";
 import { rangeFilter } from "./ranges";
 import { eachPage } from "./requests";
+import { formatCount } from "@core/text/words";
 
 export const IF_EXISTS = ["fail", "skip", "replace", "merge"] as const;
 export type IfExists = (typeof IF_EXISTS)[number];
@@ -59,7 +60,7 @@ export async function existingKeys(
 
 /** What happens to the keys there, in words, for a dry run and a refusal. */
 export function occupiedSentence(existing: number, total: number, table: string, mode: IfExists): string {
-  const n = `${existing.toLocaleString("en-US")} of the export's ${total.toLocaleString("en-US")} keys already exist in ${table}`;
+  const n = `${formatCount(existing)} of the export's ${formatCount(total)} keys already exist in ${table}`;
   switch (mode) {
     case "fail":
       return `${n}: nothing is written (--if-exists skip keeps them, replace writes the export's entities whole over them, merge merges the export's properties into them)`;

@@ -3,7 +3,7 @@
  * histogram (powers of ten), the hottest partitions, and the average entity
  * size by Azure's formula.
  */
-import { plural } from "@core/text/words";
+import { formatCount, plural } from "@core/text/words";
 import { Row } from "./values";
 
 export interface HistogramBin {
@@ -79,7 +79,7 @@ export function partitionStats(
 /** A histogram as text lines, bars scaled to the largest bin. */
 export function histogramLines(bins: readonly HistogramBin[], width = 30): string[] {
   const most = Math.max(1, ...bins.map((b) => b.partitions));
-  const label = (b: HistogramBin) => (b.from === 1 ? "1–9" : `${b.from.toLocaleString("en-US")}–${b.to.toLocaleString("en-US")}`);
+  const label = (b: HistogramBin) => (b.from === 1 ? "1–9" : `${formatCount(b.from)}–${formatCount(b.to)}`);
   const pad = Math.max(0, ...bins.map((b) => label(b).length));
   return bins.map(
     (b) =>

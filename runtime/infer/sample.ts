@@ -11,6 +11,7 @@
 import type { EntityRow } from "@protocol/entities";
 import { stringLiteral as quote } from "@core";
 import { END, logWidth, midpoint } from "./key-space";
+import { formatCount } from "@core/text/words";
 
 /** One page of a query: what `AccountSession` reads (sample-reader.ts) or a test supplies. */
 export interface PageReader {
@@ -188,8 +189,8 @@ export async function sampleTable(reader: PageReader, o: SampleOptions = {}): Pr
     : counts?.complete
       ? `counted (PartitionKey only, ${requests - before} requests)`
       : counts
-        ? `at least ${counts.counted!.toLocaleString("en-US")} counted in ${requests - before} requests; the rest extrapolated over the key space (low confidence)`
-        : `at least ${entities.length.toLocaleString("en-US")}: reading was cancelled`;
+        ? `at least ${formatCount(counts.counted!)} counted in ${requests - before} requests; the rest extrapolated over the key space (low confidence)`
+        : `at least ${formatCount(entities.length)}: reading was cancelled`;
   return {
     entities,
     requests,

@@ -9,13 +9,18 @@ import type { StressReport } from "@protocol/stress-report";
 import { runStress, type StressJob } from "../stress/engine";
 import { runLocustStress, type LocustEngineOptions } from "./index";
 import { findLocust } from "./processes";
+import { SETTINGS } from "@protocol/settings";
 
 /** The engines by name, as `--engine` and the setting spell them. */
 export const ENGINES = ["builtin", "locust"] as const;
 export type EngineName = (typeof ENGINES)[number];
 
-/** Locust workers on this machine: the default and the bound. */
-export const LOCUST_WORKERS = { default: 2, min: 1, max: 64 } as const;
+/** Locust workers on this machine: the default and the bound, the `tableDesign.stress.locustWorkers` setting's (the CLI's --workers too). */
+export const LOCUST_WORKERS = {
+  default: SETTINGS["stress.locustWorkers"].default,
+  min: SETTINGS["stress.locustWorkers"].minimum,
+  max: SETTINGS["stress.locustWorkers"].maximum,
+} as const;
 
 /** A chosen engine: the built-in one, or Locust at its path with its workers. */
 export type StressEngine = { name: "builtin" } | { name: "locust"; workers: number; locust: string };

@@ -7,13 +7,14 @@
 import { secretNames, testIdOf, type AzureAuth } from "./azure";
 import type { LocustPlan } from "./plan";
 import { sizingText } from "./sizing";
+import { formatCount } from "@core/text/words";
 
 export function exportReadme(p: LocustPlan, auth: AzureAuth, keysFile: string): string {
   const design = p.design.file.split(/[\\/]/).pop() ?? p.design.file;
   const secrets = secretNames(auth);
   const load =
     p.rate > 0
-      ? `${p.rate.toLocaleString("en-US")} calls/s in all (an open load, split evenly over the workers)`
+      ? `${formatCount(p.rate)} calls/s in all (an open load, split evenly over the workers)`
       : `as fast as ${p.users} users per worker are answered (a closed load)`;
   const credential =
     auth.kind === "sas"

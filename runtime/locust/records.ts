@@ -17,6 +17,7 @@ import { Metrics } from "../stress/metrics";
 import { buildReport } from "../stress/report";
 import type { Work } from "../stress/workload";
 import type { RunMeta } from "./plan";
+import { formatCount, plural } from "@core/text/words";
 
 /** Where the workers write, inside the run's folder (TDL_RECORDS). */
 export const RECORDS_DIR = "tdl-records";
@@ -81,10 +82,10 @@ export async function absorbRecords(dir: string, metrics: Metrics): Promise<Reco
       }
     : undefined;
   const notes: string[] = [];
-  if (skipped) notes.push(`${skipped.toLocaleString("en-US")} record lines could not be read and were left out.`);
+  if (skipped) notes.push(`Left out ${plural(skipped, "record line")} that could not be read.`);
   if (pace && pace.dropped > Math.max(5, 0.1 * (pace.sent + pace.dropped)))
     notes.push(
-      `The Locust workers could not keep the pace: ${pace.dropped.toLocaleString("en-US")} of ${(pace.sent + pace.dropped).toLocaleString("en-US")} calls could not start on time, so the load was lighter than planned.`,
+      `The Locust workers could not keep the pace: ${formatCount(pace.dropped)} of ${formatCount(pace.sent + pace.dropped)} calls could not start on time, so the load was lighter than planned.`,
     );
   return { durationMs: Math.max(1, (end - t0) * 1000), pace, files: files.length, skippedLines: skipped, notes };
 }

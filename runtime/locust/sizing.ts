@@ -7,6 +7,7 @@
  * here because they depend on how hot the design runs).
  */
 import type { Work } from "../stress/workload";
+import { formatCount, plural } from "@core/text/words";
 
 /** At most this many engines in one Azure Load Testing run. */
 export const MAX_ENGINES = 400;
@@ -53,11 +54,11 @@ export function sizeRun(work: readonly Work[], callsPerSecond: number, durationM
 /** The sizing in a sentence, for the CLI and the export's README. */
 export function sizingText(s: Sizing, where: "workers" | "engines"): string {
   const basis = s.measured
-    ? `one worker sustained ${s.workerCallsPerSecond.toLocaleString("en-US")} calls/s in a short calibration`
-    : `one worker is assumed to sustain ${s.workerCallsPerSecond.toLocaleString("en-US")} calls/s (no calibration ran)`;
+    ? `one worker sustained ${formatCount(s.workerCallsPerSecond)} calls/s in a short calibration`
+    : `one worker is assumed to sustain ${formatCount(s.workerCallsPerSecond)} calls/s (no calibration ran)`;
   return (
-    `${s.targetCallsPerSecond.toLocaleString("en-US")} calls/s (${s.targetEntitiesPerSecond.toLocaleString("en-US")} entities/s) takes ${s.workers} ${s.workers === 1 ? where.replace(/s$/, "") : where}: ` +
-    `${basis}, sized at ${Math.round(WORKER_HEADROOM * 100)} % of it. The run makes about ${s.transactions.toLocaleString("en-US")} billable transactions (each call is one; retries of throttled calls add to it).`
+    `${formatCount(s.targetCallsPerSecond)} calls/s (${formatCount(s.targetEntitiesPerSecond)} entities/s) takes ${plural(s.workers, where.replace(/s$/, ""), where)}: ` +
+    `${basis}, sized at ${Math.round(WORKER_HEADROOM * 100)} % of it. The run makes about ${formatCount(s.transactions)} billable transactions (each call is one; retries of throttled calls add to it).`
   );
 }
 

@@ -7,6 +7,7 @@
  * (an unclosed string or bracket): the rest of the file cannot be cut
  * reliably, and the caller says so.
  */
+import { formatCount } from "@core/text/words";
 
 /** No row of these logs comes near this; an element that does is a broken file. */
 export const MAX_ELEMENT_CHARS = 4 * 1024 * 1024;
@@ -71,7 +72,7 @@ export class JsonArraySplitter {
       this.parts.push(piece);
       this.size += piece.length;
       if (this.size > MAX_ELEMENT_CHARS)
-        this.fail(`an element longer than ${MAX_ELEMENT_CHARS.toLocaleString("en-US")} characters (an unclosed string or bracket)`);
+        this.fail(`an element longer than ${formatCount(MAX_ELEMENT_CHARS)} characters (an unclosed string or bracket)`);
     }
   }
 

@@ -17,6 +17,7 @@ import { recordsOfObject } from "./json-records";
 import { chunks, linesOf } from "./lines";
 import { LogRecord, Malformed } from "./record";
 import type { LogFileSummary, LogFormat, SkippedLine } from "@protocol/log-heatmap";
+import { formatCount } from "@core/text/words";
 
 /** What reading found. */
 export interface ReadSummary {
@@ -176,7 +177,7 @@ export class LogReader {
       splitter.push(chunk, emit);
     }
     const problem = splitter.end();
-    if (problem) entry.problem = `${problem}; ${index.toLocaleString("en-US")} elements were read before it`;
+    if (problem) entry.problem = `${problem}; ${formatCount(index)} elements were read before it`;
   }
 
   private entry(entry: LogFileSummary): void {

@@ -9,6 +9,7 @@
  */
 import { BackoffSettings, ErrorLike, retryDecision, withRetries } from "./retry";
 import { AdaptivePace, Pace, PaceState } from "./pace";
+import { formatCount, plural } from "@core/text/words";
 
 /** A bulk job's back-off (service-facts.md's formula): z = 1 s, zmin = 0.5 s, zmax = 30 s, 8 retries. */
 export const BULK_BACKOFF: BackoffSettings = { baseMs: 1000, minMs: 500, maxMs: 30_000, maxRetries: 8 };
@@ -116,7 +117,7 @@ export function throttledPath(ratePerSecond: number, o: Omit<ThrottledOptions, "
 /** A sentence for a progress line when the service throttles the job, or "" when it does not. */
 export function throttleNote(s: PaceState): string {
   if (!s.throttled) return "";
-  const rate = Number.isFinite(s.rate) ? `${Math.round(s.rate).toLocaleString("en-US")} entities/s` : "full speed";
-  const answers = `${s.throttles.toLocaleString("en-US")} ${s.throttles === 1 ? "answer" : "answers"}`;
+  const rate = Number.isFinite(s.rate) ? `${formatCount(Math.round(s.rate))} entities/s` : "full speed";
+  const answers = plural(s.throttles, "answer");
   return ` — throttled by the service (${answers} so far): pacing at ${rate}`;
 }

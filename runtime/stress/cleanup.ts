@@ -7,7 +7,7 @@
  */
 import { hostname } from "node:os";
 import { ClientPair } from "../account/clients";
-import { describeError } from "../account/errors";
+import { toAccountError } from "../account/errors";
 import { withDeadline } from "../net/deadline";
 import { deleteWithBackoff } from "./lifecycle";
 import { activeTables, MARKER_PARTITION, MARKER_ROW, MarkerInfo, parseMarker, STRESS_PREFIX } from "./marker";
@@ -130,6 +130,6 @@ async function call<T>(
     return await withDeadline(signal, timeoutMs, fn);
   } catch (e) {
     if ((e as ErrorLike).statusCode === 404) throw e;
-    throw describeError(e, endpoint, timeoutMs);
+    throw toAccountError(e, endpoint, timeoutMs);
   }
 }

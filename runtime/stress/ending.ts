@@ -4,7 +4,7 @@
  * failure thrown with what became of the table.
  */
 import type { Leftover, StressReport } from "@protocol/stress-report";
-import { describeError } from "../account/errors";
+import { toAccountError } from "../account/errors";
 import { concurrencyOf } from "./job";
 import { deleteWithBackoff, TableTaken } from "./lifecycle";
 import type { Metrics } from "./metrics";
@@ -12,6 +12,7 @@ import { DEFAULT_CLEANUP_HINT, leftoverMessage, PHASE_WORDS, StressFailure, Stre
 import { buildReport } from "./report";
 import { EndpointSilent } from "./run-phase";
 import type { PhaseFailure, RunState } from "./state";
+import { formatCount } from "@core/text/words";
 
 /** What deletion came to: `leftover` when the table remains, `afterMs` when it took more than one attempt (the endpoint came back). */
 export interface Deletion {
@@ -59,7 +60,7 @@ export function reportOf(
   const pacer = clock.pacer;
   if (pacer && pacer.counts.dropped > Math.max(5, 0.1 * (pacer.counts.sent + pacer.counts.dropped))) {
     notes.push(
-      `This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
+      `This machine could not keep the design's pace: ${formatCount(pacer.counts.dropped)} of ${formatCount(pacer.counts.sent + pacer.counts.dropped)} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
     );
   }
   const leftover = deletion?.leftover;
@@ -88,7 +89,7 @@ export function reportOf(
 const CANCELLED_WHILE: Partial<Record<StressPhase, (run: RunState) => string>> = {
   create: () => "cancelled while creating the table",
   calibrate: () => "cancelled while calibrating the emulator",
-  preload: (run) => `cancelled while loading entities (${run.loaded.toLocaleString("en-US")} of ${run.wanted.toLocaleString("en-US")})`,
+  preload: (run) => `cancelled while loading entities (${formatCount(run.loaded)} of ${formatCount(run.wanted)})`,
 };
 
 function cancelledSentence(run: RunState, phase: StressPhase): string {
@@ -149,7 +150,7 @@ function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: 
 
 /** A failure in words: the account module's description, plus how long the endpoint was silent. */
 function reason(e: unknown, endpoint: string, timeoutMs: number): string {
-  if (e instanceof EndpointSilent) return `${describeError(e.last, endpoint, timeoutMs).message} (${e.message})`;
+  if (e instanceof EndpointSilent) return `${toAccountError(e.last, endpoint, timeoutMs).message} (${e.message})`;
   if (e instanceof TableTaken || e instanceof StressInputError) return e.message;
-  return describeError(e, endpoint, timeoutMs).message;
+  return toAccountError(e, endpoint, timeoutMs).message;
 }

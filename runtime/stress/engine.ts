@@ -34,6 +34,7 @@ import { calibrate, emulatorThrottle, RUN_BURST_SECONDS } from "./scaling";
 import type { PhaseFailure, RunState } from "./state";
 import { callsPerSecond, plan, readsBack } from "./workload";
 import { WrittenPool } from "./written";
+import { formatCount } from "@core/text/words";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
@@ -171,7 +172,7 @@ async function preloadPhase(run: RunState, bound: PhaseBound): Promise<void> {
     run.loaded = await preload(run.client, run.context, run.metrics, run.wanted, within);
     if (run.loaded < run.wanted && !hooks.signal?.aborted)
       run.notes.push(
-        `The preload stopped at its ${Math.round(limits.preloadMs / 1000)} s bound with ${run.loaded.toLocaleString("en-US")} of ${run.wanted.toLocaleString("en-US")} entities.`,
+        `The preload stopped at its ${Math.round(limits.preloadMs / 1000)} s bound with ${formatCount(run.loaded)} of ${formatCount(run.wanted)} entities.`,
       );
   } finally {
     within.dispose();

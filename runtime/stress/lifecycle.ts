@@ -7,7 +7,7 @@
  * says why, in words.
  */
 import { TableClient, TableServiceClient } from "@azure/data-tables";
-import { describeError } from "../account/errors";
+import { toAccountError } from "../account/errors";
 import type { PhaseBound } from "./bound";
 import { sleep, withDeadline } from "../net/deadline";
 import { markerEntity } from "./marker";
@@ -146,14 +146,14 @@ export async function deleteWithBackoff(
         attempts,
         elapsedMs: performance.now() - started,
         boundMs: budget.until - started,
-        reason: describeError(e, endpoint, lastTimeout).message,
+        reason: toAccountError(e, endpoint, lastTimeout).message,
       });
     }
     await sleep(Math.min(delay, budget.until - performance.now()));
     delay = Math.min(MAX_DELAY_MS, delay * 2);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const reason = describeError(last, endpoint, lastTimeout).message;
+  const reason = toAccountError(last, endpoint, lastTimeout).message;
   return {
     deleted: false,
     attempts,

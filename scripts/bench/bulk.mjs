@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { atTerminal } from "../terminal.mjs";
-import { ROOT, require, startAzurite } from "./shared.mjs";
+import { formatCount, ROOT, require, startAzurite } from "./shared.mjs";
 
 /**
  * Bulk jobs against what the emulator sustains for the same requests (issue #22): the same entities
@@ -160,9 +160,9 @@ async function benchBulk() {
 }
 
 function printBulk(r) {
-  const rate = (n, s) => `${Math.round(n / s).toLocaleString("en-US")}/s`;
+  const rate = (n, s) => `${formatCount(Math.round(n / s))}/s`;
   console.log(
-    `\nBulk jobs on a fresh Azurite: ${r.entities.toLocaleString("en-US")} entities of ≈ 250 bytes over ${r.partitions} partitions (entities per second; each tdl time includes starting the CLI)\n`,
+    `\nBulk jobs on a fresh Azurite: ${formatCount(r.entities)} entities of ≈ 250 bytes over ${r.partitions} partitions (entities per second; each tdl time includes starting the CLI)\n`,
   );
   console.log(`${"".padEnd(44)} ${"SDK loop".padStart(10)} ${"tdl".padStart(10)} ${"tdl/SDK".padStart(8)}`);
   console.log(
@@ -172,7 +172,7 @@ function printBulk(r) {
     `${"read: 8 PartitionKey ranges at once".padEnd(44)} ${rate(r.entities, r.sdkRead).padStart(10)} ${rate(r.entities, r.tdlExport).padStart(10)} ${(r.sdkRead / r.tdlExport).toFixed(2).padStart(8)}   best of 3`,
   );
   console.log(
-    `${`delete one partition of ${r.deleteCount.toLocaleString("en-US")}`.padEnd(44)} ${rate(r.deleteCount, r.sdkDelete).padStart(10)} ${rate(r.deleteCount, r.tdlDelete).padStart(10)} ${(r.sdkDelete / r.tdlDelete).toFixed(2).padStart(8)}   1 left: the entity changed after the dry run, kept and named`,
+    `${`delete one partition of ${formatCount(r.deleteCount)}`.padEnd(44)} ${rate(r.deleteCount, r.sdkDelete).padStart(10)} ${rate(r.deleteCount, r.tdlDelete).padStart(10)} ${(r.sdkDelete / r.tdlDelete).toFixed(2).padStart(8)}   1 left: the entity changed after the dry run, kept and named`,
   );
   console.log(
     `target: tdl ≥ 0.80 of the SDK loop (export and import unpaced: --rate max; the delete, answered at a terminal, checks each entity's ETag from its dry run and includes the dry run)`,

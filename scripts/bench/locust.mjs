@@ -1,6 +1,6 @@
 // Locust's scaling over 1, 2 and 4 workers against the built-in engine
 // (`node scripts/bench.mjs locust`).
-import { startAzurite } from "./shared.mjs";
+import { plural, startAzurite } from "./shared.mjs";
 import { stressReport } from "./stress.mjs";
 
 /**
@@ -41,7 +41,7 @@ function printLocust({ perWorker, seconds, rows }) {
   );
   const one = rows.find((r) => r.workers === 1);
   for (const r of rows) {
-    const name = r.workers ? `Locust, ${r.workers} worker${r.workers > 1 ? "s" : ""}` : "built-in";
+    const name = r.workers ? `Locust, ${plural(r.workers, "worker")}` : "built-in";
     const linear = r.workers ? (r.sent / (r.workers * one.sent)).toFixed(2) : "";
     console.log(
       `${name.padEnd(20)} ${String(r.planned).padStart(10)} ${r.sent.toFixed(0).padStart(8)} ${r.served.toFixed(0).padStart(9)} ${linear.padStart(9)}`,

@@ -2,7 +2,7 @@
 // timed to its diagnostics (`node scripts/bench.mjs reliability`).
 import * as path from "node:path";
 import { readFileSync } from "node:fs";
-import { ROOT, Server, pct } from "./shared.mjs";
+import { formatCount, ROOT, Server, pct } from "./shared.mjs";
 
 /** Keystrokes of the reliability section, and the wait after which a keystroke counts as a hang. */
 const BLANK_LINES = 40;
@@ -46,15 +46,13 @@ function printReliability({ samples, gaveUp }) {
   console.log(
     `\nReliability: Enter pressed ${BLANK_LINES} times at the top of a design without a 'service' line, edit → diagnostics over JSON-RPC (ms)\n`,
   );
-  const worst = gaveUp ? `> ${HANG_MS.toLocaleString("en-US")}` : Math.max(...samples).toFixed(1);
+  const worst = gaveUp ? `> ${formatCount(HANG_MS)}` : Math.max(...samples).toFixed(1);
   console.log(`${"measure".padEnd(34)} ${"ours".padStart(12)}   goal`);
   console.log(`${"worst keystroke".padEnd(34)} ${String(worst).padStart(12)}   ≤ 50`);
   if (samples.length) console.log(`${"keystroke p50".padEnd(34)} ${pct(samples, 50).toFixed(1).padStart(12)}`);
   console.log(`${"keystrokes answered".padEnd(34)} ${String(samples.length).padStart(12)}   ${BLANK_LINES}`);
   if (gaveUp)
-    console.log(
-      `keystroke ${samples.length + 1} had no diagnostics after ${HANG_MS.toLocaleString("en-US")} ms: the server was stopped by its PID`,
-    );
+    console.log(`keystroke ${samples.length + 1} had no diagnostics after ${formatCount(HANG_MS)} ms: the server was stopped by its PID`);
 }
 
 /** The section. */

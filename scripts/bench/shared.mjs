@@ -7,11 +7,15 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { tsImport } from "tsx/esm/api";
 
 /** The repository's root: the sections run dist/, examples/ and scripts from it. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** CommonJS packages (the SDK, TypeScript, the language server protocol) and the bundles in dist/. */
 export const require = createRequire(import.meta.url);
+
+// Figures are written as every message writes them (core/text/words.ts), loaded through tsx as the TypeScript sections are.
+export const { formatCount, plural } = await tsImport("../../core/text/words.ts", import.meta.url);
 export const rpc = require("vscode-languageserver-protocol/node");
 /** Measured edits per keystroke measurement (BENCH_EDITS), after WARMUP edits that are not counted. */
 export const EDITS = Number(process.env.BENCH_EDITS ?? 40);

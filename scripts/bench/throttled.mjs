@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { TableClient } from "@azure/data-tables";
-import { ROOT } from "./shared.mjs";
+import { formatCount, ROOT } from "./shared.mjs";
 
 const CLI = path.join(ROOT, "dist/cli.js");
 const SCALE = 0.1;
@@ -76,7 +76,7 @@ export async function run() {
         `${what.padEnd(34)} ${(sdk === undefined ? "—" : sdk.toFixed(0)).padStart(9)} ${mine.toFixed(0).padStart(9)} ${(mine / TARGET).toFixed(2).padStart(8)}`,
       );
     console.log(
-      `\nBulk jobs at a throttling service: tdl emulator --scale ${SCALE} (account target ${TARGET.toLocaleString("en-US")} entities/s), ${(PARTITIONS * ROWS).toLocaleString("en-US")} entities, --share 0.8 (each tdl time includes starting the CLI)\n`,
+      `\nBulk jobs at a throttling service: tdl emulator --scale ${SCALE} (account target ${formatCount(TARGET)} entities/s), ${formatCount(PARTITIONS * ROWS)} entities, --share 0.8 (each tdl time includes starting the CLI)\n`,
     );
     console.log(`${"".padEnd(34)} ${"SDK loop".padStart(9)} ${"tdl".padStart(9)} ${"/target".padStart(8)}`);
     row("write (SDK: paced at the target)", sdkWrite, importRate);

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { languageService } from "../ts-service.mjs";
-import { ROOT, Server, pct, require } from "./shared.mjs";
+import { formatCount, ROOT, Server, pct, require } from "./shared.mjs";
 
 /**
  * One large TypeScript file (issue #24: ≈ 5,000 lines, an SDK call every 100 lines): each edit in our
@@ -108,7 +108,7 @@ async function benchLargeTypeScript() {
 
 function printLargeTypeScript(r) {
   console.log(
-    `\nOne TypeScript file of ${r.lines.toLocaleString("en-US")} lines (${Math.round(r.bytes / 1024)} KB), ${r.edits.toLocaleString("en-US")} edits (ms)\n`,
+    `\nOne TypeScript file of ${formatCount(r.lines)} lines (${Math.round(r.bytes / 1024)} KB), ${formatCount(r.edits)} edits (ms)\n`,
   );
   console.log(`${"".padEnd(44)} ${"edit p50".padStart(9)} ${"edit max".padStart(9)}`);
   console.log(

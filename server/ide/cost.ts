@@ -20,7 +20,7 @@ import {
   type TableModel,
   type TdlAnalysis,
 } from "@core";
-import { formatCount } from "@core/text/words";
+import { dollars, formatQuantity } from "@core/text/words";
 
 /** The sheet every figure here uses. */
 export const PRICES = SNAPSHOT;
@@ -39,11 +39,6 @@ export function tableCost(analysis: TdlAnalysis, tm: TableModel): TableCost | un
 
 const SHORT: Record<ServiceName, string> = { "azure-table": "Table Storage", "cosmos-table": "Cosmos DB", tablestore: "Tablestore" };
 
-export const usd = (n: number) => `$${n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-/** A quantity as a reader takes it in: two decimals below 10, whole and grouped above. */
-const qty = (n: number) => (n < 10 ? n.toLocaleString("en-US", { maximumFractionDigits: 2 }) : formatCount(Math.round(n)));
-
 /** Whether the declared load costs anything: a rate or stored rows (a table without either is free on every service). */
 function hasLoad(cost: TableCost): boolean {
   return cost.estimates.some((e) => (e.monthlyUsd ?? 0) > 0);
@@ -59,7 +54,7 @@ function ordered(cost: TableCost, service: ServiceName | undefined): ServiceEsti
 function units(e: ServiceEstimate): string {
   const perUnit = new Map<string, number>();
   for (const l of e.lines) if (l.quantity > 0) perUnit.set(l.unit, (perUnit.get(l.unit) ?? 0) + l.quantity);
-  return [...perUnit].map(([unit, n]) => `${qty(n)} ${unit}`).join(" + ") || "nothing";
+  return [...perUnit].map(([unit, n]) => `${formatQuantity(n)} ${unit}`).join(" + ") || "nothing";
 }
 
 /**
@@ -76,7 +71,7 @@ export function costLens(analysis: TdlAnalysis, tm: TableModel): string | undefi
   const shown = ordered(cost, service).filter((e) => e.monthlyUsd !== null || e.service === service);
   return shown
     .map((e, i) => {
-      const figure = e.monthlyUsd === null ? `${units(e)}/month` : `${usd(e.monthlyUsd)}${i === 0 ? "/month" : ""}`;
+      const figure = e.monthlyUsd === null ? `${units(e)}/month` : `${dollars(e.monthlyUsd)}${i === 0 ? "/month" : ""}`;
       return `${i === 0 ? "≈ " : ""}${figure} on ${SHORT[e.service]}${e.monthlyUsd === null ? " (not priced)" : ""}`;
     })
     .join(" · ");
@@ -96,7 +91,7 @@ export function costHover(analysis: TdlAnalysis, tm: TableModel): string {
     "| --- | ---: | --- |",
     ...ordered(cost, analysis.profile.name).map(
       (e) =>
-        `| ${SERVICES[e.service].label} | ${e.monthlyUsd === null ? "not priced" : usd(e.monthlyUsd)} | ${paysFor(e).replace(/\|/g, "\\|")} |`,
+        `| ${SERVICES[e.service].label} | ${e.monthlyUsd === null ? "not priced" : dollars(e.monthlyUsd)} | ${paysFor(e).replace(/\|/g, "\\|")} |`,
     ),
     "",
     `- prices of ${PRICES.region} on ${PRICES.date}, in US dollars: the snapshot shipped with the extension (\`tdl cost --refresh-prices --region R\` reads current ones)`,
@@ -109,10 +104,12 @@ export function costHover(analysis: TdlAnalysis, tm: TableModel): string {
 
 function paysFor(e: ServiceEstimate): string {
   // A throughput line names its RU/s already.
-  const parts = e.lines.filter((l) => l.quantity > 0).map((l) => (l.unit === "RU/s" ? l.item : `${l.item}: ${qty(l.quantity)} ${l.unit}`));
+  const parts = e.lines
+    .filter((l) => l.quantity > 0)
+    .map((l) => (l.unit === "RU/s" ? l.item : `${l.item}: ${formatQuantity(l.quantity)} ${l.unit}`));
   if (e.throughput)
     parts.push(
-      `autoscale ${usd(e.throughput.autoscale)}, provisioned ${usd(e.throughput.provisioned)}, serverless ${usd(e.throughput.serverless)}`,
+      `autoscale ${dollars(e.throughput.autoscale)}, provisioned ${dollars(e.throughput.provisioned)}, serverless ${dollars(e.throughput.serverless)}`,
     );
   return parts.join("; ") || "nothing";
 }

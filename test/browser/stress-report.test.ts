@@ -13,6 +13,7 @@ import report from "@client/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { designAndFix } from "./report-runs";
+import { formatCount } from "@core/text/words";
 
 let harness: Harness<"report">;
 let heatmapOpened = 0;
@@ -51,7 +52,7 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   assert.deepEqual(await page.locator(".run .verdict").evaluateAll((els) => els.map((e) => e.className)), ["verdict hot", "verdict ok"]);
   const verdicts = await page.locator(".run .verdict").allInnerTexts();
   runs.forEach((r, i) => {
-    const figure = r.report.verdict.hottestPartitionEntitiesPerSecond.toLocaleString("en-US");
+    const figure = formatCount(r.report.verdict.hottestPartitionEntitiesPerSecond);
     assert.ok(
       verdicts[i].startsWith(
         `${r.report.verdict.headline}\nHottest partition: ${figure} entities/s (target 2,000 entities/s). On the emulator`,
@@ -87,7 +88,7 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   const headings = await page.locator(".run h2", { hasText: "Hottest partitions" }).allInnerTexts();
   assert.deepEqual(
     headings,
-    runs.map((r) => `Hottest partitions (20 of ${r.report.partitionCount.toLocaleString("en-US")})`),
+    runs.map((r) => `Hottest partitions (20 of ${formatCount(r.report.partitionCount)})`),
   );
   assert.ok(hot.partitionCount <= 40 && fixed.partitionCount > 1000, `${hot.partitionCount} and ${fixed.partitionCount}`);
   // Far below the target, the fix's partitions get a logarithmic axis that still reaches the target line; the hot design's a linear one.

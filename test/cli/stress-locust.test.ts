@@ -172,7 +172,7 @@ test("--ingest DIR reads the workers' records into the report, without a target"
   assert.equal(report.verdict.reason, "throttled");
   assert.equal(report.verdict.throttled.partition, 2);
   assert.deepEqual(report.pace, { callsPerSecond: 20, sent: 26, dropped: 0 });
-  assert.match(report.verdict.note, /1 record lines could not be read and were left out\./);
+  assert.match(report.verdict.note, /Left out 1 record line that could not be read\./);
 
   const text = tdl(["--ingest", dir]);
   assert.match(

@@ -15,6 +15,7 @@ import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { AccountSession } from "@runtime/account/session";
 import type { EntityRow } from "@protocol/entities";
 import { session, startAzurite, tableName } from "../helpers/azurite";
+import { formatCount } from "@core/text/words";
 
 const CLI = path.resolve("dist/cli.js");
 /** Entities and partitions of the kill-and-resume table (the issue's figure is 100,000 over 1,000: `npm run bench` runs that). */
@@ -94,7 +95,7 @@ function rows(n: number, partitions: number, pk = (i: number) => `p${String(i % 
   }));
 }
 
-test(`export and import of ${ENTITIES.toLocaleString("en-US")} entities over ${PARTITIONS} partitions, each killed at five moments and resumed: the checksums are equal`, async () => {
+test(`export and import of ${formatCount(ENTITIES)} entities over ${PARTITIONS} partitions, each killed at five moments and resumed: the checksums are equal`, async () => {
   const source = tableName();
   await s.createTable(source);
   await s.upsertRows(source, rows(ENTITIES, PARTITIONS));
@@ -109,7 +110,7 @@ test(`export and import of ${ENTITIES.toLocaleString("en-US")} entities over ${P
   assert.equal(verified.status, 0, verified.stderr);
   assert.match(
     verified.stderr,
-    new RegExp(`verified: ${ENTITIES.toLocaleString("en-US")} entities, checksum ${exported.checksum}, equal to the export's`),
+    new RegExp(`verified: ${formatCount(ENTITIES)} entities, checksum ${exported.checksum}, equal to the export's`),
   );
 });
 

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { CodeLens, CompletionItem, DocumentSymbol, SymbolKind, TextEdit } from "vscode-languageserver-protocol/node";
 import { LspClient } from "../helpers/lsp-client";
 import { REQUEST_BUDGET } from "@server/lsp/budget";
+import { formatCount } from "@core/text/words";
 
 /** Diagnostics of 10 MB: the analysis's own budget, seconds on a shared machine. */
 const OPEN_MS = 120_000;
@@ -65,7 +66,7 @@ test("the outline lists what fits in its budget and its last entry says what it 
   assert.equal(last.name, "… not listed");
   assert.equal(
     last.detail,
-    `${(tables - listed).toLocaleString("en-US")} of ${tables.toLocaleString("en-US")} tables not listed, from 'Registrations${listed}' on: the outline lists 5,000 entries at most`,
+    `${formatCount(tables - listed)} of ${formatCount(tables)} tables not listed, from 'Registrations${listed}' on: the outline lists 5,000 entries at most`,
   );
   assert.ok(client.logs.some((l) => l.includes(`document symbols of ${uri} (version 1): ${last.detail}`)));
 });
@@ -78,7 +79,7 @@ test("formatting leaves a design over its budget as it is and tells the user why
   assert.ok(ms < ANSWER_MS, `${ms.toFixed(0)} ms`);
   assert.deepEqual(answer, []);
   assert.deepEqual(client.shown, [
-    `Table Design: the design was not formatted: it has ${text.length.toLocaleString("en-US")} characters, and the formatter takes designs of up to 1,000,000`,
+    `Table Design: the design was not formatted: it has ${formatCount(text.length)} characters, and the formatter takes designs of up to 1,000,000`,
   ]);
 });
 

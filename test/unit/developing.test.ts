@@ -45,6 +45,9 @@ test("each kind of thing names its registry and the files it takes", () => {
   for (const p of ["protocol/pages.ts", "webview/<view>/page.ts", "client/pages/<view>.ts", "PAGES"]) assert.ok(page.includes(p), p);
   const command = bullet("A command");
   for (const p of ["protocol/commands.ts", "client/extension.ts", "npm run docs:commands", "COMMANDS"]) assert.ok(command.includes(p), p);
+  const setting = bullet("A setting");
+  for (const p of ["protocol/settings.ts", "client/vscode/settings.ts", "npm run docs:settings", "SETTINGS"])
+    assert.ok(setting.includes(p), p);
   const lsp = bullet("An LSP feature");
   for (const p of ["server/features/<name>.ts", "server/features/index.ts", "test/helpers/ide.ts", "REQUEST_BUDGET"])
     assert.ok(lsp.includes(p), p);

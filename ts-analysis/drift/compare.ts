@@ -9,6 +9,7 @@
 import type ts from "typescript";
 import { ServiceProfile } from "@core";
 import { layout, Lit, merge, render, Shape, Slot, slotText } from "./shape";
+import { agree } from "@core/text/words";
 
 export type DriftKind = "forbidden-character" | "extra-part" | "missing-part" | "segment-order" | "pad-width" | "prefix" | "separator";
 
@@ -91,7 +92,7 @@ function forbidden(code: Lit[], design: Lit[], profile: ServiceProfile, out: Dri
       out.push({
         kind: "forbidden-character",
         node: l.nodes[0],
-        message: `${chars.map((ch) => JSON.stringify(ch)).join(", ")} cannot appear in a key (${profile.label} forbids ${chars.length === 1 ? "it" : "them"}), and the design has none there`,
+        message: `${chars.map((ch) => JSON.stringify(ch)).join(", ")} cannot appear in a key (${profile.label} forbids ${agree(chars.length, "it", "them")}), and the design has none there`,
       });
     }
   }

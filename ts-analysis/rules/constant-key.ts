@@ -7,7 +7,7 @@
  * builds it, called from many files) is one site, reported where the key is.
  */
 import * as path from "node:path";
-import { Fix, plural, separatorBelow } from "@core";
+import { Fix, formatCount, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
 import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
@@ -32,8 +32,7 @@ interface Named {
 
 const where = (p: Constant) =>
   p.declared ? `its declared type fixes the partition key "${p.value}"` : `every entity written here gets the partition key "${p.value}"`;
-const targetText = (p: Constant) =>
-  p.target ? ` (one partition's target: ${p.target.value.toLocaleString("en-US")} ${p.target.unit})` : "";
+const targetText = (p: Constant) => (p.target ? ` (one partition's target: ${formatCount(p.target.value)} ${p.target.unit})` : "");
 const labelOf = (p: Named) => (p.table !== undefined ? `table "${p.table}"` : `the table named by ${p.source}`);
 /** The other constant sites: how many, the first three by name. */
 const listOf = (p: { count: number; others: string[] }) =>

@@ -19,6 +19,7 @@ import ts from "typescript";
 import { generatedModuleOf, isStale, regenerateFix, staleReason } from "../drift/generated";
 import { locationOf } from "../written-keys";
 import { defineTsRule, Key, span, TsRuleContext } from "./rule";
+import { plural } from "@core/text/words";
 
 /** The sentences of `ts/design-drift-key`. */
 const messages = {
@@ -32,7 +33,7 @@ const messages = {
       .join(", ")}), ` +
     `and table "${p.table}"'s design builds the partition key from ${p.property}: they are in different partitions whenever the values differ, and the service rejects the batch.`,
   stale: (p: { which: string; module: string; reason: string; more: number; table: string; design: string }) =>
-    `this ${p.which} comes from ${p.module}, which ${p.reason}${p.more ? ` (and ${p.more} more key${p.more > 1 ? "s" : ""} in this file)` : ""}: ` +
+    `this ${p.which} comes from ${p.module}, which ${p.reason}${p.more ? ` (and ${plural(p.more, "more key")} in this file)` : ""}: ` +
     `its builders may build keys that table "${p.table}"'s design (${p.design}) no longer says. Regenerate the module.`,
   brokenDesign: (p: { table: string; design: string }) =>
     `table "${p.table}"'s design (${p.design}) does not parse: drift between it and this code is not judged until it parses.`,

@@ -27,6 +27,7 @@ import { costLine, Edits } from "./cost";
 import { ImportReview } from "./import-review";
 import { ExplorerJobs } from "./jobs";
 import { KnownColumns } from "./known-columns";
+import { agree, formatCount, plural } from "@core/text/words";
 
 const OPEN_A_TABLE: EmptyState = { message: "Open a table: pick one under Tables, or create one." };
 
@@ -441,7 +442,7 @@ export class ExplorerApp {
     await this.safely(async () => {
       const rows = this.grid.selected();
       if (rows.length > LIMITS.entitiesPerRequest)
-        throw new Error(`select at most ${LIMITS.entitiesPerRequest.toLocaleString("en-US")} entities to delete at a time`);
+        throw new Error(`select at most ${formatCount(LIMITS.entitiesPerRequest)} entities to delete at a time`);
       if (rows.some((r) => !r.etag)) throw new Error("some selected rows were read without their ETag: run the query again, then delete");
       const entities: EntityVersion[] = rows.map((r) => ({ partitionKey: r.partitionKey, rowKey: r.rowKey, etag: r.etag! }));
       let result;
@@ -454,13 +455,13 @@ export class ExplorerApp {
       }
       if (!result) return;
       const summary =
-        `Deleted ${result.deleted} entit${result.deleted === 1 ? "y" : "ies"}.` +
-        (result.missing ? ` ${result.missing} ${result.missing === 1 ? "was" : "were"} already gone.` : "");
+        `Deleted ${plural(result.deleted, "entity", "entities")}.` +
+        (result.missing ? ` ${plural(result.missing, "was", "were")} already gone.` : "");
       if (result.kept) {
         // What stayed is no longer what the grid shows: read it again.
         await this.run();
         this.status.setCost(
-          `${summary} Kept ${result.kept}: changed since ${result.kept === 1 ? "it was" : "they were"} loaded; select again to delete the current version${result.kept === 1 ? "" : "s"}.`,
+          `${summary} Kept ${result.kept}: changed since ${agree(result.kept, "it was", "they were")} loaded; select again to delete the current ${agree(result.kept, "version", "versions")}.`,
         );
         return;
       }

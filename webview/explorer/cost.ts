@@ -4,7 +4,7 @@
  * what was inserted or deleted since, the count what the grid holds now.
  */
 import type { QueryResult } from "@protocol/entities";
-import { plural } from "@core/text/words";
+import { formatCount, plural } from "@core/text/words";
 
 type QueryCost = QueryResult["cost"];
 
@@ -20,12 +20,12 @@ export interface Edits {
  */
 export function costLine(c: QueryCost, badge: string | undefined, edits: Edits): { before: string; elapsed: string; after: string } {
   const since = [
-    edits.inserted ? `${edits.inserted.toLocaleString("en-US")} inserted` : "",
-    edits.deleted ? `${edits.deleted.toLocaleString("en-US")} deleted` : "",
+    edits.inserted ? `${formatCount(edits.inserted)} inserted` : "",
+    edits.deleted ? `${formatCount(edits.deleted)} deleted` : "",
   ].filter(Boolean);
   return {
     before: `${plural(c.requests, "request", "requests")} · ${plural(c.pages, "page", "pages")} · ${plural(c.continuationTokens, "continuation token", "continuation tokens")} followed · ${plural(c.entities, "entity", "entities")}`,
-    elapsed: ` · ${c.elapsedMs.toLocaleString("en-US")} ms`,
+    elapsed: ` · ${formatCount(c.elapsedMs)} ms`,
     after: `${badge ? ` · ${badge}` : ""}${since.length ? ` · since then ${since.join(", ")}` : ""}`,
   };
 }

@@ -10,6 +10,7 @@
  */
 import type { EntityRow } from "@protocol/entities";
 import { clear, h } from "../dom";
+import { formatCount } from "@core/text/words";
 
 const ROW_HEIGHT = 24;
 const OVERSCAN = 8;
@@ -169,7 +170,7 @@ export class EntityGrid {
         return {
           name,
           label,
-          ...(types.size > 1 ? { counts: [...types].map(([t, n]) => `${n.toLocaleString("en-US")} ${t}`).join(", ") } : {}),
+          ...(types.size > 1 ? { counts: [...types].map(([t, n]) => `${formatCount(n)} ${t}`).join(", ") } : {}),
           value: (r) => {
             const v = r.properties[name];
             // A cell whose type is not the column's says its own: Azure compares values of one type only.

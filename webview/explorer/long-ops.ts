@@ -10,7 +10,7 @@ import type { EntityVersion, ExportScope, ProgressEvent, TransferFormat } from "
 import type { ImportChoices } from "@protocol/transfer";
 import type { ViewClient } from "../rpc";
 import type { StatusArea } from "./status";
-import { formatCount, plural } from "@core/text/words";
+import { agree, formatCount, plural } from "@core/text/words";
 
 const LABELS: Record<string, string> = {
   count: "Counting the entities to delete",
@@ -78,7 +78,7 @@ export class LongOperations {
     if (r.gone) parts.push(`${formatCount(r.gone)} already gone`);
     const remain = r.notAttempted + r.changed;
     // What remains is what a rerun would find: the entities not attempted and the ones kept because they changed.
-    const left = `${plural(remain, "entity", "entities")} of those counted ${remain === 1 ? "remains" : "remain"} in ${table}`;
+    const left = `${plural(remain, "entity", "entities")} of those counted ${agree(remain, "remains", "remain")} in ${table}`;
     const doubt = r.inDoubt
       ? ` The last batch (${plural(r.inDoubt, "entity", "entities")}) was on its way when you cancelled: deleted whole or not at all — read the table to see which.`
       : "";

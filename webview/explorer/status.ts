@@ -6,6 +6,7 @@
  */
 import { clear, h } from "../dom";
 import { Problem, problemArea, showProblem } from "../problem";
+import { formatCount } from "@core/text/words";
 
 export class StatusArea {
   readonly cost = h("div", { class: "cost", role: "status", "aria-live": "polite" });
@@ -65,7 +66,7 @@ export class StatusArea {
       this.progressBar.value = done;
     } else this.progressBar.removeAttribute("value");
     if (!this.cancelButton.disabled || first) {
-      this.progressText.textContent = `${label}: ${done.toLocaleString("en-US")}${total ? ` of ${total.toLocaleString("en-US")}` : ""}`;
+      this.progressText.textContent = `${label}: ${formatCount(done)}${total ? ` of ${formatCount(total)}` : ""}`;
     }
   }
 

@@ -11,6 +11,7 @@ import type { TransferFormat } from "@protocol/pages";
 import { h } from "../dom";
 import { MenuButton } from "./menu";
 import { countLine } from "./cost";
+import { formatCount } from "@core/text/words";
 
 export interface ToolbarActions {
   insert(): void;
@@ -98,6 +99,6 @@ export class Toolbar {
     this.importMenu.disabled = this.exportMenu.disabled = !s.open || s.busy;
     this.remove.disabled = !s.selected || s.busy;
     this.removeMatching.disabled = !s.open || !s.filter || s.busy;
-    this.remove.textContent = s.selected ? `Delete ${s.selected.toLocaleString("en-US")} selected` : "Delete selected";
+    this.remove.textContent = s.selected ? `Delete ${formatCount(s.selected)} selected` : "Delete selected";
   }
 }

@@ -18,6 +18,7 @@ import { h } from "../dom";
 import { rowLabel } from "@protocol/heatmap-grid";
 import { clock, DEFAULT_SPAN, Layout, summary, TrafficLog, Zoom } from "./model";
 import { Colours, draw, geometry, Geometry, rateAt, rowsThatFit, scaleColour } from "./draw";
+import { formatCount, plural } from "@core/text/words";
 
 /** A fixed span to show whole (a heatmap of logs): its buckets, first and last, and what the page says of it. */
 export interface Span {
@@ -40,7 +41,7 @@ function utc(span: Span): (t: number) => string {
 }
 
 const DRAG_MIN = 5;
-const n = (v: number) => v.toLocaleString("en-US");
+const n = formatCount;
 
 export class Heatmap {
   private readonly log: TrafficLog;
@@ -175,7 +176,7 @@ export class Heatmap {
     this.summaryEl.classList.toggle("idle", said.idle);
     this.canvas.setAttribute(
       "aria-label",
-      `Heatmap of ${n(layout.keys)} partition key${layout.keys === 1 ? "" : "s"} in ${n(layout.rows.length)} row${layout.rows.length === 1 ? "" : "s"} over ${n(layout.times.length)} ${this.span ? `${this.span.bucketName}s` : "seconds"}. ${said.text}`,
+      `Heatmap of ${plural(layout.keys, "partition key")} in ${plural(layout.rows.length, "row")} over ${n(layout.times.length)} ${this.span ? `${this.span.bucketName}s` : "seconds"}. ${said.text}`,
     );
     Object.assign(this.plot.dataset, {
       rows: String(layout.rows.length),

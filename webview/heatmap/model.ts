@@ -8,7 +8,7 @@
  */
 import type { TrafficSecond } from "@protocol/traffic";
 import { type Cell, type Grid, keyGrid } from "@protocol/heatmap-grid";
-import { plural } from "@core/text/words";
+import { formatCount, plural } from "@core/text/words";
 
 export type { Cell } from "@protocol/heatmap-grid";
 
@@ -97,7 +97,7 @@ export class TrafficLog {
   }
 }
 
-const n = (v: number) => v.toLocaleString("en-US");
+const n = formatCount;
 
 /** `12:00:05` in the page's time zone. */
 export function clock(t: number): string {

@@ -9,6 +9,7 @@ import { makeClients, describeLeftover, findLeftovers, removeLeftovers, endpoint
 import type { CliResult } from "../../output";
 import type { StressTarget } from "./target";
 import { EXIT, inContext } from "../../failure";
+import { agree, plural } from "@core/text/words";
 
 export async function cleanupCommand(
   target: StressTarget,
@@ -31,7 +32,7 @@ export async function cleanupCommand(
       throw inContext(`could not list the stress tables at ${host}`, e);
     }
     const now = Date.now();
-    const lines = [`${tables.length} stress… table${tables.length === 1 ? "" : "s"} at ${host}`];
+    const lines = [`${plural(tables.length, "stress… table")} at ${host}`];
     const removable = tables.filter((t) => !t.keep);
     for (const t of tables.filter((x) => x.keep)) {
       lines.push(
@@ -42,7 +43,7 @@ export async function cleanupCommand(
       for (const t of removable) lines.push(`  would remove ${describeLeftover(t, now)}`);
       return {
         stdout: lines.join("\n") + "\n",
-        stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${removable.length === 1 ? "this table" : `these ${removable.length} tables`}\n`,
+        stderr: `tdl: ${host} is not an emulator: add --yes-real-account to delete ${agree(removable.length, "this table", `these ${plural(removable.length, "table")}`)}\n`,
         exitCode: EXIT.usage,
       };
     }
@@ -63,8 +64,7 @@ export async function cleanupCommand(
     );
     return {
       stdout: lines.join("\n") + "\n",
-      stderr:
-        failed || skipped ? `tdl: ${failed + skipped} leftover stress table${failed + skipped === 1 ? "" : "s"} remain at ${host}\n` : "",
+      stderr: failed || skipped ? `tdl: ${plural(failed + skipped, "leftover stress table")} remain at ${host}\n` : "",
       exitCode: failed || skipped ? EXIT.failed : EXIT.clean,
     };
   } finally {

@@ -16,6 +16,7 @@ import type { CliResult, Io } from "../../output";
 import { localEmulator, targetFromEnv } from "./target";
 import { UsageError } from "@core/errors";
 import type { StressMode, StressReport } from "@protocol";
+import { formatCount, plural } from "@core/text/words";
 
 export const LOCUST_OPTIONS = {
   engine: choice(ENGINES, "who sends the load: builtin (this process) or locust (a Locust master and --workers workers here)").default(
@@ -153,7 +154,7 @@ export async function exportForm(options: ExportValues, dir: string, io: Io): Pr
   }
   const p = result.plan;
   lines.push(
-    `${p.mode} workload of ${p.design.table} into the table ${p.table}: ${p.rate ? `${p.rate.toLocaleString("en-US")} calls/s in all` : "a closed load"} for ${Math.round(p.durationMs / 1000)} s on ${p.workers} engine${p.workers === 1 ? "" : "s"}`,
+    `${p.mode} workload of ${p.design.table} into the table ${p.table}: ${p.rate ? `${formatCount(p.rate)} calls/s in all` : "a closed load"} for ${Math.round(p.durationMs / 1000)} s on ${plural(p.workers, "engine")}`,
     `sizing: ${sizingText(result.sizing, "engines")}${result.uncalibrated ? ` (no worker was calibrated: ${result.uncalibrated})` : ""}`,
     result.auth.kind === "sas"
       ? `credential: one table SAS per engine in ${path.join(dir, "secrets")} (for the Key Vault; see README.md); the account key is in no file`

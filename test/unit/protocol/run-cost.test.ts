@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { SNAPSHOT } from "@core";
 import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
-import { dollars, runCost } from "@protocol/run-cost";
+import { runCost } from "@protocol/run-cost";
+import { dollars } from "@core/text/words";
 
 /** A run of `calls` inserts in one second, `retried` of them retried once, `failed` more refused with 503. */
 function run(calls: number, o: { retried?: number; failed?: number; scale?: number; mode?: "design" | "spread" } = {}) {
@@ -46,7 +47,7 @@ test("a design's run at Azure's scale: 2,000 inserts a second cost docs/cost.md'
   assert.equal(dollars(c.monthUsd!), "$189.22");
   // The run itself: 2,000 × $0.00036 / 10,000 = $0.000072, below what the line writes in digits.
   assert.ok(Math.abs(c.usd - 0.000072) < 1e-12, String(c.usd));
-  assert.equal(dollars(c.usd), "under $0.0001");
+  assert.equal(dollars(c.usd, "small"), "under $0.0001");
 });
 
 test("on the emulator at a tenth of Azure's scale, the month is the design's rate: the run's ÷ 0.1", () => {
@@ -59,6 +60,6 @@ test("retries and refused requests are billed; a run that is not the design's pa
   assert.equal(c.requests, 1500);
   assert.equal(c.monthUsd, undefined);
   // 1,500 × $0.00036 / 10,000 = $0.000054.
-  assert.equal(dollars(c.usd), "under $0.0001");
-  assert.equal(dollars(runCost(run(30_000, { mode: "spread" }), SNAPSHOT).usd), "$0.0011");
+  assert.equal(dollars(c.usd, "small"), "under $0.0001");
+  assert.equal(dollars(runCost(run(30_000, { mode: "spread" }), SNAPSHOT).usd, "small"), "$0.0011");
 });

@@ -5,7 +5,8 @@ import { parse } from "@core/tdl/parser";
 import { insertRate, retainedSpan, timeBucket } from "@core/model/time-buckets";
 import { propertyInfos } from "@core/model/properties";
 import { tableEstimates } from "@core/model/estimates";
-import { formatDuration, parseDuration } from "@core/tdl/numbers";
+import { parseDuration } from "@core/tdl/numbers";
+import { formatDuration } from "@core/text/words";
 import { fuzz } from "../../../helpers/fuzz";
 
 const DAY = 86400;

@@ -7,18 +7,23 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { badge, Classification, queryMarkdown, summary } from "@core";
 import {
+  agree,
   clip,
   clipVisible,
   codePointLabel,
   entityRate,
   errorsInWords,
+  dollars,
+  formatBytes,
   formatCount,
+  formatDuration,
+  formatPercent,
+  formatQuantity,
   listNames,
   plural,
   showChar,
   showInvisibles,
 } from "@core/text/words";
-import { formatPercent } from "@core/tdl/numbers";
 
 test("formatCount: separators, decimals by size (none from 100 or for whole numbers, one from 1, two below 1), billions in words, ∞ when unbounded", () => {
   const cases: Array<[number, string]> = [
@@ -114,4 +119,44 @@ test("callers print sub-unit estimates with two decimals and unknown figures as 
   );
   assert.equal(formatPercent(0.5), "50%");
   assert.equal(formatPercent(0.00025), "0.025%");
+});
+
+test("dollars: cents, grouped; a run's own small cost keeps two significant digits and never reads as free", () => {
+  assert.equal(dollars(1234.5), "$1,234.50");
+  assert.equal(dollars(0.004), "$0.00");
+  assert.equal(dollars(0), "$0.00");
+  assert.equal(dollars(186.624), "$186.62");
+  assert.equal(dollars(0.00432, "small"), "$0.0043");
+  assert.equal(dollars(0.00005, "small"), "under $0.0001");
+  assert.equal(dollars(0, "small"), "$0.00");
+  assert.equal(dollars(933.12, "small"), "$933.12");
+});
+
+test("formatQuantity: two decimals below 10, whole and grouped from 10", () => {
+  assert.equal(formatQuantity(0.256), "0.26");
+  assert.equal(formatQuantity(7.5), "7.5");
+  assert.equal(formatQuantity(3), "3");
+  assert.equal(formatQuantity(1234.6), "1,235");
+});
+
+test("formatDuration: the largest unit that gives at least 2, ≈ when rounded, the noun agreeing", () => {
+  assert.equal(formatDuration(90 * 86400), "90 days");
+  assert.equal(formatDuration(1), "1 second");
+  assert.equal(formatDuration(83_160), "23.1 hours");
+  assert.equal(formatDuration(83_200), "≈ 23.1 hours");
+  assert.equal(formatDuration(Infinity), "unbounded");
+  assert.equal(formatDuration(400 * 365.2425 * 86400), "400 years");
+});
+
+test("formatBytes: binary units, whole from 100 or in bytes, one decimal below", () => {
+  assert.equal(formatBytes(1000), "1,000 B");
+  assert.equal(formatBytes(1536), "1.5 KiB");
+  assert.equal(formatBytes(20 * 1024 ** 3), "20 GiB");
+  assert.equal(formatBytes(1023 * 1024), "1,023 KiB");
+});
+
+test("agree: the word that agrees with a count, without it", () => {
+  assert.equal(agree(1, "it", "them"), "it");
+  assert.equal(agree(0, "it", "them"), "them");
+  assert.equal(agree(3, "remains", "remain"), "remain");
 });

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { fuzz } from "../../../helpers/fuzz";
 import { ConnectionStringError, parseConnectionString } from "@runtime/account/connection-string";
 import { interpretConnectionInput } from "@runtime/account/connection-input";
-import { describeError } from "@runtime/account/errors";
+import { toAccountError } from "@runtime/account/errors";
 import { redact } from "@runtime/account/redact";
 
 /** High-entropy secrets from a seed: a key of 32 or 64 bytes, a SAS signature (URL-encoded as the portal gives it). */
@@ -37,7 +37,7 @@ function shown(input: string): string[] {
       out.push(r.endpoint, r.accountName);
     } catch (e) {
       assert.ok(e instanceof ConnectionStringError, `threw ${String(e)} for ${JSON.stringify(input)}`);
-      out.push(e.message, describeError(e, "https://x.table.core.windows.net", 1000).message);
+      out.push(e.message, toAccountError(e, "https://x.table.core.windows.net", 1000).message);
     }
   };
   attempt(() => parseConnectionString(input));

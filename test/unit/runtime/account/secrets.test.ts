@@ -8,7 +8,7 @@ import { isLoopbackHost } from "@runtime/account/loopback";
 import { parseSas, sasTimeProblem } from "@runtime/account/sas";
 import { missingGrant, operationOf } from "@runtime/account/sas-grants";
 import { cleanConnection, interpretConnectionInput, readSasToken } from "@runtime/account/connection-input";
-import { describeError } from "@runtime/account/errors";
+import { toAccountError } from "@runtime/account/errors";
 import { VsCodeConnectionStore } from "@client/vscode/connection-store";
 import { ConnectionInfo } from "@protocol/entities";
 
@@ -158,7 +158,7 @@ test("SAS tokens: times and grants read from the token; expired and not-yet-vali
   assert.equal(operationOf("PUT", `${url}/t(PartitionKey='a',RowKey='b')`, true), "updateEntity");
 });
 
-test("describeError strips the SAS the SDK echoes and names what a refused SAS lacks", () => {
+test("toAccountError strips the SAS the SDK echoes and names what a refused SAS lacks", () => {
   const request = { url: `https://a.table.core.windows.net/t?${SAS}`, method: "POST", headers: { get: () => undefined } };
   const headers = { get: (n: string) => (n === "x-ms-error-code" ? "AuthorizationPermissionMismatch" : undefined) };
   const refused = new RestError(`This request is not authorized. ${request.url}`, {
@@ -166,10 +166,10 @@ test("describeError strips the SAS the SDK echoes and names what a refused SAS l
     request: request as never,
     response: { headers, status: 403, request } as never,
   });
-  const message = describeError(refused, "https://a.table.core.windows.net", 1000).message;
+  const message = toAccountError(refused, "https://a.table.core.windows.net", 1000).message;
   assert.match(message, /^the SAS token may not insert an entity: it lacks the permission 'a' \(add\)/);
   const other = new RestError(`Bad request to ${request.url} with AccountKey=${KEY}`, { statusCode: 400, request: request as never });
-  const text = describeError(other, "https://a.table.core.windows.net", 1000).message;
+  const text = toAccountError(other, "https://a.table.core.windows.net", 1000).message;
   assertNoPiece(text, SIG, "400");
   assertNoPiece(text, KEY, "400");
   assert.match(text, /^the service answered 400: Bad request to https:\/\/a\.table\.core\.windows\.net\/t\?… with AccountKey=…$/);
