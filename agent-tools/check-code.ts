@@ -6,7 +6,8 @@
  * and the drift rules their declared keys and queries, as in `tdl check`.
  */
 import * as path from "node:path";
-import { analyzeTdl, LineIndex, type PropertyInfo } from "@core";
+import { analyzeTdl, LineIndex, type AnalysisOptions, type PropertyInfo } from "@core";
+import type { TsAnalyzer } from "@ts-analysis/analysis";
 import { InputError } from "@core/errors";
 import { isTsFile, loadTsAnalysis } from "@ts-analysis/loader";
 import { designTable, type DesignTable } from "@ts-analysis/drift/design-index";
@@ -22,6 +23,30 @@ import {
   type ToolQuery,
 } from "./findings";
 import { defineTool } from "./tool";
+
+/**
+ * The analyzer of the last call, kept while the options and the designs are
+ * the same: its programs are reused (a file's text is compared on update),
+ * so repeated calls cost the analysis, not the compiler's start.
+ */
+let kept: { key: string; analyzer: TsAnalyzer } | undefined;
+
+function analyzerFor(
+  options: AnalysisOptions,
+  props: Map<string, ReadonlyMap<string, PropertyInfo>>,
+  tables: Map<string, DesignTable>,
+): TsAnalyzer {
+  const key = JSON.stringify([options, [...tables.values()].map((t) => `${t.name}@${t.source}#${t.fingerprint}`)]);
+  if (kept?.key === key) return kept.analyzer;
+  const { TsAnalyzer: Analyzer } = loadTsAnalysis();
+  const analyzer = new Analyzer({
+    design: (t) => (t ? props.get(t) : undefined),
+    designTable: (t) => (t ? tables.get(t) : undefined),
+    analysis: options,
+  });
+  kept = { key, analyzer };
+  return analyzer;
+}
 
 /** Files one call takes. */
 const MAX_FILES = 100;
@@ -98,12 +123,7 @@ export const checkCode = defineTool({
     const notes: string[] = [];
     const out: CodeFile[] = [];
     if (code.length) {
-      const { TsAnalyzer } = loadTsAnalysis();
-      const ts = new TsAnalyzer({
-        design: (t) => (t ? props.get(t) : undefined),
-        designTable: (t) => (t ? tables.get(t) : undefined),
-        analysis: options,
-      });
+      const ts = analyzerFor(options, props, tables);
       for (const f of code) ts.update(f, texts.get(f)!);
       for (const f of code) {
         const lines = new LineIndex(texts.get(f)!);

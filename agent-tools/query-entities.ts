@@ -10,6 +10,14 @@ import { CONNECTION_PROPERTY, onAccount, TABLE_PROPERTY } from "./account-input"
 import { MAX_FILTER_CHARS } from "./classify-query";
 import { defineTool } from "./tool";
 
+/** The filter's class, classified before it runs; one that does not parse is an error naming the position. */
+function classified(filter: string): { class: string; reasons: string[] } {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok)
+    throw new InputError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message.slice(0, 200)}`);
+  return classifyFilter(parsed.expr, {});
+}
+
 /** The most entities one call returns. */
 export const MAX_ENTITIES = 1_000;
 
@@ -66,10 +74,7 @@ export const queryEntities = defineTool({
   touchesAccount: true,
   async run(input: Input, { connections, signal }) {
     const filter = input.filter ?? "";
-    const parsed = parseFilter(filter);
-    if (!parsed.ok)
-      throw new InputError(`the filter does not parse at character ${parsed.error.start + 1}: ${parsed.error.message.slice(0, 200)}`);
-    const c = classifyFilter(parsed.expr, {});
+    const c = filter.trim() ? classified(filter) : { class: "table-scan", reasons: ["no filter: every partition is read"] };
     const open = await connections.open(input.connection);
     const result = await onAccount(`cannot query ${input.table} at ${open.name}`, () =>
       open.session.query(input.table, filter, { limit: input.limit ?? 100, select: input.select, signal }),

@@ -15,6 +15,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { agentResources, callTool, TOOLS, type ToolContext } from "@agent-tools";
+import { describeError } from "@core/errors";
 import { VERSION } from "./version";
 
 /** The server over the tools and resources, not yet connected. */
@@ -52,16 +53,29 @@ export function agentServer(context: ToolContext, log: (line: string) => void): 
   return mcp;
 }
 
+/**
+ * Largest message read, in bytes. The SDK's transport drops the connection
+ * past its default of 10 MiB: a 10 MB design would end the session instead
+ * of getting the tools' sentence (the schemas bound a design far below this).
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** Serves on stdin/stdout until the client closes them; the connections (the embedded emulator) are closed after. */
 export async function serveStdio(context: ToolContext, log: (line: string) => void): Promise<void> {
   const mcp = agentServer(context, log);
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
   });
   await mcp.connect(transport);
+  // After connect, which installs the server's own handler: a message that cannot be read is said on stderr.
+  const onerror = transport.onerror;
+  transport.onerror = (e) => {
+    log(`cannot read a message: ${describeError(e)}`);
+    onerror?.(e);
+  };
   await closed;
   await mcp.close().catch(() => undefined);
   await context.connections.close();
