@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 import { languageService } from "./ts-service.mjs";
 import { atTerminal } from "./terminal.mjs";
+import { benchMcp } from "./bench/mcp.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -1189,6 +1190,8 @@ async function main() {
   }
   // `node scripts/bench.mjs infer` runs the inference section alone.
   if (process.argv.includes("infer")) return benchInfer();
+  // `node scripts/bench.mjs mcp` runs the MCP tools' section alone (scripts/bench/mcp.mjs).
+  if (process.argv.includes("mcp")) return benchMcp();
   // `node scripts/bench.mjs logs` runs the heatmap-from-logs section alone.
   if (process.argv.includes("logs")) return benchLogs();
 
@@ -1265,6 +1268,7 @@ async function main() {
   printReliability(await benchReliability());
   benchInfer();
   benchLogs();
+  await benchMcp();
 }
 
 /** `tdl infer`'s inference time for 10,000 sampled entities per example table (scripts/bench-infer.ts, through tsx). */
