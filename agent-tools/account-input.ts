@@ -14,7 +14,7 @@ export const CONNECTION_PROPERTY: JsonSchema = {
   maxLength: 100,
   minLength: 1,
   description:
-    "A connection's name: 'emulator' (the embedded emulator), an entry of tdl-connections.json, or TDL_CONNECTION_<NAME>. Never a connection string.",
+    "A connection's name, never a connection string: 'emulator' (the embedded emulator), or a configured one (tdl mcp: an entry of tdl-connections.json or TDL_CONNECTION_<NAME>; VS Code: a connection of the table explorer, by default its active one).",
 };
 
 /** The table name property. */

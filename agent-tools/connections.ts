@@ -18,6 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { InputError, UsageError } from "@core/errors";
 import { AccountSession, FidelityEmulator, interpretConnectionInput, isLoopback, type Secret } from "@runtime";
+import type { ThrottleControl } from "@runtime/emulator/fidelity-emulator";
 import type { ConnectionInfo } from "@protocol";
 
 /** A session on a named connection, and whether it is an emulator. */
@@ -26,8 +27,10 @@ export interface OpenConnection {
   readonly session: AccountSession;
   readonly connection: ConnectionInfo;
   readonly secret: Secret;
-  /** The embedded emulator this server started (its throttling is scaled by a stress test). */
-  readonly emulator?: FidelityEmulator;
+  /** The embedded emulator: the one connection stress_test loads without --allow-account-stress. */
+  readonly embedded: boolean;
+  /** The embedded emulator's throttling, which a stress test scales to this machine. */
+  readonly throttle?: ThrottleControl;
   /** A loopback endpoint (an emulator). */
   readonly local: boolean;
 }
@@ -35,8 +38,8 @@ export interface OpenConnection {
 export interface Connections {
   /** The names a tool may give, sorted. */
   names(): string[];
-  /** A session on the connection `name`; an unknown name is an InputError listing the known ones. */
-  open(name: string): Promise<OpenConnection>;
+  /** A session on the connection `name` (none: the front end's default, if it has one); an unknown name is an InputError listing the known ones. */
+  open(name: string | undefined): Promise<OpenConnection>;
   /** Stops what was started (the embedded emulator). */
   close(): Promise<void>;
 }
@@ -62,18 +65,19 @@ export function workspaceConnections(workspace: string, file?: string, env: Node
   return {
     names,
     async open(name) {
+      if (name === undefined) throw new UsageError(`name a connection (connections: ${names().join(", ")})`);
       if (name === EMBEDDED) {
         emulator ??= FidelityEmulator.start({});
         const emu = await emulator;
         const connection: ConnectionInfo = { id: EMBEDDED, name: EMBEDDED, kind: "emulator", endpoint: emu.endpoint };
         const secret = { connectionString: emu.connectionString };
-        return { name, session: new AccountSession(connection, secret), connection, secret, emulator: emu, local: true };
+        return { name, session: new AccountSession(connection, secret), connection, secret, embedded: true, throttle: emu, local: true };
       }
       const entry = entries.get(name);
       if (!entry) throw new InputError(`no connection named ${JSON.stringify(name.slice(0, 100))} (connections: ${names().join(", ")})`);
       const { connection, secret } = resolve(name, entry, env);
       const local = isLoopback(new URL(connection.endpoint).hostname);
-      return { name, session: new AccountSession(connection, secret), connection, secret, local };
+      return { name, session: new AccountSession(connection, secret), connection, secret, embedded: false, local };
     },
     async close() {
       const started = emulator;

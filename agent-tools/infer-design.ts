@@ -27,7 +27,7 @@ export const inferDesign = defineTool({
       sample: { type: "integer", minimum: 1, maximum: MAX_SAMPLE, description: "Entities to read at most (default 10,000)." },
       service: ANALYSIS_PROPERTIES.service,
     },
-    required: ["connection", "table"],
+    required: ["table"],
     additionalProperties: false,
   },
   outputSchema: {
@@ -48,7 +48,7 @@ export const inferDesign = defineTool({
     required: ["design", "sampled", "partitions", "wholeTable", "keys", "findings"],
   },
   touchesAccount: true,
-  async run(input: { connection: string; table: string; sample?: number; service?: string }, { connections, signal }) {
+  async run(input: { connection?: string; table: string; sample?: number; service?: string }, { connections, signal }) {
     const options = analysisOf(input);
     const open = await connections.open(input.connection);
     const r = await onAccount(`cannot infer a design from ${input.table} at ${open.name}`, () =>

@@ -53,6 +53,7 @@ export function analysisOf(input: { service?: string; rules?: Record<string, str
  * out). A path to be written need not exist yet: its folder must, inside.
  */
 export function insideWorkspace(workspace: string, p: string, forWrite = false): string {
+  if (!workspace) throw new UsageError("no workspace folder is open: the tools read files only inside one (give a design as text)");
   if (p.includes("\0")) throw new UsageError("a path must not contain a NUL character");
   const root = fs.realpathSync(workspace);
   const wanted = path.resolve(root, p);

@@ -10,7 +10,6 @@ export const listTables = defineTool({
   inputSchema: {
     type: "object",
     properties: { connection: CONNECTION_PROPERTY },
-    required: ["connection"],
     additionalProperties: false,
   },
   outputSchema: {
@@ -19,7 +18,7 @@ export const listTables = defineTool({
     required: ["connection", "tables"],
   },
   touchesAccount: true,
-  async run(input: { connection: string }, { connections }) {
+  async run(input: { connection?: string }, { connections }) {
     const open = await connections.open(input.connection);
     const tables = await onAccount(`cannot list the tables of ${open.name}`, () => open.session.listTables());
     return { connection: open.name, tables: [...tables].sort() };

@@ -22,7 +22,7 @@ function classified(filter: string): { class: string; reasons: string[] } {
 export const MAX_ENTITIES = 1_000;
 
 interface Input {
-  connection: string;
+  connection?: string;
   table: string;
   filter?: string;
   limit?: number;
@@ -47,7 +47,7 @@ export const queryEntities = defineTool({
         description: "Properties to return (default all).",
       },
     },
-    required: ["connection", "table"],
+    required: ["table"],
     additionalProperties: false,
   },
   outputSchema: {

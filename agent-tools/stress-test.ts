@@ -84,7 +84,7 @@ export const stressTest = defineTool({
     // Checked before anything starts: a bad design or table costs no emulator.
     checkDesign({ design: { text, file, table }, analysis, mode });
     const open = await connections.open(input.connection ?? "emulator");
-    if (!open.emulator && !allowAccountStress)
+    if (!open.embedded && !allowAccountStress)
       throw new RefusedError(
         `stress_test runs on the embedded emulator ('emulator'): ${open.name} is not it, and the server was not started with --allow-account-stress`,
       );
@@ -92,7 +92,7 @@ export const stressTest = defineTool({
       runStress({
         connection: open.connection,
         secret: open.secret,
-        emulator: open.emulator ? true : undefined,
+        emulator: open.embedded ? true : undefined,
         confirmedRealAccount: allowAccountStress,
         design: { text, file, table },
         analysis,
@@ -100,7 +100,7 @@ export const stressTest = defineTool({
         durationMs: (input.seconds ?? 5) * 1000,
         maxDurationMs: MAX_SECONDS * 1000,
         concurrency: input.concurrency ?? 8,
-        throttle: open.emulator,
+        throttle: open.throttle,
         signal,
       }),
     );

@@ -25,6 +25,7 @@ import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
 import { openLogHeatmapCommand } from "./commands/log-heatmap";
 import type { PageServices } from "./webview-host/page";
+import { registerAgentTools } from "./vscode/agent-tools";
 
 let client: LanguageClient | undefined;
 let emulator: EmulatorHost | undefined;
@@ -97,6 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     if (pick) await store.remove(pick.id);
   });
+  // The design tools in VS Code's agent mode, over the explorer's connections (agent-tools/).
+  context.subscriptions.push(...registerAgentTools({ store, emulator: host, active: session, log: (line) => output.appendLine(line) }));
   if (vscode.workspace.getConfiguration("tableDesign").get<boolean>("emulator.startOnActivation", false)) {
     void commands.execute("startEmulator");
   }

@@ -52,7 +52,7 @@ const LAYERS: Layer[] = [
   },
   {
     name: "client",
-    below: ["core", "protocol", "codegen", "runtime"],
+    below: ["core", "protocol", "codegen", "runtime", "agent-tools"],
     packages: ["vscode", "vscode-languageclient/", "@azure/data-tables", "node:"],
   },
   { name: "webview", below: ["core", "protocol"], packages: ["monaco-editor", "monaco-editor/", "chart.js"] },
