@@ -126,10 +126,11 @@ async function waitHealthy(url, child, timeoutMs) {
 
 /**
  * Starts code-server on 127.0.0.1 with fresh user data and the extension
- * installed: the built dist/, or `vsix` (a packaged extension) when given.
+ * installed: the built dist/, or `vsix` (a packaged extension) when given,
+ * and the unpacked extension folders of `extraExtensions`.
  * Returns its URL, PID, extensions folder and a stop() that ends it by PID.
  */
-export async function startCodeServer({ workspace, port, settings = {}, log = "ignore", vsix } = {}) {
+export async function startCodeServer({ workspace, port, settings = {}, log = "ignore", vsix, extraExtensions = [] } = {}) {
   const bin = ensureCodeServer();
   const data = mkdtempSync(path.join(tmpdir(), "tda-vscode-"));
   const userDir = path.join(data, "ud");
@@ -155,6 +156,8 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   writeFileSync(path.join(data, "config.yaml"), "auth: none\n");
   if (vsix) installVsix(extDir, vsix, userDir);
   else installExtension(extDir);
+  // Extensions a test brings (a probe that calls the extension's API from inside the extension host).
+  for (const dir of extraExtensions) cpSync(dir, path.join(extDir, path.basename(dir)), { recursive: true });
   const p = port ?? (await freePort());
   const args = [
     "--config",
