@@ -74,10 +74,21 @@ export function installExtension(extensionsDir) {
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  for (const entry of ["package.json", "dist", "syntaxes", "language-configuration.json", "README.md", "CHANGELOG.md"]) {
+  // The documents the VSIX ships too (.vscodeignore): the rules catalog the diagnostics link to, the language reference the agent tools serve.
+  for (const entry of [
+    "package.json",
+    "dist",
+    "syntaxes",
+    "language-configuration.json",
+    "README.md",
+    "CHANGELOG.md",
+    "docs/rules.md",
+    "docs/language.md",
+  ]) {
     const from = path.join(ROOT, entry);
-    if (existsSync(from))
-      cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
+    if (!existsSync(from)) continue;
+    mkdirSync(path.dirname(path.join(target, entry)), { recursive: true });
+    cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
   }
   // No node_modules/: dist/ holds every bundle the extension loads (Azurite and @azure/identity included), as in the VSIX.
   return target;
