@@ -7,7 +7,7 @@
  */
 import { analyzeTdl } from "@core";
 import { RefusedError, UsageError } from "@core/errors";
-import { checkDesign, runStress } from "@runtime";
+import { buildStressJob, checkDesign, runStress } from "@runtime";
 import type { StressMode } from "@protocol";
 import { CONNECTION_PROPERTY, onAccount } from "./account-input";
 import { ANALYSIS_PROPERTIES, analysisOf, DESIGN_PROPERTIES, designOf } from "./inputs";
@@ -89,20 +89,26 @@ export const stressTest = defineTool({
         `stress_test runs on the embedded emulator ('emulator'): ${open.name} is not it, and the server was not started with --allow-account-stress`,
       );
     const r = await onAccount(`the stress test on ${open.name}`, () =>
-      runStress({
-        connection: open.connection,
-        secret: open.secret,
-        emulator: open.embedded ? true : undefined,
-        confirmedRealAccount: allowAccountStress,
-        design: { text, file, table },
-        analysis,
-        mode,
-        durationMs: (input.seconds ?? 5) * 1000,
-        maxDurationMs: MAX_SECONDS * 1000,
-        concurrency: input.concurrency ?? 8,
-        throttle: open.throttle,
-        signal,
-      }),
+      runStress(
+        buildStressJob({
+          target: {
+            connection: open.connection,
+            secret: open.secret,
+            emulator: open.embedded ? true : undefined,
+            confirmedRealAccount: allowAccountStress,
+            throttle: open.throttle,
+          },
+          plan: {
+            design: { text, file, table },
+            analysis,
+            mode,
+            durationMs: (input.seconds ?? 5) * 1000,
+            concurrency: input.concurrency ?? 8,
+          },
+          limits: { maxDurationMs: MAX_SECONDS * 1000 },
+          hooks: { signal },
+        }),
+      ),
     );
     const operations = Object.fromEntries(
       Object.entries(r.operations)

@@ -7,7 +7,7 @@
  * anything is measured or written: the folder, the design, the target.
  */
 import * as path from "node:path";
-import { prepareExport, readMeta, reportFromRecords, sizingText } from "@runtime";
+import { ENGINES, LOCUST_WORKERS, prepareExport, readMeta, reportFromRecords, sizingText } from "@runtime";
 import type { Form } from "./command";
 import { checkOutputFolder, makeFolder, writeWhole } from "./destinations";
 import { readTextFile } from "./files";
@@ -17,13 +17,14 @@ import { localEmulator, targetFromEnv } from "./stress-target";
 import { UsageError } from "@core/errors";
 import type { StressMode, StressReport } from "@protocol";
 
-export const ENGINES = ["builtin", "locust"] as const;
-
 export const LOCUST_OPTIONS = {
   engine: choice(ENGINES, "who sends the load: builtin (this process) or locust (a Locust master and --workers workers here)").default(
     "builtin",
   ),
-  workers: integer("N", "with --engine locust: Locust workers on this machine (default 2)", { min: 1, max: 64 }),
+  workers: integer("N", `with --engine locust: Locust workers on this machine (default ${LOCUST_WORKERS.default})`, {
+    min: LOCUST_WORKERS.min,
+    max: LOCUST_WORKERS.max,
+  }),
   rate: positive("N", "single-partition and spread: calls per second in all, as an open load (design mode paces at the design's rates)"),
   export: choice(["locust"], "write the test's Locust and Azure Load Testing files to DIR instead of running it"),
   engines: integer("N", "with --export: engines on Azure Load Testing (default: sized for the rate)", { min: 1, max: 400 }),

@@ -24,14 +24,16 @@ export { FidelityEmulator } from "./emulator/fidelity-emulator";
 export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";
 export type { LeftoverTable } from "./stress/cleanup";
 export { proposedAlternative } from "./stress/compare";
-export { checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
-export type { StressOptions } from "./stress/engine";
+export { buildStressJob, checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
+export type { StressHooks, StressJob, StressLimits, StressPlan, StressRequest, StressTarget } from "./stress/engine";
 export { endpointHost, PHASE_WORDS } from "./stress/phases";
 export type { StressPhase } from "./stress/phases";
 
 // Stress tests on Locust: the export, a local master and workers, records back into the report, sizing
 export { designForLocust, findLocust, LOCUST_INSTALL, readMeta, reportFromRecords, runLocustStress, sizingText } from "./locust/index";
-export type { LocustStressOptions, Sizing } from "./locust/index";
+export type { LocustEngineOptions, Sizing } from "./locust/index";
+export { chooseEngine, ENGINES, LOCUST_WORKERS, runOn } from "./locust/engines";
+export type { EngineName, StressEngine } from "./locust/engines";
 export { prepareExport } from "./locust/prepare";
 export type { LocustExport, LocustExportOptions } from "./locust/prepare";
 

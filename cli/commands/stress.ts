@@ -10,15 +10,19 @@
 import * as fs from "node:fs";
 import { UsageError } from "@core/errors";
 import {
+  buildStressJob,
   checkDesign,
-  runStress,
+  chooseEngine,
+  runOn,
   STRESS_DEFAULTS,
   StressFailure,
   endpointHost,
   PHASE_WORDS,
   FidelityEmulator,
-  findLocust,
-  runLocustStress,
+  type StressEngine,
+  type StressJob,
+  type StressPhase,
+  type StressRequest,
 } from "@runtime";
 import type { StressReport, StressMode } from "@protocol";
 import { command } from "../command";
@@ -27,10 +31,10 @@ import { EXIT, failureResult } from "../failure";
 import { readTextFile } from "../files";
 import type { CliResult, Io } from "../output";
 import { cleanupCommand } from "../stress-cleanup";
-import { localEmulator, targetFromEnv } from "../stress-target";
+import { localEmulator, targetFromEnv, type StressTarget } from "../stress-target";
 import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
 import { summary } from "../stress-summary";
-import { ENGINES, LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
+import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
 
@@ -81,7 +85,8 @@ const OPTIONS = {
   ...ANALYSIS.options,
 };
 
-type StressValues = Values<typeof OPTIONS>;
+/** The parsed flags of `tdl stress`. */
+export type StressValues = Values<typeof OPTIONS>;
 
 export const stress = command({
   name: "stress",
@@ -119,22 +124,53 @@ function cleanup(options: StressValues, given: ReadonlyMap<string, string>): Pro
   return cleanupCommand(target, options["older-than"], given.get("older-than") ?? "10m", options["yes-real-account"]);
 }
 
+/**
+ * What the flags ask for, in the parts `buildStressJob` completes (as the VS Code command's do, so both get the same
+ * defaults). `embedded`: the embedded emulator when the run starts one (its throttling scaled to this machine).
+ */
+export function stressRequest(
+  options: StressValues,
+  design: { text: string; file: string; table: string },
+  target: StressTarget,
+  embedded?: StressRequest["target"]["throttle"],
+): StressRequest {
+  return {
+    target: {
+      connection: target.connection,
+      secret: target.secret,
+      emulator: embedded ? true : undefined,
+      confirmedRealAccount: options["yes-real-account"],
+      throttle: embedded,
+    },
+    plan: {
+      design,
+      analysis: analysisOf(options),
+      mode: options.mode,
+      durationMs: options.duration,
+      concurrency: options.concurrency,
+      mix: options.mix,
+      batch: options.batch,
+      scale: options.scale,
+      rate: options.rate,
+      preload: options.preload,
+      keepTable: options["keep-table"],
+      emulatorScale: options["emulator-scale"],
+    },
+    limits: { hurryDeleteMs: HURRY_DELETE_MS },
+  };
+}
+
 /** One stress run, its design and target checked before an emulator or a table starts. */
 async function run(options: StressValues, io: Io): Promise<CliResult> {
-  const { mode, concurrency, batch, preload, format, scale, mix } = options;
   // Required by the declaration: present whenever the run form is.
   const [file, tableName] = [options.design!, options.table!];
-  const durationMs = options.duration;
-  const emulatorScale = options["emulator-scale"];
   const envVar = options["connection-string-env"];
-  const text = readTextFile(file);
+  const design = { text: readTextFile(file), file, table: tableName };
   // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
-  const analysis = analysisOf(options);
-  checkDesign({ design: { text, file, table: tableName }, analysis, mode, mix, batch });
+  checkDesign({ design, analysis: analysisOf(options), mode: options.mode, mix: options.mix, batch: options.batch });
   // Locust must be there before an emulator or a table is started for it.
-  const locust = options.engine === ENGINES[1] ? findLocust() : undefined;
-  const reportFile = options.report;
+  const engine = chooseEngine(options.engine, options.workers);
   const write = io.err;
   let progressShown = false;
   let deleting = false;
@@ -159,74 +195,43 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
     let target = account;
     if (!target) {
       // The embedded emulator with Azure fidelity: it rejects and throttles as the service would (targets × --emulator-scale).
-      emulator = await FidelityEmulator.start({ scale: emulatorScale ?? 1 });
+      emulator = await FidelityEmulator.start({ scale: options["emulator-scale"] ?? 1 });
       target = {
         connection: { id: "cli", name: "emulator", kind: "emulator", endpoint: emulator.endpoint },
         secret: { connectionString: emulator.connectionString },
         local: true,
       };
     }
-    const host = endpointHost(target.connection.endpoint);
-    const engine = locust
-      ? (o: Parameters<typeof runStress>[0]) => runLocustStress({ ...o, workers: options.workers ?? 2, locust })
-      : runStress;
-    const report = await engine({
-      connection: target.connection,
-      secret: target.secret,
-      emulator: emulator ? true : undefined,
-      confirmedRealAccount: options["yes-real-account"],
-      design: { text, file, table: tableName },
-      analysis,
-      mode,
-      durationMs,
-      concurrency,
-      mix,
-      batch,
-      scale,
-      rate: options.rate,
-      preload,
-      keepTable: options["keep-table"],
-      // The run scales the embedded emulator's throttling to this machine (calibrated, or --emulator-scale).
-      throttle: emulator,
-      emulatorScale,
-      signal: interrupts.cancel.signal,
-      hurry: interrupts.hurry.signal,
-      hurryDeleteMs: HURRY_DELETE_MS,
-      cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing",
-      onPhase: (phase, table) => {
-        interrupts.track(phase, table);
-        if (phase === "create") say(`creating the stress table ${table} at ${host}`);
-        else if (phase === "calibrate")
+    const request = stressRequest(options, design, target, emulator);
+    const job = buildStressJob({
+      ...request,
+      target: { ...request.target, cleanupHint: hint ? `run: ${hint}` : "restart the run: the embedded emulator keeps nothing" },
+      hooks: {
+        signal: interrupts.cancel.signal,
+        hurry: interrupts.hurry.signal,
+        onPhase: (phase, table) => {
+          interrupts.track(phase, table);
+          if (phase === "delete") {
+            deleting = true;
+            deletingTable = table;
+          }
+          const line = phaseLine(phase, table, job, engine, endpointHost(target.connection.endpoint));
+          if (line) say(line);
+        },
+        onDeleteWait: (w) =>
           say(
-            emulatorScale === undefined
-              ? "calibrating the emulator (what this machine serves)"
-              : `scaling the emulator's targets by ${emulatorScale}`,
-          );
-        else if (phase === "preload") say(`loading ${(preload ?? 200).toLocaleString("en-US")} entities`);
-        else if (phase === "run")
-          say(
-            locust
-              ? `running the load on Locust for ${(durationMs / 1000).toFixed(1)} s: a master and ${options.workers ?? 2} workers of ${concurrency} users each`
-              : `running the load for ${(durationMs / 1000).toFixed(1)} s at concurrency ${concurrency}`,
-          );
-        else if (phase === "delete") {
-          deleting = true;
-          deletingTable = table;
-          say(`${PHASE_WORDS.delete} ${table}`);
-        }
-      },
-      onDeleteWait: (w) =>
-        say(
-          `still trying to delete ${deletingTable ?? "the stress table"} (${w.reason}; ${(w.elapsedMs / 1000).toFixed(0)} s of at most ${(w.boundMs / 1000).toFixed(0)} s)`,
-        ),
-      onProgress: (p) => {
-        progressShown = true;
-        write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `);
+            `still trying to delete ${deletingTable ?? "the stress table"} (${w.reason}; ${(w.elapsedMs / 1000).toFixed(0)} s of at most ${(w.boundMs / 1000).toFixed(0)} s)`,
+          ),
+        onProgress: (p) => {
+          progressShown = true;
+          write(`\r${(p.elapsedMs / 1000).toFixed(1)} s · ${p.entities} entities · ${p.entitiesPerSecond} entities/s   `);
+        },
       },
     });
+    const report = await runOn(engine, job);
     if (progressShown) write("\n");
     if (deleting) say(`the stress table ${report.table} was deleted`);
-    const done = output(report, reportFile, format);
+    const done = output(report, options.report, options.format);
     // --fail-on-hot: the run succeeded; the design's verdict decides the exit, so CI can gate on it.
     if (options["fail-on-hot"] && report.verdict.exceedsTarget && done.exitCode === EXIT.clean)
       return {
@@ -239,11 +244,35 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
     if (progressShown) write("\n");
     const failed = failureResult(e, "stress");
     // A run that failed still measured something: its report goes where a finished run's would.
-    const measured = e instanceof StressFailure ? output(e.report, reportFile, format, false) : undefined;
+    const measured = e instanceof StressFailure ? output(e.report, options.report, options.format, false) : undefined;
     return measured ? { ...measured, stderr: measured.stderr + failed.stderr, exitCode: failed.exitCode } : failed;
   } finally {
     interrupts.uninstall();
     await emulator?.stop();
+  }
+}
+
+/** What the CLI says as a phase starts (nothing for the drain). */
+function phaseLine(phase: StressPhase, table: string, job: StressJob, engine: StressEngine, host: string): string | undefined {
+  const { plan } = job;
+  const seconds = (plan.durationMs / 1000).toFixed(1);
+  switch (phase) {
+    case "create":
+      return `creating the stress table ${table} at ${host}`;
+    case "calibrate":
+      return plan.emulatorScale === undefined
+        ? "calibrating the emulator (what this machine serves)"
+        : `scaling the emulator's targets by ${plan.emulatorScale}`;
+    case "preload":
+      return `loading ${plan.preload.toLocaleString("en-US")} entities`;
+    case "run":
+      return engine.name === "locust"
+        ? `running the load on Locust for ${seconds} s: a master and ${engine.workers} workers of ${plan.concurrency} users each`
+        : `running the load for ${seconds} s at concurrency ${plan.concurrency}`;
+    case "delete":
+      return `${PHASE_WORDS.delete} ${table}`;
+    default:
+      return undefined;
   }
 }
 

@@ -8,7 +8,7 @@
  * point-read mix and no throttle control, so its figures and verdicts
  * differed from the CLI's for the same design.
  */
-import { type Secret, type StressOptions, STRESS_DEFAULTS } from "@runtime";
+import type { Secret, StressRequest, StressTarget } from "@runtime";
 import type { ConnectionInfo, StressMode } from "@protocol";
 import type { AnalysisOptions } from "@core";
 
@@ -17,7 +17,7 @@ export interface CommandTarget {
   connection: ConnectionInfo;
   secret: Secret;
   emulator: boolean;
-  throttle?: StressOptions["throttle"];
+  throttle?: StressTarget["throttle"];
 }
 
 export interface CommandRun {
@@ -30,29 +30,35 @@ export interface CommandRun {
   cleanupHint: string;
   signal?: AbortSignal;
   /** The first run's calibration when designs are compared: both are judged at the same scale. */
-  calibration?: StressOptions["calibration"];
+  calibration?: StressRequest["plan"]["calibration"];
   /** Called at most twice a second with the run's figures so far. */
-  onProgress?: StressOptions["onProgress"];
+  onProgress?: NonNullable<StressRequest["hooks"]>["onProgress"];
 }
 
-/** The engine options for one run of the command. */
-export function commandStressOptions(r: CommandRun): StressOptions {
+/**
+ * What one run of the command asks for, in the parts `buildStressJob`
+ * completes (its defaults, the CLI's, fill the rest). A real account counts
+ * as confirmed: the command asked in a modal first.
+ */
+export function commandStressRequest(r: CommandRun): StressRequest {
   return {
-    connection: r.target.connection,
-    secret: r.target.secret,
-    emulator: r.target.emulator,
-    confirmedRealAccount: !r.target.emulator,
-    design: r.design,
-    mode: r.mode,
-    durationMs: r.seconds * 1000,
-    maxDurationMs: r.maxSeconds * 1000,
-    concurrency: STRESS_DEFAULTS.concurrency,
-    signal: r.signal,
-    cleanupHint: r.cleanupHint,
-    analysis: r.analysis,
-    ...(r.target.emulator && r.target.throttle ? { throttle: r.target.throttle } : {}),
-    ...(r.calibration ? { calibration: r.calibration } : {}),
-    onProgress: r.onProgress,
+    target: {
+      connection: r.target.connection,
+      secret: r.target.secret,
+      emulator: r.target.emulator,
+      confirmedRealAccount: !r.target.emulator,
+      throttle: r.target.throttle,
+      cleanupHint: r.cleanupHint,
+    },
+    plan: {
+      design: r.design,
+      analysis: r.analysis,
+      mode: r.mode,
+      durationMs: r.seconds * 1000,
+      ...(r.calibration ? { calibration: r.calibration } : {}),
+    },
+    limits: { maxDurationMs: r.maxSeconds * 1000 },
+    hooks: { signal: r.signal, onProgress: r.onProgress },
   };
 }
 

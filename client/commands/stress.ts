@@ -12,7 +12,11 @@
  */
 import * as vscode from "vscode";
 import {
-  runStress,
+  buildStressJob,
+  chooseEngine,
+  runOn,
+  type StressEngine,
+  LOCUST_WORKERS,
   StressFailure,
   proposedAlternative,
   describeLeftover,
@@ -23,18 +27,15 @@ import {
   isLoopback,
   makeClients,
   Secret,
-  type StressOptions,
   AccountSession,
-  findLocust,
   LOCUST_INSTALL,
-  runLocustStress,
 } from "@runtime";
 import { entityRate } from "@core/text/words";
 import { ConnectionInfo, type StressMode, type StressReport } from "@protocol";
 import { analyzeTdl } from "@core";
 import { COMMANDS } from "@protocol/commands";
 import { analysisOptions } from "../vscode/settings";
-import { commandStressOptions, CommandTarget, designTables, reportTitle } from "./stress-options";
+import { commandStressRequest, CommandTarget, designTables, reportTitle } from "./stress-options";
 import { EmulatorHost } from "../vscode/emulator-host";
 import { ConnectionStore } from "../explorer/controller";
 import type { Commands } from "../vscode/commands";
@@ -102,28 +103,25 @@ export class StressCommand {
         const report = await vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
-            title: `Stress test: ${d.label}${engine.workers ? ` on Locust (${engine.workers} workers)` : ""}`,
+            title: `Stress test: ${d.label}${engine.name === "locust" ? ` on Locust (${engine.workers} workers)` : ""}`,
             cancellable: true,
           },
           (progress, token) => {
             const abort = new AbortController();
             token.onCancellationRequested(() => abort.abort());
-            const send = engine.workers ? (o: StressOptions) => runLocustStress({ ...o, workers: engine.workers! }) : runStress;
-            return send(
-              commandStressOptions({
-                target,
-                design: { text: d.text, file: design.file, table: design.table },
-                mode: mode.label as StressMode,
-                seconds: Number(seconds),
-                maxSeconds: max,
-                analysis: options,
-                signal: abort.signal,
-                calibration: runs[0]?.report.calibration,
-                cleanupHint: `run the command 'Table Design: ${REMOVE.title}' while connected to ${endpointHost(target.connection.endpoint)}`,
-                onProgress: (p) =>
-                  progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${entityRate(p.entitiesPerSecond)}` }),
-              }),
-            );
+            const request = commandStressRequest({
+              target,
+              design: { text: d.text, file: design.file, table: design.table },
+              mode: mode.label as StressMode,
+              seconds: Number(seconds),
+              maxSeconds: max,
+              analysis: options,
+              signal: abort.signal,
+              calibration: runs[0]?.report.calibration,
+              cleanupHint: `run the command 'Table Design: ${REMOVE.title}' while connected to ${endpointHost(target.connection.endpoint)}`,
+              onProgress: (p) => progress.report({ message: `${(p.elapsedMs / 1000).toFixed(0)} s · ${entityRate(p.entitiesPerSecond)}` }),
+            });
+            return runOn(engine, buildStressJob(request));
           },
         );
         // Cancelled before the load ran: there is nothing to report, only that the table is gone.
@@ -153,38 +151,38 @@ export class StressCommand {
    * process, or Locust with workers on this machine — or, with "ask", a
    * choice, Locust offered with its install line when it is missing.
    */
-  private async pickEngine(): Promise<{ workers?: number } | undefined> {
+  private async pickEngine(): Promise<StressEngine | undefined> {
     const config = vscode.workspace.getConfiguration("tableDesign");
     const setting = config.get<string>("stress.engine", "builtin");
-    const workers = Math.max(1, Math.min(64, Math.floor(config.get<number>("stress.locustWorkers", 2))));
-    if (setting === "builtin") return {};
-    let installed = true;
+    const workers = config.get<number>("stress.locustWorkers", LOCUST_WORKERS.default);
+    if (setting === "builtin") return chooseEngine("builtin");
+    let locust: StressEngine | undefined;
     try {
-      findLocust();
+      locust = chooseEngine("locust", workers);
     } catch {
-      installed = false;
+      locust = undefined;
     }
     if (setting === "ask") {
       const pick = await vscode.window.showQuickPick(
         [
           { label: "Built-in", description: "this process: the quick local check" },
           {
-            label: `Locust, ${workers} workers`,
-            description: installed ? "a Locust master and its workers on this machine" : `not installed: ${LOCUST_INSTALL}`,
+            label: `Locust, ${locust?.name === "locust" ? locust.workers : workers} workers`,
+            description: locust ? "a Locust master and its workers on this machine" : `not installed: ${LOCUST_INSTALL}`,
           },
         ],
         { title: "Who sends the load?" },
       );
       if (!pick) return undefined;
-      if (pick.label === "Built-in") return {};
+      if (pick.label === "Built-in") return chooseEngine("builtin");
     }
-    if (!installed) {
+    if (!locust) {
       void vscode.window.showErrorMessage(
         `The stress test runs on Locust (tableDesign.stress.engine), which is not installed: ${LOCUST_INSTALL}.`,
       );
       return undefined;
     }
-    return { workers };
+    return locust;
   }
 
   /** `tableDesign.removeStressTables`: the marked leftovers at the active connection or the running emulator, removed after a confirmation. */

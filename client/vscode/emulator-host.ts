@@ -5,11 +5,11 @@
  * stopped with VS Code; its traffic feeds the key-space heatmap.
  */
 import * as vscode from "vscode";
-import { FidelityEmulator, Secret, type StressOptions } from "@runtime";
+import { FidelityEmulator, Secret, type StressTarget } from "@runtime";
 import { ConnectionInfo, type TrafficSecond } from "@protocol";
 import { describeError, stackOf, UnavailableError } from "@core/errors";
 
-type ThrottleControl = NonNullable<StressOptions["throttle"]>;
+type ThrottleControl = NonNullable<StressTarget["throttle"]>;
 
 /** Seconds of traffic kept for a heatmap opened late (ten minutes of continuous traffic). */
 const RECENT_SECONDS = 600;

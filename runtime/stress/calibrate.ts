@@ -10,7 +10,7 @@
  * the partition target keeps its ratio to it (2,000 : 20,000).
  */
 import type { TableClient } from "@azure/data-tables";
-import { linked, withDeadline } from "./deadline";
+import { narrowed, type NarrowBound, type PhaseBound } from "./bound";
 import type { EntityGenerator } from "./generator";
 import type { Calibration } from "@protocol/stress-report";
 
@@ -49,12 +49,12 @@ export function scaleFor(capacity: number, accountTarget: number): number {
 export async function probeCapacity(
   client: TableClient,
   gen: EntityGenerator,
-  o: { concurrency: number; ms: number; signal?: AbortSignal; requestTimeoutMs: number },
+  o: { concurrency: number; ms: number; bound: PhaseBound },
 ): Promise<number> {
   // One listener on the caller's signal, however many requests are in flight.
-  const run = linked(o.signal);
+  const run = narrowed(o.bound);
   try {
-    return await probe(client, gen, { ...o, signal: run.signal }, o.signal);
+    return await probe(client, gen, { concurrency: o.concurrency, ms: o.ms, bound: run }, o.bound.signal);
   } finally {
     run.dispose();
   }
@@ -63,7 +63,7 @@ export async function probeCapacity(
 async function probe(
   client: TableClient,
   gen: EntityGenerator,
-  o: { concurrency: number; ms: number; signal: AbortSignal; requestTimeoutMs: number },
+  o: { concurrency: number; ms: number; bound: NarrowBound },
   caller: AbortSignal | undefined,
 ): Promise<number> {
   const written = new Map<string, string[]>();
@@ -74,7 +74,7 @@ async function probe(
   let n = 0;
   let lastError: unknown;
   const worker = async () => {
-    while (performance.now() < until && !o.signal?.aborted) {
+    while (performance.now() < until && !o.bound.signal.aborted) {
       const i = n++;
       const entity = {
         ...gen.next(undefined, false).entity,
@@ -82,7 +82,7 @@ async function probe(
         rowKey: String(i).padStart(10, "0"),
       };
       try {
-        await withDeadline(o.signal, o.requestTimeoutMs, (abortSignal) => client.createEntity(entity, { abortSignal }));
+        await o.bound.request((abortSignal) => client.createEntity(entity, { abortSignal }));
         const rows = written.get(entity.partitionKey) ?? [];
         rows.push(entity.rowKey);
         written.set(entity.partitionKey, rows);
@@ -94,17 +94,13 @@ async function probe(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
-  await removeProbe(client, written, o);
+  await removeProbe(client, written, o.bound);
   if (caller?.aborted) return 0;
   if (!counted) throw lastError ?? new Error("the calibration probe got no answer");
   return counted / (o.ms / 1000);
 }
 
-async function removeProbe(
-  client: TableClient,
-  written: Map<string, string[]>,
-  o: { signal?: AbortSignal; requestTimeoutMs: number },
-): Promise<void> {
+async function removeProbe(client: TableClient, written: Map<string, string[]>, bound: PhaseBound): Promise<void> {
   const batches: Array<Array<["delete", { partitionKey: string; rowKey: string }]>> = [];
   for (const [pk, rows] of written) {
     for (let i = 0; i < rows.length; i += 100)
@@ -112,11 +108,7 @@ async function removeProbe(
   }
   // The table is deleted at the end of the run in any case: a batch that fails here costs nothing but a few rows in it.
   await Promise.all(
-    batches.map((actions) =>
-      withDeadline(o.signal, o.requestTimeoutMs, (abortSignal) => client.submitTransaction(actions, { abortSignal })).catch(
-        () => undefined,
-      ),
-    ),
+    batches.map((actions) => bound.request((abortSignal) => client.submitTransaction(actions, { abortSignal })).catch(() => undefined)),
   );
 }
 

@@ -4,130 +4,42 @@
  * `stress…` table, load it from the design, drive peak load in one of three
  * modes, measure, and always delete the table — after success, failure,
  * cancellation in any phase and timeout. Every request is bounded in time;
- * the reported duration is the measured one.
+ * the reported duration is the measured one. `runStress` is a chain of
+ * named phases over one `RunState`; the ending (ending.ts) deletes the
+ * table and writes the report.
  */
 import { randomBytes } from "node:crypto";
 import { TableClient, TableServiceClient, TableServiceClientOptions } from "@azure/data-tables";
-import { AnalysisOptions, analyzeTdl, profileFor } from "@core";
+import { analyzeTdl, profileFor } from "@core";
+import { UsageError } from "@core/errors";
+import type { StressReport } from "@protocol/stress-report";
 import { makeClients } from "../account/clients";
-import type { Secret } from "../account/secret";
-import { ConnectionInfo } from "@protocol/entities";
 import { isLoopback } from "../account/connection-string";
-import { describeError } from "../account/errors";
-import { isAbort, linked } from "./deadline";
+import { narrowed, phaseBound, type PhaseBound } from "./bound";
+import { isAbort } from "./deadline";
 import { directHttpClient } from "./direct-http";
+import { deletePhase, reportOf, settle } from "./ending";
 import type { Calibration } from "./calibrate";
+import type { ExternalLoad } from "./external";
 import { EntityGenerator } from "./generator";
-import { createMarkedTable, deleteWithBackoff, DeleteWait, TableTaken } from "./lifecycle";
-import { preload } from "./preload";
-import type { CallContext } from "./operations";
+import { concurrencyOf, hostname, type StressJob, type StressPlan } from "./job";
+import { createMarkedTable } from "./lifecycle";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";
-import { DEFAULT_CLEANUP_HINT, endpointHost, leftoverMessage, PHASE_WORDS, StressFailure, StressInputError, StressPhase } from "./phases";
-import type { EngineInfo, Leftover, Skipped, StressMode, StressReport } from "@protocol/stress-report";
-import { buildReport } from "./report";
-import { EndpointSilent, RunClock, runPhase } from "./run-phase";
-import { calibrate, RUN_BURST_SECONDS, ScalingOptions } from "./scaling";
-import { callsPerSecond, plan, readsBack, type Work } from "./workload";
+import { endpointHost, StressInputError, StressPhase } from "./phases";
+import { preload } from "./preload";
+import { runPhase } from "./run-phase";
+import { calibrate, RUN_BURST_SECONDS } from "./scaling";
+import type { PhaseFailure, RunState } from "./state";
+import { callsPerSecond, plan, readsBack } from "./workload";
 import { WrittenPool } from "./written";
-import { UsageError } from "@core/errors";
 
 export { StressFailure, StressInputError } from "./phases";
 export type { StressPhase } from "./phases";
 export type { Calibration } from "./calibrate";
-
-export const MAX_CONCURRENCY = 256;
-
-/** What `tdl stress` and the VS Code command both run with unless told otherwise, so their figures compare. */
-export const STRESS_DEFAULTS = { concurrency: 16 } as const;
-
-export interface StressOptions extends ScalingOptions {
-  connection: ConnectionInfo;
-  secret: Secret;
-  /** The target is the embedded or a local emulator (loopback): no confirmation needed. */
-  emulator?: boolean;
-  /** Explicit consent to load a real account (`--yes-real-account`, or the VS Code modal). */
-  confirmedRealAccount?: boolean;
-  design: { text: string; file: string; table: string };
-  /** How the design is analysed (the profile when it declares no service, the partition target): the same options as everywhere else. */
-  analysis?: AnalysisOptions;
-  mode: StressMode;
-  durationMs: number;
-  maxDurationMs?: number;
-  concurrency: number;
-  /** Shares of writes and point reads (single-partition and spread modes). */
-  mix?: { read: number; write: number };
-  /** Inserts per batch (entity group transaction); the design's `batch` in design mode. */
-  batch?: number;
-  /** Design mode: multiply the design's rates by this (on an emulator, on top of the calibrated scale). */
-  scale?: number;
-  /** Single-partition and spread modes: calls per second in all, as an open load (without it, every worker sends as fast as it is answered). */
-  rate?: number;
-  /** Entities written before the load starts, for reads (default 200; none when the load reads nothing back). */
-  preload?: number;
-  keepTable?: boolean;
-  /** Per-partition target; the profile's when omitted. */
-  partitionTarget?: number;
-  /** Cancels the run in whichever phase it is; the table is still deleted. */
-  signal?: AbortSignal;
-  /** Aborted when the user will not wait long (a second Ctrl+C): deletion then gets at most `hurryDeleteMs` more. */
-  hurry?: AbortSignal;
-  /** Upper bound on one request (default 10 s). */
-  requestTimeoutMs?: number;
-  /** How long requests in flight at the end of the run may still finish (default 2 s). */
-  drainMs?: number;
-  /** Upper bound on the preload phase (default 60 s); the run then reads what was loaded. */
-  preloadMs?: number;
-  /** The run fails when the endpoint gives no answer at all for this long (default 5 s). */
-  outageMs?: number;
-  /** How long deletion keeps trying while the endpoint is down or stalls (default 60 s: a 40 s stall still ends with the table deleted). */
-  deleteWithinMs?: number;
-  /** Each failed delete attempt while deletion keeps trying (the CLI says it is still trying). */
-  onDeleteWait?: (w: DeleteWait) => void;
-  /** Deletion's bound after `hurry` (default 10 s). */
-  hurryDeleteMs?: number;
-  /** How the user removes a table left behind (the CLI names its exact command line). */
-  cleanupHint?: string;
-  onProgress?: (p: { elapsedMs: number; entities: number; entitiesPerSecond: number }) => void;
-  /** Each phase as it starts, with the table's name (known before it is created). */
-  onPhase?: (phase: StressPhase, table: string) => void;
-  /** Called once the table exists (tests use it to check the table is gone afterwards). */
-  onTable?: (name: string) => void;
-  /** Extra pipeline policy (tests inject faults with it). */
-  clientOptions?: { additionalPolicies?: unknown[] };
-  /** Another engine sends the load (Locust, runtime/locust/run.ts): the table's life, calibration and report stay this engine's. */
-  external?: ExternalLoad;
-}
-
-/** What another engine is given: the created table, the work at its rates, the calibration, and the run's metrics to fill. */
-export interface ExternalContext {
-  table: string;
-  work: Work[];
-  skipped: Skipped[];
-  calibration?: Calibration;
-  metrics: Metrics;
-  /** Turns the emulator's throttling on at the calibrated scale: call it when the measured load starts. */
-  startThrottling(): void;
-  signal?: AbortSignal;
-}
-
-/** What another engine measured, besides the metrics it filled. */
-export interface ExternalOutcome {
-  durationMs: number;
-  pace?: { callsPerSecond: number; sent: number; dropped: number };
-  notes: string[];
-  engine: EngineInfo;
-}
-
-/** An engine that sends the load in place of the built-in one. */
-export interface ExternalLoad {
-  /** Entities the built-in engine would preload: an external engine preloads its own. */
-  readonly preloadsItself: true;
-  run(ctx: ExternalContext): Promise<ExternalOutcome>;
-}
-
-/** How long deletion keeps trying by default while the endpoint does not answer. */
-export const DELETE_WITHIN_MS = 60_000;
+export type { ExternalContext, ExternalLoad, ExternalOutcome } from "./external";
+export { buildStressJob, DELETE_WITHIN_MS, MAX_CONCURRENCY, STRESS_DEFAULTS } from "./job";
+export type { StressHooks, StressJob, StressLimits, StressPlan, StressRequest, StressTarget } from "./job";
 
 /**
  * A real account without consent: nothing was created. A usage error — the
@@ -137,171 +49,170 @@ export const DELETE_WITHIN_MS = 60_000;
 export class StressRefused extends UsageError {}
 
 /**
- * Runs one stress test and returns its report (also when cancelled: see
- * `stopped`). A failure, or a table that could not be deleted, throws a
- * `StressFailure` carrying the report so far.
+ * Runs one stress test (built by `buildStressJob`) and returns its report
+ * (also when cancelled: see `stopped`). A failure, or a table that could
+ * not be deleted, throws a `StressFailure` carrying the report so far.
+ * `external` sends the load in place of the built-in run phase (the engine
+ * chooser, runtime/locust/engines.ts, passes Locust's).
  */
-export async function runStress(o: StressOptions): Promise<StressReport> {
-  const emulator = o.emulator ?? isLoopback(hostname(o.connection.endpoint));
-  if (!emulator && !o.confirmedRealAccount) {
-    throw new StressRefused(
-      `${endpointHost(o.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`,
-    );
-  }
-  const { analysis, tm, work: planned, skipped } = checkDesign(o);
-  // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
-  const work = o.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (o.scale ?? 1) })) : planned;
-  const profile = profileFor(analysis.service?.value);
-  const azure = {
-    partitionTargetEntitiesPerSecond:
-      o.partitionTarget ??
-      o.analysis?.partitionTargetEntitiesPerSecond ??
-      (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
-    accountTargetEntitiesPerSecond: profile.accountTargetEntitiesPerSecond ?? 20_000,
-  };
-  const throttle = emulator ? o.throttle : undefined;
-  const askedMs = Math.min(o.durationMs, o.maxDurationMs ?? 300_000);
-  const concurrency = Math.max(1, Math.min(MAX_CONCURRENCY, Math.floor(o.concurrency)));
-  const requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
-  const host = endpointHost(o.connection.endpoint);
-  const { service, table: tableClient } = clientsWithoutRetries(o);
-  const table = `stress${randomBytes(5).toString("hex")}`;
-  const metrics = new Metrics(0);
-  const clock: RunClock = {};
-  const notes: string[] = skipped.map((x) => `${x.source} did not run: ${x.reason}.`);
-  const wanted = readsBack(work) && !o.external ? Math.max(0, Math.floor(o.preload ?? 200)) : 0;
-  let external: ExternalOutcome | undefined;
-  let calibration: Calibration | undefined;
-  let phase: StressPhase = "create";
-  let loaded = 0;
-  let failure: { phase: StressPhase; error: unknown } | undefined;
-  const created = { mayExist: false };
-  const enter = (p: StressPhase) => {
-    phase = p;
-    o.onPhase?.(p, table);
-  };
-  activeTables.add(table);
-  try {
-    enter("create");
-    const client = tableClient(table);
-    await createMarkedTable(service, client, table, o.design.file, o.signal, requestTimeoutMs, created);
-    o.onTable?.(table);
-    const gen = new EntityGenerator(tm);
-    const context = { gen, mode: o.mode, seq: { n: 0 }, pool: new WrittenPool() };
-    if (emulator && !o.signal?.aborted) {
-      enter("calibrate");
-      // Setting up is not load: nothing is throttled until the run starts.
-      throttle?.setThrottle("off");
-      calibration = await calibrate(o, azure, { client, gen, concurrency, signal: o.signal, requestTimeoutMs });
-    }
-    if (!o.signal?.aborted && wanted > 0) {
-      enter("preload");
-      loaded = await boundedPreload(client, context, metrics, wanted, o, requestTimeoutMs, notes);
-    }
-    if (!o.signal?.aborted && o.external) {
-      enter("run");
-      const scaled = calibration;
-      external = await o.external.run({
-        table,
-        work,
-        skipped,
-        calibration,
-        metrics,
-        startThrottling: () => scaled && throttle?.setThrottle({ scale: scaled.scale, burstSeconds: RUN_BURST_SECONDS }),
-        signal: o.signal,
-      });
-    } else if (!o.signal?.aborted) {
-      if (calibration) throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
-      enter("run");
-      await runPhase(
-        {
-          client,
-          gen,
-          pool: context.pool,
-          seq: context.seq,
-          work,
-          mode: o.mode,
-          metrics,
-          concurrency,
-          durationMs: askedMs,
-          drainMs: o.drainMs ?? Math.min(2000, requestTimeoutMs),
-          requestTimeoutMs,
-          outageMs: o.outageMs ?? 5000,
-          signal: o.signal,
-          onProgress: o.onProgress,
-          onDrain: () => enter("drain"),
-          pace: o.mode === "design" ? callsPerSecond(work) * (calibration?.scale ?? 1) : o.rate,
-        },
-        clock,
-      );
-    }
-  } catch (e) {
-    if (!(o.signal?.aborted && isAbort(e))) failure = { phase, error: e };
-  }
-  throttle?.setThrottle("default");
-  const cancelledIn = o.signal?.aborted && !failure ? phase : undefined;
-  const deletion =
-    created.mayExist && !o.keepTable ? await deletePhase(service, table, o, requestTimeoutMs, () => enter("delete")) : undefined;
-  activeTables.delete(table);
-  const leftover = deletion?.leftover;
+export async function runStress(job: StressJob, external?: ExternalLoad): Promise<StressReport> {
+  const run = prepare(job, external);
+  activeTables.add(run.table);
+  const failure = await loadPhases(run);
+  run.throttle?.setThrottle("default");
+  const cancelledIn = job.hooks.signal?.aborted && !failure ? run.phase : undefined;
+  const deletion = run.created.mayExist && !job.plan.keepTable ? await deletePhase(run, () => enter(run, "delete")) : undefined;
+  activeTables.delete(run.table);
+  return settle(run, reportOf(run, failure, cancelledIn, deletion), failure, deletion);
+}
 
-  const runMs = external ? external.durationMs : clock.startedAt === undefined ? 0 : (clock.endedAt ?? performance.now()) - clock.startedAt;
-  notes.push(...(external?.notes ?? []));
-  if (clock.startedAt !== undefined && !cancelledIn && runMs > askedMs + Math.max(250, askedMs * 0.02))
-    notes.push(overrunNote(runMs, askedMs, metrics, o.drainMs ?? Math.min(2000, requestTimeoutMs), requestTimeoutMs));
-  const pacer = clock.pacer;
-  if (pacer && pacer.counts.dropped > Math.max(5, 0.1 * (pacer.counts.sent + pacer.counts.dropped))) {
-    notes.push(
-      `This machine could not keep the design's pace: ${pacer.counts.dropped.toLocaleString("en-US")} of ${(pacer.counts.sent + pacer.counts.dropped).toLocaleString("en-US")} calls could not start on time (every worker was busy), so the load was lighter than the design's.`,
+/** Checks consent and the design, and sets up everything the phases share; nothing is sent yet. */
+function prepare(job: StressJob, external: ExternalLoad | undefined): RunState {
+  const { target, plan: p } = job;
+  if (!target.emulator && !target.confirmedRealAccount) {
+    throw new StressRefused(
+      `${endpointHost(target.connection.endpoint)} is not an emulator: a stress test loads it at peak and costs money. Confirm with --yes-real-account (or in the VS Code dialog).`,
     );
   }
-  const hint = o.cleanupHint ?? DEFAULT_CLEANUP_HINT;
-  const left = leftover ? `; ${leftoverMessage(leftover, hint)}` : "";
-  const why =
-    failure && `failed while ${PHASE_WORDS[failure.phase]} at ${host}: ${reason(failure.error, o.connection.endpoint, requestTimeoutMs)}`;
-  const stopped =
-    why ??
-    (cancelledIn === "create"
-      ? "cancelled while creating the table"
-      : cancelledIn === "calibrate"
-        ? "cancelled while calibrating the emulator"
-        : cancelledIn === "preload"
-          ? `cancelled while loading entities (${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")})`
-          : cancelledIn
-            ? "cancelled"
-            : undefined);
-  const report = buildReport({
-    metrics,
-    durationMs: runMs,
-    target: emulator ? "emulator" : "account",
-    table,
-    design: { file: o.design.file, table: o.design.table },
-    mode: o.mode,
-    concurrency,
-    partitionTarget: calibration?.partitionTargetEntitiesPerSecond ?? azure.partitionTargetEntitiesPerSecond,
-    notes,
-    stopped: stopped || leftover ? `${stopped ?? "finished"}${left}` : undefined,
-    leftover,
-    calibration,
+  const { analysis, tm, work: planned, skipped } = checkDesign(p);
+  // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
+  const work = p.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (p.scale ?? 1) })) : planned;
+  const { service, table } = clientsWithoutRetries(job);
+  const name = `stress${randomBytes(5).toString("hex")}`;
+  return {
+    job,
+    external,
+    context: { gen: new EntityGenerator(tm), mode: p.mode, seq: { n: 0 }, pool: new WrittenPool() },
     work,
     skipped,
-    pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : external?.pace,
-    ...(external ? { engine: external.engine } : {}),
-  });
-  if (failure) {
-    // What became of the table, so the user knows whether anything is left to clean up.
-    const fate =
-      deletion?.afterMs !== undefined
-        ? `; the table ${table} was deleted once ${host} answered again (after ${(deletion.afterMs / 1000).toFixed(1)} s)`
-        : deletion && !leftover
-          ? `; the table ${table} was deleted`
-          : !created.mayExist && !(failure.error instanceof TableTaken)
-            ? "; no table was created"
-            : "";
-    throw new StressFailure(`the stress test ${why}${fate}${left}`, report, failure.phase, leftover);
+    azure: azureTargets(p, analysis.service?.value),
+    throttle: target.emulator ? target.throttle : undefined,
+    host: endpointHost(target.connection.endpoint),
+    service,
+    client: table(name),
+    table: name,
+    metrics: new Metrics(0),
+    clock: {},
+    notes: skipped.map((x) => `${x.source} did not run: ${x.reason}.`),
+    wanted: readsBack(work) && !external ? p.preload : 0,
+    created: { mayExist: false },
+    phase: "create",
+    loaded: 0,
+  };
+}
+
+/** A phase of the load: it runs when `when` allows, and only while the run is not cancelled (creation always runs). */
+interface LoadPhase {
+  name: StressPhase;
+  when?: (run: RunState) => boolean;
+  go: (run: RunState, bound: PhaseBound) => Promise<void>;
+}
+
+const LOAD_PHASES: readonly LoadPhase[] = [
+  { name: "create", go: createPhase },
+  { name: "calibrate", when: (run) => run.job.target.emulator, go: calibratePhase },
+  { name: "preload", when: (run) => run.wanted > 0, go: preloadPhase },
+  { name: "run", go: (run, bound) => (run.external ? externalRunPhase(run, run.external) : builtinRunPhase(run, bound)) },
+];
+
+/** Announces a phase: the run's state and the caller's hook. */
+function enter(run: RunState, phase: StressPhase): void {
+  run.phase = phase;
+  run.job.hooks.onPhase?.(phase, run.table);
+}
+
+/**
+ * The phases up to the end of the load, in order. The one place that
+ * checks for a cancel between phases and makes each phase's time bounds
+ * (bound.ts); a failure names the phase it was in.
+ */
+async function loadPhases(run: RunState): Promise<PhaseFailure | undefined> {
+  const signal = run.job.hooks.signal;
+  try {
+    for (const phase of LOAD_PHASES) {
+      // An aborted create may still have reached the service: creation runs (and fails at once) so deletion follows.
+      if (phase.name !== "create" && signal?.aborted) break;
+      if (phase.when && !phase.when(run)) continue;
+      enter(run, phase.name);
+      await phase.go(run, phaseBound(signal, run.job.limits.requestTimeoutMs));
+    }
+    return undefined;
+  } catch (e) {
+    return signal?.aborted && isAbort(e) ? undefined : { phase: run.phase, error: e };
   }
-  if (leftover) throw new StressFailure(leftoverMessage(leftover, hint), report, "delete", leftover);
-  return report;
+}
+
+/** Creates and marks the table. */
+async function createPhase(run: RunState, bound: PhaseBound): Promise<void> {
+  await createMarkedTable(run.service, run.client, run.table, run.job.plan.design.file, bound, run.created);
+  run.job.hooks.onTable?.(run.table);
+}
+
+/** Measures (or takes) the emulator's scale; nothing is throttled while setting up. */
+async function calibratePhase(run: RunState, bound: PhaseBound): Promise<void> {
+  const { plan: p, limits } = run.job;
+  run.throttle?.setThrottle("off");
+  run.calibration = await calibrate(
+    { throttle: run.throttle, calibration: p.calibration, emulatorScale: p.emulatorScale, calibrateMs: limits.calibrateMs },
+    run.azure,
+    { client: run.client, gen: run.context.gen, concurrency: concurrencyOf(p), bound },
+  );
+}
+
+/** Writes the entities the reads need, within `limits.preloadMs`: the run then reads what was loaded, and the report says so. */
+async function preloadPhase(run: RunState, bound: PhaseBound): Promise<void> {
+  const { limits, hooks } = run.job;
+  const within = narrowed(bound, limits.preloadMs);
+  try {
+    run.loaded = await preload(run.client, run.context, run.metrics, run.wanted, within);
+    if (run.loaded < run.wanted && !hooks.signal?.aborted)
+      run.notes.push(
+        `The preload stopped at its ${Math.round(limits.preloadMs / 1000)} s bound with ${run.loaded.toLocaleString("en-US")} of ${run.wanted.toLocaleString("en-US")} entities.`,
+      );
+  } finally {
+    within.dispose();
+  }
+}
+
+/** The built-in load: throttling on at the calibrated scale, then the workers until the duration ends. */
+async function builtinRunPhase(run: RunState, bound: PhaseBound): Promise<void> {
+  const { plan: p, limits, hooks } = run.job;
+  const calibration = run.calibration;
+  if (calibration) run.throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS });
+  await runPhase(
+    {
+      client: run.client,
+      gen: run.context.gen,
+      pool: run.context.pool,
+      seq: run.context.seq,
+      work: run.work,
+      mode: p.mode,
+      metrics: run.metrics,
+      concurrency: concurrencyOf(p),
+      durationMs: p.durationMs,
+      drainMs: limits.drainMs,
+      outageMs: limits.outageMs,
+      bound,
+      onProgress: hooks.onProgress,
+      onDrain: () => enter(run, "drain"),
+      pace: p.mode === "design" ? callsPerSecond(run.work) * (calibration?.scale ?? 1) : p.rate,
+    },
+    run.clock,
+  );
+}
+
+/** Another engine sends the load; it turns the throttling on when its measured load starts. */
+async function externalRunPhase(run: RunState, external: ExternalLoad): Promise<void> {
+  const calibration = run.calibration;
+  run.outcome = await external.run({
+    table: run.table,
+    work: run.work,
+    skipped: run.skipped,
+    calibration,
+    metrics: run.metrics,
+    startThrottling: () => calibration && run.throttle?.setThrottle({ scale: calibration.scale, burstSeconds: RUN_BURST_SECONDS }),
+    signal: run.job.hooks.signal,
+  });
 }
 
 /**
@@ -310,7 +221,7 @@ export async function runStress(o: StressOptions): Promise<StressReport> {
  * error, no keys, no pattern with a rate in design mode). Nothing is
  * created: callers check a design before they start an emulator.
  */
-export function checkDesign(o: Pick<StressOptions, "design" | "mode" | "mix" | "batch" | "analysis">) {
+export function checkDesign(o: Pick<StressPlan, "design" | "mode" | "mix" | "batch" | "analysis">) {
   const analysis = analyzeTdl(o.design.text, o.analysis);
   const tm = analysis.tables.find((t) => t.table.name.text === o.design.table);
   if (!tm)
@@ -322,96 +233,31 @@ export function checkDesign(o: Pick<StressOptions, "design" | "mode" | "mix" | "
   return { analysis, tm, ...plan(o, tm) };
 }
 
-/** The preload, bounded by `preloadMs` (default 60 s): the run then reads what was loaded, and the report says so. */
-async function boundedPreload(
-  client: TableClient,
-  context: CallContext,
-  metrics: Metrics,
-  wanted: number,
-  o: StressOptions,
-  requestTimeoutMs: number,
-  notes: string[],
-): Promise<number> {
-  const bounded = linked(o.signal);
-  const preloadMs = o.preloadMs ?? 60_000;
-  const timer = setTimeout(() => bounded.abort(), preloadMs);
-  try {
-    const loaded = await preload(client, context, metrics, wanted, bounded.signal, requestTimeoutMs);
-    if (loaded < wanted && !o.signal?.aborted)
-      notes.push(
-        `The preload stopped at its ${Math.round(preloadMs / 1000)} s bound with ${loaded.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} entities.`,
-      );
-    return loaded;
-  } finally {
-    clearTimeout(timer);
-    bounded.abort();
-    bounded.dispose();
-  }
-}
-
-/**
- * Deletes the table within its budget; a second Ctrl+C (`hurry`) shortens
- * the budget to `hurryDeleteMs` from then. `afterMs` is set when it took
- * more than one attempt (the endpoint came back).
- */
-async function deletePhase(
-  service: TableServiceClient,
-  table: string,
-  o: StressOptions,
-  requestTimeoutMs: number,
-  enter: () => void,
-): Promise<{ leftover?: Leftover; afterMs?: number }> {
-  enter();
-  const t0 = performance.now();
-  const budget = { until: t0 + (o.deleteWithinMs ?? DELETE_WITHIN_MS) };
-  const hurry = () => {
-    budget.until = Math.min(budget.until, performance.now() + (o.hurryDeleteMs ?? 10_000));
+/** Azure's targets for the plan: the per-partition one given, the analysis's, or the service profile's. */
+export function azureTargets(
+  p: Pick<StressPlan, "partitionTarget" | "analysis">,
+  service: Parameters<typeof profileFor>[0],
+): Calibration["azure"] {
+  const profile = profileFor(service);
+  return {
+    partitionTargetEntitiesPerSecond:
+      p.partitionTarget ??
+      p.analysis?.partitionTargetEntitiesPerSecond ??
+      (profile.partitionTarget?.unit === "entities/s" ? profile.partitionTarget.value : 2000),
+    accountTargetEntitiesPerSecond: profile.accountTargetEntitiesPerSecond ?? 20_000,
   };
-  if (o.hurry?.aborted) hurry();
-  else o.hurry?.addEventListener("abort", hurry, { once: true });
-  try {
-    const outcome = await deleteWithBackoff(service, table, o.connection.endpoint, budget, requestTimeoutMs, o.onDeleteWait);
-    if (!outcome.deleted)
-      return { leftover: { table, host: endpointHost(o.connection.endpoint), reason: outcome.reason ?? "deleting it failed" } };
-    return outcome.attempts > 1 ? { afterMs: performance.now() - t0 } : {};
-  } finally {
-    o.hurry?.removeEventListener("abort", hurry);
-  }
-}
-
-/** The report says so when the run phase took longer than asked, and why. */
-function overrunNote(runMs: number, askedMs: number, metrics: Metrics, drainMs: number, requestTimeoutMs: number): string {
-  const timeouts = Object.values(metrics.ops).reduce((n, s) => n + (s.errorCodes.RequestTimeout ?? 0), 0);
-  return (
-    `The run took ${(runMs / 1000).toFixed(1)} s, longer than the ${(askedMs / 1000).toFixed(1)} s asked: requests still in flight at the end were given up to ${(drainMs / 1000).toFixed(1)} s` +
-    (timeouts ? `, and ${timeouts} got no answer within ${(requestTimeoutMs / 1000).toFixed(1)} s (the endpoint stalled).` : ".")
-  );
-}
-
-/** A failure in words: the account module's description, plus how long the endpoint was silent. */
-function reason(e: unknown, endpoint: string, timeoutMs: number): string {
-  if (e instanceof EndpointSilent) return `${describeError(e.last, endpoint, timeoutMs).message} (${e.message})`;
-  if (e instanceof TableTaken || e instanceof StressInputError) return e.message;
-  return describeError(e, endpoint, timeoutMs).message;
-}
-
-function hostname(endpoint: string): string {
-  try {
-    return new URL(endpoint).hostname;
-  } catch {
-    return "";
-  }
 }
 
 /** Clients with the SDK's own retries off: the test applies and counts the guide's policy itself. */
-function clientsWithoutRetries(o: StressOptions): { service: TableServiceClient; table: (name: string) => TableClient } {
+function clientsWithoutRetries(job: StressJob): { service: TableServiceClient; table: (name: string) => TableClient } {
+  const { connection, secret, clientOptions } = job.target;
   // A plain-HTTP loopback emulator: requests skip VS Code's proxy patch of http.request (see direct-http.ts), as the CLI's never meet it.
   const direct =
-    o.connection.endpoint.startsWith("http:") && isLoopback(hostname(o.connection.endpoint)) ? { httpClient: directHttpClient() } : {};
-  const pair = makeClients(o.connection, o.secret, {
+    connection.endpoint.startsWith("http:") && isLoopback(hostname(connection.endpoint)) ? { httpClient: directHttpClient() } : {};
+  const pair = makeClients(connection, secret, {
     retryOptions: { maxRetries: 0 },
     ...direct,
-    ...(o.clientOptions ?? {}),
+    ...(clientOptions ?? {}),
   } as TableServiceClientOptions);
   return { service: pair.service, table: pair.table };
 }

@@ -8,6 +8,7 @@
  */
 import { TableClient, TableServiceClient } from "@azure/data-tables";
 import { describeError } from "../account/errors";
+import type { PhaseBound } from "./bound";
 import { sleep, withDeadline } from "./deadline";
 import { markerEntity } from "./marker";
 import { ErrorLike, errorCode, STRESS_BACKOFF, withRetries } from "./retry";
@@ -31,8 +32,8 @@ function outcomeUnknown(e: unknown): boolean {
 }
 
 /**
- * Creates `table` and writes its marker. `signal` cancels; each request has
- * `requestTimeoutMs`. `state.mayExist` becomes true once the table exists
+ * Creates `table` and writes its marker, each request within the phase's
+ * `bound` (its signal cancels). `state.mayExist` becomes true once the table exists
  * or a create's outcome is unknown (so the caller deletes even after a
  * cancelled or timed-out create, and does not when every attempt was
  * refused). A 409 on the first attempt means someone else's table
@@ -44,8 +45,7 @@ export async function createMarkedTable(
   client: TableClient,
   table: string,
   design: string,
-  signal: AbortSignal | undefined,
-  requestTimeoutMs: number,
+  bound: PhaseBound,
   state: { mayExist: boolean },
 ): Promise<void> {
   let attempt = 0;
@@ -53,7 +53,7 @@ export async function createMarkedTable(
     async () => {
       const first = attempt++ === 0;
       try {
-        await withDeadline(signal, requestTimeoutMs, (abortSignal) =>
+        await bound.request((abortSignal) =>
           service.createTable(table, {
             abortSignal,
             onResponse: (res) => {
@@ -70,14 +70,14 @@ export async function createMarkedTable(
     },
     STRESS_BACKOFF,
     () => undefined,
-    signal,
+    bound.signal,
   );
   // Upsert: a retried write whose first attempt landed must not fail with 409.
   await withRetries(
-    () => withDeadline(signal, requestTimeoutMs, (abortSignal) => client.upsertEntity(markerEntity(design), "Replace", { abortSignal })),
+    () => bound.request((abortSignal) => client.upsertEntity(markerEntity(design), "Replace", { abortSignal })),
     STRESS_BACKOFF,
     () => undefined,
-    signal,
+    bound.signal,
   );
 }
 

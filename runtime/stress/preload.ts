@@ -6,7 +6,7 @@
  * timeout.
  */
 import type { TableClient } from "@azure/data-tables";
-import { withDeadline } from "./deadline";
+import type { NarrowBound } from "./bound";
 import type { Metrics } from "./metrics";
 import { CallContext, prepare } from "./operations";
 import { STRESS_BACKOFF, withRetries } from "./retry";
@@ -15,7 +15,7 @@ import { STRESS_BACKOFF, withRetries } from "./retry";
 const PRELOAD_CONCURRENCY = 32;
 
 /**
- * Writes up to `count` entities. Stops early, without error, when `signal`
+ * Writes up to `count` entities within `bound`. Stops early, without error, when its signal
  * aborts (cancelled, or the phase's time is up); returns how many were
  * written. Only written entities join the pool; they also set where the
  * ends of the key order are (`metrics`), without counting as load.
@@ -25,16 +25,16 @@ export async function preload(
   context: CallContext,
   metrics: Metrics,
   count: number,
-  signal: AbortSignal,
-  requestTimeoutMs: number,
+  bound: NarrowBound,
 ): Promise<number> {
+  const signal = bound.signal;
   let written = 0;
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   for (let i = 0; i < count && !signal.aborted && failure === undefined; i++) {
     const call = prepare({ op: "insert", weight: 1, batch: 1, write: "upsert" }, context);
     const p = withRetries(
-      () => withDeadline(signal, requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)),
+      () => bound.request((abortSignal) => call.run(client, abortSignal)),
       STRESS_BACKOFF,
       () => undefined,
       signal,

@@ -6,7 +6,8 @@
  * ends the run with that failure. The clock says how long it really took.
  */
 import type { TableClient } from "@azure/data-tables";
-import { linked, sleep, withDeadline } from "./deadline";
+import { narrowed, type NarrowBound, type PhaseBound } from "./bound";
+import { sleep } from "./deadline";
 import type { EntityGenerator } from "./generator";
 import { Call, prepare } from "./operations";
 import type { Metrics } from "./metrics";
@@ -39,11 +40,11 @@ export interface RunSettings {
   concurrency: number;
   durationMs: number;
   drainMs: number;
-  requestTimeoutMs: number;
   outageMs: number;
   /** Calls per second of an open load at the design's rates (design mode); without it, every worker sends as fast as it gets answers. */
   pace?: number;
-  signal?: AbortSignal;
+  /** The phase's bounds: the run's cancel and one request's bound. */
+  bound: PhaseBound;
   onDrain?: () => void;
   onProgress?: (p: { elapsedMs: number; entities: number; entitiesPerSecond: number }) => void;
 }
@@ -65,11 +66,11 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   s.metrics.start(startedAt);
   const deadline = startedAt + s.durationMs;
   const pacer = s.pace !== undefined && s.pace > 0 ? (clock.pacer = new Pacer(s.pace, startedAt)) : undefined;
-  const stop = linked(s.signal);
+  const stop = narrowed(s.bound);
   let drainTimer: NodeJS.Timeout | undefined;
   const endTimer = setTimeout(() => {
     s.onDrain?.();
-    drainTimer = setTimeout(() => stop.abort(), s.drainMs);
+    drainTimer = setTimeout(() => stop.cut(), s.drainMs);
   }, s.durationMs);
   const progress = s.onProgress
     ? setInterval(() => {
@@ -86,10 +87,10 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
   try {
     await Promise.all(
       Array.from({ length: s.concurrency }, () =>
-        worker(s, pacer, deadline, stop.signal, health).catch((e: unknown) => {
+        worker(s, pacer, deadline, stop, health).catch((e: unknown) => {
           // The first failure stops every worker: nothing may still be sending when the table is deleted.
           failure ??= e;
-          stop.abort();
+          stop.cut();
         }),
       ),
     );
@@ -98,7 +99,6 @@ export async function runPhase(s: RunSettings, clock: RunClock): Promise<void> {
     clearTimeout(endTimer);
     clearTimeout(drainTimer);
     clearInterval(progress);
-    stop.abort();
     stop.dispose();
   }
   if (failure !== undefined) throw failure;
@@ -108,10 +108,11 @@ async function worker(
   s: RunSettings,
   pacer: Pacer | undefined,
   deadline: number,
-  signal: AbortSignal,
+  bound: NarrowBound,
   health: { lastAnswer: number },
 ): Promise<void> {
   const { client, metrics } = s;
+  const signal = bound.signal;
   const context = { gen: s.gen, mode: s.mode, seq: s.seq, pool: s.pool };
   while (performance.now() < deadline && !signal.aborted) {
     if (pacer && !(await pacer.slot(deadline, signal))) return;
@@ -133,12 +134,7 @@ async function worker(
       countThrottle(metrics, call, e);
     };
     try {
-      const got = await withRetries(
-        () => withDeadline(signal, s.requestTimeoutMs, (abortSignal) => call.run(client, abortSignal)),
-        STRESS_BACKOFF,
-        onRetry,
-        signal,
-      );
+      const got = await withRetries(() => bound.request((abortSignal) => call.run(client, abortSignal)), STRESS_BACKOFF, onRetry, signal);
       const now = performance.now();
       succeeded(metrics, call, got, now - t0, now);
       metrics.called(source, true);

@@ -8,6 +8,7 @@
  */
 import type { TableClient } from "@azure/data-tables";
 import type { ThrottleControl } from "../emulator/fidelity-emulator";
+import type { PhaseBound } from "./bound";
 import { Calibration, calibrationFor, probeCapacity, scaleFor } from "./calibrate";
 import type { EntityGenerator } from "./generator";
 
@@ -29,7 +30,7 @@ export interface ScalingOptions {
 export async function calibrate(
   o: ScalingOptions,
   azure: Calibration["azure"],
-  probe: { client: TableClient; gen: EntityGenerator; concurrency: number; signal?: AbortSignal; requestTimeoutMs: number },
+  probe: { client: TableClient; gen: EntityGenerator; concurrency: number; bound: PhaseBound },
 ): Promise<Calibration> {
   const throttled = o.throttle?.throttles ?? false;
   if (o.calibration) return calibrationFor(o.calibration.capacityEntitiesPerSecond, o.calibration.scale, azure, throttled);

@@ -1,14 +1,13 @@
-// `tdl mcp`'s answer time per tool, as an agent sees it: `node dist/cli.js
+// `tdl mcp`'s answer time per tool (`node scripts/bench.mjs mcp`), as an agent sees it: `node dist/cli.js
 // mcp` over stdio, driven by the MCP SDK's client, each design or filter tool
 // called on the examples (after warm-up calls: the first check_code loads the
 // TypeScript compiler, reported on its own). p50, p95 and max per tool;
-// target p95 ≤ 200 ms (issue 36). Also `node scripts/bench.mjs mcp`.
+// target p95 ≤ 200 ms (issue 36).
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ROOT } from "./shared.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CALLS = 100;
 const WARMUP = 5;
 const TARGET_P95_MS = 200;
@@ -30,7 +29,8 @@ const CASES = {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 
-export async function benchMcp() {
+/** Each design or filter tool's first call, p50, p95 and max over stdio; exit code 1 when a p95 is over the target. */
+export async function run() {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(ROOT, "dist/cli.js"), "mcp", "--workspace", ROOT],
@@ -63,5 +63,3 @@ export async function benchMcp() {
   console.log(`\ntarget p95 ≤ ${TARGET_P95_MS} ms per tool: ${over ? `${over} over` : "met"}`);
   if (over) process.exitCode = 1;
 }
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await benchMcp();

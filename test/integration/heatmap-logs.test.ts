@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { runStress, type StressOptions } from "@runtime/stress/engine";
+import { type FlatStress, runStressWith } from "../helpers/stress-job";
 import { readLogHeatmap } from "@runtime/logs/read-logs";
 import type { StressReport } from "@protocol/stress-report";
 import type { LogHeatmap } from "@protocol/log-heatmap";
@@ -35,9 +35,9 @@ after(async () => {
 });
 
 /** Runs a stress test and reads the record back from the moment its load started, for its table only. */
-async function recorded(extra: Partial<StressOptions>): Promise<{ report: StressReport; heatmap: LogHeatmap }> {
+async function recorded(extra: Partial<FlatStress>): Promise<{ report: StressReport; heatmap: LogHeatmap }> {
   let started = 0;
-  const report = await runStress({
+  const report = await runStressWith({
     connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
     secret: { connectionString: emu.connectionString },
     throttle: emu,

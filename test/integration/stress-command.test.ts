@@ -12,9 +12,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { runStress, proposedAlternative, STRESS_DEFAULTS } from "@runtime";
+import { buildStressJob, runStress, proposedAlternative, STRESS_DEFAULTS } from "@runtime";
 import type { TrafficSecond } from "@protocol";
-import { commandStressOptions, CommandTarget } from "@client/commands/stress-options";
+import { commandStressRequest, CommandTarget } from "@client/commands/stress-options";
 
 let emu: FidelityEmulator;
 let target: CommandTarget;
@@ -32,9 +32,9 @@ before(async () => {
 });
 after(async () => emu?.stop());
 
-const run = (text: string, table: string, extra: Partial<Parameters<typeof commandStressOptions>[0]> = {}) => {
+const run = (text: string, table: string, extra: Partial<Parameters<typeof commandStressRequest>[0]> = {}) => {
   const progress: string[] = [];
-  const options = commandStressOptions({
+  const request = commandStressRequest({
     target,
     design: { text, file: "design.tdl", table },
     mode: "spread",
@@ -45,7 +45,8 @@ const run = (text: string, table: string, extra: Partial<Parameters<typeof comma
     onProgress: (p) => progress.push(`${(p.elapsedMs / 1000).toFixed(0)} s · ${p.entitiesPerSecond}`),
     ...extra,
   });
-  return runStress({ ...options, durationMs: (extra.seconds ?? 2) * 1000, drainMs: 1000, calibrateMs: 800 }).then((report) => ({
+  // Shorter bounds than a user's: the drain and the calibration probe.
+  return runStress(buildStressJob({ ...request, limits: { ...request.limits, drainMs: 1000, calibrateMs: 800 } })).then((report) => ({
     report,
     progress,
   }));

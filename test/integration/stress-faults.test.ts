@@ -8,7 +8,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { runStress, StressFailure, StressOptions, StressPhase } from "@runtime/stress/engine";
+import { StressFailure, StressPhase } from "@runtime/stress/engine";
+import { type FlatStress, runStressWith } from "../helpers/stress-job";
 import { findLeftovers, removeLeftovers } from "@runtime/stress/cleanup";
 import { makeClients } from "@runtime/account/clients";
 import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
@@ -55,7 +56,7 @@ function phases() {
   };
 }
 
-function through(proxy: FaultProxy | undefined, extra: Partial<StressOptions>): StressOptions {
+function through(proxy: FaultProxy | undefined, extra: Partial<FlatStress>): FlatStress {
   const endpoint = proxy?.endpoint ?? emu.endpoint;
   return {
     connection: { id: "p", name: "proxy", kind: "emulator", endpoint },
@@ -84,7 +85,7 @@ test("cancelled while the create request is in flight: the table it made is dele
     const ph = phases();
     // The create reaches Azurite, its answer is held: the table exists, the engine does not know yet.
     proxy.stall("answers");
-    const run = runStress(through(proxy, { signal: abort.signal, onPhase: ph.onPhase }));
+    const run = runStressWith(through(proxy, { signal: abort.signal, onPhase: ph.onPhase }));
     const { table } = await ph.at("create");
     await until(async () => (await stressTables()).includes(table));
     const t0 = performance.now();
@@ -101,7 +102,7 @@ test("cancelled during a 20,000-entity preload: it stops there, no run, the tabl
   const abort = new AbortController();
   const ph = phases();
   // Only a load that reads entities back preloads them: half the calls are point reads.
-  const run = runStress(through(undefined, { preload: 20_000, mix: { read: 1, write: 1 }, signal: abort.signal, onPhase: ph.onPhase }));
+  const run = runStressWith(through(undefined, { preload: 20_000, mix: { read: 1, write: 1 }, signal: abort.signal, onPhase: ph.onPhase }));
   const { table } = await ph.at("preload");
   await delay(300);
   const t0 = performance.now();
@@ -117,7 +118,7 @@ test("cancelled during a 20,000-entity preload: it stops there, no run, the tabl
 test("an 8 s outage during the run: the run fails naming the phase and endpoint, and the table is deleted once the endpoint is back", () =>
   withProxy(async (proxy) => {
     const ph = phases();
-    const run = runStress(through(proxy, { onPhase: ph.onPhase }));
+    const run = runStressWith(through(proxy, { onPhase: ph.onPhase }));
     const { table } = await ph.at("run");
     await delay(700);
     const outage = proxy.downFor(8000);
@@ -143,7 +144,7 @@ test("an 8 s outage during the run: the run fails naming the phase and endpoint,
 test("an outage shorter than the run's tolerance is ridden out: errors counted, no spinning, the table deleted", () =>
   withProxy(async (proxy) => {
     const ph = phases();
-    const run = runStress(through(proxy, { durationMs: 4000, onPhase: ph.onPhase }));
+    const run = runStressWith(through(proxy, { durationMs: 4000, onPhase: ph.onPhase }));
     const { table } = await ph.at("run");
     await delay(800);
     await proxy.downFor(1500);
@@ -160,7 +161,7 @@ test("an outage shorter than the run's tolerance is ridden out: errors counted, 
 test("a stalled endpoint: the run ends at its bound and the reported duration is the measured one", () =>
   withProxy(async (proxy) => {
     const ph = phases();
-    const run = runStress(through(proxy, { durationMs: 3000, onPhase: ph.onPhase }));
+    const run = runStressWith(through(proxy, { durationMs: 3000, onPhase: ph.onPhase }));
     const { t: started, table } = await ph.at("run");
     await delay(1000);
     proxy.stall("both");
@@ -184,7 +185,7 @@ test("a stalled endpoint: the run ends at its bound and the reported duration is
 test("deletion failing past its bound: the error names the table and how to remove it; the cleanup removes it once the endpoint is back", () =>
   withProxy(async (proxy) => {
     const ph = phases();
-    const run = runStress(
+    const run = runStressWith(
       through(proxy, {
         outageMs: 1000,
         deleteWithinMs: 2000,
@@ -234,14 +235,14 @@ test("failures name the phase and the endpoint and quote no part of a SAS: endpo
       for (let i = 0; i + 8 <= sig.length; i++) if (text.includes(sig.slice(i, i + 8))) return true;
       return text.includes(sas);
     };
-    const sasOptions = (sas: string): Partial<StressOptions> => ({
+    const sasOptions = (sas: string): Partial<FlatStress> => ({
       connection: { id: "s", name: "sas", kind: "connection-string", endpoint: proxy.endpoint },
       secret: { connectionString: `TableEndpoint=${proxy.endpoint};SharedAccessSignature=${sas}` },
       deleteWithinMs: 1000,
     });
     await proxy.down();
     let phaseSeen = false;
-    await assert.rejects(runStress({ ...through(proxy, sasOptions(full)), onPhase: () => (phaseSeen = true) }), (e: unknown) => {
+    await assert.rejects(runStressWith({ ...through(proxy, sasOptions(full)), onPhase: () => (phaseSeen = true) }), (e: unknown) => {
       assert.ok(e instanceof StressFailure && e.phase === "create");
       assert.match(
         e.message,
@@ -252,7 +253,7 @@ test("failures name the phase and the endpoint and quote no part of a SAS: endpo
     });
     assert.ok(phaseSeen);
     await proxy.up();
-    await assert.rejects(runStress(through(proxy, sasOptions(readOnly))), (e: unknown) => {
+    await assert.rejects(runStressWith(through(proxy, sasOptions(readOnly))), (e: unknown) => {
       assert.ok(e instanceof StressFailure && e.phase === "create", String(e));
       assert.match(
         e.message,

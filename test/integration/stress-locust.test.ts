@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { runStress, StressOptions } from "@runtime/stress/engine";
+import { type FlatStress, jobOf, runStressWith } from "../helpers/stress-job";
 import { proposedAlternative } from "@runtime/stress/compare";
 import { runLocustStress } from "@runtime/locust";
 import { prepareExport } from "@runtime/locust/prepare";
@@ -32,7 +32,7 @@ before(async () => {
 });
 after(async () => emu?.stop());
 
-function options(text: string, extra: Partial<StressOptions> = {}): StressOptions {
+function options(text: string, extra: Partial<FlatStress> = {}): FlatStress {
   return {
     connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
     secret: { connectionString: emu.connectionString },
@@ -72,9 +72,9 @@ test("Locust with two workers judges the hot design and its quick fix as the bui
   assert.deepEqual(loadFindings(text), ["partition/hot"]);
   assert.deepEqual(loadFindings(fix.text), []);
 
-  const builtinHot = await runStress(options(text));
+  const builtinHot = await runStressWith(options(text));
   const calibration = builtinHot.calibration;
-  const locustHot = await runLocustStress({ ...options(text, { calibration, concurrency: 16 }), workers: 2 });
+  const locustHot = await runLocustStress(jobOf(options(text, { calibration, concurrency: 16 })), { workers: 2 });
   assert.deepEqual(locustHot.engine, { name: "locust", workers: 2, records: 2, skippedLines: 0 });
   assert.equal(locustHot.calibration?.scale, calibration?.scale, "judged at the same scale");
   assert.equal(locustHot.concurrency, builtinHot.concurrency, "the same requests in flight at most");
@@ -91,8 +91,8 @@ test("Locust with two workers judges the hot design and its quick fix as the bui
   );
   assert.ok(within(total(locustHot), total(builtinHot), 0.1), `in all: locust ${figures(locustHot)} builtin ${figures(builtinHot)}`);
 
-  const builtinFix = await runStress(options(fix.text, { calibration }));
-  const locustFix = await runLocustStress({ ...options(fix.text, { calibration, concurrency: 16 }), workers: 2 });
+  const builtinFix = await runStressWith(options(fix.text, { calibration }));
+  const locustFix = await runLocustStress(jobOf(options(fix.text, { calibration, concurrency: 16 })), { workers: 2 });
   for (const r of [builtinFix, locustFix]) {
     assert.equal(r.verdict.exceedsTarget, false, figures(r));
     assert.equal(r.verdict.throttled.partition, 0, figures(r));
@@ -107,15 +107,17 @@ test("a cancelled Locust run stops its master and workers and still deletes its 
   const abort = new AbortController();
   let table = "";
   const pids: number[] = [];
-  const report = await runLocustStress({
-    ...options(text, { emulatorScale: 0.05, durationMs: 60_000, concurrency: 8, signal: abort.signal, onTable: (t) => (table = t) }),
-    workers: 2,
-    onProcess: (_name, pid) => pids.push(pid),
-    // Cancelled a moment after a worker starts its load: in the middle of it.
-    log: (line) => {
-      if (/starts its load/.test(line) && !abort.signal.aborted) setTimeout(() => abort.abort(), 1500);
+  const report = await runLocustStress(
+    jobOf(options(text, { emulatorScale: 0.05, durationMs: 60_000, concurrency: 8, signal: abort.signal, onTable: (t) => (table = t) })),
+    {
+      workers: 2,
+      onProcess: (_name, pid) => pids.push(pid),
+      // Cancelled a moment after a worker starts its load: in the middle of it.
+      log: (line) => {
+        if (/starts its load/.test(line) && !abort.signal.aborted) setTimeout(() => abort.abort(), 1500);
+      },
     },
-  });
+  );
   const alive = pids.filter((pid) => {
     try {
       process.kill(pid, 0);

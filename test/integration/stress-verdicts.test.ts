@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { runStress, StressOptions } from "@runtime/stress/engine";
+import { type FlatStress, runStressWith } from "../helpers/stress-job";
 import { proposedAlternative } from "@runtime/stress/compare";
 import type { StressReport } from "@protocol/stress-report";
 import { analyzeTdl } from "@core";
@@ -51,8 +51,8 @@ function tables(): Array<{ file: string; text: string; table: string; findings: 
   });
 }
 
-function run(file: string, text: string, table: string, extra: Partial<StressOptions> = {}): Promise<StressReport> {
-  return runStress({
+function run(file: string, text: string, table: string, extra: Partial<FlatStress> = {}): Promise<StressReport> {
+  return runStressWith({
     connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
     secret: { connectionString: emu.connectionString },
     throttle: emu,

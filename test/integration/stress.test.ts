@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createHttpHeaders, PipelinePolicy, PipelineRequest, SendRequest } from "@azure/core-rest-pipeline";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { runStress, StressOptions, StressRefused } from "@runtime/stress/engine";
+import { StressRefused } from "@runtime/stress/engine";
+import { type FlatStress, runStressWith } from "../helpers/stress-job";
 import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/stress/retry";
 import { StressReport } from "@protocol/stress-report";
 import { session, startAzurite } from "../helpers/azurite";
@@ -17,7 +18,7 @@ after(async () => emu?.stop());
 const MARATHON = readFileSync("examples/marathon.tdl", "utf8");
 const SELLER = readFileSync("examples/student-cards/by-seller.tdl", "utf8");
 
-function options(extra: Partial<StressOptions> = {}): StressOptions {
+function options(extra: Partial<FlatStress> = {}): FlatStress {
   return {
     connection: { id: "e", name: "emulator", kind: "emulator", endpoint: emu.endpoint },
     secret: { connectionString: emu.connectionString },
@@ -74,7 +75,7 @@ function consistent(r: StressReport): void {
 
 test("spread: many partitions, figures that add up, the table deleted", async () => {
   let name = "";
-  const r = await runStress(options({ onTable: (t) => (name = t) }));
+  const r = await runStressWith(options({ onTable: (t) => (name = t) }));
   consistent(r);
   assert.match(r.table, /^stress[0-9a-f]{10}$/);
   assert.equal(r.table, name);
@@ -86,7 +87,7 @@ test("spread: many partitions, figures that add up, the table deleted", async ()
 });
 
 test("single-partition with reads and batches: one hot partition, compared with the target", async () => {
-  const r = await runStress(options({ mode: "single-partition", mix: { read: 30, write: 70 }, batch: 20 }));
+  const r = await runStressWith(options({ mode: "single-partition", mix: { read: 30, write: 70 }, batch: 20 }));
   consistent(r);
   assert.equal(r.partitions[0].partitionKey, "stress-hot");
   assert.ok(r.operations.pointRead.count > 0 && r.operations.insert.entities === r.operations.insert.count * 20);
@@ -95,7 +96,7 @@ test("single-partition with reads and batches: one hot partition, compared with 
 });
 
 test("design: the design's patterns and skew (the hot seller takes about a quarter)", async () => {
-  const r = await runStress(
+  const r = await runStressWith(
     options({ mode: "design", design: { text: SELLER, file: "by-seller.tdl", table: "PurchasesBySeller" }, scale: 0.1 }),
   );
   consistent(r);
@@ -109,11 +110,11 @@ test("cancel and timeout stop the run and still delete the table", async () => {
   let name = "";
   const abort = new AbortController();
   setTimeout(() => abort.abort(), 600);
-  const cancelled = await runStress(options({ durationMs: 30_000, signal: abort.signal, onTable: (t) => (name = t) }));
+  const cancelled = await runStressWith(options({ durationMs: 30_000, signal: abort.signal, onTable: (t) => (name = t) }));
   assert.equal(cancelled.stopped, "cancelled");
   assert.ok(cancelled.durationMs < 3000);
   assert.ok(!(await tables()).includes(name));
-  const bounded = await runStress(options({ durationMs: 60_000, maxDurationMs: 1000, onTable: (t) => (name = t) }));
+  const bounded = await runStressWith(options({ durationMs: 60_000, maxDurationMs: 1000, onTable: (t) => (name = t) }));
   assert.ok(bounded.durationMs < 2500, `bounded at ${bounded.durationMs}`);
   assert.ok(!(await tables()).includes(name));
 });
@@ -151,7 +152,7 @@ test("retries: 503, 500 OperationTimedOut and 504 are retried with the back-off;
     { status: 400, code: "InvalidInput" },
   ];
   const policy = faults((_r, n) => (n % 4 === 0 ? cycle[(n / 4) % cycle.length] : undefined), log);
-  const r = await runStress(
+  const r = await runStressWith(
     options({ concurrency: 2, durationMs: 2000, clientOptions: { additionalPolicies: [{ policy, position: "perRetry" }] } }),
   );
   const ins = r.operations.insert;
@@ -219,7 +220,7 @@ test("back-off delays stay within the formula's bounds", async () => {
 
 test("a non-emulator endpoint is refused without confirmation", async () => {
   await assert.rejects(
-    runStress(
+    runStressWith(
       options({
         connection: { id: "r", name: "real", kind: "connection-string", endpoint: "https://myaccount.table.core.windows.net" },
         secret: {

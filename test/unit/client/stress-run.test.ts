@@ -8,8 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { commandStressOptions, designTables, reportTitle } from "@client/commands/stress-options";
-import { STRESS_DEFAULTS } from "@runtime";
+import { commandStressRequest, designTables, reportTitle } from "@client/commands/stress-options";
+import { buildStressJob, STRESS_DEFAULTS } from "@runtime";
 import { analyzeTdl } from "@core";
 
 const throttle = { throttles: true, setThrottle: () => undefined };
@@ -29,20 +29,20 @@ const base = {
 };
 
 test("the command runs with the CLI's defaults and hands the emulator's throttle to the run", () => {
-  const o = commandStressOptions(base);
-  assert.equal(o.concurrency, STRESS_DEFAULTS.concurrency);
-  assert.equal(o.mix, undefined, "no point-read mix the CLI does not send");
-  assert.equal(o.throttle, throttle);
-  assert.equal(o.durationMs, 10_000);
-  assert.equal(o.maxDurationMs, 120_000);
-  assert.equal(o.confirmedRealAccount, false);
-  assert.equal(o.calibration, undefined);
+  const { target, plan, limits } = buildStressJob(commandStressRequest(base));
+  assert.equal(plan.concurrency, STRESS_DEFAULTS.concurrency);
+  assert.equal(plan.mix, undefined, "no point-read mix the CLI does not send");
+  assert.equal(target.throttle, throttle);
+  assert.equal(plan.durationMs, 10_000);
+  assert.equal(limits.maxDurationMs, 120_000);
+  assert.equal(target.confirmedRealAccount, false);
+  assert.equal(plan.calibration, undefined);
 });
 
 test("a real account gets no throttle hook and counts as confirmed (the command asked in a modal)", () => {
-  const o = commandStressOptions({ ...base, target: { ...base.target, emulator: false } });
-  assert.equal(o.throttle, undefined);
-  assert.equal(o.confirmedRealAccount, true);
+  const { target } = buildStressJob(commandStressRequest({ ...base, target: { ...base.target, emulator: false } }));
+  assert.equal(target.throttle, undefined);
+  assert.equal(target.confirmedRealAccount, true);
 });
 
 test("a compared design is judged at the first run's calibration", () => {
@@ -54,7 +54,7 @@ test("a compared design is judged at the first run's calibration", () => {
     azure: { partitionTargetEntitiesPerSecond: 2000, accountTargetEntitiesPerSecond: 20_000 },
     throttled: true,
   };
-  assert.equal(commandStressOptions({ ...base, calibration }).calibration, calibration);
+  assert.equal(buildStressJob(commandStressRequest({ ...base, calibration })).plan.calibration, calibration);
 });
 
 test("two reports get different tab titles: table, mode and time", () => {
