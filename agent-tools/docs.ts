@@ -48,22 +48,42 @@ export function ruleEntries(): readonly RuleEntry[] {
   if (entries) return entries;
   const found: RuleEntry[] = [];
   let section = "";
+  // The columns by their header (`| code | severity | when | fix | …`), so a column the catalog adds moves nothing.
+  let columns: string[] = [];
   for (const line of readDoc("rules.md").split("\n")) {
     const heading = /^## (.+)$/.exec(line);
     if (heading) section = heading[1].trim();
-    const row = /^\| <a id="([a-z0-9-]+)"><\/a>`([^`]+)` \| (.*) \|$/.exec(line);
+    if (line.startsWith("| code |")) columns = cellsOf(line);
+    const row = /^\| <a id="([a-z0-9-]+)"><\/a>`([^`]+)` \|/.exec(line);
     if (!row) continue;
-    const cells = row[3].split(" | ");
+    const cells = cellsOf(line);
+    const cell = (name: string) => cells[columns.indexOf(name)] ?? "";
     found.push({
       code: row[2],
       section: section || "General",
-      severity: cells[0] ?? "",
-      when: cells.slice(1, -1).join(" | "),
-      fix: cells.length > 1 ? cells[cells.length - 1] : "—",
+      severity: cell("severity"),
+      when: cell("when"),
+      fix: cell("fix") || "—",
       markdown: line,
     });
   }
   return (entries = found);
+}
+
+/** A table row's cells, trimmed (a `|` inside backticks stays in its cell). */
+function cellsOf(line: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let code = false;
+  for (const ch of line.trim().slice(1, -1)) {
+    if (ch === "`") code = !code;
+    if (ch === "|" && !code) {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += ch;
+  }
+  cells.push(cell.trim());
+  return cells;
 }
 
 /** The entry of `code`, or undefined. */

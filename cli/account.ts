@@ -6,7 +6,7 @@
  * command that talks to a table.
  */
 import { InputError, UsageError } from "@core/errors";
-import { AccountSession, interpretConnectionInput, type Secret } from "@runtime";
+import { AccountSession, interpretConnectionInput, type Secret, type SessionOptions } from "@runtime";
 import type { ConnectionInfo } from "@protocol";
 import { text } from "./options";
 import { inContext } from "./failure";
@@ -45,7 +45,10 @@ export function accountOf(
 }
 
 /** A session on the account the options name. */
-export function sessionOf(options: { "connection-string-env"?: string; "account-url"?: string }): AccountSession {
+/** A bulk job's session: the SDK does not retry, the job's throttle-aware path does (and paces itself on what it hears). */
+export const JOB_SESSION: SessionOptions = { sdkRetries: 0 };
+
+export function sessionOf(options: { "connection-string-env"?: string; "account-url"?: string }, o: SessionOptions = {}): AccountSession {
   const { connection, secret } = accountOf(options["connection-string-env"], options["account-url"]);
-  return new AccountSession(connection, secret);
+  return new AccountSession(connection, secret, o);
 }

@@ -28,10 +28,15 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /** The markdown table of one family. */
 export function familyTable(family: Family): string {
   const rows = catalog().filter((r) => r.family === family);
-  const lines = ["| code | severity | when | fix |", "| --- | --- | --- | --- |"];
+  const lines = ["| code | severity | when | fix | messages |", "| --- | --- | --- | --- | --- |"];
   for (const r of rows) {
+    // The ids a finding's `messageId` takes (what tests assert, and the JSON output's readers may key on).
+    const messages =
+      Object.keys(r.messages)
+        .map((id) => `\`${id}\``)
+        .join(", ") || "—";
     lines.push(
-      `| <a id="${ruleAnchor(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} |`,
+      `| <a id="${ruleAnchor(r.code)}"></a>\`${r.code}\` | ${cell(r.docs.severityNote ?? r.severity)} | ${cell(r.docs.summary)} — ${cell(r.docs.why)} | ${cell(r.docs.fix ?? "—")} | ${messages} |`,
     );
   }
   return lines.join("\n");

@@ -23,7 +23,7 @@ import {
   vetFixes,
 } from "@core";
 import { isTsFile, loadTsAnalysis } from "@ts-analysis/loader";
-import type { RelatedLocation, TsAnalyzer } from "@ts-analysis/analysis";
+import type { RelatedLocation, TsAnalyzer, TsNotice } from "@ts-analysis/analysis";
 import { expandPaths, readInput } from "./files";
 import { CheckReport, formatSarif, formatText, ReportDiagnostic, ReportFile, ReportFix, summarize } from "./report";
 import { EXIT, FailureLog, internalDiagnostic } from "./failure";
@@ -42,7 +42,6 @@ export interface CheckOptions {
 /** Time for all TypeScript files of one project together in `tdl check`. */
 const TS_PROJECT_MS = 60_000;
 
-const isDriftCode = (code: string) => code === "ts/design-drift-key" || code === "ts/design-drift-query";
 export const isDesignFile = (f: string) => f.endsWith(".tdl");
 const isCheckable = (f: string) => isDesignFile(f) || isTsFile(f);
 
@@ -247,11 +246,12 @@ function checkTsFiles(
     if (!candidates.has(file)) return { path: displayPath(file), diagnostics: [], queries: [] };
     try {
       if (failed.has(file)) throw failed.get(file);
-      const { entry, sdkUnresolved, skipped, budget, untyped } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
-      if (sdkUnresolved) unresolved.add(sdkUnresolved);
-      if (skipped) notAnalysed.push(skipped);
-      if (budget) notAnalysed.push(budget);
-      if (untyped && !notAnalysed.includes(untyped)) notAnalysed.push(untyped);
+      const { entry, notices } = checkTsFile(file, texts.get(file)!, ts, !!options.designDrift);
+      // Each said once; the folders where the SDK's types do not resolve are folded into one note below.
+      for (const n of notices) {
+        if (n.kind === "sdkUnresolved") unresolved.add(n.text);
+        else if (!notAnalysed.includes(n.text)) notAnalysed.push(n.text);
+      }
       return entry;
     } catch (e) {
       failures.add(displayPath(file), e);
@@ -274,16 +274,12 @@ function attemptOr(fn: () => boolean): boolean {
 }
 
 /** One TypeScript file: its findings, and each classified call as a query named `line:character`. */
-function checkTsFile(
-  file: string,
-  text: string,
-  ts: TsAnalyzer,
-  driftIsError: boolean,
-): { entry: ReportFile; sdkUnresolved?: string; skipped?: string; budget?: string; untyped?: string } {
+function checkTsFile(file: string, text: string, ts: TsAnalyzer, driftIsError: boolean): { entry: ReportFile; notices: TsNotice[] } {
   const lines = new LineIndex(text);
   const result = ts.analyze(file);
   // --design-drift: CI fails on code that left its design (a level the user set to off stays off: the finding is gone).
-  if (driftIsError) result.findings = result.findings.map((f) => (isDriftCode(f.code) ? { ...f, severity: "error" } : f));
+  const drift = loadTsAnalysis().DRIFT_CODES;
+  if (driftIsError) result.findings = result.findings.map((f) => (drift.has(f.code) ? { ...f, severity: "error" } : f));
   const entry: ReportFile = {
     path: displayPath(file),
     diagnostics: result.findings.map((f) => toReportDiagnostic(lines, f)),
@@ -304,5 +300,5 @@ function checkTsFile(
       ];
     }),
   };
-  return { entry, sdkUnresolved: result.sdkUnresolved, skipped: result.notAnalysed, budget: result.budget, untyped: result.untypedClients };
+  return { entry, notices: result.notices ?? [] };
 }

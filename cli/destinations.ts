@@ -123,10 +123,12 @@ export function makeFolder(dir: string): void {
 }
 
 /** Writes the file through a temporary one in the same folder, renamed over it: all of it or nothing. */
-export function writeWhole(file: string, text: string): void {
+export function writeWhole(file: string, text: string, mode?: number): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, text);
+    // A secret's mode is set when the file is created (and again, over an umask): it is never readable by others, not even for a moment.
+    fs.writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
+    if (mode !== undefined) fs.chmodSync(tmp, mode);
     fs.renameSync(tmp, file);
   } catch (e) {
     fs.rmSync(tmp, { force: true });

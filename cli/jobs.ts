@@ -9,6 +9,7 @@ import { isatty } from "node:tty";
 import type { Io } from "./output";
 import { UsageError } from "@core/errors";
 import { custom, positive } from "./options";
+import type { RetryNotice } from "@runtime";
 
 export interface JobSignals {
   signal: AbortSignal;
@@ -85,3 +86,9 @@ export const PACE_OPTIONS = {
 
 /** The pace a job's options ask for (the share is at most 1: never more than the targets). */
 export const paceOf = (o: { share: number; rate?: number }) => ({ share: Math.min(o.share, 1), rate: o.rate });
+
+/** The progress line of a retry: what the service answered, the guide's back-off, and the pace the job slowed to. */
+export function retryLine(n: RetryNotice): string {
+  const pace = Number.isFinite(n.pace.rate) ? `; pacing the job at ${count(Math.round(n.pace.rate))} entities/s` : "";
+  return `the service is busy (${n.status ?? "no answer"} ${n.code}): waiting ${(n.delayMs / 1000).toFixed(1)} s (the guide's back-off)${pace}`;
+}

@@ -148,7 +148,7 @@ export async function exportForm(options: ExportValues, dir: string, io: Io): Pr
   for (const f of result.files) {
     const where = path.join(dir, ...f.name.split("/"));
     makeFolder(path.dirname(where));
-    writeWhole(where, f.text);
+    writeWhole(where, f.text, f.secret ? 0o600 : undefined);
     lines.push(`wrote ${where}`);
   }
   const p = result.plan;

@@ -31,7 +31,12 @@ export interface Fix {
 export interface Finding {
   code: string;
   severity: Severity;
+  /** The sentence users read (the editor, `tdl check`'s text, JSON and SARIF). */
   message: string;
+  /** Which of its rule's messages it is (`RuleRecord.messages`); absent on findings made outside a rule. */
+  messageId?: string;
+  /** The parameters the message was built from: what tests assert rather than the sentence. */
+  data?: Record<string, unknown>;
   start: number;
   end: number;
   fixes?: Fix[];

@@ -32,6 +32,7 @@ export { clip, clipVisible, codePointLabel, formatCount, isInvisible, listNames,
 // OData filters and query classes.
 export { parseFilter, MAX_FILTER_DEPTH } from "./odata/parser";
 export { stringLiteral } from "./odata/print";
+export { odataNames } from "./odata/lexer";
 export { entityLimitProblems, entitySize, keyTextBytes } from "./model/entity-limits";
 export type { LimitProblem, TypedEntity } from "./model/entity-limits";
 export type { FilterExpr, FilterParse, FilterError, Literal } from "./odata/parser";
@@ -86,10 +87,10 @@ export type { PropertyRef } from "./model/references";
 export { separatorBreaksOrder } from "./model/where";
 
 // Rules: the records of both languages share one shape; the user's levels and ignore comments apply to both.
-export { RULES } from "./rules";
-export { FAMILIES, reporterFor, ruleAnchor } from "./rules/rule";
-export type { Family, Report, RuleDocs, RuleRecord, Span } from "./rules/rule";
-export { ANALYSIS_RECORDS } from "./analysis/records";
+export { RULES, PARTITION_CODES } from "./rules";
+export { codesWith, FAMILIES, reporterFor, ruleAnchor, said } from "./rules/rule";
+export type { Family, MessageData, Messages, Report, ReportArgs, ReportMore, RuleDocs, RuleRecord, RuleTraits, Span } from "./rules/rule";
+export { ANALYSIS_RECORDS, BROKEN_CODES, CORE_RECORDS } from "./analysis/records";
 export { analysisFailed, attempt, internalFinding, rulesFailed } from "./analysis/guard";
 export { stackOf } from "./errors";
 export type { Caught } from "./analysis/guard";

@@ -11,6 +11,7 @@ export { cleanConnection, interpretConnectionInput, readSasToken } from "./accou
 export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
 export { AccountError, ConflictError } from "./account/errors";
 export { AccountSession } from "./account/explorer";
+export type { SessionOptions } from "./account/explorer";
 export { checkLiveData, liveSummary } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
 export { planImport, serialize } from "./transfer/plan";
@@ -56,7 +57,16 @@ export { verifyTable } from "./bulk/verify";
 export type { Verification } from "./bulk/verify";
 export { copyTable } from "./bulk/copy";
 export type { CopyResult } from "./bulk/copy";
-export { planDelete, runDelete, selectionFilter } from "./bulk/delete";
+export { planDelete, runDelete, selectionFilter, LogWriteError } from "./bulk/delete";
+export { jobPaths } from "./bulk/pace";
+export { IF_EXISTS, occupiedSentence } from "./bulk/occupied";
+export type { IfExists } from "./bulk/occupied";
+export { loadManifest } from "./bulk/manifest";
+export { DamagedFolderError } from "./bulk/folder";
+export { throttleNote, ThrottledPath, BULK_BACKOFF } from "./net/throttled";
+export type { RetryNotice } from "./net/throttled";
+export { AdaptivePace, Pace } from "./net/pace";
+export type { PaceState } from "./net/pace";
 export type { DeletePlan, DeleteReport, DeleteSelection } from "./bulk/delete";
 
 // Prices for cost estimates: the snapshot, the cache, the Retail Prices API

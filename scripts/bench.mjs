@@ -18,6 +18,7 @@ import * as reliability from "./bench/reliability.mjs";
 import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
 import * as mcp from "./bench/mcp.mjs";
+import * as throttled from "./bench/throttled.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -32,11 +33,12 @@ const SECTIONS = {
   reliability: [reliability],
   infer: [infer],
   logs: [logs],
+  throttled: [throttled],
   mcp: [mcp],
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, mcp];
+const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));

@@ -11,19 +11,21 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding } from "@core";
+import { AnalysisOptions, applyUserSettings, PropertyInfo, profileFor, Finding, said } from "@core";
 import { Budget } from "./budget";
 import { UsageFinder } from "./calls";
 import { KeyDecomposer } from "./key-parts";
 import { Wrappers } from "./summaries";
 import { DEFAULT_OPTIONS, Project, readConfig } from "./project";
 import { LOAD_RULES, runTsRules, TsFinding, TsQuery } from "./rules";
+import { budgetNotice as BUDGET_RECORD, notice, TsNotice } from "./rules/notices";
 import { importsSdk, mayCallSdk, SDK, sdkResolves } from "./sdk";
 import { isTestFile, TableIndex } from "./tables";
 import type { DesignLookup } from "./drift/design-index";
 
-export { TS_RULES } from "./rules";
+export { DRIFT_CODES, TS_RULES } from "./rules";
 export type { TsFinding, RelatedLocation } from "./rules";
+export type { TsNotice } from "./rules/notices";
 export { isCodeFile } from "./project";
 export { mayCallSdk } from "./sdk";
 
@@ -33,14 +35,8 @@ export interface TsFileResult {
   queries: Array<{ start: number; end: number; table?: string; classification: TsQuery["classification"] }>;
   /** False when the file does not call the SDK (it then gets no diagnostics). */
   usesSdk: boolean;
-  /** Set when the file imports `@azure/data-tables` but its types do not resolve from the file's project: the sentence to show once. */
-  sdkUnresolved?: string;
-  /** Set when the file is nested too deep for TypeScript's parser, or its project's time is spent: it was not analysed, and this says why. */
-  notAnalysed?: string;
-  /** Set when SDK calls of the file go through clients typed `any` (each has a `ts/untyped-client` hint): the sentence to say once per project. */
-  untypedClients?: string;
-  /** Set when the file's time budget ran out: what was skipped, as a log line (the findings carry one `ts/budget` notice too). */
-  budget?: string;
+  /** What the analysis says about itself for this file (not analysed, types unresolved, clients typed `any`, budget spent), in order. */
+  notices?: TsNotice[];
   /** The work of the analysis proper (the program already built): steps counted by the budget, and milliseconds. */
   stats?: { steps: number; ms: number };
 }
@@ -96,8 +92,8 @@ export class TsAnalyzer {
     if (!project.has(fileName)) project.update(fileName, undefined);
     const program = project.program();
     if (project.isTooDeep(fileName)) {
-      const notAnalysed = `${fileName} is nested too deep for the TypeScript parser (its stack overflowed): it is not analysed; the other files are`;
-      return { ...NOTHING, notAnalysed };
+      const text = `${fileName} is nested too deep for the TypeScript parser (its stack overflowed): it is not analysed; the other files are`;
+      return { ...NOTHING, notices: [notice("notAnalysed", text)] };
     }
     const sf = program?.getSourceFile(fileName);
     // Pre-filters: no SDK method named in the text (nor a helper of the program that writes through one), no SDK call;
@@ -111,8 +107,8 @@ export class TsAnalyzer {
     const limits = this.options.budget ?? {};
     const left = (limits.projectMs ?? Infinity) - spent;
     if (left <= 0) {
-      const notAnalysed = `${fileName} was not analysed: the time budget of its project (${limits.projectMs} ms) is spent`;
-      return { ...NOTHING, usesSdk: true, notAnalysed };
+      const text = `${fileName} was not analysed: the time budget of its project (${limits.projectMs} ms) is spent`;
+      return { ...NOTHING, usesSdk: true, notices: [notice("notAnalysed", text)] };
     }
     const budget = new Budget(Math.min(limits.fileMs ?? DEFAULT_FILE_MS, left));
     try {
@@ -134,13 +130,13 @@ export class TsAnalyzer {
   ): TsFileResult {
     const checker = program.getTypeChecker();
     const decomposer = new KeyDecomposer(checker, budget);
-    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program));
+    const finder = new UsageFinder(checker, sf, decomposer, Wrappers.of(program), typed);
     const usage = finder.find();
     // The calls found before the budget ran out are still judged, within a grace of half the budget.
     budget.extend(Math.min(budget.ms / 2, 1000));
     const calls = usage.writes.length + usage.keyed.length + usage.lists.length + usage.transactions.length + usage.untyped.length;
-    const sdkUnresolved = !typed && imports ? unresolvedMessage(fileName) : undefined;
-    if (!calls && !budget.skipped.length) return sdkUnresolved ? { ...NOTHING, sdkUnresolved } : NOTHING;
+    const notices: TsNotice[] = !typed && imports ? [notice("sdkUnresolved", unresolvedMessage(fileName))] : [];
+    if (!calls && !budget.skipped.length) return notices.length ? { ...NOTHING, notices } : NOTHING;
     // A usage cut short by the budget is not kept for the other files: they would judge the table on part of it.
     if (!budget.skipped.length)
       budget.guard("the index of this file's write sites", undefined, () => this.tables.record(sf, usage, decomposer));
@@ -160,13 +156,12 @@ export class TsAnalyzer {
     const kept = !tests && isTestFile(fileName, project.dir) ? findings.filter((f) => !LOAD_RULES.has(f.code)) : findings;
     const spent = budget.skipped.length ? budgetNotice(fileName, budget) : undefined;
     if (spent) kept.push(spent.finding);
-    const blind = usage.untyped.length ? untypedMessage(project.dir) : undefined;
+    if (spent) notices.push(notice("budget", spent.log));
+    if (usage.untyped.length) notices.push(notice("untypedClients", untypedMessage(project.dir)));
     return {
       findings: applyUserSettings(kept, sf.text, analysis?.rules),
       usesSdk: true,
-      ...(sdkUnresolved ? { sdkUnresolved } : {}),
-      ...(blind ? { untypedClients: blind } : {}),
-      ...(spent ? { budget: spent.log } : {}),
+      ...(notices.length ? { notices } : {}),
       queries: queries.map((q) => ({ start: q.call.getStart(sf), end: q.call.getEnd(), table: q.table, classification: q.classification })),
     };
   }
@@ -231,11 +226,14 @@ export class TsAnalyzer {
 
 /** The `ts/budget` notice of a file whose time ran out, and the log line that says the same. */
 function budgetNotice(fileName: string, budget: Budget): { finding: Finding; log: string } {
-  const what = budget.skipped.join("; ");
-  const message =
-    `the analysis of this file stopped at its time budget (${budget.ms.toFixed(0)} ms) and skipped: ${what}. ` +
-    "The findings shown were made before; the rest of the file may hold more.";
-  return { finding: { code: "ts/budget", severity: "info", start: 0, end: 0, message }, log: `${fileName}: ${message}` };
+  const finding: Finding = {
+    code: BUDGET_RECORD.code,
+    severity: BUDGET_RECORD.severity,
+    start: 0,
+    end: 0,
+    ...said(BUDGET_RECORD, "stopped", { ms: budget.ms, skipped: budget.skipped }),
+  };
+  return { finding, log: `${fileName}: ${finding.message}` };
 }
 
 function untypedMessage(projectDir: string): string {

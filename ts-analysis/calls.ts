@@ -15,7 +15,7 @@ import { Env, NO_ENV } from "./values";
 import { ClientOrigins, TableSource } from "./clients";
 import { KeyDecomposer, skipOuter } from "./key-parts";
 import { CLIENT_METHODS, importsSdk, isSdkFile, sdkKindOf, SdkKind, WRITE_METHODS } from "./sdk";
-import { UntypedClients } from "./untyped";
+import { sdkShape, UntypedClients } from "./untyped";
 import { MethodCall } from "./facts";
 
 export type { EntityWrite, FileUsage, KeyedCall, ListCall, ListOption, TransactionCall } from "./usage";
@@ -37,6 +37,8 @@ export class UsageFinder {
     private readonly sf: ts.SourceFile,
     decomposer?: KeyDecomposer,
     private readonly wrappers?: Wrappers,
+    /** The project depends on the SDK (its types resolve): a client typed `any` is named even in a file that does not import it. */
+    private readonly sdkInProject = false,
   ) {
     this.decomposer = decomposer ?? new KeyDecomposer(checker);
     this.origins = new ClientOrigins(checker, this.decomposer);
@@ -48,7 +50,7 @@ export class UsageFinder {
 
   /** Every SDK call of the file, in source order; when the time budget runs out, those found so far. */
   find(): FileUsage {
-    const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [], untyped: [] };
+    const usage: FileUsage = { writes: [], keyed: [], lists: [], transactions: [], untyped: [], recognised: [] };
     const txWrites = new Map<ts.Symbol, EntityWrite[]>();
     const budget = this.decomposer.budget;
     // Walked with a stack of its own, in source order: a key of 5,000 concatenated parts is a tree 5,000 deep.
@@ -80,16 +82,19 @@ export class UsageFinder {
     txWrites: Map<ts.Symbol, EntityWrite[]>,
   ): void {
     const method = callee.name.text;
-    const kind = this.kindOf(callee);
+    let kind = this.kindOf(callee);
     if (!kind) {
-      // In a file that imports the SDK, a client method called on something typed `any` is a call the analysis cannot see: said, not skipped silently.
-      if (
-        this.importsSdk &&
-        this.checker.getTypeAtLocation(callee.expression).flags & ts.TypeFlags.Any &&
-        !this.untyped.madeElse(callee.expression)
-      )
+      // A client method called on something typed `any`, in a file that imports the SDK or a project that depends on it:
+      // recognised by the SDK's call shape, or said (a call the analysis cannot see), never skipped silently.
+      const any = (this.checker.getTypeAtLocation(callee.expression).flags & ts.TypeFlags.Any) !== 0;
+      if (!any || !(this.importsSdk || this.sdkInProject) || this.untyped.madeElse(callee.expression)) return;
+      const shape = sdkShape(this.checker, call, method, this.decomposer.values);
+      if (!shape) {
         usage.untyped.push({ call, why: this.untyped.why(callee.expression) });
-      return;
+        return;
+      }
+      usage.recognised.push({ call, how: shape });
+      kind = "client";
     }
     const [first, second] = call.arguments;
     if (kind === "transaction") {
@@ -199,6 +204,14 @@ export class UsageFinder {
     return names.size === 1 ? [...names][0] : undefined;
   }
 
+  /** A callback's parameter stands for the one argument the call in sight passes it (`((a) => …submitTransaction(a))(actions)`). */
+  private passedIn(x: ts.Expression): ts.Expression {
+    if (!ts.isIdentifier(x) || !ts.isParameter(this.checker.getSymbolAtLocation(x)?.valueDeclaration ?? x)) return x;
+    const vals = this.decomposer.values.values(x);
+    const one = vals.length === 1 && vals[0].kind === "expr" ? skipOuter(vals[0].expr) : undefined;
+    return one && one !== x ? one : x;
+  }
+
   /** `listEntities({ queryOptions: { filter } })`: each way the options may be, with its filter, none, or not known. */
   private optionsOf(options: ts.Expression | undefined): ListOption[] {
     const values = this.decomposer.values;
@@ -222,7 +235,7 @@ export class UsageFinder {
     source?: TableSource,
   ): TransactionCall {
     const where = { table, ...(source ? { tableSource: source } : {}) };
-    const x = skipOuter(arg);
+    const x = this.passedIn(skipOuter(arg));
     // `tx.actions` of a TableTransaction.
     if (ts.isPropertyAccessExpression(x) && x.name.text === "actions") {
       const sym = this.checker.getSymbolAtLocation(skipOuter(x.expression));

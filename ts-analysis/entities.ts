@@ -8,7 +8,7 @@
 import ts from "typescript";
 import type { EntityWrite } from "./usage";
 import { skipOuter } from "./syntax";
-import { Env, NO_ENV, skipValue, Value, ValueResolver } from "./values";
+import { Env, NO_ENV, skipValue, Value, ValueResolver, writesProperty } from "./values";
 
 /** A key property's expression (in `env`), or that a spread nobody can see may set it. */
 interface Lookup {
@@ -29,6 +29,7 @@ export class EntityReader {
    * `sdkCall` is the SDK call itself (its mode and options).
    */
   writes(site: ts.CallExpression, sdkCall: ts.CallExpression, method: string, arg: ts.Expression, env: Env = NO_ENV): EntityWrite[] {
+    // An object whose other properties are set after it is made is still the entity: its keys hold unless they are set too.
     const objects = this.values.values(arg, env).filter(isObject);
     const base: EntityWrite = {
       call: site,
@@ -45,8 +46,8 @@ export class EntityReader {
     return objects.map((o) => {
       const object = skipValue(o.expr) as ts.ObjectLiteralExpression;
       const write: EntityWrite = { ...base, object };
-      const pk = this.key(object, "partitionKey", o.env);
-      const rk = this.key(object, "rowKey", o.env);
+      const pk = writesProperty(o.written, "partitionKey") ? { unknown: true } : this.key(object, "partitionKey", o.env);
+      const rk = writesProperty(o.written, "rowKey") ? { unknown: true } : this.key(object, "rowKey", o.env);
       if (pk.value) [write.partitionKey, write.partitionKeyEnv] = [pk.value, pk.env];
       if (rk.value) [write.rowKey, write.rowKeyEnv] = [rk.value, rk.env];
       return write.partitionKey ? write : { ...write, ...this.declared(arg) };
@@ -107,7 +108,7 @@ export class EntityReader {
 }
 
 function isObject(v: Value): v is Extract<Value, { kind: "expr" }> {
-  return v.kind === "expr" && !v.written && ts.isObjectLiteralExpression(skipValue(v.expr));
+  return v.kind === "expr" && ts.isObjectLiteralExpression(skipValue(v.expr));
 }
 
 function propName(n: ts.PropertyName): string | undefined {

@@ -41,6 +41,8 @@ export interface Def {
 export interface PropWrite {
   /** The property written; undefined for a computed name or `Object.assign(o, …)` (any property). */
   name?: string;
+  /** For a computed name, the text it is known to start with (`o["budget" + q]`): no property outside that prefix is written. */
+  prefix?: string;
   value?: ts.Expression;
   at: ts.Node;
 }
@@ -197,7 +199,8 @@ export class FileFacts {
         : ts.isStringLiteralLike(left.argumentExpression)
           ? left.argumentExpression.text
           : undefined;
-      this.add(this.propWritesOf, sym, { name, value: COMPOUND.has(op) ? undefined : b.right, at: b });
+      const prefix = name === undefined && ts.isElementAccessExpression(left) ? literalPrefix(left.argumentExpression) : undefined;
+      this.add(this.propWritesOf, sym, { name, ...(prefix ? { prefix } : {}), value: COMPOUND.has(op) ? undefined : b.right, at: b });
       if (ts.isElementAccessExpression(left) && sym) this.mutated.add(sym);
     } else if (ts.isObjectLiteralExpression(left) || ts.isArrayLiteralExpression(left)) this.opaqueNames(left, b);
   }
@@ -276,4 +279,13 @@ export function enclosingLoops(n: ts.Node, scope?: ts.Node): Array<ts.IterationS
     }
   }
   return out;
+}
+
+/** The literal text a computed property name starts with: `"budget" + q`, `` `budget${q}` ``; undefined when none. */
+function literalPrefix(e: ts.Expression): string | undefined {
+  let x = unwrap(e);
+  while (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.PlusToken) x = unwrap(x.left);
+  if (ts.isStringLiteralLike(x)) return x.text || undefined;
+  if (ts.isTemplateExpression(x)) return x.head.text || undefined;
+  return undefined;
 }

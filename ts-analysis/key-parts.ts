@@ -98,7 +98,7 @@ export class KeyDecomposer {
   readonly values: ValueResolver;
 
   constructor(
-    private readonly checker: ts.TypeChecker,
+    readonly checker: ts.TypeChecker,
     readonly budget: Budget = new Budget(),
   ) {
     this.values = new ValueResolver(checker, budget);
@@ -165,7 +165,15 @@ export class KeyDecomposer {
         );
       }
       const init = this.constInitializer(e);
-      if (init) return this.parts(init, depth + 1, NO_ENV).map((p) => (p.kind === "value" ? { ...p, node: e } : p));
+      // A variable with a type of its own (`const n: number = req.body.n`) gives its value that type when the source has none.
+      const own = this.checker.getTypeAtLocation(e);
+      const declared = !(own.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown));
+      if (init)
+        return this.parts(init, depth + 1, NO_ENV).map((p) =>
+          p.kind !== "value"
+            ? p
+            : { ...p, node: e, ...(declared && p.type === "other" ? { type: typeKind(own), literals: stringLiterals(own) } : {}) },
+        );
       return [this.value(e, env)];
     }
     if (ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) {
@@ -275,6 +283,9 @@ export class KeyDecomposer {
         const inner = this.parts(target, depth + 1, env);
         if (inner.length === 1 && inner[0].kind === "clock") return [{ kind: "clock", node: e }];
         if (inner.length === 1 && inner[0].kind === "reversed-clock") return [{ ...inner[0], node: e }];
+        // A view of a date nobody here makes (a parameter typed Date, a Dayjs, a luxon DateTime): a time, whoever reads it.
+        if (inner.length === 1 && inner[0].kind === "value" && isDateType(this.typeOf(skipOuter(target), env)))
+          return [{ kind: "clock", node: e }];
         if (method === "toISOString" || method === "toJSON")
           return [{ kind: "value", node: e, type: "string", width: 24, name: nameOf(target) }];
       }
@@ -409,4 +420,12 @@ export function constantText(parts: readonly TsKeyPart[]): string | undefined {
     else return undefined;
   }
   return out;
+}
+
+/** Types of a point in time: the built-in `Date`, and the date libraries' own (dayjs, moment, luxon). */
+const DATE_TYPES = new Set(["Date", "Dayjs", "Moment", "DateTime"]);
+
+function isDateType(t: ts.Type): boolean {
+  const name = t.getSymbol()?.getName() ?? t.aliasSymbol?.getName();
+  return !!name && DATE_TYPES.has(name);
 }

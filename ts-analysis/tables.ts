@@ -11,8 +11,8 @@ import ts from "typescript";
 import { Budget } from "./budget";
 import { EntityWrite, FileUsage, UsageFinder } from "./calls";
 import { constantText, KeyDecomposer } from "./key-parts";
-import { keyIdentity, locationOf, writtenPartitionKeys } from "./written-keys";
-import { mayCallSdk } from "./sdk";
+import { Key, keyIdentity, locationOf, writtenPartitionKeys } from "./written-keys";
+import { mayCallSdk, sdkResolves } from "./sdk";
 import { Wrappers } from "./summaries";
 
 export interface TableSite {
@@ -31,6 +31,10 @@ export interface TableSite {
   atKey?: boolean;
   /** The write may create entities (not only update those that exist). */
   creates: boolean;
+  /** A constant written through a client that writes varying keys too: a side partition of that table. */
+  side?: boolean;
+  /** A constant partition key with a constant row key: one row of its own (a settings row), neither spreading nor concentrating. */
+  oneRow?: boolean;
 }
 
 export interface TableSites {
@@ -117,15 +121,19 @@ function fileSites(program: ts.Program, sf: ts.SourceFile, budget: Budget): Know
   if (!mayCallSdk(sf.text) && !wrappers.mentionedIn(sf.text)) return [];
   const checker = program.getTypeChecker();
   const decomposer = new KeyDecomposer(checker, budget);
-  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, wrappers).find(), decomposer);
+  return sitesOf(sf, new UsageFinder(checker, sf, decomposer, wrappers, sdkResolves(program)).find(), decomposer);
 }
 
 function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer): Known {
   const out: Known = [];
   const keyed = new Set<EntityWrite>();
-  for (const key of writtenPartitionKeys(usage, decomposer)) {
+  const keys = writtenPartitionKeys(usage, decomposer);
+  for (const key of keys) {
     keyed.add(key.write!);
+    const side = sameClientVaries(keys, key, decomposer.checker);
     const constant = constantText(key.parts);
+    const w = key.write!;
+    const oneRow = constant !== undefined && !!w.rowKey && constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) !== undefined;
     const unknown = constant === undefined && copiesStoredKey(key.expr);
     const at = locationOf(key.at);
     out.push({
@@ -137,6 +145,8 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
         ...(unknown ? { unknown } : {}),
         key: keyIdentity(key),
         ...(key.at === key.expr ? { atKey: true } : {}),
+        ...(side ? { side } : {}),
+        ...(oneRow ? { oneRow } : {}),
       },
     });
   }
@@ -151,4 +161,30 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
 function siteOf(sf: ts.SourceFile, w: EntityWrite): Pick<TableSite, "file" | "line" | "at" | "creates"> {
   const { line, character } = sf.getLineAndCharacterOfPosition(w.call.getStart(sf));
   return { file: sf.fileName, line: line + 1, at: { line, character }, creates: !/^update/i.test(w.method) };
+}
+
+/** The client a write goes through: the receiver of its SDK call. */
+function clientOf(key: Key): ts.Expression | undefined {
+  // A write through a helper goes through the helper's parameter: every caller's table, not one client.
+  if (key.write?.via) return undefined;
+  const call = key.write?.call;
+  return call && ts.isPropertyAccessExpression(call.expression) ? call.expression.expression : undefined;
+}
+
+/**
+ * True when another write of the file, through the same client variable, writes a partition key that varies: a
+ * constant beside it is a side partition (index or meta rows) of that table, whatever the table's name.
+ */
+export function sameClientVaries(keys: readonly Key[], key: Key, checker: ts.TypeChecker): boolean {
+  const mine = clientOf(key);
+  const sym = mine && ts.isIdentifier(mine) ? checker.getSymbolAtLocation(mine) : undefined;
+  if (!sym) return false;
+  return keys.some((k) => {
+    if (k === key || k.which !== "partitionKey" || !k.write || k.write.method === "delete" || constantText(k.parts) !== undefined)
+      return false;
+    // A key copied from a stored entity (`row.partitionKey`) may be the constant itself.
+    if (copiesStoredKey(k.expr)) return false;
+    const other = clientOf(k);
+    return !!other && ts.isIdentifier(other) && checker.getSymbolAtLocation(other) === sym;
+  });
 }

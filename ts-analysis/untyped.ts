@@ -146,3 +146,36 @@ function lastName(e: ts.Expression): string | undefined {
 function classKind(name: string | undefined): SdkKind | undefined {
   return name === "TableClient" ? "client" : name === "TableTransaction" ? "transaction" : undefined;
 }
+
+/**
+ * How a call on a receiver typed `any` has the SDK's shape, in words; undefined when it does not: a write whose entity
+ * is an object with `partitionKey` and `rowKey`, a point read or delete with two keys, a listing whose options hold
+ * `queryOptions` (or none), a batch of `[operation, entity]` actions. Asked only in a project that depends on the SDK.
+ */
+export function sdkShape(checker: ts.TypeChecker, call: ts.CallExpression, method: string, values: ValueResolver): string | undefined {
+  const [first, second] = call.arguments;
+  const has = (e: ts.Expression | undefined, ...names: string[]) =>
+    !!e &&
+    values.values(e).some((v) => {
+      if (v.kind !== "expr") return false;
+      const x = skipValue(v.expr);
+      if (ts.isObjectLiteralExpression(x))
+        return names.every((n) => x.properties.some((p) => p.name && ts.isIdentifier(p.name) && p.name.text === n));
+      const t = checker.getTypeAtLocation(x);
+      return !(t.flags & ts.TypeFlags.Any) && names.every((n) => !!t.getProperty(n));
+    });
+  const shape = "its call has the SDK's shape";
+  if (["createEntity", "upsertEntity", "updateEntity"].includes(method) && has(first, "partitionKey", "rowKey"))
+    return `${shape}: ${method}({ partitionKey, rowKey, … })`;
+  if ((method === "getEntity" || method === "deleteEntity") && first && second && call.arguments.length <= 3)
+    return `${shape}: ${method}(partitionKey, rowKey)`;
+  if (method === "listEntities" && (!first || has(first, "queryOptions")))
+    return `${shape}: listEntities(${first ? "{ queryOptions }" : ""})`;
+  if (
+    method === "submitTransaction" &&
+    first &&
+    (ts.isArrayLiteralExpression(skipValue(first)) || checker.isArrayType(checker.getTypeAtLocation(first)))
+  )
+    return `${shape}: submitTransaction([[operation, entity], …])`;
+  return undefined;
+}

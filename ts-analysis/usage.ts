@@ -80,4 +80,6 @@ export interface FileUsage {
   transactions: TransactionCall[];
   /** SDK method names called on receivers typed `any` that could not be traced to a client: why, per call. */
   untyped: Array<{ call: ts.CallExpression; why: string }>;
+  /** SDK calls on receivers typed `any` recognised by the SDK's call shape: how, per call (said in a hint). */
+  recognised: Array<{ call: ts.CallExpression; how: string }>;
 }

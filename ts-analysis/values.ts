@@ -40,6 +40,8 @@ const MAX_ALTERNATIVES = 16;
 /** Array methods that return one of the array's elements. */
 const PICKS: ReadonlySet<string> = new Set(["find", "findLast", "at", "pop", "shift"]);
 const MAX_DEPTH = 8;
+/** Array methods whose callback gets each element first. */
+const ARRAY_WALKS: ReadonlySet<string> = new Set(["map", "forEach", "filter", "some", "every", "flatMap", "find", "findIndex"]);
 const PENDING: Value[] = [unknown("a value that depends on itself")];
 
 export class ValueResolver {
@@ -105,8 +107,52 @@ export class ValueResolver {
       return [ABSENT, ...this.elements(x.expression.expression, env, depth + 1)];
     if (ts.isElementAccessExpression(x) && !ts.isStringLiteralLike(x.argumentExpression) && this.isArray(x.expression))
       return [ABSENT, ...this.elements(x.expression, env, depth + 1)];
+    // `cache[name]` of a plain object used as a cache: what is stored into it under a computed name (or nothing yet).
+    if (ts.isElementAccessExpression(x)) {
+      const stored = this.stored(x, depth);
+      if (stored) return stored;
+    }
     if (ts.isCallExpression(x)) return this.call(x, env, depth);
     return [{ kind: "expr", expr: x, env }];
+  }
+
+  /**
+   * The values of a callback's parameter: the argument of an immediately invoked function (`((e) => …)(entity)`), or an
+   * element of the array an array method walks (`rows.map((r) => …)`, `forEach`, `filter`, `some`, `every`, `flatMap`).
+   */
+  private callbackArgument(p: ts.ParameterDeclaration, depth: number): Value[] | undefined {
+    const fn = p.parent;
+    if (!(ts.isArrowFunction(fn) || ts.isFunctionExpression(fn))) return undefined;
+    const index = fn.parameters.indexOf(p);
+    let inner: ts.Node = fn;
+    while (ts.isParenthesizedExpression(inner.parent)) inner = inner.parent;
+    const call = inner.parent;
+    if (!ts.isCallExpression(call)) return undefined;
+    if (call.expression === inner) return call.arguments[index] ? this.values(call.arguments[index], NO_ENV, depth + 1) : [ABSENT];
+    const callee = call.expression;
+    if (
+      index === 0 &&
+      call.arguments[0] === inner &&
+      ts.isPropertyAccessExpression(callee) &&
+      ARRAY_WALKS.has(callee.name.text) &&
+      this.isArray(callee.expression)
+    )
+      return this.elements(callee.expression, NO_ENV, depth + 1);
+    return undefined;
+  }
+
+  /** The values stored into an object variable under computed names (`cache[key] = client`), when there are any. */
+  private stored(x: ts.ElementAccessExpression, depth: number): Value[] | undefined {
+    const base = skipValue(x.expression);
+    if (!ts.isIdentifier(base)) return undefined;
+    const sym = this.checker.getSymbolAtLocation(base);
+    const decl = sym?.valueDeclaration;
+    if (!decl) return undefined;
+    const writes = this.facts(decl)
+      .propWrites(sym)
+      .filter((w) => w.name === undefined && !w.prefix && w.value);
+    if (!writes.length) return undefined;
+    return [ABSENT, ...writes.flatMap((w) => this.values(w.value, NO_ENV, depth + 1))];
   }
 
   /** True when the checker types the expression as an array (or a tuple). */
@@ -124,6 +170,9 @@ export class ValueResolver {
     const decl = sym.valueDeclaration;
     if (!decl) return [{ kind: "expr", expr: id, env }];
     if (ts.isParameter(decl)) {
+      // A callback's parameter, where the call that runs it is in sight: an immediately invoked function, `map`/`forEach`.
+      const passed = this.callbackArgument(decl, depth);
+      if (passed) return passed;
       // A default applies when the argument is absent; nobody bound this one, so it is whatever the caller passes.
       return [{ kind: "expr", expr: id, env }];
     }
@@ -144,7 +193,10 @@ export class ValueResolver {
     // An object whose properties are written after it was made: those properties are not what its literal says.
     const writes = facts.propWrites(sym);
     if (!writes.length) return out;
-    const written: Set<string> | "any" = writes.some((w) => w.name === undefined) ? "any" : new Set(writes.map((w) => w.name!));
+    // A computed name known to start with a text (`o["budget" + q]`) writes only the properties with that prefix.
+    const written: Set<string> | "any" = writes.some((w) => w.name === undefined && !w.prefix)
+      ? "any"
+      : new Set(writes.map((w) => w.name ?? `${w.prefix}*`));
     return out.map((v) => (v.kind === "expr" ? { ...v, written } : v));
   }
 
@@ -160,7 +212,7 @@ export class ValueResolver {
         out.push(o);
         continue;
       }
-      if (o.written === "any" || o.written?.has(name)) {
+      if (writesProperty(o.written, name)) {
         out.push(unknown(`'${name}' is set after the object is made`));
         continue;
       }
@@ -328,4 +380,12 @@ function cap(values: Value[]): Value[] {
     if (!same) out.push(v);
   }
   return out.length > MAX_ALTERNATIVES ? [unknown("more alternatives than followed")] : out;
+}
+
+/** True when the writes recorded for an object (values' `written`) may set property `name`. */
+export function writesProperty(written: ReadonlySet<string> | "any" | undefined, name: string): boolean {
+  if (!written) return false;
+  if (written === "any" || written.has(name)) return true;
+  for (const w of written) if (w.endsWith("*") && name.startsWith(w.slice(0, -1))) return true;
+  return false;
 }

@@ -7,12 +7,12 @@
  * while any would, unless --skip-invalid.
  */
 import { SERVICE_NAMES } from "@core";
-import { AccountSession, copyTable } from "@runtime";
+import { AccountSession, copyTable, IF_EXISTS, throttleNote } from "@runtime";
 import { command } from "../command";
 import { choice, flag, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
-import { accountOf, ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, throttled } from "../jobs";
+import { accountOf, ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { count, interruptible, retryLine, throttled } from "../jobs";
 
 /** Failing entities listed on stderr at most. */
 const LISTED = 20;
@@ -32,16 +32,20 @@ export const copy = command({
     "to-service": choice(SERVICE_NAMES, "the target's service profile: its limits are checked before writing").default("azure-table"),
     dir: outputFolder("DIR", "the work folder: the export, and the job's checkpoints"),
     "skip-invalid": flag("write the entities the target takes and list the others, instead of writing nothing"),
+    "if-exists": choice(
+      IF_EXISTS,
+      "when the target table holds some of the keys already: fail (write nothing), skip them, replace them whole, or merge into them",
+    ).default("fail"),
   },
   required: ["table", "to-table", "dir"],
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
-    const source = sessionOf(options);
+    const source = sessionOf(options, JOB_SESSION);
     const toEnv = options["to-connection-string-env"];
     const toUrl = options["to-account-url"];
     const target =
       toEnv !== undefined || toUrl !== undefined
-        ? (({ connection, secret }) => new AccountSession(connection, secret))(accountOf(toEnv, toUrl, "to-"))
+        ? (({ connection, secret }) => new AccountSession(connection, secret, JOB_SESSION))(accountOf(toEnv, toUrl, "to-"))
         : source;
     const job = interruptible(io, "run the same command again to resume");
     const progress = throttled(io);
@@ -54,9 +58,19 @@ export const copy = command({
         targetService: options["to-service"],
         dir: options.dir!,
         skipInvalid: options["skip-invalid"],
+        ifExists: options["if-exists"],
         signal: job.signal,
-        onProgress: (p) => progress(`copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}`),
+        onRetry: (n) => progress(retryLine(n), true),
+        onProgress: (p) =>
+          progress(
+            `copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}${p.pace ? throttleNote(p.pace) : ""}`,
+          ),
       });
+      const m = r.exported.manifest;
+      // A finished export in --dir is copied as it is: say from when, since changes to the source after it are not in it.
+      const reused = r.exported.reused
+        ? `tdl: copied the export already in ${options.dir}, read from ${m.source} at ${m.started} (finished ${m.finished}): changes to ${options.table} since then are not in it; an empty --dir reads the source again\n`
+        : "";
       const failing = r.preflight.failing
         .slice(0, LISTED)
         .map((f) => `tdl: ${f.file}:${f.line}: ${f.message}\n`)
@@ -72,7 +86,7 @@ export const copy = command({
         };
       return {
         stdout: `${JSON.stringify({ table: options["to-table"], written: r.imported.written, skipped: r.imported.skipped.length })}\n`,
-        stderr: `${failing}${more}copied ${count(r.imported.written)} entities into ${options["to-table"]}${r.preflight.count ? `; ${count(r.preflight.count)} the target refuses were skipped` : ""}\n`,
+        stderr: `${reused}${failing}${more}copied ${count(r.imported.written)} entities into ${options["to-table"]}${r.preflight.count ? `; ${count(r.preflight.count)} the target refuses were skipped` : ""}\n`,
         exitCode: EXIT.clean,
       };
     } finally {

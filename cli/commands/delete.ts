@@ -7,12 +7,13 @@
  * without `--yes` it refuses: a script must say it means it.
  */
 import { UsageError } from "@core/errors";
-import { planDelete, runDelete } from "@runtime";
+import { SERVICES } from "@core";
+import { jobPaths, planDelete, runDelete, throttleNote } from "@runtime";
 import { command } from "../command";
 import { flag, outputFile, text } from "../options";
 import { EXIT } from "../failure";
-import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { ask, count, interruptible, throttled } from "../jobs";
+import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { ask, count, interruptible, retryLine, throttled } from "../jobs";
 
 export const deleteCommand = command({
   name: "delete",
@@ -34,12 +35,19 @@ export const deleteCommand = command({
   oneOf: [ONE_ACCOUNT, { options: ["partition", "filter"], what: "selection" }],
   async run({ options }, io) {
     const table = options.table!;
-    const session = sessionOf(options);
+    const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, "what was deleted so far is in the log; run the command again for the rest");
     const progress = throttled(io);
     try {
       const selection = { table, partition: options.partition, filter: options.filter };
-      const plan = await planDelete(session, selection, job.signal, (n) => progress(`counting: ${count(n)} entities so far`));
+      const { path: net } = jobPaths(SERVICES["azure-table"], { signal: job.signal, onRetry: (n) => progress(retryLine(n), true) });
+      const plan = await planDelete(
+        session,
+        selection,
+        job.signal,
+        (n) => progress(`counting: ${count(n)} entities so far${throttleNote(net.state())}`),
+        net,
+      );
       const what = `${count(plan.entities.length)} ${plan.entities.length === 1 ? "entity" : "entities"} in ${count(plan.partitions)} ${plan.partitions === 1 ? "partition" : "partitions"} of ${table}`;
       if (job.signal.aborted) return { stdout: "", stderr: "tdl: stopped while counting: nothing was deleted\n", exitCode: EXIT.failed };
       if (options["dry-run"] || plan.entities.length === 0)
@@ -55,8 +63,13 @@ export const deleteCommand = command({
           return { stdout: "", stderr: "tdl: not confirmed: nothing was deleted\n", exitCode: EXIT.usage };
       }
       const log = options.log ?? `tdl-deleted-${table}-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`;
-      const report = await runDelete(session, plan, log, job.signal, (done, total) =>
-        progress(`deleting: ${count(done)} of ${count(total)}`),
+      const report = await runDelete(
+        session,
+        plan,
+        log,
+        job.signal,
+        (done, total) => progress(`deleting: ${count(done)} of ${count(total)}${throttleNote(net.state())}`),
+        net,
       );
       const kept = report.changed.map((e) => `tdl: kept ${e.partitionKey} / ${e.rowKey}: changed since the dry run\n`).join("");
       const notes = [

@@ -6,12 +6,12 @@
  * goes on from its checkpoint.
  */
 import { SERVICE_NAMES } from "@core";
-import { exportTable } from "@runtime";
+import { exportTable, throttleNote } from "@runtime";
 import { command } from "../command";
 import { choice, integer, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
-import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
+import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { count, interruptible, PACE_OPTIONS, paceOf, retryLine, throttled } from "../jobs";
 
 export const exportCommand = command({
   name: "export",
@@ -35,15 +35,16 @@ export const exportCommand = command({
     const progress = throttled(io);
     try {
       const r = await exportTable({
-        session: sessionOf(options),
+        session: sessionOf(options, JOB_SESSION),
         table: table!,
         dir: out!,
         concurrency,
         ...paceOf(options),
         service,
         signal: job.signal,
-        onProgress: (p) => progress(`exporting ${table}: ${count(p.entities)} entities, ${p.rangesDone} of ${p.ranges} ranges done`),
-        onRetry: (ms) => progress(`the service is busy: waiting ${(ms / 1000).toFixed(1)} s (the guide's back-off)`, true),
+        onProgress: (p) =>
+          progress(`exporting ${table}: ${count(p.entities)} entities, ${p.rangesDone} of ${p.ranges} ranges done${throttleNote(p.pace)}`),
+        onRetry: (n) => progress(retryLine(n), true),
       });
       const m = r.manifest;
       if (r.cancelled)

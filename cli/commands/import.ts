@@ -6,12 +6,15 @@
  * line) and skipped whole.
  */
 import { SERVICE_NAMES } from "@core";
-import { importTable, verifyTable } from "@runtime";
+import { IF_EXISTS, importTable, loadManifest, occupiedSentence, throttleNote, verifyTable } from "@runtime";
 import { command } from "../command";
 import { choice, flag, integer, text } from "../options";
 import { EXIT } from "../failure";
-import { ACCOUNT_OPTIONS, ONE_ACCOUNT, sessionOf } from "../account";
-import { count, interruptible, PACE_OPTIONS, paceOf, throttled } from "../jobs";
+import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
+import { count, interruptible, PACE_OPTIONS, paceOf, retryLine, throttled } from "../jobs";
+
+/** The entities of the export in `dir` (its manifest was checked by the import). */
+const manifestCount = (dir: string) => loadManifest(dir)?.count ?? 0;
 
 /** Skipped lines listed on stderr at most. */
 const LISTED = 20;
@@ -30,13 +33,22 @@ export const importCommand = command({
     concurrency: integer("N", "ranges written at once", { min: 1, max: 64 }).default(4),
     ...PACE_OPTIONS,
     service: choice(SERVICE_NAMES, "the target's service profile (its batch limits and targets)").default("azure-table"),
+    "if-exists": choice(
+      IF_EXISTS,
+      "when the table holds some of the export's keys already: fail (write nothing), skip them, replace them whole, or merge the export's properties into them",
+    ).default("fail"),
+    "on-error": choice(
+      ["stop", "skip"],
+      "an entity the service refuses: stop naming its file and line, or skip it (named) and go on",
+    ).default("stop"),
+    "dry-run": flag("count the export's keys the table holds already and say what would happen; write nothing"),
   },
   required: ["table"],
   oneOf: [ONE_ACCOUNT],
   async run({ positionals, options }, io) {
     const dir = positionals[0];
     const { table, concurrency, service } = options;
-    const session = sessionOf(options);
+    const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, `run the same command again to resume`);
     const progress = throttled(io);
     try {
@@ -48,9 +60,23 @@ export const importCommand = command({
         ...paceOf(options),
         service,
         signal: job.signal,
-        onProgress: (p) => progress(`importing into ${table}: ${count(p.written)} of ${count(p.total)} entities`),
-        onRetry: (ms) => progress(`the service is busy: waiting ${(ms / 1000).toFixed(1)} s (the guide's back-off)`, true),
+        ifExists: options["if-exists"],
+        onError: options["on-error"],
+        dryRun: options["dry-run"],
+        onProgress: (p) => progress(`importing into ${table}: ${count(p.written)} of ${count(p.total)} entities${throttleNote(p.pace)}`),
+        onRetry: (n) => progress(retryLine(n), true),
       });
+      if (r.dryRun) {
+        const existing = r.existing ?? 0;
+        const what = existing
+          ? occupiedSentence(existing, manifestCount(dir), table!, options["if-exists"])
+          : `none of the export's ${count(manifestCount(dir))} keys exist in ${table}: all would be written`;
+        return {
+          stdout: `${JSON.stringify({ table, dryRun: true, existing, ifExists: options["if-exists"] })}\n`,
+          stderr: `${what}\n`,
+          exitCode: EXIT.clean,
+        };
+      }
       const lines = r.skipped.slice(0, LISTED).map((s) => `tdl: skipped ${s.file}:${s.line}: ${s.message}\n`);
       if (r.skipped.length > LISTED) lines.push(`tdl: … and ${count(r.skipped.length - LISTED)} more skipped lines\n`);
       if (r.cancelled)

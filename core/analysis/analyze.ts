@@ -15,7 +15,8 @@ import { profileFor, ServiceProfile } from "../services";
 import { PropertyInfo, propertyInfos } from "../model/properties";
 import { tableFacts } from "../model/facts";
 import { RULES } from "../rules";
-import { reporterFor, Rule } from "../rules/rule";
+import { reporterFor, Rule, said } from "../rules/rule";
+import { filterSyntax } from "../rules/queries";
 import { propertyRefs } from "../model/references";
 import { TableModel } from "../model/table-model";
 import { Finding } from "../findings";
@@ -173,9 +174,9 @@ export class TdlAnalyzer {
       return { tables: [], errors: [], findings: [rulesFailed(caught, 0, 0)], service: undefined, failures: failuresOf(caught) };
     }
     const findings: Finding[] = parsed.errors.map((e) => ({
-      code: "syntax",
+      code: filterSyntax.code,
       severity: "error" as const,
-      message: e.message,
+      ...said(filterSyntax, "syntax", { why: e.message }),
       start: e.start,
       end: e.end,
     }));

@@ -8,9 +8,10 @@
  * fresh one.
  */
 import { Table } from "../tdl/ast";
-import { clip } from "../text/words";
 import { formatCount } from "../text/words";
 import { Finding } from "../findings";
+import { said } from "../rules/rule";
+import { BUDGET } from "./records";
 
 /** Tables per document that the rules check; later ones are parsed only. */
 export const MAX_CHECKED_TABLES = 20_000;
@@ -45,9 +46,7 @@ export function tableBudgetFinding(table: Table, why: string): Finding {
     severity: "warning",
     start: table.name.start,
     end: table.name.end,
-    message:
-      `table '${clip(table.name.text)}' is too large to check on every keystroke: ${why}. ` +
-      "Only the syntax and name checks ran on it (no queries classified, no key or load rules). Split it into several tables.",
+    ...said(BUDGET, "table", { table: table.name.text, why }),
   };
 }
 
@@ -58,8 +57,6 @@ export function documentBudgetFinding(total: number, checked: number, first: { n
     severity: "warning",
     start: first.start,
     end: first.end,
-    message:
-      `this design has ${formatCount(total)} tables; the rules checked the first ${formatCount(checked)} and skipped the other ` +
-      `${formatCount(total - checked)}, from '${clip(first.name)}' on (only their syntax was checked). Split the design into several files.`,
+    ...said(BUDGET, "document", { total, checked, first: first.name }),
   };
 }

@@ -7,6 +7,8 @@
  */
 import { describeError, stackOf } from "../errors";
 import { Finding } from "../findings";
+import { said } from "../rules/rule";
+import { INTERNAL } from "./records";
 
 /** A rule (or analysis step) that threw: what the LSP and CLI log. */
 export interface RuleFailure {
@@ -50,7 +52,7 @@ export function internalFinding(failed: string, error: unknown, start: number, e
     severity: "error",
     start,
     end,
-    message: `${failed}: ${errorMessage(error)}; ${consequence}. This is a bug in Table Design Assistant; the log has the details.`,
+    ...said(INTERNAL, "failed", { failed, error: errorMessage(error), consequence }),
   };
 }
 

@@ -17,6 +17,7 @@
  * what they leave behind (`order.ts`); the first is preferred.
  */
 import { TdlAnalysis, TdlAnalyzer } from "../analysis/analyze";
+import { BROKEN_CODES } from "../analysis/records";
 import { Finding, Fix, TextEdit } from "../findings";
 import { anchorOf, anchorTable, FILE_CODES, leadingFigure, QueryState, queryStates, tableHolding } from "./anchors";
 import { describeChecked, scoreOf } from "./order";
@@ -30,7 +31,6 @@ export const FANOUT_MAX = 16;
 
 const CLASS_RANK = { point: 0, "row-range": 1, "partition-range": 2, "table-scan": 3 } as const;
 /** Findings that say the design no longer parses or means something else. */
-const BROKEN = new Set(["syntax", "unknown-property", "duplicate-name", "missing-key", "invalid-argument", "internal"]);
 
 export interface VetResult {
   /** Accepted fixes, best first, the first preferred: what to offer. */
@@ -216,7 +216,7 @@ class Before {
       const at = anchorOf(analysis, f);
       this.byAnchor.set(at, [...(this.byAnchor.get(at) ?? []), f]);
     }
-    this.broken = analysis.findings.filter((f) => BROKEN.has(f.code)).length;
+    this.broken = analysis.findings.filter((f) => BROKEN_CODES.has(f.code)).length;
     this.tables = new Set(analysis.tables.map((t) => t.table.name.text));
   }
 }
@@ -224,7 +224,7 @@ class Before {
 function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, elsewhere: (name: string) => boolean): FixCheck {
   const code = before.finding.code;
   const base = { removes: code, ...(fix.fact ? { fact: true } : {}) };
-  const broken = after.findings.filter((f) => BROKEN.has(f.code));
+  const broken = after.findings.filter((f) => BROKEN_CODES.has(f.code));
   const refusal = (refused: string): FixCheck => ({ ...base, accepted: false, refused, leaves: [], queries: {} });
   if (broken.length > before.broken) return refusal(`the design would not hold: ${broken[0].code}: ${broken[0].message}`);
   const taken = after.tables.find((t) => elsewhere(t.table.name.text) && !before.tables.has(t.table.name.text));

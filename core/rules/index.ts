@@ -2,7 +2,7 @@
  * Every rule the analysis runs, in reporting order. A new rule family is one
  * more module and one more line here.
  */
-import { Rule } from "./rule";
+import { codesWith, Rule } from "./rule";
 import { duplicateName, unknownProperty } from "./names";
 import { missingKey, tableInvalidName } from "./table";
 import { invalidArgument } from "./arguments";
@@ -46,3 +46,6 @@ export const RULES: readonly Rule[] = [
   entityTooLarge,
   tooManyProperties,
 ];
+
+/** Codes about the partition key's load or size, whose preferred fix a stress test compares with. */
+export const PARTITION_CODES = codesWith(RULES, "partition");

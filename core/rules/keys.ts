@@ -15,7 +15,7 @@ import { separatorBreaksOrder } from "../model/where";
 import { formatCount, showChar } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, padWidth, tdlString } from "./fix-helpers";
-import { Rule, TableContext } from "./rule";
+import { defineRule, TableContext } from "./rule";
 
 interface NamedKey {
   label: string;
@@ -65,7 +65,7 @@ export function padFix(ref: Extract<Part, { kind: "ref" }>, width: number): Fix 
   };
 }
 
-export const unpaddedNumber: Rule = {
+export const unpaddedNumber = defineRule({
   code: "key/unpadded-number",
   severity: "warning",
   family: "Keys",
@@ -75,6 +75,13 @@ export const unpaddedNumber: Rule = {
     fix: "`pad(P, W)` with W the digits of the range's maximum",
     severityNote: "warning (error when a query ranges over it)",
   },
+  messages: {
+    unpadded: (p: { type: string; name: string; key: string; width: number; ranged: boolean }) =>
+      `${p.type} '${p.name}' enters the ${p.key} without pad: keys sort as text, so "111" sorts before "2"` +
+      (p.ranged ? "; a query ranges over it, so its key range would return the wrong entities" : "") +
+      `. Pad it to ${p.width} digits (its largest value has ${p.width}).`,
+  },
+
   checkTable(ctx) {
     const ranged = rangedProperties(ctx.table);
     for (const key of tableKeys(ctx)) {
@@ -88,15 +95,14 @@ export const unpaddedNumber: Rule = {
         const isRanged = ranged.has(info.name);
         ctx.report(
           ref,
-          `${info.type} '${info.name}' enters the ${key.label} without pad: keys sort as text, so "111" sorts before "2"` +
-            (isRanged ? "; a query ranges over it, so its key range would return the wrong entities" : "") +
-            `. Pad it to ${width} digits (its largest value has ${width}).`,
+          "unpadded",
+          { type: info.type, name: info.name, key: key.label, width, ranged: isRanged },
           { fixes: [padFix(ref, width)], severity: isRanged ? "error" : "warning" },
         );
       }
     }
   },
-};
+});
 
 /** Digits the inner value of a `pad` needs. */
 function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | undefined, ctx: TableContext): number | undefined {
@@ -113,7 +119,7 @@ function neededWidth(part: Extract<Part, { kind: "call" }>, info: KeyPartInfo | 
   return undefined;
 }
 
-export const padTooNarrow: Rule = {
+export const padTooNarrow = defineRule({
   code: "key/pad-too-narrow",
   severity: "error",
   family: "Keys",
@@ -122,6 +128,11 @@ export const padTooNarrow: Rule = {
     why: 'A value wider than the pad is not padded, so it sorts out of order ("100" before "99").',
     fix: "widen the pad to the digits of the largest value",
   },
+  messages: {
+    narrow: (p: { width: number; needed: number }) =>
+      `pad width ${p.width} is too narrow: values reach ${p.needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${p.needed}.`,
+  },
+
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       key.info.parts.forEach((info) => {
@@ -132,7 +143,8 @@ export const padTooNarrow: Rule = {
         if (needed === undefined || width.value >= needed) return;
         ctx.report(
           part,
-          `pad width ${width.value} is too narrow: values reach ${needed} digits, and wider values sort out of order ("100" sorts before "99"). Widen it to ${needed}.`,
+          "narrow",
+          { width: width.value, needed },
           {
             fixes: [
               {
@@ -146,7 +158,7 @@ export const padTooNarrow: Rule = {
       });
     }
   },
-};
+});
 
 /** The fix that replaces the separator after part `i` (undefined when no character fits). */
 export function separatorFix(parts: KeyPartInfo[], i: number, profile: ServiceProfile): Fix | undefined {
@@ -163,7 +175,7 @@ export function separatorFix(parts: KeyPartInfo[], i: number, profile: ServicePr
   };
 }
 
-export const separatorOrder: Rule = {
+export const separatorOrder = defineRule({
   code: "key/separator-order",
   severity: "warning",
   family: "Keys",
@@ -172,6 +184,13 @@ export const separatorOrder: Rule = {
     why: "Composite keys then sort differently from their parts, so ranges and prefixes over the first part return the wrong entities.",
     fix: "a separator below every character of the part (`,` for letters and digits)",
   },
+  messages: {
+    order: (p: { separator: string; part?: string; low: string; sample: string; fix?: string }) =>
+      `"${p.separator}" after ${p.part ?? "a variable-length part"} sorts above '${p.low}', a character it may contain, so composite keys sort out of order: ` +
+      `"${p.sample}${p.separator}" sorts after "${p.sample}${p.low}${p.separator}". Use a separator that sorts below every character of the part` +
+      (p.fix ? ` (${p.fix}).` : "."),
+  },
+
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       const parts = key.info.parts;
@@ -185,15 +204,20 @@ export const separatorOrder: Rule = {
         const fix = separatorFix(parts, i, ctx.profile);
         ctx.report(
           lit.part,
-          `"${sep}" after ${part.prop?.name ?? "a variable-length part"} sorts above '${low}', a character it may contain, so composite keys sort out of order: ` +
-            `"${sample}${sep}" sorts after "${sample}${low}${sep}". Use a separator that sorts below every character of the part` +
-            (fix ? ` (${fix.edits[0].newText}).` : "."),
+          "order",
+          {
+            separator: sep,
+            ...(part.prop ? { part: part.prop.name } : {}),
+            low,
+            sample,
+            ...(fix ? { fix: fix.edits[0].newText } : {}),
+          },
           { fixes: fix ? [fix] : undefined },
         );
       }
     }
   },
-};
+});
 
 /** Every date token, in the order `dateFormatParts` tries them. */
 const DATE_TOKEN_PATTERN = new RegExp(DATE_TOKENS.join("|"), "g");
@@ -202,7 +226,7 @@ function forbiddenIn(text: string, profile: ServiceProfile): string[] {
   return [...new Set([...text].filter((ch) => profile.forbiddenKeyChar!(ch.charCodeAt(0))))];
 }
 
-export const invalidCharacter: Rule = {
+export const invalidCharacter = defineRule({
   code: "key/invalid-character",
   severity: "error",
   family: "Keys",
@@ -211,6 +235,15 @@ export const invalidCharacter: Rule = {
     why: "The service rejects keys holding these characters: the write fails at run time.",
     fix: "replace the character",
   },
+  messages: {
+    literal: (p: { chars: string[]; service: string; forbidden: string }) =>
+      `${p.chars.map(showChar).join(", ")} cannot appear in a ${p.service} key (forbidden: ${p.forbidden})`,
+    dateFormat: (p: { chars: string[]; service: string }) =>
+      `the date format renders ${p.chars.map(showChar).join(", ")}, which cannot appear in a ${p.service} key`,
+    charset: (p: { name: string; char: string; charset: string; service: string }) =>
+      `'${p.name}' may contain ${showChar(p.char)} (its charset "${p.charset}"), which cannot appear in a ${p.service} key: narrow the charset or encode the value`,
+  },
+
   checkTable(ctx) {
     const profile = ctx.profile;
     if (!profile.forbiddenKeyChar) return;
@@ -224,7 +257,8 @@ export const invalidCharacter: Rule = {
           const fixed = [...part.value].map((ch) => (bad.includes(ch) ? sep : ch)).join("");
           ctx.report(
             part,
-            `${bad.map(showChar).join(", ")} cannot appear in a ${profile.label} key (forbidden: ${profile.forbiddenKeyText})`,
+            "literal",
+            { chars: bad, service: profile.label, forbidden: profile.forbiddenKeyText ?? "" },
             {
               fixes: [
                 {
@@ -241,37 +275,44 @@ export const invalidCharacter: Rule = {
           const fmt = part.args[1];
           const bad = forbiddenIn(fmt.value.replace(DATE_TOKEN_PATTERN, ""), profile);
           if (!bad.length) return;
-          ctx.report(fmt, `the date format renders ${bad.map(showChar).join(", ")}, which cannot appear in a ${profile.label} key`, {
-            fixes: [
-              {
-                title: "Use '-' in the date format",
-                edits: [
-                  {
-                    start: fmt.start,
-                    end: fmt.end,
-                    newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")),
-                  },
-                ],
-                preferred: true,
-              },
-            ],
-          });
+          ctx.report(
+            fmt,
+            "dateFormat",
+            { chars: bad, service: profile.label },
+            {
+              fixes: [
+                {
+                  title: "Use '-' in the date format",
+                  edits: [
+                    {
+                      start: fmt.start,
+                      end: fmt.end,
+                      newText: tdlString([...fmt.value].map((ch) => (bad.includes(ch) ? "-" : ch)).join("")),
+                    },
+                  ],
+                  preferred: true,
+                },
+              ],
+            },
+          );
           return;
         }
         if (info.prop?.charset && info.props.length === 1 && (part.kind === "ref" || part.fnName === "lower" || part.fnName === "upper")) {
           const c = charsetFind(info.prop.charset, (code) => profile.forbiddenKeyChar!(code));
           if (c < 0) return;
-          ctx.report(
-            part,
-            `'${info.prop.name}' may contain ${showChar(String.fromCharCode(c))} (its charset "${info.prop.charset.source}"), which cannot appear in a ${profile.label} key: narrow the charset or encode the value`,
-          );
+          ctx.report(part, "charset", {
+            name: info.prop.name,
+            char: String.fromCharCode(c),
+            charset: info.prop.charset.source,
+            service: profile.label,
+          });
         }
       });
     }
   },
-};
+});
 
-export const tooLong: Rule = {
+export const tooLong = defineRule({
   code: "key/too-long",
   severity: "error",
   family: "Keys",
@@ -279,16 +320,18 @@ export const tooLong: Rule = {
     summary: "the longest key exceeds the service's key size (Azure: 1 KiB in UTF-16, 512 characters)",
     why: "The service rejects a key over its size limit; the longest values of the parts reach it.",
   },
+  messages: {
+    tooLong: (p: { key: string; chars: number; bytes: number; encoding: string; service: string; limit: number }) =>
+      `the longest ${p.key} is ${formatCount(p.chars)} characters = ${formatCount(p.bytes)} bytes (${p.encoding}); ${p.service} allows ${formatCount(p.limit)} bytes. Shorten its parts or declare tighter string lengths.`,
+  },
+
   checkTable(ctx) {
     for (const key of tableKeys(ctx)) {
       const bytes = keyBytes(key.expr, ctx.props, ctx.profile);
       if (!Number.isFinite(bytes) || bytes <= key.limit) continue;
       const chars = maxKeyChars(key.expr, ctx.props);
       const encoding = ctx.profile.keyEncoding === "utf16" ? "UTF-16, 2 bytes a character" : "UTF-8";
-      ctx.report(
-        key.expr,
-        `the longest ${key.label} is ${formatCount(chars)} characters = ${formatCount(bytes)} bytes (${encoding}); ${ctx.profile.label} allows ${formatCount(key.limit)} bytes. Shorten its parts or declare tighter string lengths.`,
-      );
+      ctx.report(key.expr, "tooLong", { key: key.label, chars, bytes, encoding, service: ctx.profile.label, limit: key.limit });
     }
   },
-};
+});

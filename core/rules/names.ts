@@ -4,21 +4,27 @@
  */
 import { Name } from "../tdl/ast";
 import { SYSTEM_PROPERTIES } from "../model/references";
-import { FileContext, Report, Rule, TableContext } from "./rule";
+import { defineRule, Report } from "./rule";
 import { suggester } from "./spelling";
 import { clip, listNames } from "../text/words";
 
-export const unknownProperty: Rule = {
+export const unknownProperty = defineRule({
   code: "unknown-property",
   severity: "error",
   family: "Syntax and meaning",
+  traits: { broken: true },
   docs: {
     summary: "a key, query or transaction names an undeclared property",
     why: "Without the property's type and values, nothing about the key or query can be checked.",
     fix: "the closest declared name",
   },
+  messages: {
+    unknown: (p: { name: string; table: string; known: string; guess?: string }) =>
+      `unknown property '${clip(p.name)}': table '${clip(p.table)}' does not declare it (${p.known})` +
+      (p.guess ? `. Did you mean '${p.guess}'?` : ""),
+  },
   onBrokenTables: true,
-  checkTable(ctx: TableContext) {
+  checkTable(ctx) {
     const declared = [...ctx.props.keys()];
     const suggest = suggester(declared);
     // Listed once per table, shortened: a table of thousands of properties must not make every message that long.
@@ -29,8 +35,8 @@ export const unknownProperty: Rule = {
       const guess = suggest(ref.name);
       ctx.report(
         ref,
-        `unknown property '${clip(ref.name)}': table '${clip(ctx.table.name.text)}' does not declare it (${known})` +
-          (guess ? `. Did you mean '${guess}'?` : ""),
+        "unknown",
+        { name: ref.name, table: ctx.table.name.text, known, ...(guess ? { guess } : {}) },
         {
           fixes: guess
             ? [{ title: `Change to '${guess}'`, edits: [{ start: ref.start, end: ref.end, newText: guess }], preferred: true }]
@@ -39,9 +45,14 @@ export const unknownProperty: Rule = {
       );
     }
   },
+});
+
+const duplicateMessages = {
+  twice: (p: { what: string; name: string }) =>
+    `${p.what} '${clip(p.name)}' is declared twice; the first declaration counts: rename or remove this one`,
 };
 
-function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: Report): void {
+function reportDuplicates(names: Array<{ name: Name; base: number }>, what: string, report: Report<typeof duplicateMessages>): void {
   const first = new Map<string, Name>();
   for (const { name: n, base } of names) {
     if (!n.text) continue;
@@ -49,25 +60,24 @@ function reportDuplicates(names: Array<{ name: Name; base: number }>, what: stri
       first.set(n.text, n);
       continue;
     }
-    report(
-      { start: n.start + base, end: n.end + base },
-      `${what} '${clip(n.text)}' is declared twice; the first declaration counts: rename or remove this one`,
-    );
+    report({ start: n.start + base, end: n.end + base }, "twice", { what, name: n.text });
   }
 }
 
 const local = (names: Name[]) => names.map((name) => ({ name, base: 0 }));
 
-export const duplicateName: Rule = {
+export const duplicateName = defineRule({
   code: "duplicate-name",
   severity: "error",
   family: "Syntax and meaning",
+  traits: { broken: true },
   docs: {
     summary: "two tables, properties, indexes or access patterns share a name",
     why: "The first declaration counts; the second would silently be ignored.",
   },
+  messages: duplicateMessages,
   onBrokenTables: true,
-  checkFile(ctx: FileContext) {
+  checkFile(ctx) {
     reportDuplicates(
       ctx.tables.map((t) => ({ name: t.table.name, base: t.base })),
       "table",
@@ -80,4 +90,4 @@ export const duplicateName: Rule = {
     reportDuplicates(local(t.indexes.map((i) => i.name)), "index", ctx.report);
     reportDuplicates(local(t.accesses.map((a) => a.name)), "access pattern", ctx.report);
   },
-};
+});

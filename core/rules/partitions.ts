@@ -8,7 +8,7 @@ import { renderKey, sampleValues } from "../model/keys";
 import { formatBytes, formatPercent } from "../tdl/numbers";
 import { formatCount } from "../text/words";
 import { appendComposites, appendSplits, hashPrefix, preferFirst, prefixBuckets } from "../fixes/candidates";
-import { Rule, TableContext } from "./rule";
+import { defineRule, TableContext } from "./rule";
 
 /**
  * What the partition's target is and what the moment's writes put on the
@@ -30,50 +30,61 @@ function hotKeyExample(ctx: TableContext, pk: KeyInfo): string {
   return renderKey(pk.expr, { props: ctx.props, values: sampleValues(ctx.props) });
 }
 
-export const appendOnly: Rule = {
+export const appendOnly = defineRule({
   code: "partition/append-only",
   severity: "warning",
   family: "Partitions and load",
+  traits: { partition: true },
   docs: {
     summary: "new entities' partition keys pile up at the end (or start) of the key order: an increasing leading part, or a time bucket",
     why: "The service splits tables into range partitions; keys that always land at the end send every insert to one partition on one server.",
     fix: '`hash(P, 4) + ","` in front; for a time bucket, `bucket(Q, n) + ","` with Q what the queries pin, else an identity (else the time itself), n from the written load (16 without a rate): reads over a time range then fan out to n partitions',
   },
+  messages: {
+    appendOnly: (p: { name: string; order: "increasing" | "decreasing" }) =>
+      `${p.order === "decreasing" ? "prepend-only" : "append-only"} partition key: '${p.name}' is ${p.order}: new entities get partition keys next to each other at the ${p.order === "decreasing" ? "start" : "end"} of the key order, so all inserts hit one range partition on one server. ` +
+      "Disperse the keys with a hash prefix.",
+    timeBucket: (p: { name: string }) =>
+      `append-only partition key: a time bucket of '${p.name}': at any moment every new entity gets the same partition key, so all inserts hit one range partition on one server. ` +
+      "Spread the bucket with another property.",
+  },
+
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     const pk = est.pk;
     const lead = pk?.parts.find((p) => p.props.length);
     if (!pk || !lead?.monotonic) return;
-    const end = lead.monotonic === "decreasing" ? "start" : "end";
-    const what =
-      lead.monotonic === "bucket"
-        ? `a time bucket of '${lead.prop?.name ?? lead.props[0]}': at any moment every new entity gets the same partition key`
-        : `'${lead.prop?.name ?? lead.props[0]}' is ${lead.monotonic}: new entities get partition keys next to each other at the ${end} of the key order`;
     const facts = tableFacts(ctx.table, ctx.props);
     const sized = writeLoad(ctx, facts) ?? { writes: 0, target: 0 };
     const fixes =
       lead.monotonic === "bucket"
         ? prefixBuckets(ctx, pk, est.rk, sized.writes, sized.target)
         : [hashPrefix(ctx, pk, lead), ...prefixBuckets(ctx, pk, est.rk, sized.writes, sized.target)].filter((f) => !!f);
-    ctx.report(
-      pk.expr,
-      `${lead.monotonic === "decreasing" ? "prepend-only" : "append-only"} partition key: ${what}, so all inserts hit one range partition on one server. ` +
-        (lead.monotonic === "bucket" ? "Spread the bucket with another property." : "Disperse the keys with a hash prefix."),
-      { fixes: preferFirst(fixes) },
-    );
+    const name = lead.prop?.name ?? lead.props[0];
+    const more = { fixes: preferFirst(fixes) };
+    if (lead.monotonic === "bucket") ctx.report(pk.expr, "timeBucket", { name }, more);
+    else ctx.report(pk.expr, "appendOnly", { name, order: lead.monotonic }, more);
   },
-};
+});
 
-export const singleValue: Rule = {
+export const singleValue = defineRule({
   code: "partition/single-value",
   severity: "warning",
   family: "Partitions and load",
+  traits: { partition: true },
   docs: {
     summary: "the partition key has one possible value",
     why: "The whole table is one partition, served by one server: its throughput target is the table's.",
     fix: "append a `bucket` of the property the queries pin (else an identity), or the property itself",
     severityNote: "warning (info without estimates)",
   },
+  messages: {
+    singleValue: (p: { rows?: number }) =>
+      `the partition key has one possible value: the whole table is one partition on one server` +
+      (p.rows !== undefined ? ` (≈ ${formatCount(p.rows)} entities)` : "") +
+      `. Add a property that splits it.`,
+  },
+
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     const pk = est.pk;
@@ -83,79 +94,112 @@ export const singleValue: Rule = {
     const facts = tableFacts(ctx.table, ctx.props);
     const sized = writeLoad(ctx, facts) ?? { writes: facts.load.total, target: 0 };
     const fixes = appendSplits(ctx, pk, est.rk, sized.writes, sized.target);
-    ctx.report(
-      pk.expr,
-      `the partition key has one possible value: the whole table is one partition on one server` +
-        (est.rows !== undefined ? ` (≈ ${formatCount(est.rows)} entities)` : "") +
-        `. Add a property that splits it.`,
-      { fixes: preferFirst(fixes), severity: hasEstimates ? "warning" : "info" },
-    );
+    ctx.report(pk.expr, "singleValue", est.rows !== undefined ? { rows: est.rows } : {}, {
+      fixes: preferFirst(fixes),
+      severity: hasEstimates ? "warning" : "info",
+    });
   },
-};
+});
 
-function hotMessage(ctx: TableContext, facts: TableFacts, figure: string, target: string): string {
-  const { est, load } = facts;
-  const top = [...load.patterns]
+/** The figures of a hot partition's message: its load and the target in one unit, the busiest patterns, the key. */
+interface HotData {
+  load: number;
+  target: number;
+  unit: "entities/s" | "RU/s";
+  /** The hottest partition's key, rendered from sample values. */
+  example: string;
+  /** Up to three patterns with their peak rate on it, busiest first. */
+  patterns: Array<{ name: string; perSecond: number }>;
+}
+
+function hotData(ctx: TableContext, facts: TableFacts, load: number, target: number, unit: HotData["unit"]): HotData {
+  const patterns = [...facts.load.patterns]
     .filter((p) => p.hottest > 0)
     .sort((a, b) => b.hottest - a.hottest)
     .slice(0, 3)
-    .map((p) => `${p.access.name.text} ${formatCount(p.hottest)}/s`)
-    .join(", ");
-  const example = hotKeyExample(ctx, est.pk!);
-  if (load.temporal) {
-    return (
-      `${figure} on the current partition (such as '${example}'): ${temporalCause(est.pk!)}, however many partitions pile up over time (${top}); ` +
-      `the target is ${target}. Spread the moment's writes with another property in front of it.`
-    );
-  }
-  const share = est.hotShare >= 0.9999 ? "every entity" : `${formatCount(est.hotShare * 100)}% of the traffic`;
-  return (
-    `${figure} on partition '${example}' (the hottest partition takes ${share}: ${top}); the target is ${target}. ` +
-    `Split the hot value with another property in the partition key.`
-  );
+    .map((p) => ({ name: p.access.name.text, perSecond: p.hottest }));
+  return { load, target, unit, example: hotKeyExample(ctx, facts.est.pk!), patterns };
 }
 
-/** Why a key that moves with time concentrates the moment's writes, in words. */
-function temporalCause(pk: KeyInfo): string {
+const hotFigures = (p: HotData) => ({
+  figure: `≈ ${formatCount(p.load)} ${p.unit}`,
+  target: `${formatCount(p.target)} ${p.unit} per partition`,
+  top: p.patterns.map((x) => `${x.name} ${formatCount(x.perSecond)}/s`).join(", "),
+});
+
+/** What moves with time in the partition key: its leading part, how, and the share of the moment's writes the hottest of its partitions takes. */
+interface Moving {
+  name: string;
+  monotonic: "bucket" | "increasing" | "decreasing";
+  /** The bucket's adjective ("hourly"), when it is a time bucket of a known width. */
+  adjective?: string;
+  writeShare: number;
+}
+
+function movingPart(pk: KeyInfo): Moving {
   const { parts, writeShare } = pk.temporal!;
   const lead = parts[0];
   const name = lead.timeBucket?.prop ?? lead.prop?.name ?? lead.props[0];
-  const spread =
-    writeShare >= 0.9999
-      ? "one partition"
-      : `one partition per value of the other key parts (the hottest takes ${formatPercent(writeShare)} of them)`;
-  if (lead.monotonic === "bucket") {
-    const adjective = lead.timeBucket?.adjective;
-    const bucket = adjective ? `${/^[aeiou]|^hour/.test(adjective) ? "an" : "a"} ${adjective} time bucket` : "a time bucket";
-    return `the partition key is ${bucket} of '${name}', so every write of the current moment lands in ${spread}`;
-  }
-  const end = lead.monotonic === "decreasing" ? "start" : "end";
-  return `'${name}' in the partition key is ${lead.monotonic}, so every write of the current moment lands in ${spread} at the ${end} of the key order`;
+  const monotonic = lead.monotonic === "decreasing" ? "decreasing" : lead.monotonic === "bucket" ? "bucket" : "increasing";
+  return { name, monotonic, ...(lead.timeBucket?.adjective ? { adjective: lead.timeBucket.adjective } : {}), writeShare };
 }
 
-export const hot: Rule = {
+/** Why a key that moves with time concentrates the moment's writes, in words. */
+function temporalCause(m: Moving): string {
+  const spread =
+    m.writeShare >= 0.9999
+      ? "one partition"
+      : `one partition per value of the other key parts (the hottest takes ${formatPercent(m.writeShare)} of them)`;
+  if (m.monotonic === "bucket") {
+    const bucket = m.adjective ? `${/^[aeiou]|^hour/.test(m.adjective) ? "an" : "a"} ${m.adjective} time bucket` : "a time bucket";
+    return `the partition key is ${bucket} of '${m.name}', so every write of the current moment lands in ${spread}`;
+  }
+  const end = m.monotonic === "decreasing" ? "start" : "end";
+  return `'${m.name}' in the partition key is ${m.monotonic}, so every write of the current moment lands in ${spread} at the ${end} of the key order`;
+}
+
+export const hot = defineRule({
   code: "partition/hot",
   severity: "warning",
   family: "Partitions and load",
+  traits: { partition: true },
   docs: {
     summary:
       "the hottest partition's peak load (writes with index rows, plus entities scanned) exceeds the target: 2,000 entities/s on Azure, 10,000 RU/s on Cosmos DB; when the key moves with time (increasing, or a time bucket) the current partition takes every write of the moment",
     why: "Above the per-partition target the partition's server runs hot and the service throttles it (503 Server Busy). Load is temporal: however many partitions a time-bucketed key accumulates, only the current one is written.",
     fix: "append a `bucket` of the property the queries pin, or that property (a moving key: a `bucket` in front); buckets sized from the written load, at most 64",
   },
+  messages: {
+    hot: (p: HotData & { share: number }) => {
+      const f = hotFigures(p);
+      const share = p.share >= 0.9999 ? "every entity" : `${formatCount(p.share * 100)}% of the traffic`;
+      return (
+        `${f.figure} on partition '${p.example}' (the hottest partition takes ${share}: ${f.top}); the target is ${f.target}. ` +
+        `Split the hot value with another property in the partition key.`
+      );
+    },
+    temporal: (p: HotData & { moving: Moving }) => {
+      const f = hotFigures(p);
+      return (
+        `${f.figure} on the current partition (such as '${p.example}'): ${temporalCause(p.moving)}, however many partitions pile up over time (${f.top}); ` +
+        `the target is ${f.target}. Spread the moment's writes with another property in front of it.`
+      );
+    },
+  },
+
   checkTable(ctx) {
     const target = ctx.profile.partitionTarget;
     const facts = tableFacts(ctx.table, ctx.props);
     const pk = facts.est.pk;
     if (!target || !pk || facts.load.hottest <= 0) return;
-    let message: string;
+    let data: HotData;
     if (target.unit === "RU/s") {
       if (facts.load.hottestRU <= target.value) return;
-      message = hotMessage(ctx, facts, `≈ ${formatCount(facts.load.hottestRU)} RU/s`, `${formatCount(target.value)} RU/s per partition`);
+      data = hotData(ctx, facts, facts.load.hottestRU, target.value, "RU/s");
     } else {
       const limit = ctx.options.partitionTargetEntitiesPerSecond ?? target.value;
       if (facts.load.hottest <= limit) return;
-      message = hotMessage(ctx, facts, `≈ ${formatCount(facts.load.hottest)} entities/s`, `${formatCount(limit)} entities/s per partition`);
+      data = hotData(ctx, facts, facts.load.hottest, limit, "entities/s");
     }
     const sized = writeLoad(ctx, facts)!;
     // Behind a time bucket or an increasing part, another part splits the current partition but keeps the
@@ -163,20 +207,29 @@ export const hot: Rule = {
     const fixes = facts.load.temporal
       ? [...prefixBuckets(ctx, pk, facts.est.rk, sized.writes, sized.target), ...appendComposites(ctx, pk, facts.est.rk)]
       : appendSplits(ctx, pk, facts.est.rk, sized.writes, sized.target);
-    ctx.report(pk.expr, message, { fixes: preferFirst(fixes) });
+    const more = { fixes: preferFirst(fixes) };
+    if (facts.load.temporal) ctx.report(pk.expr, "temporal", { ...data, moving: movingPart(pk) }, more);
+    else ctx.report(pk.expr, "hot", { ...data, share: facts.est.hotShare }, more);
   },
-};
+});
 
-export const tooLarge: Rule = {
+export const tooLarge = defineRule({
   code: "partition/too-large",
   severity: "warning",
   family: "Partitions and load",
+  traits: { partition: true },
   docs: {
     summary: "the largest partition's data exceeds the guidance (Tablestore 10 GB) or the limit (Cosmos DB 20 GB)",
     why: "A partition cannot be split by the service; past the limit writes fail, past the guidance it balances badly.",
     fix: "concatenate a row-key property into the partition key",
     severityNote: "warning / error",
   },
+  messages: {
+    tooLarge: (p: { bytes: number; rows: number; entitySize: number; service: string; hard: boolean; limit: number }) =>
+      `the largest partition holds ≈ ${formatBytes(p.bytes)} (${formatCount(p.rows)} rows of ${formatBytes(p.entitySize)}); ` +
+      `${p.service} ${p.hard ? "allows" : "advises at most"} ${formatBytes(p.limit)} per partition. Concatenate further key properties into the partition key.`,
+  },
+
   checkTable(ctx) {
     const limit = ctx.profile.partitionSize;
     const { est } = tableFacts(ctx.table, ctx.props);
@@ -188,9 +241,16 @@ export const tooLarge: Rule = {
     const fixes = appendSplits(ctx, est.pk, est.rk, splits, 1, rkProps);
     ctx.report(
       est.pk.expr,
-      `the largest partition holds ≈ ${formatBytes(bytes)} (${formatCount(est.rows * est.hotShare * est.rowsPerEntity)} rows of ${formatBytes(est.entitySize)}); ` +
-        `${ctx.profile.label} ${limit.hard ? "allows" : "advises at most"} ${formatBytes(limit.bytes)} per partition. Concatenate further key properties into the partition key.`,
+      "tooLarge",
+      {
+        bytes,
+        rows: est.rows * est.hotShare * est.rowsPerEntity,
+        entitySize: est.entitySize,
+        service: ctx.profile.label,
+        hard: !!limit.hard,
+        limit: limit.bytes,
+      },
       { fixes: preferFirst(fixes), severity: limit.hard ? "error" : "warning" },
     );
   },
-};
+});

@@ -14,7 +14,7 @@ import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers"
 import { charsetMin } from "../model/charset";
 import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
-import { Rule, TableContext } from "./rule";
+import { defineRule, TableContext } from "./rule";
 import { secondTable } from "../fixes/second-table";
 import { detectEol, indentOf } from "../tdl/line-ends";
 import { clip } from "../text/words";
@@ -23,22 +23,27 @@ function eachQuery(ctx: TableContext, fn: (qa: QueryAnalysis) => void): void {
   for (const qa of tableFacts(ctx.table, ctx.props).queries) fn(qa);
 }
 
-export const filterSyntax: Rule = {
+export const filterSyntax = defineRule({
   code: "syntax",
   severity: "error",
   family: "Syntax and meaning",
+  traits: { broken: true, neverSuppress: true },
   docs: {
     summary: "the text (or a `filter` string) does not parse; later errors are still found",
     why: "A design that does not parse cannot be checked; the parser recovers so that the rest still is.",
   },
+  messages: {
+    syntax: (p: { why: string }) => p.why,
+  },
+
   checkTable(ctx) {
     eachQuery(ctx, ({ filterError }) => {
-      if (filterError) ctx.report(filterError, filterError.message);
+      if (filterError) ctx.report(filterError, "syntax", { why: filterError.message });
     });
   },
-};
+});
 
-export const queryClass: Rule = {
+export const queryClass = defineRule({
   code: "query/class",
   severity: "hint",
   family: "Queries",
@@ -47,14 +52,17 @@ export const queryClass: Rule = {
       "every query: its class and estimates, e.g. `row-range · 1 partition · scans ≈ 333 to return ≈ 333`, or for a fan-out over a bucket no condition pins `partition-range · 16 × ≈ 1 partition` (16 requests; shown as CodeLens and hover, kept out of the Problems panel)",
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
+  messages: {
+    class: (p: { summary: string; via?: string }) => p.summary + (p.via ? ` (served by index ${p.via})` : ""),
+  },
+
   checkTable(ctx) {
     eachQuery(ctx, ({ query, classification: c }) => {
       if (!c) return;
-      const via = c.via && c.via !== "rowKey" ? ` (served by index ${c.via})` : "";
-      ctx.report(query.name, summary(c) + via);
+      ctx.report(query.name, "class", { summary: summary(c), ...(c.via && c.via !== "rowKey" ? { via: c.via } : {}) });
     });
   },
-};
+});
 
 /**
  * An `index` whose row key leads with the query's filtered properties (equalities
@@ -101,7 +109,16 @@ function separatorAfter(p: PropertyInfo, profile: ServiceProfile): string {
   return separatorBelow(charsetMin(p.charset), profile) ?? ",";
 }
 
-export const tableScan: Rule = {
+const SECOND_TABLE = "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
+
+/** What a table scan's message advises, by what the query pins. */
+const SCAN_ADVICE = {
+  branches: "Issue the branches as separate point or range queries.",
+  index: "Add an index row ordered by the filtered properties.",
+  secondTable: SECOND_TABLE,
+};
+
+export const tableScan = defineRule({
   code: "query/table-scan",
   severity: "warning",
   family: "Queries",
@@ -110,6 +127,13 @@ export const tableScan: Rule = {
     why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
     fix: "an `index` when the query pins the partition; otherwise the message suggests a second table",
   },
+  messages: {
+    scan: (p: { query: string; reason?: string; scanned?: number; advice: "branches" | "index" | "secondTable" }) =>
+      `query '${p.query}' is a table scan: ${p.reason ?? "every partition is read"}` +
+      (p.scanned !== undefined ? ` (≈ ${formatCount(p.scanned)} entities a call)` : "") +
+      `. ${SCAN_ADVICE[p.advice]}`,
+  },
+
   checkTable(ctx) {
     const pkProps = tableFacts(ctx.table, ctx.props).est.pk?.props ?? new Set<string>();
     eachQuery(ctx, ({ query, classification: c }) => {
@@ -117,20 +141,23 @@ export const tableScan: Rule = {
       const pinsPartition =
         !!query.where && pkProps.size > 0 && [...pkProps].every((p) => query.where!.some((w) => w.property.text === p && w.op === "="));
       const fix = pinsPartition ? indexFix(ctx, query) : c.orAcrossPartitions ? undefined : secondTable(ctx, query);
-      const cost = c.scanned !== null ? ` (≈ ${formatCount(c.scanned)} entities a call)` : "";
-      const advice = c.orAcrossPartitions
-        ? "Issue the branches as separate point or range queries."
-        : pinsPartition
-          ? "Add an index row ordered by the filtered properties."
-          : "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one.";
-      ctx.report(query.name, `query '${query.name.text}' is a table scan: ${c.reasons[0] ?? "every partition is read"}${cost}. ${advice}`, {
-        fixes: fix ? [fix] : undefined,
-      });
+      const advice = c.orAcrossPartitions ? "branches" : pinsPartition ? "index" : "secondTable";
+      ctx.report(
+        query.name,
+        "scan",
+        {
+          query: query.name.text,
+          ...(c.reasons[0] !== undefined ? { reason: c.reasons[0] } : {}),
+          ...(c.scanned !== null ? { scanned: c.scanned } : {}),
+          advice,
+        },
+        { fixes: fix ? [fix] : undefined },
+      );
     });
   },
-};
+});
 
-export const lowSelectivity: Rule = {
+export const lowSelectivity = defineRule({
   code: "query/low-selectivity",
   severity: "warning",
   family: "Queries",
@@ -139,6 +166,25 @@ export const lowSelectivity: Rule = {
     why: "Scanned entities count toward the partition's and the account's targets, returned or not.",
     fix: "an `index` whose row key leads with the filtered properties",
   },
+  messages: {
+    lowSelectivity: (p: {
+      query: string;
+      scanned: number;
+      returned: number;
+      perSecond: number;
+      rate: string;
+      advice: "index" | "rowKey" | "secondTable";
+      lead?: string;
+    }) =>
+      `query '${p.query}' scans ≈ ${formatCount(p.scanned)} entities to return ≈ ${formatCount(p.returned)} (${formatCount(p.scanned / p.returned)} scanned for each one returned; ` +
+      `≈ ${formatCount(p.scanned * p.perSecond)} entities/s at ${p.rate}). ` +
+      (p.advice === "rowKey"
+        ? `It names only its partition, so it reads all of it: bound it by the row key${p.lead ? ` (a range on ${p.lead})` : ""} so that it reads about what it returns.`
+        : p.advice === "secondTable"
+          ? SECOND_TABLE
+          : "Add an index whose row key leads with the filtered properties."),
+  },
+
   checkTable(ctx) {
     eachQuery(ctx, ({ query, classification: c }) => {
       if (!query.rate || !c || c.class === "table-scan" || c.scanned === null || c.returned === null || c.returned <= 0) return;
@@ -153,22 +199,24 @@ export const lowSelectivity: Rule = {
       const lead = est.rk?.parts.find((p) => p.props.length);
       // Across partitions, index rows (which live in each entity's partition) cannot narrow it: a table keyed for it can.
       const fix = index ?? (c.class === "partition-range" ? secondTable(ctx, query) : undefined);
-      const advice = index
-        ? "Add an index whose row key leads with the filtered properties."
-        : partitionOnly
-          ? `It names only its partition, so it reads all of it: bound it by the row key${lead?.prop ? ` (a range on ${lead.prop.name})` : ""} so that it reads about what it returns.`
-          : c.class === "partition-range"
-            ? "Key a second table for this query (its filtered properties in the PartitionKey), written alongside this one."
-            : "Add an index whose row key leads with the filtered properties.";
+      const advice = index ? "index" : partitionOnly ? "rowKey" : c.class === "partition-range" ? "secondTable" : "index";
       ctx.report(
         query.name,
-        `query '${query.name.text}' scans ≈ ${formatCount(c.scanned)} entities to return ≈ ${formatCount(c.returned)} (${formatCount(ratio)} scanned for each one returned; ` +
-          `≈ ${formatCount(c.scanned * query.rate.perSecond)} entities/s at ${query.rate.raw}). ${advice}`,
+        "lowSelectivity",
+        {
+          query: query.name.text,
+          scanned: c.scanned,
+          returned: c.returned,
+          perSecond: query.rate.perSecond,
+          rate: query.rate.raw,
+          advice,
+          ...(advice === "rowKey" && lead?.prop ? { lead: lead.prop.name } : {}),
+        },
         { fixes: fix ? [fix] : undefined },
       );
     });
   },
-};
+});
 
 /** Largest value of each integer type, as the language writes it. */
 const TYPE_MAX = { int: "2147483647", int64: "9223372036854775807" } as const;
@@ -190,7 +238,7 @@ function nonNegativeFact(prop: PropertyInfo): Fix | undefined {
   };
 }
 
-export const unorderedRange: Rule = {
+export const unorderedRange = defineRule({
   code: "query/unordered-range",
   severity: "error",
   family: "Queries",
@@ -199,6 +247,12 @@ export const unorderedRange: Rule = {
     why: "The key range does not match the property range, so the query returns the wrong entities or must scan.",
     fix: "the key rule's fix",
   },
+  messages: {
+    unordered: (p: { query: string; property: string; op: string; part: string; reason: string }) =>
+      `query '${clip(p.query)}' ranges over '${clip(p.property)}' (${p.op}), but its key part ${clip(p.part)} does not keep order: ${p.reason}. ` +
+      `The key range does not match the property range, so the query cannot be served as a range.`,
+  },
+
   checkTable(ctx) {
     const facts = tableFacts(ctx.table, ctx.props);
     eachQuery(ctx, ({ query, mapping }) => {
@@ -219,10 +273,10 @@ export const unorderedRange: Rule = {
       }
       ctx.report(
         query.name,
-        `query '${clip(query.name.text)}' ranges over '${clip(cond.property.text)}' (${cond.op}), but its key part ${clip(ctx.text.slice(part.part.start, part.part.end))} does not keep order: ${reason}. ` +
-          `The key range does not match the property range, so the query cannot be served as a range.`,
+        "unordered",
+        { query: query.name.text, property: cond.property.text, op: cond.op, part: ctx.text.slice(part.part.start, part.part.end), reason },
         { fixes: fix ? [fix] : undefined },
       );
     });
   },
-};
+});

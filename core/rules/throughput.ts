@@ -7,9 +7,9 @@
  */
 import { tableFacts } from "../model/facts";
 import { formatCount, listNames } from "../text/words";
-import { Rule } from "./rule";
+import { defineRule } from "./rule";
 
-export const account: Rule = {
+export const account = defineRule({
   code: "throughput/account",
   severity: "warning",
   family: "Partitions and load",
@@ -18,6 +18,20 @@ export const account: Rule = {
       "every pattern of the file together exceeds the account target (Azure: 20,000 entities/s); a table scan's reads count as that query's cost, named in the message",
     why: "Past the account target the service throttles the whole account; spread the load over several accounts or tables. A scan's reads grow with the table: key the query instead.",
   },
+  messages: {
+    total: (p: { total: number; table: string; tableTotal: number; service: string; target: number; scanned: number }) =>
+      `the patterns of this design total ≈ ${formatCount(p.total)} entities/s at peak (table '${p.table}': ≈ ${formatCount(p.tableTotal)}); ` +
+      `the ${p.service} account target is ${formatCount(p.target)} entities/s. Spread the load over several storage accounts or tables.` +
+      (p.scanned > 0 ? ` (Table scans read ≈ ${formatCount(p.scanned)} entities/s more: see query/table-scan.)` : ""),
+    scans: (p: { scanned: number; queries: string[]; table: string; service: string; target: number; total: number }) =>
+      `the table scans of this design read ≈ ${formatCount(p.scanned)} entities/s at peak (${listNames(
+        p.queries.map((q) => `'${q}'`),
+        3,
+      )} of table '${p.table}'), ` +
+      `past the ${p.service} account target of ${formatCount(p.target)} entities/s; the other patterns total ≈ ${formatCount(p.total)}. ` +
+      `A scan's reads grow with the table, not with the load: key the ${p.queries.length === 1 ? "query" : "queries"} so that ${p.queries.length === 1 ? "it is" : "they are"} not a scan (query/table-scan), rather than spread over accounts.`,
+  },
+
   checkFile(ctx) {
     const target = ctx.profile.accountTargetEntitiesPerSecond;
     if (!target) return;
@@ -35,24 +49,20 @@ export const account: Rule = {
     const at = (l: (typeof loads)[number]) => ({ start: l.t.base + l.t.table.name.start, end: l.t.base + l.t.table.name.end });
     if (total > target) {
       const name = top.t.table.name.text;
-      ctx.report(
-        at(top),
-        `the patterns of this design total ≈ ${formatCount(total)} entities/s at peak (table '${name}': ≈ ${formatCount(top.total)}); ` +
-          `the ${ctx.profile.label} account target is ${formatCount(target)} entities/s. Spread the load over several storage accounts or tables.` +
-          (scanned > 0 ? ` (Table scans read ≈ ${formatCount(scanned)} entities/s more: see query/table-scan.)` : ""),
-      );
+      ctx.report(at(top), "total", { total, table: name, tableTotal: top.total, service: ctx.profile.label, target, scanned });
       return;
     }
     const scanning = loads.filter((l) => l.scans.length).reduce((a, b) => (sum(b) > sum(a) ? b : a));
-    const names = scanning.scans.map((p) => `'${p.access.name.text}'`);
-    ctx.report(
-      at(scanning),
-      `the table scans of this design read ≈ ${formatCount(scanned)} entities/s at peak (${listNames(names, 3)} of table '${scanning.t.table.name.text}'), ` +
-        `past the ${ctx.profile.label} account target of ${formatCount(target)} entities/s; the other patterns total ≈ ${formatCount(total)}. ` +
-        `A scan's reads grow with the table, not with the load: key the ${names.length === 1 ? "query" : "queries"} so that ${names.length === 1 ? "it is" : "they are"} not a scan (query/table-scan), rather than spread over accounts.`,
-    );
+    ctx.report(at(scanning), "scans", {
+      scanned,
+      queries: scanning.scans.map((p) => p.access.name.text),
+      table: scanning.t.table.name.text,
+      service: ctx.profile.label,
+      target,
+      total,
+    });
   },
-};
+});
 
 function sum(l: { scans: Array<{ total: number }> }): number {
   return l.scans.reduce((n, p) => n + p.total, 0);

@@ -8,17 +8,25 @@
  */
 import { tableFacts } from "../model/facts";
 import { Fix } from "../findings";
-import { Rule } from "./rule";
+import { defineRule } from "./rule";
 
-export const dateNotIncreasing: Rule = {
+export const dateNotIncreasing = defineRule({
   code: "partition/date-not-increasing",
   severity: "info",
   family: "Partitions and load",
+  traits: { partition: true },
   docs: {
     summary: "the partition key is a time bucket (`date(P, format)`) of a datetime that is not declared `increasing` (nor `decreasing`)",
     why: "A creation or event time moves with the clock: every write of the moment lands on the current bucket's partition. Declared `increasing`, the load rules judge that partition (append-only, hot); undeclared, they cannot see it.",
     fix: "declare the property `increasing` (a fact about the data, when it is the time entities are written)",
   },
+  messages: {
+    undeclared: (p: { adjective: string; name: string; unit: string }) =>
+      `the partition key is ${/^[aeiou]|^hour/.test(p.adjective) ? "an" : "a"} ${p.adjective} bucket of '${p.name}', which is not declared increasing: ` +
+      `if entities are written as it happens (a creation or event time), every write of the moment lands on the current ${p.unit}'s partition, ` +
+      `and the load rules cannot see it. Declare '${p.name}' increasing if it is.`,
+  },
+
   checkTable(ctx) {
     const pk = tableFacts(ctx.table, ctx.props).est.pk;
     const part = pk?.parts.find((p) => p.fn === "date" && p.prop?.type === "datetime" && p.timeBucket);
@@ -32,12 +40,6 @@ export const dateNotIncreasing: Rule = {
       fact: true,
     };
     const bucket = part.timeBucket!;
-    ctx.report(
-      part.part,
-      `the partition key is ${/^[aeiou]|^hour/.test(bucket.adjective) ? "an" : "a"} ${bucket.adjective} bucket of '${prop.name}', which is not declared increasing: ` +
-        `if entities are written as it happens (a creation or event time), every write of the moment lands on the current ${bucket.unit}'s partition, ` +
-        `and the load rules cannot see it. Declare '${prop.name}' increasing if it is.`,
-      { fixes: [fix] },
-    );
+    ctx.report(part.part, "undeclared", { adjective: bucket.adjective, name: prop.name, unit: bucket.unit }, { fixes: [fix] });
   },
-};
+});

@@ -9,7 +9,7 @@ import { formatBytes } from "../tdl/numbers";
 import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";
-import { Rule, TableContext } from "./rule";
+import { defineRule, TableContext } from "./rule";
 import { secondTable } from "../fixes/second-table";
 
 /**
@@ -48,7 +48,7 @@ function trimLiterals<T extends { literal: boolean }>(parts: T[]): T[] {
   return out;
 }
 
-export const crossPartition: Rule = {
+export const crossPartition = defineRule({
   code: "transaction/cross-partition",
   severity: "error",
   family: "Transactions and entities",
@@ -57,6 +57,13 @@ export const crossPartition: Rule = {
     why: "An entity group transaction must stay in one partition; across partitions the service rejects it.",
     fix: "key by the shared properties; the others move into the row key",
   },
+  messages: {
+    crossPartition: (p: { transaction: string; sharing: string[]; differing: string[] }) =>
+      `transaction '${p.transaction}' is not an entity group transaction: its entities share ${p.sharing.join(", ")} but may differ in ` +
+      `${p.differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
+      `Let the transaction decide the partition key: key by ${p.sharing.join(", ")}.`,
+  },
+
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     if (!est.pk || !est.rk) return;
@@ -78,16 +85,15 @@ export const crossPartition: Rule = {
       }
       ctx.report(
         tx.name,
-        `transaction '${tx.name.text}' is not an entity group transaction: its entities share ${[...sharing].join(", ")} but may differ in ` +
-          `${differing.join(", ")}, which the partition key depends on, so they land in different partitions and cannot commit together. ` +
-          `Let the transaction decide the partition key: key by ${[...sharing].join(", ")}.`,
+        "crossPartition",
+        { transaction: tx.name.text, sharing: [...sharing], differing },
         { fixes: fixes.length ? fixes : undefined },
       );
     }
   },
-};
+});
 
-export const transactionTooLarge: Rule = {
+export const transactionTooLarge = defineRule({
   code: "transaction/too-large",
   severity: "error",
   family: "Transactions and entities",
@@ -95,24 +101,46 @@ export const transactionTooLarge: Rule = {
     summary: "more than 100 operations (index rows count) or more than 4 MiB in one batch",
     why: "The service rejects a batch over its operation or size limit.",
   },
+  messages: {
+    tooLarge: (p: {
+      transaction: string;
+      service: string;
+      operations?: number;
+      entities: number;
+      rowsPerEntity: number;
+      opsLimit: number;
+      bytes?: number;
+      bytesLimit: number;
+    }) => {
+      const why: string[] = [];
+      if (p.operations !== undefined)
+        why.push(
+          `${formatCount(p.operations)} operations (${formatCount(p.entities)} entities × ${p.rowsPerEntity} rows each); the limit is ${p.opsLimit}`,
+        );
+      if (p.bytes !== undefined) why.push(`≈ ${formatBytes(p.bytes)}; the limit is ${formatBytes(p.bytesLimit)}`);
+      return `transaction '${p.transaction}' is too large for one ${p.service} batch: ${why.join("; ")}. Split it into smaller groups.`;
+    },
+  },
+
   checkTable(ctx) {
     const { est } = tableFacts(ctx.table, ctx.props);
     for (const tx of ctx.table.accesses) {
       if (tx.kind !== "transaction" || !tx.entities || !Number.isFinite(tx.entities.value)) continue;
       const ops = tx.entities.value * est.rowsPerEntity;
       const bytes = est.entitySize !== undefined ? ops * est.entitySize : undefined;
-      const why: string[] = [];
-      if (ops > ctx.profile.batchMaxOperations)
-        why.push(
-          `${formatCount(ops)} operations (${formatCount(tx.entities.value)} entities × ${est.rowsPerEntity} rows each); the limit is ${ctx.profile.batchMaxOperations}`,
-        );
-      if (bytes !== undefined && bytes > ctx.profile.batchMaxBytes)
-        why.push(`≈ ${formatBytes(bytes)}; the limit is ${formatBytes(ctx.profile.batchMaxBytes)}`);
-      if (!why.length) continue;
-      ctx.report(
-        tx.name,
-        `transaction '${tx.name.text}' is too large for one ${ctx.profile.label} batch: ${why.join("; ")}. Split it into smaller groups.`,
-      );
+      const tooMany = ops > ctx.profile.batchMaxOperations;
+      const tooBig = bytes !== undefined && bytes > ctx.profile.batchMaxBytes;
+      if (!tooMany && !tooBig) continue;
+      ctx.report(tx.name, "tooLarge", {
+        transaction: tx.name.text,
+        service: ctx.profile.label,
+        ...(tooMany ? { operations: ops } : {}),
+        entities: tx.entities.value,
+        rowsPerEntity: est.rowsPerEntity,
+        opsLimit: ctx.profile.batchMaxOperations,
+        ...(tooBig ? { bytes } : {}),
+        bytesLimit: ctx.profile.batchMaxBytes,
+      });
     }
   },
-};
+});

@@ -15,11 +15,19 @@ import { randomUUID } from "node:crypto";
 import { createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import type { TableClient } from "@azure/data-tables";
 import type { EntityRow } from "@protocol/entities";
+import { InputError } from "@core/errors";
 import { sendThrough, serviceError } from "./client-request";
 import { wireEntity } from "./values";
 
-/** What a transaction holds: whole-entity upserts (Replace) and deletes, each delete only if the entity has `etag` (any, without). */
-export type BatchAction = { kind: "upsert"; row: EntityRow } | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
+/**
+ * What a transaction holds: whole-entity upserts (Replace), upserts that
+ * merge the row's properties into an entity that exists (Merge), and
+ * deletes, each delete only if the entity has `etag` (any, without).
+ */
+export type BatchAction =
+  | { kind: "upsert"; row: EntityRow }
+  | { kind: "merge"; row: EntityRow }
+  | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
 
 const CRLF = "\r\n";
 
@@ -68,14 +76,29 @@ export async function submitBatch(
 /** One operation of the changeset: its request line, headers and JSON body. */
 function operation(a: BatchAction, tableUrl: string, changeset: string): string {
   const head = `--${changeset}${CRLF}content-type: application/http${CRLF}content-transfer-encoding: binary${CRLF}${CRLF}`;
-  const keys = a.kind === "upsert" ? a.row : a;
+  const keys = a.kind === "delete" ? a : a.row;
   const url = `${tableUrl}(PartitionKey='${key(keys.partitionKey)}',RowKey='${key(keys.rowKey)}')`;
   if (a.kind === "delete")
     return `${head}DELETE ${url} HTTP/1.1${CRLF}Accept: application/json;odata=minimalmetadata${CRLF}DataServiceVersion: 3.0${CRLF}If-Match: ${a.etag ?? "*"}${CRLF}${CRLF}`;
-  return `${head}PUT ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${JSON.stringify(wireEntity(a.row))}`;
+  // Insert-or-merge is MERGE without If-Match, as insert-or-replace is PUT without it.
+  return `${head}${a.kind === "merge" ? "MERGE" : "PUT"} ${url} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}DataServiceVersion: 3.0${CRLF}Accept: application/json${CRLF}${CRLF}${json(wireEntity(a.row))}`;
 }
 
-/** A key in an entity's address: quotes doubled, then URL-encoded. */
+/**
+ * An operation's JSON with U+2028 and U+2029 escaped: JSON allows them raw,
+ * but a multipart reader that splits lines on them (Azurite's) cuts the body
+ * there and answers 500; escaped, every reader gets the same string.
+ */
+function json(o: unknown): string {
+  return JSON.stringify(o).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/** A key in an entity's address: quotes doubled, then URL-encoded; a lone surrogate is refused by name (no URL can carry it). */
 function key(k: string): string {
+  const at = k.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  if (at >= 0)
+    throw new InputError(
+      `the key '${k.slice(0, 40)}' holds a lone surrogate (U+${k.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: a request cannot address it`,
+    );
   return encodeURIComponent(k.replace(/'/g, "''"));
 }

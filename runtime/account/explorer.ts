@@ -25,6 +25,12 @@ const SAS_CLOCK_SKEW_MS = 5 * 60_000;
 export interface SessionOptions {
   /** Upper bound on one request (the unreachable-endpoint case), in ms. */
   timeoutMs?: number;
+  /**
+   * The SDK pipeline's own retries (default 1). A bulk job sets 0: its
+   * throttle-aware path retries with the guide's back-off and must hear of
+   * every throttling answer to pace itself (runtime/net/throttled.ts).
+   */
+  sdkRetries?: number;
 }
 
 export class AccountSession {
@@ -41,6 +47,7 @@ export class AccountSession {
     // Reads keep Edm.Double on whole numbers (double-policy.ts): what is read is written back with its type.
     this.clients = makeClients(connection, secret, {
       additionalPolicies: [{ policy: keepDoublesPolicy, position: "perRetry" }],
+      ...(options.sdkRetries === undefined ? {} : { retryOptions: { maxRetries: options.sdkRetries } }),
     });
     this.timeoutMs = options.timeoutMs ?? 15_000;
     ({ sharedKey: this.sharedKey, sas: this.sas } = credentialOf(connection, secret));
@@ -173,7 +180,8 @@ export class AccountSession {
    * group transaction: each is written whole or not at all. A batch the
    * service refuses is reported with its reason and the others are still
    * written; a cancel stops before the next batch. `stopOnFailure` throws the
-   * first failure instead.
+   * first failure instead. `merge`: each entity's properties are merged into
+   * the one with its keys (insert or merge), instead of replacing it whole.
    */
   async writeBatches(
     table: string,
@@ -181,6 +189,7 @@ export class AccountSession {
     onProgress?: (done: number, total: number) => void,
     signal?: AbortSignal,
     stopOnFailure = false,
+    merge = false,
   ): Promise<ImportReport> {
     const total = batches.reduce((n, b) => n + b.length, 0);
     const report: ImportReport = { written: 0, batchesWritten: 0, failed: [], notAttempted: 0 };
@@ -189,7 +198,7 @@ export class AccountSession {
         report.notAttempted = batches.slice(i).reduce((n, b) => n + b.length, 0);
         break;
       }
-      const upserts: BatchAction[] = batch.map((row) => ({ kind: "upsert", row }));
+      const upserts: BatchAction[] = batch.map((row) => ({ kind: merge ? "merge" : "upsert", row }));
       try {
         await this.call((abortSignal) => submitBatch(this.clients.table(table), table, upserts, abortSignal), signal, "batchUpsert");
         report.written += batch.length;

@@ -12,6 +12,7 @@
 import { createPipelineRequest } from "@azure/core-rest-pipeline";
 import type { TableClient } from "@azure/data-tables";
 import { EDM_TYPES, EdmType, EntityRow, PageResult, TypedValue } from "@protocol/entities";
+import { InputError } from "@core/errors";
 import { sendThrough, serviceError } from "./client-request";
 import { typed } from "./values";
 
@@ -33,7 +34,7 @@ export interface PageQuery {
 export async function queryPage(client: TableClient, table: string, q: PageQuery, abortSignal: AbortSignal): Promise<PageResult> {
   const params: string[] = [];
   const add = (name: string, value: string | undefined) => {
-    if (value) params.push(`${name}=${encodeURIComponent(value)}`);
+    if (value) params.push(`${name}=${encodeURIComponent(urlSafe(name, value))}`);
   };
   add("$top", q.pageSize === undefined ? undefined : String(q.pageSize));
   add("$select", selectList(q.select));
@@ -65,6 +66,20 @@ export async function queryPage(client: TableClient, table: string, q: PageQuery
       response.headers.get("x-ms-continuation-NextRowKey"),
     ),
   };
+}
+
+/**
+ * A query parameter a URL can carry: a lone surrogate (half of an astral
+ * character) has no UTF-8 form, so it is refused with its position instead
+ * of failing inside encodeURIComponent as "URI malformed".
+ */
+function urlSafe(name: string, value: string): string {
+  const at = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  if (at >= 0)
+    throw new InputError(
+      `the query's ${name} holds a lone surrogate (U+${value.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: a request cannot carry half of a character`,
+    );
+  return value;
 }
 
 /** The names of `$select`, as the SDK sends them (keys by their wire names; the ETag always comes). */

@@ -23,7 +23,8 @@ export function typed(v: unknown): TypedValue {
   if (v && typeof v === "object" && "type" in v && "value" in v)
     return { type: (v as { type: EdmType }).type, value: String((v as { value: unknown }).value) };
   if (typeof v === "boolean") return { type: "Boolean", value: String(v) };
-  if (typeof v === "number") return { type: Number.isInteger(v) && Math.abs(v) < 2 ** 31 ? "Int32" : "Double", value: String(v) };
+  // −2,147,483,648 is an Int32 too: the range is [−2^31, 2^31).
+  if (typeof v === "number") return { type: Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 ? "Int32" : "Double", value: String(v) };
   if (typeof v === "bigint") return { type: "Int64", value: v.toString() };
   if (v instanceof Date) return { type: "DateTime", value: v.toISOString() };
   if (v instanceof Uint8Array) return { type: "Binary", value: Buffer.from(v).toString("base64") };

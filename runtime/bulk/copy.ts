@@ -19,6 +19,9 @@ import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
 import { exportTable, ExportResult } from "./export";
 import { importTable, ImportResult, SkippedLine } from "./import";
+import type { PaceState } from "../net/pace";
+import type { IfExists } from "./occupied";
+import type { RetryNotice } from "../net/throttled";
 
 export interface CopyOptions {
   source: AccountSession;
@@ -30,8 +33,11 @@ export interface CopyOptions {
   dir: string;
   /** Write the entities that pass and report the others, instead of writing nothing. */
   skipInvalid?: boolean;
+  /** The target table's keys that exist already (occupied.ts); default fail. */
+  ifExists?: IfExists;
   signal?: AbortSignal;
-  onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number }) => void;
+  onProgress?: (p: { phase: "export" | "preflight" | "import"; done: number; total?: number; pace?: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
 }
 
 export interface CopyResult {
@@ -50,7 +56,8 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     table: o.sourceTable,
     dir: o.dir,
     signal: o.signal,
-    onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities }),
+    onRetry: o.onRetry,
+    onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities, pace: p.pace }),
   });
   if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 } };
   const preflight = await checkAgainst(o.dir, exported, (row) => refusalOf(row, o.targetService), o);
@@ -62,7 +69,9 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     service: o.targetService,
     signal: o.signal,
     reject: (row) => refusalOf(row, o.targetService),
-    onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total }),
+    ifExists: o.ifExists,
+    onRetry: o.onRetry,
+    onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total, pace: p.pace }),
   });
   return { exported, preflight, imported };
 }

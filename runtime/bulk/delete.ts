@@ -10,7 +10,11 @@ import * as fs from "node:fs";
 import { stringLiteral } from "@core";
 import type { AccountSession } from "../account/explorer";
 import { batchesByPartition } from "../account/batches";
-import { throttleAware } from "./pace";
+import { SERVICES } from "@core";
+import { InputError, RefusedError } from "@core/errors";
+import type { ThrottledPath } from "../net/throttled";
+import { jobPaths } from "./pace";
+import { eachPage } from "./requests";
 
 export interface DeleteSelection {
   table: string;
@@ -52,27 +56,26 @@ export interface DeleteReport {
 export function selectionFilter(s: DeleteSelection): string {
   if (s.partition !== undefined) return `PartitionKey eq ${stringLiteral(s.partition)}`;
   if (s.filter?.trim()) return s.filter;
-  throw new Error("a delete needs a partition or a filter");
+  throw new InputError("a delete needs a partition or a filter that is not empty (to delete every entity, delete the table)");
 }
 
-/** The dry run: every matching entity's keys and ETag (only the keys are read). */
+/** A job's request path at the default share of Azure's targets (the back-off and the adaptive pace). */
+const defaultPath = (signal?: AbortSignal) => jobPaths(SERVICES["azure-table"], { signal }).path;
+
+/** The dry run: every matching entity's keys and ETag (only the keys are read), every page through `net`. */
 export async function planDelete(
   session: AccountSession,
   s: DeleteSelection,
   signal?: AbortSignal,
   onProgress?: (found: number) => void,
+  net: ThrottledPath = defaultPath(signal),
 ): Promise<DeletePlan> {
   const entities: DeleteTarget[] = [];
-  let token: string | undefined;
-  do {
-    const page = await throttleAware(
-      () => session.page(s.table, { filter: selectionFilter(s), select: ["PartitionKey", "RowKey"], continuationToken: token, signal }),
-      signal,
-    );
-    for (const e of page.entities) entities.push({ partitionKey: e.partitionKey, rowKey: e.rowKey, etag: e.etag ?? "*" });
+  const filter = selectionFilter(s);
+  await eachPage(session, s.table, net, { filter, select: ["PartitionKey", "RowKey"] }, (page) => {
+    for (const e of page) entities.push({ partitionKey: e.partitionKey, rowKey: e.rowKey, etag: e.etag ?? "*" });
     onProgress?.(entities.length);
-    token = page.continuationToken;
-  } while (token && !signal?.aborted);
+  });
   return { selection: s, entities, partitions: new Set(entities.map((e) => e.partitionKey)).size };
 }
 
@@ -80,7 +83,9 @@ export async function planDelete(
  * Deletes what the plan found, a batch (one partition, at most 100) at a
  * time, each entity only with its dry-run ETag. A batch refused because one
  * entity changed is retried entity by entity, so the others still go.
- * `log` receives each deleted entity's keys as a JSON line.
+ * `log` receives each deleted entity's keys as a JSON line; a line that
+ * cannot be written (a full disk) stops the job before the next delete,
+ * saying how many were deleted and not logged.
  */
 export async function runDelete(
   session: AccountSession,
@@ -88,12 +93,19 @@ export async function runDelete(
   log: string,
   signal?: AbortSignal,
   onProgress?: (done: number, total: number) => void,
+  net: ThrottledPath = defaultPath(signal),
 ): Promise<DeleteReport> {
   const report: DeleteReport = { deleted: 0, changed: [], gone: 0, notAttempted: 0 };
   const fd = fs.openSync(log, "a");
   const logged = (rows: DeleteTarget[]) => {
-    if (rows.length) fs.writeSync(fd, rows.map((r) => JSON.stringify({ PartitionKey: r.partitionKey, RowKey: r.rowKey }) + "\n").join(""));
     report.deleted += rows.length;
+    if (!rows.length) return;
+    try {
+      fs.writeSync(fd, rows.map((r) => JSON.stringify({ PartitionKey: r.partitionKey, RowKey: r.rowKey }) + "\n").join(""));
+      fs.fsyncSync(fd);
+    } catch (e) {
+      throw new LogWriteError(log, rows.length, report.deleted, e);
+    }
   };
   try {
     const batches = batchesByPartition(plan.entities);
@@ -103,9 +115,10 @@ export async function runDelete(
         report.notAttempted = batch.length + after(i);
         break;
       }
+      let deleted = false;
       try {
-        await throttleAware(() => session.deleteBatchIfUnchanged(plan.selection.table, batch, signal), signal);
-        logged(batch);
+        await net.send(() => session.deleteBatchIfUnchanged(plan.selection.table, batch, signal), { before: batch.length });
+        deleted = true;
       } catch {
         if (signal?.aborted) {
           // Cancelled on the way: the transaction went whole or not at all, and no answer says which.
@@ -119,10 +132,12 @@ export async function runDelete(
             report.notAttempted = batch.length - j + after(i);
             break;
           }
-          await deleteOne(session, plan.selection.table, e, report, logged, signal);
+          await deleteOne(session, net, plan.selection.table, e, report, logged, signal);
         }
         if (signal?.aborted) break;
       }
+      // Outside the try: a log that cannot be written stops the job, it is no refusal of the batch.
+      if (deleted) logged(batch);
       onProgress?.(report.deleted + report.changed.length + report.gone, plan.entities.length);
     }
   } finally {
@@ -133,6 +148,7 @@ export async function runDelete(
 
 async function deleteOne(
   session: AccountSession,
+  net: ThrottledPath,
   table: string,
   e: DeleteTarget,
   report: DeleteReport,
@@ -140,20 +156,28 @@ async function deleteOne(
   signal?: AbortSignal,
 ): Promise<void> {
   try {
-    await throttleAware(
-      () =>
-        session.call(
-          (abortSignal) => session.clients.table(table).deleteEntity(e.partitionKey, e.rowKey, { abortSignal, etag: e.etag }),
-          signal,
-        ),
-      signal,
+    await net.send(() =>
+      session.call(
+        (abortSignal) => session.clients.table(table).deleteEntity(e.partitionKey, e.rowKey, { abortSignal, etag: e.etag }),
+        signal,
+      ),
     );
-    logged([e]);
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (signal?.aborted) report.inDoubt = (report.inDoubt ?? 0) + 1;
     else if (status === 412) report.changed.push(e);
     else if (status === 404) report.gone++;
     else throw err;
+    return;
+  }
+  logged([e]);
+}
+
+/** The delete log could not be written: the job stops before the next delete. */
+export class LogWriteError extends RefusedError {
+  constructor(log: string, unlogged: number, deleted: number, cause: unknown) {
+    super(
+      `the delete log ${log} could not be written (${(cause as Error)?.message ?? cause}): stopped before the next delete; ${deleted.toLocaleString("en-US")} entities were deleted, the last ${unlogged.toLocaleString("en-US")} of them not logged`,
+    );
   }
 }

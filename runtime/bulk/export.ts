@@ -16,16 +16,20 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SERVICES, ServiceName } from "@core";
-import { RefusedError } from "@core/errors";
 import type { AccountSession } from "../account/explorer";
 import { sessionReader } from "../infer/sample-reader";
 import { endpointHost } from "../stress/phases";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
 import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState } from "./manifest";
-import { Pace, pacesFor, throttleAware } from "./pace";
+import { jobPaths } from "./pace";
+import type { Pace } from "../net/pace";
+import type { ThrottledPath, RetryNotice } from "../net/throttled";
+import type { PaceState } from "../net/pace";
 import { anchorKeys, KeySpace, PLAN_PROBES, rangeFilter, splitRanges } from "./ranges";
 import { END } from "../infer/key-space";
+import { throttledReader } from "./requests";
+import { checkCoverage, checkFinished, checkRangeFile, checkSource, lockFolder } from "./folder";
 
 export interface ExportOptions {
   session: AccountSession;
@@ -41,8 +45,8 @@ export interface ExportOptions {
   rate?: number;
   service?: ServiceName;
   signal?: AbortSignal;
-  onProgress?: (p: { entities: number; ranges: number; rangesDone: number }) => void;
-  onRetry?: (delayMs: number) => void;
+  onProgress?: (p: { entities: number; ranges: number; rangesDone: number; pace: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
 }
 
 export interface ExportResult {
@@ -51,6 +55,8 @@ export interface ExportResult {
   resumed: boolean;
   /** Stopped by the signal before every range was read (the manifest says how far each got). */
   cancelled: boolean;
+  /** The folder held a finished export already: it is handed on as it is (read from the source at its `started`). */
+  reused?: boolean;
 }
 
 const PAGE = 1000;
@@ -62,17 +68,36 @@ const SAMPLE = 32;
 const CHECKPOINT_MS = 1000;
 
 export async function exportTable(o: ExportOptions): Promise<ExportResult> {
-  fs.mkdirSync(o.dir, { recursive: true });
+  const release = lockFolder(o.dir, `tdl export of ${o.table}`);
+  try {
+    return await exportLocked(o);
+  } finally {
+    release();
+  }
+}
+
+async function exportLocked(o: ExportOptions): Promise<ExportResult> {
   const earlier = loadManifest(o.dir);
-  if (earlier && earlier.table !== o.table)
-    throw new RefusedError(`${o.dir} holds an export of the table ${earlier.table}, not ${o.table}: choose another folder`);
+  if (earlier) {
+    checkSource(o.dir, earlier, {
+      source: endpointHost(o.session.connection.endpoint),
+      table: o.table,
+      service: o.service ?? "azure-table",
+    });
+    // Every file is checked against its checkpoint before a line is added to it (or, finished, before it is handed on).
+    if (earlier.finished) await checkFinished(o.dir, earlier);
+    else {
+      checkCoverage(o.dir, earlier);
+      for (const r of earlier.ranges) await checkRangeFile(o.dir, r, false);
+    }
+  }
   const concurrency = o.concurrency ?? 4;
-  const manifest = earlier ?? (await plan(o, concurrency));
-  if (earlier?.finished) return { manifest, resumed: true, cancelled: false };
+  const profile = SERVICES[o.service ?? "azure-table"];
+  const paces = jobPaths(profile, o);
+  const manifest = earlier ?? (await plan(o, concurrency, paces.path));
+  if (earlier?.finished) return { manifest, resumed: true, cancelled: false, reused: true };
   const saver = new ManifestSaver(o.dir, manifest);
   await saver.save();
-  const profile = SERVICES[o.service ?? "azure-table"];
-  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const pending = manifest.ranges.filter((r) => !r.done);
   const reading = new Map<RangeState, Progress>();
   /** Settles at the next page any reader reads (or when one stops): a worker with nothing to do waits for it. */
@@ -124,6 +149,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       entities: manifest.ranges.reduce((n, r) => n + r.count, 0),
       ranges: manifest.ranges.length,
       rangesDone: manifest.ranges.filter((r) => r.done).length,
+      pace: paces.path.state(),
     });
   const worker = async () => {
     while (!o.signal?.aborted) {
@@ -142,7 +168,7 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
       const p = new Progress(r.from, r.count, notify);
       reading.set(r, p);
       try {
-        await readRange(o, r, p, paces.job, paces.worker(), async () => {
+        await readRange(o, r, p, paces.path, paces.worker(), async () => {
           await saver.save();
           progress();
         });
@@ -169,15 +195,16 @@ export async function exportTable(o: ExportOptions): Promise<ExportResult> {
 }
 
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
-async function plan(o: ExportOptions, concurrency: number): Promise<Manifest> {
+async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): Promise<Manifest> {
   // A range a reader to begin with, split at the keys the probes find: the splits as it goes even out the rest.
   const wanted = o.ranges ?? concurrency;
-  const anchors = await anchorKeys(sessionReader(o.session, o.table), Math.min(PLAN_PROBES, wanted - 1), o.signal);
+  const anchors = await anchorKeys(throttledReader(sessionReader(o.session, o.table), net), Math.min(PLAN_PROBES, wanted - 1), o.signal);
   const ranges = splitRanges(anchors.keys, wanted);
   return {
     version: MANIFEST_VERSION,
     table: o.table,
     source: endpointHost(o.session.connection.endpoint),
+    service: o.service ?? "azure-table",
     started: new Date().toISOString(),
     ranges: ranges.map((r, index) => ({
       index,
@@ -242,7 +269,7 @@ async function readRange(
   o: ExportOptions,
   r: RangeState,
   p: Progress,
-  job: Pace,
+  net: ThrottledPath,
   own: Pace,
   checkpoint: () => Promise<void>,
 ): Promise<void> {
@@ -265,16 +292,12 @@ async function readRange(
     const filter = next ? next.filter : rangeFilter(r);
     let token = next?.token;
     do {
-      await job.ready(o.signal);
-      await own.ready(o.signal);
       if (o.signal?.aborted) break;
-      const page = await throttleAware(
-        () => o.session.page(o.table, { filter, continuationToken: token, pageSize: PAGE, signal: o.signal }),
-        o.signal,
-        o.onRetry,
-      );
-      job.spend(page.entities.length);
-      own.spend(page.entities.length);
+      const page = await net.send(() => o.session.page(o.table, { filter, continuationToken: token, pageSize: PAGE, signal: o.signal }), {
+        own,
+        before: PAGE,
+        after: (p) => p.entities.length,
+      });
       const to = r.to;
       const mine = to === undefined ? page.entities : page.entities.filter((e) => e.partitionKey < to);
       // Keys in order: past the end, the rest belongs to the next range.

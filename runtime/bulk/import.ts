@@ -11,15 +11,20 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { SERVICES, ServiceName } from "@core";
-import { InputError } from "@core/errors";
+import { InputError, RefusedError } from "@core/errors";
 import type { EntityRow } from "@protocol/entities";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { AccountSession } from "../account/explorer";
 import { readJsonObject } from "../transfer/json";
 import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";
-import { loadManifest, Manifest, RangeState, writeAtomically } from "./manifest";
-import { Pace, pacesFor, throttleAware } from "./pace";
+import { checkSeal, loadManifest, Manifest, RangeState, sealed, writeAtomically } from "./manifest";
+import { jobPaths } from "./pace";
+import { checkFinished, DamagedFolderError, lockFolder } from "./folder";
+import { existingKeys, IfExists, keyOf, occupiedSentence } from "./occupied";
+import { LONE_SURROGATE } from "./ranges";
+import type { Pace, PaceState } from "../net/pace";
+import type { RetryNotice, ThrottledPath } from "../net/throttled";
 
 export interface ImportOptions {
   session: AccountSession;
@@ -32,10 +37,16 @@ export interface ImportOptions {
   /** The target's profile: its batch limits (default azure-table). */
   service?: ServiceName;
   signal?: AbortSignal;
-  onProgress?: (p: { written: number; total: number }) => void;
-  onRetry?: (delayMs: number) => void;
+  onProgress?: (p: { written: number; total: number; pace: PaceState }) => void;
+  onRetry?: (n: RetryNotice) => void;
   /** Says why an entity must not be written (a copy's pre-flight against the target's limits): it is skipped like a bad line. */
   reject?: (row: EntityRow) => string | undefined;
+  /** What to do with the export's keys the table holds already (occupied.ts); default fail. */
+  ifExists?: IfExists;
+  /** Count the keys there and say what would happen; write nothing. */
+  dryRun?: boolean;
+  /** An entity the service refuses (400, 409, 413): skipped and named, or the job stops naming it (default). */
+  onError?: "skip" | "stop";
 }
 
 /** A line that was not imported, and why. */
@@ -47,12 +58,19 @@ export interface SkippedLine {
 
 /** Per range: the lines done (written or skipped), the entities written. */
 interface ImportState {
+  seal?: string;
   table: string;
+  /** The choice the import began with: a resume keeps it. */
+  ifExists?: IfExists;
   ranges: Record<string, { line: number; written: number; done: boolean }>;
   skipped: SkippedLine[];
 }
 
 export interface ImportResult {
+  /** The export's keys the table held before the import (counted unless --if-exists replace, and by a dry run). */
+  existing?: number;
+  /** Nothing was written: a dry run. */
+  dryRun?: boolean;
   written: number;
   skipped: SkippedLine[];
   resumed: boolean;
@@ -64,14 +82,43 @@ const CHECKPOINT_MS = 1000;
 const stateFile = (dir: string, table: string) => path.join(dir, `import.${table}.json`);
 
 export async function importTable(o: ImportOptions): Promise<ImportResult> {
+  const release = lockFolder(o.dir, `tdl import into ${o.table}`);
+  try {
+    return await importLocked(o);
+  } finally {
+    release();
+  }
+}
+
+async function importLocked(o: ImportOptions): Promise<ImportResult> {
   const manifest = finishedManifest(o.dir);
-  await o.session.createTable(o.table).catch((e: { code?: string }) => {
-    if (e.code !== "TableAlreadyExists") throw e;
-  });
+  // Every range file is read and checked against the manifest before the first write: a damaged folder writes nothing.
+  await checkFinished(o.dir, manifest);
+  const profile = SERVICES[o.service ?? "azure-table"];
+  const paces = jobPaths(profile, o);
   const file = stateFile(o.dir, o.table);
-  const earlier = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as ImportState) : undefined;
-  const state: ImportState = earlier ?? { table: o.table, ranges: {}, skipped: [] };
-  const save = () => writeAtomically(file, JSON.stringify(state) + "\n");
+  const earlier = readState(file, o.table);
+  const mode = o.ifExists ?? earlier?.ifExists ?? "fail";
+  if (earlier?.ifExists && o.ifExists && o.ifExists !== earlier.ifExists)
+    throw new InputError(
+      `the import into ${o.table} from ${o.dir} began with --if-exists ${earlier.ifExists}: resume it with the same choice`,
+    );
+  // The keys there are counted before the first write (a resume of `fail` counted them at its start; its own writes are no collision).
+  let there: Set<string> | undefined;
+  if (o.dryRun || (mode !== "replace" && !(earlier && mode === "fail")))
+    there = await existingKeys(o.session, o.table, o.dir, manifest, paces.path);
+  if (o.dryRun) return { existing: there!.size, dryRun: true, written: 0, skipped: [], resumed: !!earlier, cancelled: false };
+  if (mode === "fail" && there?.size) throw new RefusedError(occupiedSentence(there.size, manifest.count, o.table, mode));
+  const keep = mode === "skip" ? there : undefined;
+  await paces.path
+    .send(() => o.session.createTable(o.table))
+    .catch((e: { code?: string }) => {
+      if (e.code !== "TableAlreadyExists") throw e;
+    });
+  const state: ImportState = earlier ?? { table: o.table, ifExists: mode, ranges: {}, skipped: [] };
+  const save = () => writeAtomically(file, sealed(state));
+  // Saved before the first write: a rerun after a crash knows the keys it finds are its own.
+  if (!earlier) save();
   // A checkpoint at most every CHECKPOINT_MS: upserts are idempotent, so a crash only means writing those batches again.
   let saved = performance.now();
   const checkpoint = (final = false) => {
@@ -79,8 +126,6 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
     save();
     saved = performance.now();
   };
-  const profile = SERVICES[o.service ?? "azure-table"];
-  const paces = pacesFor(profile, o.share ?? 0.8, o.rate);
   const written = () => Object.values(state.ranges).reduce((n, r) => n + r.written, 0);
   const pending = manifest.ranges.filter((r) => !state.ranges[r.file]?.done);
   const worker = async () => {
@@ -90,10 +135,17 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
           o,
           r,
           state,
-          { job: paces.job, own: paces.worker(), maxOps: profile.batchMaxOperations, maxBytes: profile.batchMaxBytes },
+          {
+            net: paces.path,
+            own: paces.worker(),
+            maxOps: profile.batchMaxOperations,
+            maxBytes: profile.batchMaxBytes,
+            keep,
+            merge: mode === "merge",
+          },
           (final) => {
             checkpoint(final);
-            o.onProgress?.({ written: written(), total: manifest.count });
+            o.onProgress?.({ written: written(), total: manifest.count, pace: paces.path.state() });
           },
         );
       } catch (e) {
@@ -104,7 +156,44 @@ export async function importTable(o: ImportOptions): Promise<ImportResult> {
   await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, pending.length) }, worker));
   save();
   const cancelled = manifest.ranges.some((r) => !state.ranges[r.file]?.done);
-  return { written: written(), skipped: state.skipped, resumed: !!earlier, cancelled };
+  return { existing: there?.size, written: written(), skipped: state.skipped, resumed: !!earlier, cancelled };
+}
+
+/** Why a row's keys cannot be sent (half of an astral character: no URL can carry it), with the position; undefined when they can. */
+function loneSurrogate(row: EntityRow): string | undefined {
+  for (const [name, key] of [
+    ["PartitionKey", row.partitionKey],
+    ["RowKey", row.rowKey],
+  ] as const) {
+    const at = key.search(LONE_SURROGATE);
+    if (at >= 0)
+      return `${name} holds a lone surrogate (U+${key.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}: no request can address it`;
+  }
+  return undefined;
+}
+
+const RESTART = "remove it to import from the start (with --if-exists replace: the keys written so far are the import's own)";
+
+/** The checkpoint of an earlier import into `table`, or undefined; one that is not one is refused by name (never trusted, never an internal failure). */
+function readState(file: string, table: string): ImportState | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  let state: ImportState;
+  try {
+    state = JSON.parse(fs.readFileSync(file, "utf8")) as ImportState;
+  } catch (e) {
+    throw new DamagedFolderError(file, `is not an import's checkpoint (${(e as Error).message})`, RESTART);
+  }
+  if (state?.table !== table || typeof state.ranges !== "object" || !state.ranges || !Array.isArray(state.skipped))
+    throw new DamagedFolderError(file, "is not the checkpoint of an import into this table", RESTART);
+  checkSeal(file, state);
+  delete state.seal;
+  return state;
+}
+
+/** A refusal of what an entity holds (400 bad value, 409 duplicate key in a batch, 413 too large), not of the job. */
+function refusedEntity(e: unknown): boolean {
+  const status = (e as { status?: number; statusCode?: number }).status ?? (e as { statusCode?: number }).statusCode;
+  return status === 400 || status === 409 || status === 413;
 }
 
 /** The manifest of a complete export, or an input error that says what is wrong with the folder. */
@@ -116,7 +205,10 @@ export function finishedManifest(dir: string): Manifest {
 }
 
 interface Limits {
-  job: Pace;
+  /** Keys not to write (--if-exists skip: the table holds them). */
+  keep?: Set<string>;
+  merge: boolean;
+  net: ThrottledPath;
   own: Pace;
   maxOps: number;
   maxBytes: number;
@@ -132,22 +224,55 @@ async function writeRange(
 ): Promise<void> {
   const progress = (state.ranges[r.file] ??= { line: 0, written: 0, done: false });
   let batch: EntityRow[] = [];
+  /** The line of each entity of the batch, to name one the service refuses. */
+  let lineOf: number[] = [];
+  let refusedAny = false;
+  /** One entity the service refuses refuses the batch: each alone, then, to name it and write the others; -1 when cancelled. */
+  const oneByOne = async (rows: EntityRow[]): Promise<number> => {
+    let ok = 0;
+    for (const [i, row] of rows.entries()) {
+      try {
+        ok += (await send([row])).written;
+      } catch (one) {
+        if (o.signal?.aborted) return -1;
+        if (!refusedEntity(one)) throw one;
+        const why = `the service refused ${row.partitionKey} / ${row.rowKey}: ${(one as Error).message}`;
+        if (o.onError !== "skip")
+          throw new RefusedError(`${path.join(o.dir, r.file)}:${lineOf[i]}: ${why} (--on-error skip writes the others)`);
+        refusedAny = true;
+        if (!state.skipped.some((s) => s.file === r.file && s.line === lineOf[i]))
+          state.skipped.push({ file: r.file, line: lineOf[i], message: why });
+      }
+    }
+    return ok;
+  };
+  const send = (rows: EntityRow[]) =>
+    limits.net.send(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true, limits.merge), {
+      before: rows.length,
+      own: limits.own,
+    });
   let bytes = 0;
   let batchEnd = progress.line;
   const flush = async () => {
     if (batch.length) {
-      await limits.job.ready(o.signal);
-      await limits.own.ready(o.signal);
       const rows = batch;
-      const sent = await throttleAware(() => o.session.writeBatches(o.table, [rows], undefined, o.signal, true), o.signal, o.onRetry);
+      let wrote: number;
+      try {
+        wrote = (await send(rows)).written;
+      } catch (e) {
+        if (o.signal?.aborted) return false;
+        if (!refusedEntity(e)) throw e;
+        wrote = await oneByOne(rows);
+        if (wrote < 0) return false;
+      }
       // Cancelled before it was sent: not written, so the checkpoint stays before it.
-      if (sent.written < rows.length) return false;
-      limits.job.spend(rows.length);
-      limits.own.spend(rows.length);
-      progress.written += rows.length;
+      if (wrote < rows.length && !refusedAny) return false;
+      progress.written += wrote;
     }
+    refusedAny = false;
     progress.line = batchEnd;
     batch = [];
+    lineOf = [];
     bytes = 0;
     checkpoint();
     return true;
@@ -162,10 +287,14 @@ async function writeRange(
     if (o.signal?.aborted) return;
     const problems = new Problems(REFUSE_ALL);
     const row = typeRecord(readJsonObject(text, at, at, problems), problems);
-    const refusal = problems.kept[0]?.message ?? (row ? o.reject?.(row) : "not an entity");
+    const refusal = problems.kept[0]?.message ?? (row ? (loneSurrogate(row) ?? o.reject?.(row)) : "not an entity");
     if (!row || refusal) {
       if (!state.skipped.some((s) => s.file === r.file && s.line === at))
         state.skipped.push({ file: r.file, line: at, message: refusal ?? "not an entity" });
+      if (!batch.length) batchEnd = at;
+      continue;
+    }
+    if (limits.keep?.has(keyOf(row.partitionKey, row.rowKey))) {
       if (!batch.length) batchEnd = at;
       continue;
     }
@@ -173,6 +302,7 @@ async function writeRange(
     if (batch.length && (row.partitionKey !== batch[0].partitionKey || batch.length >= limits.maxOps || bytes + size > byteBudget))
       if (!(await flush())) return;
     batch.push(row);
+    lineOf.push(at);
     bytes += size;
     batchEnd = at;
   }

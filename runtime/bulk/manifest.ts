@@ -10,6 +10,7 @@
  * expire, and unlike "after the last key" they also hold where results are
  * not sorted, as on Cosmos DB for Table).
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { InputError } from "@core/errors";
@@ -38,6 +39,8 @@ export interface Manifest {
   table: string;
   /** Where it came from: the endpoint's host, never a credential. */
   source: string;
+  /** The source's service profile (azure-table, cosmos-table…); absent in older manifests. */
+  service?: string;
   started: string;
   finished?: string;
   ranges: RangeState[];
@@ -46,6 +49,30 @@ export interface Manifest {
   /** All ranges together. */
   count: number;
   checksum: string;
+  /** The SHA-256 of the rest of the manifest (sealed()): a manifest changed after the job wrote it is refused. */
+  seal?: string;
+}
+
+/** The SHA-256 of an object's JSON without its `seal`. */
+function sealOf(o: object): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ ...o, seal: undefined }))
+    .digest("hex");
+}
+
+/**
+ * A checkpoint's text with its seal: one byte of a key, a token or a count
+ * changed by hand or by a disk would otherwise resume from somewhere else,
+ * or skip a range, and still end with exit 0.
+ */
+export function sealed(o: object): string {
+  return JSON.stringify({ ...o, seal: sealOf(o) }, null, 1) + "\n";
+}
+
+/** Refuses, naming the file, a checkpoint whose seal does not match what it holds (one without a seal is from an older version). */
+export function checkSeal(file: string, o: { seal?: string }): void {
+  if (o.seal !== undefined && o.seal !== sealOf(o))
+    throw new InputError(`${file} does not match its seal: it was changed after the job wrote it (start the job again in a new folder)`);
 }
 
 /** Writes `data` to `file` so that a crash leaves either the old file or the new one. */
@@ -94,7 +121,7 @@ export class ManifestSaver {
       await this.current?.catch(() => undefined);
       // From here on a new call waits for the write after this one: this one may have serialized before its change.
       this.next = undefined;
-      const write = writeAtomicallyAsync(path.join(this.dir, MANIFEST), JSON.stringify(this.manifest, null, 1) + "\n");
+      const write = writeAtomicallyAsync(path.join(this.dir, MANIFEST), sealed(this.manifest));
       this.current = write;
       await write;
     })();
@@ -114,5 +141,7 @@ export function loadManifest(dir: string): Manifest | undefined {
   }
   if (m?.version !== MANIFEST_VERSION || !Array.isArray(m.ranges))
     throw new InputError(`${file} is not a manifest this version reads (version ${String(m?.version)})`);
+  checkSeal(file, m);
+  delete m.seal;
   return m;
 }

@@ -215,9 +215,9 @@ export class KeySpace {
 
   /** A key strictly between the two, near the middle of the stretch; undefined when none is found. */
   middle(from: string, to: string): string | undefined {
-    const key = this.key((this.at(from) + this.at(to)) / 2n);
-    if (key > from && key < to) return key;
-    const m = midpoint(from, to, this.alphabets[Math.min(commonPrefix(from, to), DIGITS - 1)]);
+    const key = wellFormed(this.key((this.at(from) + this.at(to)) / 2n));
+    if (key !== undefined && key > from && key < to) return key;
+    const m = wellFormed(midpoint(from, to, this.alphabets[Math.min(commonPrefix(from, to), DIGITS - 1)]));
     return m !== undefined && m > from && m < to ? m : undefined;
   }
 
@@ -230,8 +230,8 @@ export class KeySpace {
     const span = this.at(to) - lo;
     const points: string[] = [];
     for (let j = n; j >= 1; j--) {
-      const k = this.key(lo + span / 4n ** BigInt(j));
-      if (k > from && k < to && (!points.length || k > points[points.length - 1])) points.push(k);
+      const k = wellFormed(this.key(lo + span / 4n ** BigInt(j)));
+      if (k !== undefined && k > from && k < to && (!points.length || k > points[points.length - 1])) points.push(k);
     }
     return points;
   }
@@ -265,6 +265,22 @@ export class KeySpace {
     return a[lo] === c ? 2 * (lo + 1) : 2 * lo + 1;
   }
 }
+
+/**
+ * A key a request can carry: the key space counts UTF-16 code units, so a
+ * place between two keys of astral characters (an emoji, 𠀀) may end in a
+ * high surrogate alone, which no URL can encode ("URI malformed"). It is
+ * completed with the lowest low surrogate (the next key up in code-unit
+ * order); a key with a lone surrogate elsewhere is no split point.
+ */
+export function wellFormed(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const k = /[\ud800-\udbff]$/.test(key) ? `${key}\udc00` : key;
+  return LONE_SURROGATE.test(k) ? undefined : k;
+}
+
+/** A high surrogate not followed by a low one, or a low one not after a high one. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

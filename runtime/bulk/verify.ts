@@ -6,7 +6,9 @@
 import type { AccountSession } from "../account/explorer";
 import { Checksum } from "./checksum";
 import { finishedManifest } from "./import";
-import { throttleAware } from "./pace";
+import { SERVICES } from "@core";
+import { jobPaths } from "./pace";
+import { eachPage } from "./requests";
 import { rangeFilter } from "./ranges";
 
 export interface RangeCheck {
@@ -25,20 +27,14 @@ export interface Verification {
 
 export async function verifyTable(o: { session: AccountSession; table: string; dir: string; signal?: AbortSignal }): Promise<Verification> {
   const manifest = finishedManifest(o.dir);
+  const { path: net } = jobPaths(SERVICES["azure-table"], { signal: o.signal });
   const total = new Checksum();
   const ranges: RangeCheck[] = [];
   for (const r of manifest.ranges) {
     const sum = new Checksum();
-    const filter = rangeFilter(r);
-    let token: string | undefined;
-    do {
-      const page = await throttleAware(
-        () => o.session.page(o.table, { filter, continuationToken: token, pageSize: 1000, signal: o.signal }),
-        o.signal,
-      );
-      for (const e of page.entities) sum.add(e);
-      token = page.continuationToken;
-    } while (token);
+    await eachPage(o.session, o.table, net, { filter: rangeFilter(r) }, (entities) => {
+      for (const e of entities) sum.add(e);
+    });
     total.merge({ count: sum.count, checksum: sum.hex });
     ranges.push({ file: r.file, expected: { count: r.count, checksum: r.checksum }, actual: { count: sum.count, checksum: sum.hex } });
   }

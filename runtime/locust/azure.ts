@@ -72,7 +72,8 @@ export function loadTestYaml(p: LocustPlan, auth: AzureAuth, files: string[]): s
     "env:",
     ...env.flatMap(([name, value]) => [`  - name: ${name}`, `    value: ${q(value)}`]),
     "secrets:",
-    ...secretNames(auth).flatMap((s) => [`  - name: ${s.env}`, `    value: https://${vault}.vault.azure.net/secrets/${s.vault}`]),
+    // Quoted as every other value: a vault name is the user's text.
+    ...secretNames(auth).flatMap((s) => [`  - name: ${s.env}`, `    value: ${q(`https://${vault}.vault.azure.net/secrets/${s.vault}`)}`]),
     "failureCriteria:",
     "  clientMetrics:",
     `    - percentage(error) > ${FAILED_SHARE_PERCENT}`,

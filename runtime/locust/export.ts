@@ -21,6 +21,8 @@ export interface ExportedFile {
   /** Relative to the folder, with `/`. */
   name: string;
   text: string;
+  /** A credential: written readable by its owner alone (0600). */
+  secret?: boolean;
 }
 
 /** The design's table and its Python key module, or an InputError naming the design's errors (the module needs a clean table). */
@@ -73,7 +75,7 @@ export function locustFiles(
   ];
   if (sas) {
     const names = secretNames({ ...azure, kind: "sas", engines: sas.length });
-    sas.forEach((token, i) => files.push({ name: `secrets/${names[i]!.env}.txt`, text: `${token}\n` }));
+    sas.forEach((token, i) => files.push({ name: `secrets/${names[i]!.env}.txt`, text: `${token}\n`, secret: true }));
   }
   return files;
 }

@@ -86,8 +86,7 @@ export class LogReader {
     const start = head.replace(/^\ufeff/, "").trimStart();
     if (!start) return;
     const rest: AsyncIterable<string> = { [Symbol.asyncIterator]: () => it };
-    const format: LogFormat =
-      start[0] === "[" ? "json-array" : start[0] === "{" ? "json-lines" : looksClassic(start) ? "storage-analytics" : "csv";
+    const format = sniffFormat(start);
     entry.format = format;
     if (format === "json-array") return this.readArray(file, start, rest, entry);
     const csv = format === "csv" ? new CsvRows() : undefined;
@@ -190,4 +189,24 @@ export class LogReader {
     this.summary.skipped++;
     if (this.summary.examples.length < MAX_EXAMPLES) this.summary.examples.push({ file, line, reason });
   }
+}
+
+/**
+ * A file's format from its first lines: JSON lines when the first line is an
+ * object, or when most of the lines after it are (a first line cut by a
+ * truncated download or a log rotation is then skipped as one bad line, with
+ * its number, not taken for a CSV header that skips every record after it).
+ */
+export function sniffFormat(start: string): LogFormat {
+  if (start[0] === "[") return "json-array";
+  if (start[0] === "{") return "json-lines";
+  // The chunk's last line may be cut: only whole lines vote.
+  const lines = start
+    .split("\n")
+    .slice(1, -1)
+    .filter((l) => l.trim())
+    .slice(0, 9);
+  const objects = lines.filter((l) => l.trimStart().startsWith("{")).length;
+  if (objects > 0 && objects * 2 >= lines.length) return "json-lines";
+  return looksClassic(start) ? "storage-analytics" : "csv";
 }

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Meter, PriceSheet, SNAPSHOT } from "@core";
+import { Meter, PriceSheet, SNAPSHOT, stringLiteral } from "@core";
 
 /** The API; `TDL_PRICES_URL` points elsewhere (a mirror, or a test's address where nothing answers). */
 const API = process.env.TDL_PRICES_URL || "https://prices.azure.com/api/retail/prices";
@@ -57,7 +57,8 @@ interface ApiItem {
 
 /** Reads the region's prices from the API and caches them; throws (UnavailableError's words) when the API cannot be reached. */
 export async function refreshPrices(region: string, signal?: AbortSignal): Promise<SheetChoice> {
-  const filter = `armRegionName eq '${region}' and priceType eq 'Consumption' and (productName eq 'Tables' or serviceName eq 'Azure Cosmos DB')`;
+  // The region is the user's text: an OData string literal (quotes doubled), never a piece of the filter's syntax.
+  const filter = `armRegionName eq ${stringLiteral(region)} and priceType eq 'Consumption' and (productName eq 'Tables' or serviceName eq 'Azure Cosmos DB')`;
   let url: string | undefined = `${API}?currencyCode='USD'&$filter=${encodeURIComponent(filter)}`;
   const items: ApiItem[] = [];
   for (let page = 0; url && page < MAX_PAGES; page++) {

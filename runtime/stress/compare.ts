@@ -1,11 +1,10 @@
 /**
  * Comparing designs: the same table with the key a quick fix proposes
- * (a hot, append-only, single-value or too-large partition key), so both can
+ * (a finding of a rule with the `partition` trait: a hot, append-only,
+ * single-value or too-large partition key, a time bucket not declared increasing), so both can
  * run back to back under the same workload.
  */
-import { AnalysisOptions, analyzeTdl } from "@core";
-
-const PARTITION_CODES = ["partition/hot", "partition/append-only", "partition/single-value", "partition/too-large"];
+import { AnalysisOptions, analyzeTdl, PARTITION_CODES } from "@core";
 
 export interface Alternative {
   /** The design text with the fix applied. */
@@ -21,7 +20,7 @@ export function proposedAlternative(text: string, table: string, options: Analys
   const tm = analysis.tables.find((t) => t.table.name.text === table);
   if (!tm) return undefined;
   const within = (o: number) => o >= tm.base + tm.table.start && o <= tm.base + tm.table.end;
-  const finding = analysis.findings.find((f) => PARTITION_CODES.includes(f.code) && within(f.start) && f.fixes?.some((x) => x.preferred));
+  const finding = analysis.findings.find((f) => PARTITION_CODES.has(f.code) && within(f.start) && f.fixes?.some((x) => x.preferred));
   const fix = finding?.fixes?.find((x) => x.preferred);
   if (!finding || !fix) return undefined;
   const fixed = [...fix.edits].sort((a, b) => b.start - a.start).reduce((t, e) => t.slice(0, e.start) + e.newText + t.slice(e.end), text);

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { ROOT, require } from "./shared.mjs";
+import { benchRewrites } from "./rewrites.mjs";
 
 /** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
 async function benchAccuracy() {
@@ -140,5 +141,6 @@ function printCheck(c) {
 export async function run() {
   printAccuracy(await benchAccuracy());
   benchRealCode();
+  await benchRewrites(ROOT, require(path.join(ROOT, "dist/ts-analyzer.js")).TsAnalyzer);
   printCheck(await benchCheck());
 }

@@ -6,15 +6,26 @@
  * such a comment listing other codes, the code joins that list instead of
  * stacking a second comment (only the line right above counts).
  *
- * Not offered for `internal` (never silenced: the check is incomplete),
- * `syntax` (a text that does not parse is not a finding to live with) and
- * hints (they are not problems, only the query's class shown in place).
+ * Not offered for the codes whose record has the `neverSuppress` trait
+ * (`internal`: the check is incomplete; `syntax`, `ts/filter-syntax`: a text
+ * that does not parse is not a finding to live with) and hints (they are
+ * not problems, only the query's class shown in place).
  */
-import { ignoredOn, LineIndex } from "@core";
+import { codesWith, CORE_RECORDS, ignoredOn, LineIndex } from "@core";
 import { detectEol, indentOf } from "@core/tdl/line-ends";
+import { loadTsAnalysis } from "@ts-analysis/loader";
 
-/** Codes the fix is never offered for. */
-const NEVER = new Set(["internal", "syntax", "ts/filter-syntax"]);
+const CORE_NEVER = codesWith(CORE_RECORDS, "neverSuppress");
+const CORE_CODES = new Set(CORE_RECORDS.map((r) => r.code));
+
+/**
+ * True for a code the fix is never offered for. A code no `.tdl` record has is a TypeScript rule's: its
+ * diagnostic came from a TypeScript document, whose analysis (and records) are already loaded.
+ */
+function neverSuppressed(code: string): boolean {
+  if (CORE_CODES.has(code)) return CORE_NEVER.has(code);
+  return codesWith(loadTsAnalysis().TS_RULES, "neverSuppress").has(code);
+}
 
 /** One edit of the text, by offsets. */
 export interface OffsetEdit {
@@ -31,7 +42,7 @@ export const ignoreTitle = (code: string) => `Ignore ${code} on this line (// td
  * it is never offered for that code, or the line above already silences it.
  */
 export function ignoreEdit(text: string, line: number, code: string, lines = new LineIndex(text)): OffsetEdit | undefined {
-  if (!code || NEVER.has(code) || /\s|,/.test(code)) return undefined;
+  if (!code || /\s|,/.test(code) || neverSuppressed(code)) return undefined;
   if (line < 0 || line >= lines.lineCount) return undefined;
   const above = ignoredOn(text, lines, line - 1);
   if (above === "all" || above?.has(code)) return undefined;

@@ -88,12 +88,12 @@ export class TypeScriptDocuments {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
       result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
     }
-    if (result.notAnalysed) this.log(result.notAnalysed);
-    if (result.budget) this.log(result.budget);
-    for (const once of [result.sdkUnresolved, result.untypedClients]) {
-      if (!once || this.said.has(once)) continue;
-      this.said.add(once);
-      this.warn(once);
+    for (const notice of result.notices ?? []) {
+      if (notice.say === "log") this.log(notice.text);
+      else if (!this.said.has(notice.text)) {
+        this.said.add(notice.text);
+        this.warn(notice.text);
+      }
     }
     const entry = { version: doc.version, result, lines: new LineIndex(text) };
     this.results.set(doc.uri, entry);

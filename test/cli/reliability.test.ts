@@ -79,6 +79,7 @@ const throwing: Rule = {
   severity: "error",
   family: "Syntax and meaning",
   docs: { summary: "throws on BOOM", why: "a test" },
+  messages: {},
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },

@@ -52,7 +52,7 @@ test("--export locust DIR writes the folder for the emulator, signing with Share
   ]);
   assert.match(
     readFileSync(path.join(dir, "loadtest.yaml"), "utf8"),
-    /- name: TDL_ACCOUNT_KEY\n {4}value: https:\/\/YOUR-KEY-VAULT\.vault\.azure\.net\/secrets\/tdl-account-key\n/,
+    /- name: TDL_ACCOUNT_KEY\n {4}value: "https:\/\/YOUR-KEY-VAULT\.vault\.azure\.net\/secrets\/tdl-account-key"\n/,
   );
   assert.doesNotMatch(
     readdirSync(dir)

@@ -1,22 +1,38 @@
 /**
- * Assertions over the analysis of marked fixture text: the codes and exact
- * ranges of diagnostics, and the text after applying a fix.
+ * Assertions over the analysis of marked fixture text: the codes, message
+ * ids and exact ranges of diagnostics, the parameters of their messages, and
+ * the text after applying a fix.
  */
 import assert from "node:assert/strict";
 import { analyzeTdl, AnalysisOptions, Finding, Fix, Severity } from "@core";
 import { vetFixes } from "@core/fixes/vet";
-import { applyEdits, marked } from "./markers";
+import { annotated, applyEdits, marked } from "./markers";
 
-/** Asserts that exactly the marked ranges carry `code` (other codes are ignored). */
+/**
+ * Asserts that exactly the marked ranges carry `code` (other codes are ignored), and that a range annotated
+ * `«…»‹messageId›` carries that message.
+ */
 export function expectFindings(source: string, code: string, options: AnalysisOptions = {}): Finding[] {
   const m = marked(source);
   const found = analyzeTdl(m.text, options).findings.filter((f) => f.code === code);
   assert.deepEqual(
     found.map((f) => ({ start: f.start, end: f.end, text: m.text.slice(f.start, f.end) })),
-    m.ranges.map((r) => ({ ...r, text: m.text.slice(r.start, r.end) })),
+    m.ranges.map((r) => ({ start: r.start, end: r.end, text: m.text.slice(r.start, r.end) })),
     `ranges of ${code}: ${found.map((f) => f.message).join(" | ")}`,
   );
+  const notes = annotated(m, found);
+  assert.deepEqual(notes.actual, notes.expected, `messages of ${code}: ${found.map((f) => f.message).join(" | ")}`);
   return found;
+}
+
+/**
+ * Asserts a finding's message id and the parameters listed in `data` (others it carries are not compared):
+ * what the message says, without holding the test to its wording.
+ */
+export function expectSaid(finding: Finding | undefined, messageId: string, data: Record<string, unknown> = {}): void {
+  assert.ok(finding, `no finding to say ${messageId}`);
+  const picked = Object.fromEntries(Object.keys(data).map((k) => [k, finding.data?.[k]]));
+  assert.deepEqual({ messageId: finding.messageId, data: picked }, { messageId, data }, finding.message);
 }
 
 /** Applies the fix titled like `title` (or the preferred one) of the first `code` finding; returns the new text. */

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { TsAnalyzer } from "@ts-analysis/analysis";
+import { TsAnalyzer, TsFileResult, TsNotice } from "@ts-analysis/analysis";
 import { Finding } from "@core";
-import { applyEdits, marked } from "./markers";
+import { annotated, applyEdits, marked } from "./markers";
 
 export const TSCONFIG = {
   compilerOptions: {
@@ -21,6 +21,10 @@ export const TSCONFIG = {
     types: ["node"],
   },
 };
+
+/** The text of a result's notice of `kind` ("" when there is none). */
+export const noticeText = (result: TsFileResult, kind: TsNotice["kind"]): string =>
+  result.notices?.find((n) => n.kind === kind)?.text ?? "";
 
 export class TsFixture {
   readonly dir: string;
@@ -41,7 +45,10 @@ export class TsFixture {
     return f;
   }
 
-  /** Findings of `code` must sit exactly on the marked ranges (none anywhere, when nothing is marked). */
+  /**
+   * Findings of `code` must sit exactly on the marked ranges (none anywhere, when nothing is marked); a range
+   * annotated `«…»‹messageId›` must carry that message.
+   */
   expect(name: string, source: string, code: string): Finding[] {
     const m = marked(source);
     const f = this.file(name, m.text);
@@ -55,6 +62,8 @@ export class TsFixture {
       found.map((x) => [x.start, x.end]),
       m.ranges.map((r) => [r.start, r.end]),
     );
+    const notes = annotated(m, found);
+    assert.deepEqual(notes.actual, notes.expected, `messages of ${code}: ${found.map((x) => x.message).join(" | ")}`);
     return found;
   }
 

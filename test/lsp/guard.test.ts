@@ -24,6 +24,7 @@ const throwing: Rule = {
   severity: "error",
   family: "Syntax and meaning",
   docs: { summary: "throws on tables that mention BOOM", why: "a buggy rule, for the test" },
+  messages: {},
   checkTable(ctx) {
     if (ctx.text.includes("BOOM")) throw new Error("boom in a rule");
   },

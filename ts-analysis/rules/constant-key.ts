@@ -7,28 +7,73 @@
  * builds it, called from many files) is one site, reported where the key is.
  */
 import * as path from "node:path";
-import { Fix, plural } from "@core";
+import { Fix, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
-import { TableSite, tableKeyOf } from "../tables";
+import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
-import { RelatedLocation, span, text, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, RelatedLocation, span, text, TsRuleContext } from "./rule";
 
 /** At most this many other sites are listed as related locations of one finding. */
 const MAX_RELATED = 20;
 
-export const constantPartitionKey: TsRule = {
+/** What every message of the rule starts from: the constant, whether a declared type fixes it, one partition's target. */
+interface Constant {
+  value: string;
+  declared: boolean;
+  target?: { value: number; unit: string };
+}
+
+/** A table named by a literal (`table`), or by where its name comes from (`source`). */
+interface Named {
+  table?: string;
+  source?: string;
+}
+
+const where = (p: Constant) =>
+  p.declared ? `its declared type fixes the partition key "${p.value}"` : `every entity written here gets the partition key "${p.value}"`;
+const targetText = (p: Constant) =>
+  p.target ? ` (one partition's target: ${p.target.value.toLocaleString("en-US")} ${p.target.unit})` : "";
+const labelOf = (p: Named) => (p.table !== undefined ? `table "${p.table}"` : `the table named by ${p.source}`);
+/** The other constant sites: how many, the first three by name. */
+const listOf = (p: { count: number; others: string[] }) =>
+  p.count ? ` (${plural(p.count, "other site")}: ${p.others.slice(0, 3).join(", ")}${p.count > 3 ? ", …" : ""})` : "";
+
+export const constantPartitionKey = defineTsRule({
   code: "ts/constant-partition-key",
   severity: "warning",
   family: "TypeScript code",
+  traits: { load: true },
   docs: {
     summary: "every entity written at the call gets the same partition key (judged per table across the project, one finding per table)",
     why: "The table is then one partition on one server: its throughput is one partition's.",
     fix: "composite with another property of the entity that identifies it (never a clock, a status or an amount)",
   },
+  messages: {
+    unjudged: (p: Constant & { why: "incomplete" | "unknownTable" }) =>
+      `${where(p)}, so they all share one partition on one server${targetText(p)}; ${
+        p.why === "incomplete" ? "not every file of the project was read in time" : "its table is not known statically"
+      }, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
+    sameAsElsewhere: (p: Constant & { at: string }) => `${where(p)}, as at ${p.at}, where its constant partition key is reported.`,
+    reportedAt: (p: Constant & Named & { at: string }) =>
+      `${where(p)}, like every write to ${labelOf(p)}: its constant partition key is reported at ${p.at}.`,
+    unnamedTable: (p: Constant & Named & { count: number; others: string[] }) =>
+      `${where(p)}, and no write to ${labelOf(p)} varies its partition key${listOf(p)}: these entities share one partition on one server${targetText(p)}. ` +
+      "The table's name is not known statically, so other writes under the same name are not judged. Build the key from a property that varies.",
+    wholeTable: (p: Constant & Named & { count: number; others: string[]; constants: string[] }) => {
+      const whole =
+        p.constants.length <= 1
+          ? "the whole table is one partition on one server"
+          : `the whole table has ${p.constants.length} partitions (${p.constants
+              .slice(0, 4)
+              .map((c) => `"${c}"`)
+              .join(", ")}${p.constants.length > 4 ? ", …" : ""}), each on one server`;
+      return `${where(p)}, and no write to ${labelOf(p)} varies its partition key${listOf(p)}: ${whole}${targetText(p)}. Build the key from a property that varies.`;
+    },
+  },
+
   check(ctx) {
     const t = ctx.profile.partitionTarget;
-    const target = t ? ` (one partition's target: ${t.value.toLocaleString("en-US")} ${t.unit})` : "";
     for (const key of ctx.keys) {
       if (key.which !== "partitionKey" || !key.write || key.write.method === "delete") continue;
       const value = constantText(key.parts);
@@ -43,82 +88,87 @@ export const constantPartitionKey: TsRule = {
       const repeats = (all?.sites ?? []).filter((s) => s.key === id && !mine(s));
       const fix = key.declared ? undefined : compositeFix(ctx, key, value);
       const fixes = fix ? [fix] : undefined;
-      const where = key.declared
-        ? `its declared type fixes the partition key "${value}"`
-        : `every entity written here gets the partition key "${value}"`;
+      const constant: Constant = { value, declared: !!key.declared, ...(t ? { target: { value: t.value, unit: t.unit } } : {}) };
       const show = (s: TableSite) => siteName(ctx, s);
       // A table named by a literal is judged whole; one whose name comes from elsewhere (the environment) is grouped
       // by that source, with nothing said about the whole table: another client may write it under the same name.
       const named = key.write.table;
       const source = named === undefined ? key.write.tableSource : undefined;
-      const label = named !== undefined ? `table "${named}"` : source ? `the table named by ${source.shown}` : undefined;
-      if (!all || !label || all.incomplete) {
+      const naming: Named | undefined = named !== undefined ? { table: named } : source ? { source: source.shown } : undefined;
+      // A constant partition key with a constant row key writes one row (a settings row, the current round): a row of
+      // its own, not a table in one partition.
+      if (key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv)) !== undefined) continue;
+      // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
+      // the table is not one partition, whatever its name.
+      if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
+      if (!all || !naming || all.incomplete) {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
-        const why = all?.incomplete ? "not every file of the project was read in time" : "its table is not known statically";
+        // One problem, one warning: the other writes of the same constant to tables not known statically point at it.
+        const same = naming || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side && !s.oneRow);
+        const first = firstReporters(same)[0];
+        if (first && !mine(first)) {
+          ctx.report(
+            span(ctx.sf, key.at),
+            "sameAsElsewhere",
+            { ...constant, at: show(first) },
+            { fixes, severity: "hint", related: related([first], `the partition key "${value}" is reported here`) },
+          );
+          continue;
+        }
+        const elsewhere = same.filter((s) => !mine(s) && !repeats.includes(s));
         ctx.report(
           span(ctx.sf, key.at),
-          `${where}, so they all share one partition on one server${target}; ${why}, so whether other writes spread the table is not judged. Build the key from a property that varies.`,
-          { fixes, related: related(repeats, `the same partition key "${value}", written through this key`) },
+          "unjudged",
+          { ...constant, why: all?.incomplete ? "incomplete" : "unknownTable" },
+          {
+            fixes,
+            related: related(
+              [...repeats, ...elsewhere],
+              `the same partition key "${value}", written through this key or to a table not known statically`,
+            ),
+          },
         );
         continue;
       }
       const varying = all.sites.filter((s) => !s.unknown && s.constant === undefined);
-      if (varying.length) {
-        // Other writes of the table spread their keys: only the entities written with this constant share a partition.
-        // Said quietly (a hint), once per constant of the table, at its first place; the other places are related.
-        const same = all.sites.filter((s) => s.constant === value);
-        const first = firstReporters(same)[0];
-        if (first && !mine(first)) continue;
-        const others = same.filter((s) => !mine(s));
-        const also = others.length ? ` (here and at ${plural(others.length, "other place")})` : "";
-        ctx.report(
-          span(ctx.sf, key.at),
-          `${where}${also}; other writes to ${label} (${varying.length}) vary their keys, so only the entities written with "${value}" share one partition.`,
-          { fixes, severity: "hint", related: related(others, `the same partition key "${value}"`) },
-        );
-        continue;
-      }
+      // Other writes of the table spread their keys: the constant is a side partition (index or meta rows), not a
+      // table in one partition; nothing to say.
+      if (varying.length) continue;
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
-      const constantSites = all.sites.filter((s) => s.constant !== undefined);
+      const constantSites = all.sites.filter((s) => s.constant !== undefined && !s.oneRow);
       const primary = firstReporters(constantSites)[0];
       if (primary && !mine(primary)) {
         ctx.report(
           span(ctx.sf, key.at),
-          `${where}, like every write to ${label}: its constant partition key is reported at ${show(primary)}.`,
-          { fixes, severity: "hint", related: related([primary], `${label} is reported here`) },
+          "reportedAt",
+          { ...constant, ...naming, at: show(primary) },
+          { fixes, severity: "hint", related: related([primary], `${labelOf(naming)} is reported here`) },
         );
         continue;
       }
       const others = constantSites.filter((s) => !mine(s));
-      const list = others.length
-        ? ` (${plural(others.length, "other site")}: ${others.slice(0, 3).map(show).join(", ")}${others.length > 3 ? ", …" : ""})`
-        : "";
-      const relatedSites = related(others, `another write to ${label} with a constant partition key`);
+      const relatedSites = related(others, `another write to ${labelOf(naming)} with a constant partition key`);
+      // Three are named: the message says how many there are.
+      const shown = others.slice(0, 3).map(show);
       if (source) {
         ctx.report(
           span(ctx.sf, key.at),
-          `${where}, and no write to ${label} varies its partition key${list}: these entities share one partition on one server${target}. ` +
-            "The table's name is not known statically, so other writes under the same name are not judged. Build the key from a property that varies.",
+          "unnamedTable",
+          { ...constant, ...naming, count: others.length, others: shown },
           { fixes, related: relatedSites },
         );
         continue;
       }
       const constants = [...new Set(constantSites.map((s) => s.constant!))];
-      const whole =
-        constants.length <= 1
-          ? "the whole table is one partition on one server"
-          : `the whole table has ${constants.length} partitions (${constants
-              .slice(0, 4)
-              .map((c) => `"${c}"`)
-              .join(", ")}${constants.length > 4 ? ", …" : ""}), each on one server`;
       ctx.report(
         span(ctx.sf, key.at),
-        `${where}, and no write to ${label} varies its partition key${list}: ${whole}${target}. Build the key from a property that varies.`,
+        "wholeTable",
+        { ...constant, ...naming, count: others.length, others: shown, constants },
         { fixes, related: relatedSites },
       );
     }
   },
-};
+});
 
 /** Of the sites of one key, the one that reports it: the key's own expression, else the first call (path, then line). */
 function reporterOf(sites: TableSite[]): TableSite | undefined {
@@ -167,9 +217,12 @@ function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefi
   const best = keyMaterial(ctx, key, { rowKey: false, pure: false })[0];
   if (!best) return undefined;
   const part = best.kind === "number" ? `String(${text(ctx.sf, best.expr)}).padStart(10, "0")` : text(ctx.sf, best.expr);
+  // The separator the design rules ask for: one that sorts below every character of the part (`,`), never `_`.
+  const sep = separatorBelow(0x30, ctx.profile);
+  if (!sep) return undefined;
   return {
     title: `Make the partition key composite with ${best.name}`,
-    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + "_")} + ${part}` }],
+    edits: [{ ...span(ctx.sf, key.at), newText: `${JSON.stringify(value + sep)} + ${part}` }],
     preferred: true,
   };
 }

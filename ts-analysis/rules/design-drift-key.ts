@@ -10,7 +10,7 @@
  * key read back from the table, the generated builders) are not judged.
  */
 import * as path from "node:path";
-import { bestMatch, Drift } from "../drift/compare";
+import { bestMatch } from "../drift/compare";
 import { builderFix } from "../drift/builder-fix";
 import { DesignTable } from "../drift/design-index";
 import { codeShape, layout, render, Shape } from "../drift/shape";
@@ -18,18 +18,41 @@ import { splitTransaction } from "../drift/transactions";
 import ts from "typescript";
 import { generatedModuleOf, isStale, regenerateFix, staleReason } from "../drift/generated";
 import { locationOf } from "../written-keys";
-import { Key, span, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, Key, span, TsRuleContext } from "./rule";
 
-export const designDriftKey: TsRule = {
+/** The sentences of `ts/design-drift-key`. */
+const messages = {
+  drift: (p: { which: string; table: string; design?: string; label: string; shape: string; drifts: string[] }) =>
+    `this ${p.which} is built differently from table "${p.table}"'s design${p.design ? ` (${p.design})` : ""}, ${p.label} = ${p.shape}: ` +
+    `${p.drifts.join("; ")}. Use the generated key builder, so the code builds the key the design was checked with.`,
+  splitTransaction: (p: { property: string; values: string[]; table: string }) =>
+    `this transaction's entities take ${p.property} from different values (${p.values
+      .slice(0, 3)
+      .map((v) => `'${v}'`)
+      .join(", ")}), ` +
+    `and table "${p.table}"'s design builds the partition key from ${p.property}: they are in different partitions whenever the values differ, and the service rejects the batch.`,
+  stale: (p: { which: string; module: string; reason: string; more: number; table: string; design: string }) =>
+    `this ${p.which} comes from ${p.module}, which ${p.reason}${p.more ? ` (and ${p.more} more key${p.more > 1 ? "s" : ""} in this file)` : ""}: ` +
+    `its builders may build keys that table "${p.table}"'s design (${p.design}) no longer says. Regenerate the module.`,
+  brokenDesign: (p: { table: string; design: string }) =>
+    `table "${p.table}"'s design (${p.design}) does not parse: drift between it and this code is not judged until it parses.`,
+};
+
+type Context = TsRuleContext<typeof messages>;
+
+export const designDriftKey = defineTsRule({
   code: "ts/design-drift-key",
   severity: "warning",
   family: "TypeScript code",
+  traits: { drift: true },
   docs: {
     summary:
       "code writes a table that a `.tdl` in the workspace declares, with keys built differently (separator, pad width, segment order, prefix, a part the design lacks, a character the service forbids)",
     why: "The design's queries, load figures and index rows hold only for keys built as designed: a key built another way lands in other partitions and row ranges, and the design's queries stop finding it.",
     fix: "use the generated builder (`tdl codegen`); when the module is missing, or was generated from another version of the table (its design fingerprint differs), generate it again",
   },
+  messages,
+
   check(ctx) {
     const broken = new BrokenDesigns(ctx);
     const stale = new Map<string, Key[]>();
@@ -60,9 +83,19 @@ export const designDriftKey: TsRule = {
       if (!best || !best.drifts.length) continue;
       const { candidate, drifts } = best;
       const fix = builderFix({ sf: ctx.sf, key: key.expr, code, design, builder: candidate.builder, props: candidate.props });
-      ctx.report(span(ctx.sf, key.expr), message(key, design, candidate.label, candidate.shape, drifts), {
-        fixes: fix ? [fix] : undefined,
-      });
+      ctx.report(
+        span(ctx.sf, key.expr),
+        "drift",
+        {
+          which: key.which,
+          table: design.name,
+          ...(design.source ? { design: path.basename(design.source) } : {}),
+          label: candidate.label,
+          shape: render(candidate.shape),
+          drifts: drifts.map((d) => d.message),
+        },
+        { fixes: fix ? [fix] : undefined },
+      );
     }
     for (const [file, keys] of stale) reportStale(ctx, file, keys);
     for (const q of ctx.queries) {
@@ -74,30 +107,29 @@ export const designDriftKey: TsRule = {
       if (design?.broken) continue;
       const split = design && splitTransaction(tx, design, ctx.decomposer);
       if (!split || !design) continue;
-      ctx.report(
-        span(ctx.sf, tx.call),
-        `this transaction's entities take ${split.prop} from different values (${split.values
-          .slice(0, 3)
-          .map((v) => `'${v}'`)
-          .join(", ")}), ` +
-          `and table "${design.name}"'s design builds the partition key from ${split.prop}: they are in different partitions whenever the values differ, and the service rejects the batch.`,
-      );
+      ctx.report(span(ctx.sf, tx.call), "splitTransaction", { property: split.prop, values: split.values.slice(0, 3), table: design.name });
     }
   },
-};
+});
 
 /**
  * One finding per stale module in a file, at its first key: the module was generated from another version of the
  * table, so its builders may build keys the design no longer says. The fix regenerates it; "use the builder" is not offered.
  */
-function reportStale(ctx: TsRuleContext, file: string, keys: Key[]): void {
+function reportStale(ctx: Context, file: string, keys: Key[]): void {
   const design = ctx.designTable!(keys[0].table)!;
   const module = { file, fingerprint: generatedModuleOf(keys[0].parts)?.fingerprint };
-  const more = keys.length > 1 ? ` (and ${keys.length - 1} more key${keys.length > 2 ? "s" : ""} in this file)` : "";
   ctx.report(
     span(ctx.sf, keys[0].expr),
-    `this ${keys[0].which} comes from ${path.basename(file)}, which ${staleReason(module, design)}${more}: ` +
-      `its builders may build keys that table "${design.name}"'s design (${path.basename(design.source)}) no longer says. Regenerate the module.`,
+    "stale",
+    {
+      which: keys[0].which,
+      module: path.basename(file),
+      reason: staleReason(module, design),
+      more: keys.length - 1,
+      table: design.name,
+      design: path.basename(design.source),
+    },
     {
       // Generated by an older tdl (no fingerprint): not known to differ, said quietly.
       severity: module.fingerprint ? undefined : "info",
@@ -114,7 +146,7 @@ function reportStale(ctx: TsRuleContext, file: string, keys: Key[]): void {
 class BrokenDesigns {
   private readonly told = new Set<string>();
 
-  constructor(private readonly ctx: TsRuleContext) {}
+  constructor(private readonly ctx: Context) {}
 
   /** True when `design` is broken (said once, at `at`). */
   skip(design: DesignTable, at: ts.Node): boolean {
@@ -123,7 +155,8 @@ class BrokenDesigns {
     this.told.add(design.name);
     this.ctx.report(
       span(this.ctx.sf, at),
-      `table "${design.name}"'s design (${path.basename(design.source)}) does not parse: drift between it and this code is not judged until it parses.`,
+      "brokenDesign",
+      { table: design.name, design: path.basename(design.source) },
       { severity: "info" },
     );
     return true;
@@ -135,12 +168,4 @@ function judgeable(code: Shape): boolean {
   const { slots, lits } = layout(code);
   const literal = lits.some((l) => l.text) || slots.some((s) => s.fixedText !== undefined);
   return literal || slots.length > 1 || (slots.length === 1 && (!!slots[0].fn || !!slots[0].numeric));
-}
-
-function message(key: Key, design: DesignTable, label: string, shape: Shape, drifts: Drift[]): string {
-  const where = design.source ? ` (${path.basename(design.source)})` : "";
-  return (
-    `this ${key.which} is built differently from table "${design.name}"'s design${where}, ${label} = ${render(shape)}: ` +
-    `${drifts.map((d) => d.message).join("; ")}. Use the generated key builder, so the code builds the key the design was checked with.`
-  );
 }

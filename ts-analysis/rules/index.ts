@@ -5,7 +5,7 @@
  * in a module and one more line here.
  */
 import ts from "typescript";
-import { attempt, Caught, PropertyInfo, rulesFailed, ServiceProfile } from "@core";
+import { attempt, Caught, codesWith, PropertyInfo, rulesFailed, ServiceProfile } from "@core";
 import { FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { appendOnlyKey, invalidKeyCharacter, separatorOrder, unpaddedNumber } from "./keys";
@@ -63,7 +63,10 @@ export interface TsFileInput {
 }
 
 /** Rules about load (how writes spread over partitions): off in test files unless turned on. */
-export const LOAD_RULES: ReadonlySet<string> = new Set(["ts/constant-partition-key", "ts/append-only-key", "ts/unpadded-number"]);
+export const LOAD_RULES = codesWith(TS_RULES, "load");
+
+/** Codes about code that has left its design (`tdl check --design-drift` makes them errors). */
+export const DRIFT_CODES = codesWith(TS_RULES, "drift");
 
 /** Runs every rule on one file; returns its findings (sorted) and its classified queries (for CodeLens and the CLI). */
 export function runTsRules(input: TsFileInput, rules: readonly TsRule[] = TS_RULES): { findings: TsFinding[]; queries: TsQuery[] } {

@@ -9,27 +9,38 @@ import { createHashImport } from "../edits";
 import { keyMaterial } from "../key-material";
 import { skipOuter, TsKeyPart } from "../key-parts";
 import * as path from "node:path";
-import { Key, span, text, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, Key, span, text, TsRuleContext } from "./rule";
 
-export const unpaddedNumber: TsRule = {
+export const unpaddedNumber = defineTsRule({
   code: "ts/unpadded-number",
   severity: "warning",
   family: "TypeScript code",
+  traits: { load: true },
   docs: {
     summary: "a number enters a key without `padStart`",
     why: 'Keys sort as text: "111" sorts before "2", so numeric order and ranges break.',
     fix: '`String(x).padStart(W, "0")`, W from a design property of the same name, else 10',
   },
+  messages: {
+    elsewhere: (p: { which: string; key: string; part: string; file: string }) =>
+      `the ${p.which} '${p.key}' holds a number without padding ('${p.part}' in ${p.file}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`,
+    unpadded: (p: { part: string; which: string; width: number; property?: string; max?: number | bigint }) =>
+      `'${p.part}' is a number entering the ${p.which} without padding: keys sort as text, so "111" sorts before "2". ` +
+      `Pad it to ${p.width} digits${p.property ? ` (design property ${p.property} reaches ${p.max})` : ""}.`,
+  },
+
   check(ctx) {
     for (const key of ctx.keys) {
       for (const p of key.parts) {
         if (p.kind !== "value" || p.type !== "number") continue;
         // A part built in another file (a helper's return): reported on this file's key, without an edit elsewhere.
         if (!inThisFile(ctx, p.node)) {
-          ctx.report(
-            span(ctx.sf, key.at),
-            `the ${key.which} '${key.expr.getText()}' holds a number without padding ('${p.node.getText()}' in ${path.basename(p.node.getSourceFile().fileName)}): keys sort as text, so "111" sorts before "2". Pad it with padStart.`,
-          );
+          ctx.report(span(ctx.sf, key.at), "elsewhere", {
+            which: key.which,
+            key: key.expr.getText(),
+            part: p.node.getText(),
+            file: path.basename(p.node.getSourceFile().fileName),
+          });
           continue;
         }
         const design = ctx.design(key.table);
@@ -46,8 +57,8 @@ export const unpaddedNumber: TsRule = {
             : `String(${src}).padStart(${width}, "0")`;
         ctx.report(
           span(ctx.sf, p.node),
-          `'${src}' is a number entering the ${key.which} without padding: keys sort as text, so "111" sorts before "2". ` +
-            `Pad it to ${width} digits${prop ? ` (design property ${prop.name} reaches ${prop.max})` : ""}.`,
+          "unpadded",
+          { part: src, which: key.which, width, ...(prop ? { property: prop.name, max: prop.max } : {}) },
           {
             fixes: [{ title: `Pad to ${width} digits: ${padded}`, edits: [{ ...span(ctx.sf, p.node), newText: padded }], preferred: true }],
           },
@@ -55,7 +66,7 @@ export const unpaddedNumber: TsRule = {
       }
     }
   },
-};
+});
 
 /** True when a key part's node is in the file being analysed (a helper's return may live in another). */
 const inThisFile = (ctx: TsRuleContext, n: ts.Node) => n.getSourceFile() === ctx.sf;
@@ -63,38 +74,41 @@ const inThisFile = (ctx: TsRuleContext, n: ts.Node) => n.getSourceFile() === ctx
 /** The partition keys of entities written outside transactions and inside them. */
 const writtenPartitionKeys = (ctx: TsRuleContext) => ctx.keys.filter((k) => k.which === "partitionKey" && k.write);
 
-export const appendOnlyKey: TsRule = {
+/** What a partition key that moves with time starts with, in words. */
+const APPEND_LEADS = {
+  clock: "the clock",
+  hashedClock: "a hash of the clock, one value per moment,",
+  timeId: "a time-ordered id",
+  counter: "a counter incremented in place",
+};
+
+export const appendOnlyKey = defineTsRule({
   code: "ts/append-only-key",
   severity: "warning",
   family: "TypeScript code",
+  traits: { load: true },
   docs: {
     summary: "the partition key starts with the clock (or a time bucket, or a hash of one), a time-ordered id or a counter",
     why: "Every new entity gets a key next to the last one, so all inserts hit one range partition on one server.",
     fix: "a prefix of 16 buckets hashed from a value that varies among the entities of the moment (the row key, an id), with the `node:crypto` import",
   },
+  messages: {
+    appendOnly: (p: { lead: "clock" | "hashedClock" | "timeId" | "counter"; part: string }) =>
+      `the partition key starts with ${APPEND_LEADS[p.lead]} ('${p.part}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. ` +
+      "Prefix a bucket hashed from a value that varies among the entities written at the same moment (the row key, an id): a hash of the clock is still one bucket per moment.",
+  },
+
   check(ctx) {
     for (const key of writtenPartitionKeys(ctx)) {
       const lead = key.parts.find((p) => p.kind !== "literal");
       if (!lead || (lead.kind !== "clock" && lead.kind !== "time-id" && lead.kind !== "counter")) continue;
-      const what =
-        lead.kind === "clock"
-          ? lead.hashed
-            ? "a hash of the clock, one value per moment,"
-            : "the clock"
-          : lead.kind === "time-id"
-            ? "a time-ordered id"
-            : "a counter incremented in place";
+      const what = lead.kind === "clock" ? (lead.hashed ? "hashedClock" : "clock") : lead.kind === "time-id" ? "timeId" : "counter";
       const fix = bucketPrefixFix(ctx, key);
       const at = inThisFile(ctx, lead.node) ? lead.node : key.at;
-      ctx.report(
-        span(ctx.sf, at),
-        `the partition key starts with ${what} ('${lead.node.getText()}'): every new entity gets a key next to the last one, so all inserts hit one range partition on one server. ` +
-          "Prefix a bucket hashed from a value that varies among the entities written at the same moment (the row key, an id): a hash of the clock is still one bucket per moment.",
-        { fixes: fix ? [fix] : undefined },
-      );
+      ctx.report(span(ctx.sf, at), "appendOnly", { lead: what, part: lead.node.getText() }, { fixes: fix ? [fix] : undefined });
     }
   },
-};
+});
 
 /** Buckets of the hash prefix: a reader of one moment fans out to this many partitions. */
 const BUCKETS_HEX_DIGITS = 1;
@@ -126,7 +140,7 @@ function needsParens(e: ts.Expression): boolean {
   return ts.isConditionalExpression(e) || ts.isBinaryExpression(e);
 }
 
-export const invalidKeyCharacter: TsRule = {
+export const invalidKeyCharacter = defineTsRule({
   code: "ts/invalid-key-character",
   severity: "error",
   family: "TypeScript code",
@@ -135,6 +149,11 @@ export const invalidKeyCharacter: TsRule = {
     why: "The service rejects keys holding these characters: the write fails at run time.",
     fix: "replace it",
   },
+  messages: {
+    forbidden: (p: { chars: string[]; service: string; forbidden: string }) =>
+      `${p.chars.map(showChar).join(", ")} cannot appear in a ${p.service} key (forbidden: ${p.forbidden}).`,
+  },
+
   check(ctx) {
     const forbidden = ctx.profile.forbiddenKeyChar;
     if (!forbidden) return;
@@ -147,7 +166,8 @@ export const invalidKeyCharacter: TsRule = {
         const replaced = [...src].map((ch, i) => (i > 0 && i < src.length - 1 && bad.includes(ch) ? "_" : ch)).join("");
         ctx.report(
           span(ctx.sf, p.node),
-          `${bad.map(showChar).join(", ")} cannot appear in a ${ctx.profile.label} key (forbidden: ${ctx.profile.forbiddenKeyText}).`,
+          "forbidden",
+          { chars: bad, service: ctx.profile.label, forbidden: ctx.profile.forbiddenKeyText ?? "" },
           {
             fixes: [
               {
@@ -161,7 +181,7 @@ export const invalidKeyCharacter: TsRule = {
       }
     }
   },
-};
+});
 
 /** Lowest character of a variable-length part whose alphabet is known. */
 function variableAlphabetMin(p: TsKeyPart): number | undefined {
@@ -174,7 +194,7 @@ function variableAlphabetMin(p: TsKeyPart): number | undefined {
   return undefined;
 }
 
-export const separatorOrder: TsRule = {
+export const separatorOrder = defineTsRule({
   code: "ts/separator-order",
   severity: "warning",
   family: "TypeScript code",
@@ -183,6 +203,11 @@ export const separatorOrder: TsRule = {
     why: 'Composite keys then sort differently from their parts: `"a100:"` sorts after `"a1001:"`.',
     fix: "a separator that sorts below every character of the part (`,`)",
   },
+  messages: {
+    order: (p: { separator: string; part: string; low: string; replacement: string }) =>
+      `"${p.separator}" after '${p.part}' sorts above '${p.low}', a character it may contain, so composite keys sort out of order. Use "${p.replacement}", which sorts below every character of the part.`,
+  },
+
   check(ctx) {
     for (const key of ctx.keys) {
       for (let i = 0; i < key.parts.length - 1; i++) {
@@ -198,7 +223,8 @@ export const separatorOrder: TsRule = {
         const start = node.getStart(ctx.sf) + offset;
         ctx.report(
           { start, end: start + 1 },
-          `"${next.text[0]}" after '${text(ctx.sf, key.parts[i].node)}' sorts above '${String.fromCharCode(min)}', a character it may contain, so composite keys sort out of order. Use "${sep}", which sorts below every character of the part.`,
+          "order",
+          { separator: next.text[0], part: text(ctx.sf, key.parts[i].node), low: String.fromCharCode(min), replacement: sep },
           {
             fixes: [{ title: `Use "${sep}" as the separator`, edits: [{ start, end: start + 1, newText: sep }], preferred: true }],
           },
@@ -206,4 +232,4 @@ export const separatorOrder: TsRule = {
       }
     }
   },
-};
+});

@@ -13,7 +13,7 @@ import { Budget } from "../budget";
 import { FilterResolution, FilterResolver, Piece, textOf } from "../filters";
 import { KeyDecomposer } from "../key-parts";
 import { readBound } from "../consumption";
-import { span, TsQuery, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, span, TsQuery } from "./rule";
 
 /** Where a query's diagnostics sit: the method name of the call. */
 export const at = (sf: ts.SourceFile, call: ts.CallExpression) =>
@@ -167,7 +167,7 @@ export function queryLabel(c: Classification | undefined): string {
   return c.class === "table-scan" ? "table-scan · scans every partition" : badge(c);
 }
 
-export const queryClass: TsRule = {
+export const queryClass = defineTsRule({
   code: "ts/query-class",
   severity: "hint",
   family: "TypeScript code",
@@ -176,20 +176,21 @@ export const queryClass: TsRule = {
       'every `listEntities`/`getEntity` call\'s class, or "filter not known statically" (shown as CodeLens and hover, kept out of the Problems panel)',
     why: "The class decides the cost: a point read touches one entity, a table scan every partition.",
   },
-  check(ctx: TsRuleContext) {
+  messages: {
+    class: (p: { label: string }) => p.label,
+    unknown: () => `${NOT_KNOWN}: the filter comes from outside this code (a parameter, user input or text built at run time)`,
+  },
+
+  check(ctx) {
     for (const q of ctx.queries) {
       if (q.syntax && !q.classification) continue;
-      ctx.report(
-        at(ctx.sf, q.call),
-        q.classification
-          ? queryLabel(q.classification)
-          : `${NOT_KNOWN}: the filter comes from outside this code (a parameter, user input or text built at run time)`,
-      );
+      if (q.classification) ctx.report(at(ctx.sf, q.call), "class", { label: queryLabel(q.classification) });
+      else ctx.report(at(ctx.sf, q.call), "unknown");
     }
   },
-};
+});
 
-export const tableScan: TsRule = {
+export const tableScan = defineTsRule({
   code: "ts/table-scan",
   severity: "warning",
   family: "TypeScript code",
@@ -198,13 +199,15 @@ export const tableScan: TsRule = {
       'a `listEntities` filter that does not pin `PartitionKey`, no filter at all, or `""`; never when the filter is not known statically',
     why: "A table scan reads every partition, one continuation token at a time: its cost grows with the table, not with the result.",
   },
+  messages: {
+    scan: (p: { reason: string }) =>
+      `this listEntities call is a table scan: ${p.reason}. Pin PartitionKey with 'eq' (and RowKey for a point read), or key a table for this query.`,
+  },
+
   check(ctx) {
     for (const q of ctx.queries) {
       if (q.classification?.class !== "table-scan") continue;
-      ctx.report(
-        at(ctx.sf, q.call),
-        `this listEntities call is a table scan: ${q.classification.reasons[0]}. Pin PartitionKey with 'eq' (and RowKey for a point read), or key a table for this query.`,
-      );
+      ctx.report(at(ctx.sf, q.call), "scan", { reason: q.classification.reasons[0] });
     }
   },
-};
+});

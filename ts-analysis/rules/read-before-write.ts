@@ -13,15 +13,24 @@ import { EntityWrite, KeyedCall } from "../calls";
 import { skipOuter } from "../key-parts";
 import * as path from "node:path";
 import { ReadTracer } from "../reads";
+import { HelperReads, textIn } from "../read-summaries";
 import { Env, skipValue } from "../values";
 import { exits } from "../returns";
-import { span, text, TsRule, TsRuleContext } from "./rule";
+import { defineTsRule, span, text, TsRuleContext } from "./rule";
 
+/** The function a node runs in; a function invoked where it is written (`((e) => …)(x)`) runs in the one around it. */
 const functionOf = (n: ts.Node) => {
   let p: ts.Node | undefined = n.parent;
-  while (p && !ts.isFunctionLike(p)) p = p.parent;
+  while (p && (!ts.isFunctionLike(p) || invokedInPlace(p))) p = p.parent;
   return p;
 };
+
+function invokedInPlace(fn: ts.Node): boolean {
+  if (!ts.isArrowFunction(fn) && !ts.isFunctionExpression(fn)) return false;
+  let outer: ts.Node = fn;
+  while (ts.isParenthesizedExpression(outer.parent)) outer = outer.parent;
+  return ts.isCallExpression(outer.parent) && outer.parent.expression === outer;
+}
 
 /** The variable a read's result is bound to: `const existing = await client.getEntity(…)`. */
 function resultOf(read: ts.CallExpression): ts.VariableDeclaration | undefined {
@@ -95,12 +104,16 @@ function passesEtag(ctx: TsRuleContext, w: EntityWrite): boolean {
 }
 
 function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: ReadonlySet<ts.Symbol>): boolean {
-  const sf = ctx.sf;
+  // The keys compared as text in this function's words: a helper's parameters replaced by what is passed to them.
+  const keys = HELPER_KEYS.get(read.call) ?? {
+    partitionKey: textIn(read.partitionKey, undefined, ctx.checker),
+    rowKey: textIn(read.rowKey, undefined, ctx.checker),
+  };
   if (
     w.partitionKey &&
     w.rowKey &&
-    text(sf, w.partitionKey) === text(sf, read.partitionKey) &&
-    text(sf, w.rowKey) === text(sf, read.rowKey)
+    textIn(w.partitionKey, w.partitionKeyEnv ?? w.env, ctx.checker) === keys.partitionKey &&
+    textIn(w.rowKey, w.rowKeyEnv ?? w.env, ctx.checker) === keys.rowKey
   )
     return true;
   // The entity written is the read's result, or spreads it (its keys come with it).
@@ -114,7 +127,7 @@ function sameKeys(ctx: TsRuleContext, read: KeyedCall, w: EntityWrite, result: R
   return !!w.partitionKey && !!w.rowKey && mentions(ctx, w.partitionKey, result) && mentions(ctx, w.rowKey, result);
 }
 
-export const readBeforeWrite: TsRule = {
+export const readBeforeWrite = defineTsRule({
   code: "ts/read-before-write",
   severity: "info",
   family: "TypeScript code",
@@ -124,6 +137,28 @@ export const readBeforeWrite: TsRule = {
     why: "Another writer can change the entity between the read and the write; the write then overwrites that change unseen.",
     fix: "update-or-create: one `upsertEntity(entity, mode)`; read-modify-write: pass the read's ETag (`updateEntity(entity, mode, { etag })`)",
   },
+  messages: {
+    readThenWrite: (p: { helper?: string; method: string; usesRead: boolean; mode: string }) =>
+      `${p.helper ? `getEntity (through ${p.helper}())` : "getEntity"} then ${p.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+      (p.usesRead
+        ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
+        : `The write does not use what was read: one upsertEntity(entity, "${p.mode}") does the same without the race.`),
+    helperReadThenWrite: (p: { helper: string; line: number; method: string; usesRead: boolean; mode: string }) =>
+      `the entity read by getEntity (through ${p.helper}() at line ${p.line}) is written back by ${p.method} of the same keys without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+      (p.usesRead
+        ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
+        : `The write does not use what was read: one upsertEntity(entity, "${p.mode}") does the same without the race.`),
+    writtenBack: (p: { read: "row" | "here" | "elsewhere"; place?: string; method: string }) =>
+      `${
+        p.read === "row"
+          ? "an entity read by listEntities is written back"
+          : p.read === "here"
+            ? "the entity read by getEntity is written back"
+            : `the entity read by getEntity (in ${p.place}) is written back`
+      } with ${p.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
+      `Pass the read's ETag (${p.method === "upsertEntity" ? "updateEntity(entity, mode, { etag })" : "{ etag }"}) so the service rejects the write when the entity changed (412), then read again.`,
+  },
+
   check(ctx) {
     const sf = ctx.sf;
     const told = new Set<EntityWrite>();
@@ -133,7 +168,8 @@ export const readBeforeWrite: TsRule = {
       const fn = functionOf(read.call);
       const decl = resultOf(read.call);
       const result = boundSymbols(ctx, boundBy(read.call));
-      const write = ctx.usage.writes.find(
+      const helper = isHelperRead(read);
+      const racing = ctx.usage.writes.filter(
         (w) =>
           isUpdate(w) &&
           functionOf(w.call) === fn &&
@@ -143,26 +179,30 @@ export const readBeforeWrite: TsRule = {
           sameKeys(ctx, read, w, result) &&
           !passesEtag(ctx, w),
       );
-      if (!write || !ts.isPropertyAccessExpression(write.call.expression)) continue;
-      // Read through a helper and written back whole: said below, at the write, as the entity written back.
-      if (isHelperRead(read) && tracer.of(write)) continue;
-      told.add(write);
-      // A write built from what was read races with other writers; a write that ignores the read, while the read
-      // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
-      // and a write that ignores it are two independent calls.
-      const usesRead = dependsOnRead(ctx, read.call, write.call, result);
-      if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
-      const helper = isHelperRead(read);
-      const fix = helper ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
-      const mode = write.mode ?? "Merge";
-      ctx.report(
-        span(sf, read.call),
-        `${helper ? `getEntity (through ${calleeName(read.call)}())` : "getEntity"} then ${write.method} of the same keys without the read's ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-          (usesRead
-            ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
-            : `The write does not use what was read: one upsertEntity(entity, "${mode}") does the same without the race.`),
-        { fixes: fix ? [fix] : undefined },
-      );
+      // A read of the SDK is reported once, at the read (its first write says why); a read through the application's
+      // helper is reported at each write it races with: the SDK call there is what to change, and each is its own race.
+      for (const write of helper ? racing : racing.slice(0, 1)) {
+        // A write through a helper (`save(table, entity)`) is the helper's SDK call made with this call's arguments.
+        if (!(ts.isPropertyAccessExpression(write.call.expression) || write.via)) continue;
+        // Read through a helper and written back whole: said below, at the write, as the entity written back.
+        if (helper && tracer.of(write)) continue;
+        told.add(write);
+        // A write built from what was read races with other writers; a write that ignores the read, while the read
+        // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
+        // and a write that ignores it are two independent calls.
+        const usesRead = dependsOnRead(ctx, read.call, write.call, result, write.object);
+        if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
+        const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
+        const mode = write.mode ?? "Merge";
+        if (helper)
+          ctx.report(
+            span(sf, write.call),
+            "helperReadThenWrite",
+            { helper: calleeName(read.call), line: lineOf(sf, read.call), method: write.method, usesRead, mode },
+            { fixes: fix ? [fix] : undefined },
+          );
+        else ctx.report(span(sf, read.call), "readThenWrite", { method: write.method, usesRead, mode }, { fixes: fix ? [fix] : undefined });
+      }
     }
     // The entity written comes from a read made elsewhere: a helper that returns getEntity's result, a `let` assigned in
     // a try block, a row of a listing written back.
@@ -180,20 +220,18 @@ export const readBeforeWrite: TsRule = {
       const at = here ? src.call : w.call;
       if (reported.has(at)) continue;
       reported.add(at);
-      const what =
-        src.kind === "row"
-          ? "an entity read by listEntities is written back"
-          : here
-            ? "the entity read by getEntity is written back"
-            : `the entity read by getEntity (in ${readPlace(ctx, src.call)}) is written back`;
       ctx.report(
         span(sf, at),
-        `${what} with ${w.method} without its ETag: another writer can change the entity in between, and this write overwrites that change (a lost update). ` +
-          `Pass the read's ETag (${w.method === "upsertEntity" ? "updateEntity(entity, mode, { etag })" : "{ etag }"}) so the service rejects the write when the entity changed (412), then read again.`,
+        "writtenBack",
+        src.kind === "row"
+          ? { read: "row", method: w.method }
+          : here
+            ? { read: "here", method: w.method }
+            : { read: "elsewhere", place: readPlace(ctx, src.call), method: w.method },
       );
     }
   },
-};
+});
 
 /**
  * False when the read sits in a block that ends (returns or throws) before the write can run: a GET branch
@@ -206,6 +244,9 @@ function reaches(read: ts.Node, write: ts.Node): boolean {
 }
 
 const HELPER_READS = new WeakSet<ts.CallExpression>();
+/** The keys of a read made through a helper whose result is mapped before it is returned, in the caller's words. */
+const HELPER_KEYS = new WeakMap<ts.CallExpression, { partitionKey: string; rowKey: string }>();
+const lineOf = (sf: ts.SourceFile, n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
 const isHelperRead = (read: KeyedCall) => HELPER_READS.has(read.call);
 
 function calleeName(c: ts.CallExpression): string {
@@ -222,6 +263,7 @@ function calleeName(c: ts.CallExpression): string {
 function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
   const out: KeyedCall[] = [];
   const values = ctx.decomposer.values;
+  const summaries = new HelperReads(ctx.checker);
   // Only where a read can pair with a write: the functions that update or upsert (following a call costs a signature).
   const scopes = new Set<ts.Node>();
   for (const w of ctx.usage.writes) {
@@ -234,6 +276,10 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
     const n = stack.pop()!;
     ts.forEachChild(n, (c) => void (ts.isFunctionLike(c) || stack.push(c)));
     if (!ts.isCallExpression(n) || !boundBy(n) || tracer.isGetEntity(n)) continue;
+    // A function invoked where it is written is this function's own flow: its read is a read here, seen as such.
+    const callee = skipOuter((n as ts.CallExpression).expression);
+    if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) continue;
+    let found = false;
     for (const v of values.values(n)) {
       if (v.kind !== "expr") continue;
       const got = skipValue(v.expr);
@@ -244,8 +290,16 @@ function helperReads(ctx: TsRuleContext, tracer: ReadTracer): KeyedCall[] {
       const receiver = (got.expression as ts.PropertyAccessExpression).expression;
       HELPER_READS.add(n);
       out.push({ call: n, method: "getEntity", partitionKey, rowKey, table: ctx.usageFinder.tableOf(receiver) });
+      found = true;
       break;
     }
+    // A helper that maps what it read before returning it (`toRecord(await client.getEntity(…))`): its summary.
+    const summary = found ? undefined : summaries.at(n);
+    if (!summary) continue;
+    HELPER_READS.add(n);
+    HELPER_KEYS.set(n, { partitionKey: summary.partitionKey, rowKey: summary.rowKey });
+    const receiver = (summary.get.expression as ts.PropertyAccessExpression).expression;
+    out.push({ call: n, method: "getEntity", partitionKey: n, rowKey: n, table: ctx.usageFinder.tableOf(receiver) });
   }
   return out;
 }
@@ -304,7 +358,13 @@ function usesData(ctx: TsRuleContext, node: ts.Node, symbols: ReadonlySet<ts.Sym
  * True when the write is built from the read: its arguments use the read's data, directly or through
  * variables declared from it in between, or the read's result is changed in place between the two.
  */
-function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.CallExpression, result: ReadonlySet<ts.Symbol>): boolean {
+function dependsOnRead(
+  ctx: TsRuleContext,
+  read: ts.CallExpression,
+  write: ts.CallExpression,
+  result: ReadonlySet<ts.Symbol>,
+  entity?: ts.Node,
+): boolean {
   const fn = functionOf(read);
   if (!fn || !result.size) return false;
   const derived = new Set(result);
@@ -322,7 +382,8 @@ function dependsOnRead(ctx: TsRuleContext, read: ts.CallExpression, write: ts.Ca
     ts.forEachChild(n, visit);
   };
   visit(fn);
-  return mutated || write.arguments.some((a) => usesData(ctx, a, derived));
+  // The entity's object literal too, where it is built elsewhere (passed in through a parameter).
+  return mutated || [...write.arguments, ...(entity ? [entity] : [])].some((a) => usesData(ctx, a, derived));
 }
 
 /**

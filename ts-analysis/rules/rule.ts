@@ -5,7 +5,7 @@
  * decomposed, their queries classified — computed once per file.
  */
 import ts from "typescript";
-import { Classification, Finding, Fix, PropertyInfo, RuleRecord, ServiceProfile, Severity } from "@core";
+import { Classification, Finding, Messages, PropertyInfo, ReportArgs, ReportMore, RuleRecord, said, ServiceProfile, Span } from "@core";
 import { FileUsage, UsageFinder } from "../calls";
 import type { TableSites } from "../tables";
 import { KeyDecomposer } from "../key-parts";
@@ -23,7 +23,7 @@ export interface TsQuery {
   syntax?: Array<{ start: number; end: number; message: string; filter: string }>;
 }
 
-export interface TsRuleContext {
+export interface TsRuleContext<M extends Messages = Messages> {
   sf: ts.SourceFile;
   checker: ts.TypeChecker;
   usage: FileUsage;
@@ -41,12 +41,15 @@ export interface TsRuleContext {
   queries: readonly TsQuery[];
   /** The write sites of a table across the project (for findings that concern the whole table). */
   tableSites(table: string | undefined): TableSites | undefined;
-  report: TsReport;
+  report: TsReport<M>;
 }
 
-export interface TsRule extends RuleRecord {
-  check(ctx: TsRuleContext): void;
+export interface TsRule<M extends Messages = Messages> extends RuleRecord<M> {
+  check(ctx: TsRuleContext<M>): void;
 }
+
+/** A TypeScript rule, its messages' parameters checked at every report (as typescript-eslint's `createRule`). */
+export const defineTsRule = <M extends Messages>(rule: TsRule<M>): TsRule<M> => rule;
 
 export const span = (sf: ts.SourceFile, n: ts.Node) => ({ start: n.getStart(sf), end: n.getEnd() });
 
@@ -67,17 +70,28 @@ export interface TsFinding extends Finding {
   related?: RelatedLocation[];
 }
 
-/** Reports one finding of the rule being run (code and default severity filled in), with its fixes, severity and related places. */
-export type TsReport = (
-  at: { start: number; end: number },
-  message: string,
-  more?: { fixes?: Fix[]; severity?: Severity; related?: RelatedLocation[] },
+/** What a TypeScript report may add: fixes, a severity, the other places of the same problem. */
+export interface TsReportMore extends ReportMore {
+  related?: RelatedLocation[];
+}
+
+/** Reports one finding of the rule being run by message id and parameters (code, default severity and sentence filled in). */
+export type TsReport<M extends Messages = Messages> = <K extends keyof M & string>(
+  at: Span,
+  messageId: K,
+  ...rest: ReportArgs<M[K], TsReportMore>
 ) => void;
 
 /** The report function of one TypeScript rule, collecting into `out`. */
-export function tsReporter(rule: RuleRecord, out: TsFinding[]): TsReport {
-  return (at, message, more) => {
-    const finding: TsFinding = { code: rule.code, severity: more?.severity ?? rule.severity, start: at.start, end: at.end, message };
+export function tsReporter<M extends Messages>(rule: RuleRecord<M>, out: TsFinding[]): TsReport<M> {
+  return (at: Span, messageId: keyof M & string, data?: unknown, more?: TsReportMore) => {
+    const finding: TsFinding = {
+      code: rule.code,
+      severity: more?.severity ?? rule.severity,
+      start: at.start,
+      end: at.end,
+      ...said(rule, messageId, data),
+    };
     if (more?.fixes) finding.fixes = more.fixes;
     if (more?.related?.length) finding.related = more.related;
     out.push(finding);

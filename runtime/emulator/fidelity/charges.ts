@@ -3,7 +3,7 @@
  * where: the service counts inserted, updated, deleted and scanned
  * entities alike (a batch of 100 is 100; a query the entities it scans).
  */
-import { keyConstraint, normalize, parseFilter } from "@core";
+import { keyConstraint, normalize, odataNames, parseFilter } from "@core";
 import type { BatchOperation } from "./batch";
 import type { TableRequest } from "./requests";
 import type { Throttle } from "./throttle";
@@ -52,10 +52,27 @@ export function chargeOf(r: TableRequest, operations: BatchOperation[] | undefin
     case "query": {
       if (!r.table) return undefined;
       const pk = pinnedPartition(r.filter);
-      return { table: r.table, partitionKey: pk, cost: throttle.scanned(r.table, pk), what: "reads", delta: 0 };
+      const scanned = throttle.scanned(r.table, pk);
+      // On the keys alone the scan ends with the page: the service reads what it returns, at most $top (a page of 1,000).
+      const cost = keysOnly(r.filter) ? Math.min(scanned, Math.max(1, Number.isFinite(r.top) ? r.top! : PAGE_MAX)) : scanned;
+      return { table: r.table, partitionKey: pk, cost, what: "reads", delta: 0 };
     }
     default:
       return undefined;
+  }
+}
+
+/** Entities a page of a query holds at most. */
+const PAGE_MAX = 1000;
+
+/** Whether a filter (or none) names no property but the keys: its scan walks the key order and stops with the page. */
+export function keysOnly(filter: string | undefined): boolean {
+  if (!filter) return true;
+  if (filter.length > PINNED_FILTER_MAX) return false;
+  try {
+    return odataNames(filter).every((t) => t.text === "PartitionKey" || t.text === "RowKey");
+  } catch {
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { analyzeTdl } from "@core";
-import { codes } from "../../helpers/analysis";
+import { codes, expectSaid } from "../../helpers/analysis";
 
 const above = (file: string) =>
   analyzeTdl(readFileSync(`examples/${file}`, "utf8"))
@@ -46,11 +46,13 @@ test("seeds 001/002: hour partitions of telemetry under 6,000 inserts/s are appe
     ],
   );
   const hot = findings[1];
-  assert.match(
-    hot.message,
-    /^≈ 6,000 entities\/s on the current partition \(such as '2026010203'\): the partition key is an hourly time bucket of 'At'/,
-  );
-  assert.match(hot.message, /the target is 2,000 entities\/s per partition/);
+  expectSaid(hot, "temporal", {
+    load: 6000,
+    target: 2000,
+    unit: "entities/s",
+    example: "2026010203",
+    moving: { name: "At", monotonic: "bucket", adjective: "hourly", writeShare: 1 },
+  });
 });
 
 test("a sound design reports nothing above info", () => {

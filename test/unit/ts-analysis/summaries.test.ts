@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { Finding } from "@core";
 import { TsFixture } from "../../helpers/typescript";
+import { expectSaid } from "../../helpers/analysis";
 
 const fx = new TsFixture();
 after(() => fx.dispose());
@@ -112,8 +113,8 @@ export async function guarded(owner: string, id: string) {
     found.map((x) => textOf(f, x).split("(")[0]),
     ["coins.upsertEntity", "coins.getEntity<{ visits: number }>", "coins.listEntities<{ settled?: boolean }>"],
   );
-  assert.match(found[0].message, /the entity read by getEntity \(in load\(\)\) is written back with upsertEntity without its ETag/);
-  assert.match(found[2].message, /an entity read by listEntities is written back with updateEntity/);
+  expectSaid(found[0], "writtenBack", { read: "elsewhere", place: "load()", method: "upsertEntity" });
+  expectSaid(found[2], "writtenBack", { read: "row", method: "updateEntity" });
 });
 
 test("entities pushed to an array and written in a loop keep their keys", () => {

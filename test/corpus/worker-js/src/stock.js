@@ -22,9 +22,9 @@ async function shelf(shop) {
 
 /** A delivery adds to the count: the count read, plus what came, written back without the read's ETag. */
 async function receive(shop, item, qty) {
-  const before = await countOf(shop, item); // expect: ts/read-before-write
+  const before = await countOf(shop, item);
   const units = Number(before ? before.units : 0) + qty;
-  await stock.upsertEntity({ partitionKey: shop, rowKey: item, units }, "Replace");
+  await stock.upsertEntity({ partitionKey: shop, rowKey: item, units }, "Replace"); // expect: ts/read-before-write
 }
 
 /** Only the clerk who opened the count may close it: a check of what was read, then a write. */

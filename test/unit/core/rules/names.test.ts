@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeTdl } from "@core";
-import { applyFix, codes, expectFindings } from "../../../helpers/analysis";
+import { applyFix, codes, expectFindings, expectSaid } from "../../../helpers/analysis";
 import { marked } from "../../../helpers/markers";
 
 test("unknown-property on keys, conditions, select, filters and sharing, with a spelling fix", () => {
@@ -17,7 +17,7 @@ test("unknown-property on keys, conditions, select, filters and sharing, with a 
 }`,
     "unknown-property",
   );
-  assert.match(found[0].message, /unknown property 'Custmer'.*Did you mean 'Customer'\?/);
+  expectSaid(found[0], "unknown", { name: "Custmer", guess: "Customer" });
   assert.equal(found[0].fixes?.[0].title, "Change to 'Customer'");
   assert.equal(found[2].fixes, undefined, "no guess for a name that resembles nothing");
 });
@@ -62,7 +62,7 @@ table «Orders» {
 }`,
     "duplicate-name",
   );
-  assert.match(found[0].message, /property 'A' is declared twice; the first declaration counts/);
+  expectSaid(found[0], "twice", { what: "property", name: "A" });
 });
 
 test("name checks run on a table with a syntax error; other rules wait until it parses", () => {

@@ -1,16 +1,15 @@
 import { test } from "node:test";
-import assert from "node:assert/strict";
-import { expectFindings } from "../../../helpers/analysis";
+import { expectFindings, expectSaid } from "../../../helpers/analysis";
 
 test("missing-key sits on the table's name and names what is missing", () => {
   const [f] = expectFindings(
-    `table «Orders» {
+    `table «Orders»‹missing› {
   A: int
   partitionKey = pad(A, 10)
 }`,
     "missing-key",
   );
-  assert.match(f.message, /no rowKey/);
+  expectSaid(f, "missing", { table: "Orders", missing: ["rowKey"] });
 });
 
 test("table/invalid-name follows the profile's naming rule", () => {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { codes, expectFindings, expectFix } from "../../../helpers/analysis";
+import { codes, expectFindings, expectFix, expectSaid } from "../../../helpers/analysis";
 
 const T = (body: string, service = "") => `${service}table Ledger {\n${body}\n}\n`;
 
@@ -10,7 +10,7 @@ test("transaction/cross-partition: the ledger keyed by account is flagged and re
   const start = text.indexOf("Transfer 300/s");
   const marked = text.slice(0, start) + "«Transfer»" + text.slice(start + "Transfer".length);
   const [f] = expectFindings(marked, "transaction/cross-partition");
-  assert.match(f.message, /share TransferId but may differ in AccountNumber/);
+  expectSaid(f, "crossPartition", { transaction: "Transfer", sharing: ["TransferId"], differing: ["AccountNumber"] });
   const fixed = text
     .replace("partitionKey = AccountNumber", "partitionKey = TransferId")
     .replace(`rowKey       = TransferId + "_" + Entry`, `rowKey       = Entry + "_" + AccountNumber`);
@@ -41,7 +41,7 @@ test("transaction/too-large counts index rows against 100 operations and bytes a
   transaction «Place» entities 60 sharing Order`),
     "transaction/too-large",
   );
-  assert.match(ops.message, /120 operations \(60 entities × 2 rows each\); the limit is 100/);
+  expectSaid(ops, "tooLarge", { operations: 120, entities: 60, rowsPerEntity: 2, opsLimit: 100, bytes: undefined });
   const [bytes] = expectFindings(
     T(`  Order: guid
   Line:  int(0..999)
@@ -51,5 +51,5 @@ test("transaction/too-large counts index rows against 100 operations and bytes a
   transaction «Place» entities 50 sharing Order`),
     "transaction/too-large",
   );
-  assert.match(bytes.message, /≈ 4.9 MiB; the limit is 4 MiB/);
+  expectSaid(bytes, "tooLarge", { operations: undefined, bytes: 50 * 100 * 1024, bytesLimit: 4 * 2 ** 20 });
 });

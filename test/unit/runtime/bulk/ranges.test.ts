@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { PageReader } from "@runtime/infer/sample";
-import { anchorKeys, rangeFilter, splitRanges } from "@runtime/bulk/ranges";
+import { anchorKeys, KeySpace, LONE_SURROGATE, rangeFilter, splitRanges } from "@runtime/bulk/ranges";
 import { fuzzAsync } from "../../../helpers/fuzz";
 
 /**
@@ -91,4 +91,27 @@ test("an empty table: one probe, one range that reads everything", async () => {
   assert.deepEqual(await anchorKeys(table), { keys: [] });
   assert.equal(table.requests, 1);
   assert.deepEqual(splitRanges([], 8), [{ from: "" }]);
+});
+
+test("keys of astral characters: every split point and probe the key space makes is a whole string a URL can carry", async () => {
+  const keys = ["a", "b😀", "😀", "😀a", "𠀀", "𠀀z", "\u{10ffff}", "z"];
+  const space = new KeySpace(keys);
+  const made: string[] = [];
+  for (const from of keys)
+    for (const to of keys) {
+      if (from >= to) continue;
+      const m = space.middle(from, to);
+      if (m !== undefined) {
+        assert.ok(m > from && m < to, `${JSON.stringify(m)} between ${JSON.stringify(from)} and ${JSON.stringify(to)}`);
+        made.push(m);
+      }
+      made.push(...space.approaching(from, to, 4));
+    }
+  assert.ok(made.length > 10);
+  for (const k of made) {
+    assert.ok(!LONE_SURROGATE.test(k), `${JSON.stringify(k)} holds a lone surrogate`);
+    assert.doesNotThrow(() => encodeURIComponent(k));
+  }
+  const anchors = await anchorKeys(tableOf(keys.flatMap((k) => [k, `${k}1`, `${k}😀`])), 8);
+  for (const k of anchors.keys) assert.doesNotThrow(() => encodeURIComponent(`PartitionKey ge '${k}'`));
 });

@@ -97,7 +97,11 @@ test("with the account key: the key is in no file, and the only signatures are o
   }
   const yaml = out.files.find((f) => f.name === "loadtest.yaml")!.text;
   assert.match(yaml, /^engineInstances: 3$/m);
-  assert.match(yaml, /- name: TDL_SAS_2\n {4}value: https:\/\/my-vault\.vault\.azure\.net\/secrets\/tdl-sas-2\n/);
+  assert.match(yaml, /- name: TDL_SAS_2\n {4}value: "https:\/\/my-vault\.vault\.azure\.net\/secrets\/tdl-sas-2"\n/);
+  assert.ok(
+    out.files.filter((f) => f.name.startsWith("secrets/")).every((f) => f.secret),
+    "every SAS file is marked secret (written 0600)",
+  );
   assert.match(yaml, /clientMetrics:\n {4}- percentage\(error\) > 1\n {4}- p99\(response_time_ms\) > 750\n/);
   assert.match(yaml, /- name: TDL_RATE\n {4}value: "10000"\n/);
 });
@@ -111,7 +115,7 @@ test("without the key: no signature in any file — not the connection's own SAS
   }
   assert.ok(!out.files.some((f) => f.name.startsWith("secrets/")));
   const yaml = out.files.find((f) => f.name === "loadtest.yaml")!.text;
-  assert.match(yaml, /- name: TDL_ACCOUNT_KEY\n {4}value: https:\/\/my-vault\.vault\.azure\.net\/secrets\/tdl-account-key\n/);
+  assert.match(yaml, /- name: TDL_ACCOUNT_KEY\n {4}value: "https:\/\/my-vault\.vault\.azure\.net\/secrets\/tdl-account-key"\n/);
   assert.match(yaml, /- name: TDL_CREATE_TABLE\n {4}value: "1"\n/);
 });
 
@@ -135,4 +139,17 @@ test("the exported Python compiles, and the README names every file of the folde
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a crafted --key-vault stays one quoted value: it adds no secret entry to loadtest.yaml", async () => {
+  const out = await exportWith(`TableEndpoint=https://acct.table.core.windows.net;SharedAccessSignature=sv=2019-02-02&sig=x`, {
+    keyVault: 'v/secrets/k"\n  - name: EVIL\n    value: "https://evil',
+  });
+  const yaml = out.files.find((f) => f.name === "loadtest.yaml")!.text;
+  const secrets = yaml.slice(yaml.indexOf("\nsecrets:\n"), yaml.indexOf("\nfailureCriteria:"));
+  assert.deepEqual(
+    [...secrets.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]),
+    ["TDL_ACCOUNT_KEY"],
+  );
+  assert.ok(!/^ {2}- name: EVIL/m.test(yaml));
 });

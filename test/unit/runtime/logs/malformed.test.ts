@@ -57,6 +57,20 @@ test("JSON lines: CRLF ends read; NUL, truncated JSON, a 1 MB garbage line and a
   );
 });
 
+test("JSON lines whose first line was cut are read as JSON lines: the cut line is skipped with its number, every record after it read", async () => {
+  const lines = [good("a", 0).slice(25), ...Array.from({ length: 999 }, (_, i) => good(`p${i % 7}`, i % 60))];
+  const h = await readLogHeatmap(file("cut-first.json", lines.join("\n") + "\n"));
+  assert.deepEqual([h.lines, h.skipped], [1000, 1]);
+  assert.deepEqual(
+    h.skippedExamples.map((s) => `${s.line}: ${s.reason}`),
+    ["1: not JSON"],
+  );
+  assert.equal(
+    h.partitions.reduce((n, p) => n + p.entities.read, 0),
+    999,
+  );
+});
+
 test("a line longer than 8 MiB is cut off, counted once, and reading resumes after it", async () => {
   const h = await readLogHeatmap(file("huge.json", [good("a"), "{" + "y".repeat(9 << 20), good("b")].join("\n")));
   assert.deepEqual([h.lines, h.skipped, h.partitionCount], [3, 1, 2]);

@@ -79,7 +79,10 @@ function analyzeChecked(analyzer: TsAnalyzer, body: string): { drift: string[]; 
     [],
   );
   for (const f of r.findings) assert.ok(f.start >= 0 && f.end >= f.start && f.end <= text.length, `${f.code} out of the text`);
-  return { drift: r.findings.filter((f) => f.code.startsWith("ts/design-drift")).map((f) => f.message), notAnalysed: r.notAnalysed };
+  return {
+    drift: r.findings.filter((f) => f.code.startsWith("ts/design-drift")).map((f) => f.message),
+    notAnalysed: r.notices?.find((n) => n.kind === "notAnalysed")?.text,
+  };
 }
 
 const newAnalyzer = () => new TsAnalyzer({ designTable: (t) => (t ? designs.get(t) : undefined) });
