@@ -128,8 +128,7 @@ export const checkCode = defineTool({
       for (const f of code) {
         const lines = new LineIndex(texts.get(f)!);
         const result = ts.analyze(f);
-        for (const n of [result.sdkUnresolved, result.notAnalysed, result.budget, result.untypedClients])
-          if (n && !notes.includes(n)) notes.push(n);
+        for (const { text: n } of result.notices ?? []) if (!notes.includes(n)) notes.push(n);
         out.push({
           path: shownPath(f),
           findings: [...result.findings]
