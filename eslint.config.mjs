@@ -7,7 +7,18 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/**", ".tsbuild/**", "node_modules/**", ".vscode-test/**", "test/fixtures/**", "test/corpus/**", "**/*.d.mts"] },
+  {
+    ignores: [
+      "dist/**",
+      ".tsbuild/**",
+      "node_modules/**",
+      ".vscode-test/**",
+      "workspace/**",
+      "test/fixtures/**",
+      "test/corpus/**",
+      "**/*.d.mts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

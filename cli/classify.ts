@@ -1,7 +1,8 @@
 /**
  * `tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]`:
  * the class of one OData filter, with estimates from a design's table.
- * A filter that does not parse exits 2 with its position; a failure of the
+ * A filter that does not parse, or that compares a column the design's
+ * table does not declare, exits 2 with its position (validate.ts); a failure of the
  * parser or classifier itself is thrown, for the CLI's one mapping (exit 3
  * with its message, never a stack).
  */
@@ -10,16 +11,17 @@ import {
   analyzeTdl,
   classifyFilter,
   Classification,
-  parseFilter,
   roundEstimate,
   summary,
   tableFacts,
   FilterContext,
   filterContext,
+  type FilterExpr,
 } from "@core";
 import { readTextFile } from "./files";
-import { EXIT } from "./failure";
-import { describeError, InputError, UsageError } from "@core/errors";
+import { EXIT, failureResult } from "./failure";
+import { kindOf, UsageError } from "@core/errors";
+import { designTable, filterColumns, parsedFilter } from "./validate";
 import type { CliResult } from "./output";
 
 export interface ClassifyOptions {
@@ -32,17 +34,17 @@ export interface ClassifyOptions {
 
 /** The class of `filter`; a filter that does not parse is exit 2 with its position, a failure of the classifier itself is thrown (exit 3). */
 export function runClassify(filter: string, options: ClassifyOptions): CliResult {
-  const context = designContext(options);
-  const parsed = parseFilter(filter);
-  if (!parsed.ok) {
-    const { message, start } = parsed.error;
-    return {
-      stdout: "",
-      stderr: `tdl: the filter does not parse at character ${start + 1}: ${describeError(new Error(message))}\n${caret(filter, start)}\n`,
-      exitCode: EXIT.usage,
-    };
+  let expr: FilterExpr;
+  let context: FilterContext;
+  try {
+    expr = parsedFilter(filter);
+    context = designContext(filter, expr, options);
+  } catch (e) {
+    // A filter, table or column that is wrong is the user's input: its sentence and exit 2, as every command says it.
+    if (kindOf(e) === "input") return failureResult(e, "classify");
+    throw e;
   }
-  const c: Classification = classifyFilter(parsed.expr, context);
+  const c: Classification = classifyFilter(expr, context);
   if (options.format === "json") {
     const json = {
       class: c.class,
@@ -57,32 +59,14 @@ export function runClassify(filter: string, options: ClassifyOptions): CliResult
   return { stdout: describe(c), stderr: "", exitCode: EXIT.clean };
 }
 
-/** Characters shown on each side of the error position: a 200,000-character filter is not printed whole. */
-const CONTEXT = 40;
-
-/**
- * The filter around `start`, with a caret under it. Control characters
- * (newlines, tabs, NUL) are shown as `·` so that the caret lines up and the
- * terminal is not driven by the user's input.
- */
-export function caret(filter: string, start: number): string {
-  const from = Math.max(0, start - CONTEXT);
-  const to = Math.min(filter.length, start + CONTEXT);
-  const shown =
-    (from > 0 ? "…" : "") + filter.slice(from, to).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·") + (to < filter.length ? "…" : "");
-  return `  ${shown}\n  ${" ".repeat(start - from + (from > 0 ? 1 : 0))}^`;
-}
-
-function designContext(options: ClassifyOptions): FilterContext {
+/** The estimates of the design's table, once its name and the filter's columns are checked against it. */
+function designContext(filter: string, expr: FilterExpr, options: ClassifyOptions): FilterContext {
   if (!options.design && !options.table) return {};
   if (!options.design || !options.table) throw new UsageError("--design and --table go together");
   const text = readTextFile(options.design);
   const analysis = analyzeTdl(text, options.analysis);
-  const tm = analysis.tables.find((t) => t.table.name.text === options.table);
-  if (!tm) {
-    const names = analysis.tables.map((t) => t.table.name.text).join(", ") || "none";
-    throw new InputError(`${options.design}: no table '${options.table}' (tables: ${names})`);
-  }
+  const tm = designTable(options.design, analysis, options.table);
+  filterColumns(filter, expr, options.design, tm);
   return filterContext(tableFacts(tm.table, tm.props).est, tm.props);
 }
 

@@ -9,6 +9,7 @@
 import { AnalysisOptions, resolveOptions, SERVICE_NAMES } from "@core";
 import { UsageError } from "@core/errors";
 import { checkOutputFile, checkOutputFolder } from "./destinations";
+import { ruleCodes } from "./validate";
 
 /** One option of a subcommand. `V` is the value the handler receives (undefined when absent, unless there is a default). */
 export interface Option<V> {
@@ -200,7 +201,11 @@ export const ANALYSIS: OptionGroup<{
   },
 };
 
-/** The analysis options as the core takes them; a value the core refuses is a usage error naming the option. */
+/**
+ * The analysis options as the core takes them; a value the core refuses is a
+ * usage error naming the option, and a rule code `tdl` does not report is
+ * named with the closest one it does (validate.ts).
+ */
 export function analysisOf(values: {
   service?: string;
   "partition-target"?: string;
@@ -217,6 +222,7 @@ export function analysisOf(values: {
     { service: "--service", target: "--partition-target", rules: "--rule", testFiles: "--test-files" },
   );
   if (problems.length) throw new UsageError(problems.join("; "));
+  ruleCodes(values.rule);
   return options;
 }
 

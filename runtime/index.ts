@@ -20,6 +20,8 @@ export { TransferError } from "./transfer/records";
 
 // The embedded emulator
 export { FidelityEmulator } from "./emulator/fidelity-emulator";
+export { readEmulatorSelf, SELF_HEADER, SELF_PATH } from "./emulator/fidelity/self";
+export type { EmulatorSelf } from "./emulator/fidelity/self";
 
 // Stress tests
 export { describeLeftover, findLeftovers, removeLeftovers } from "./stress/cleanup";

@@ -6,6 +6,7 @@ import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, flag, integer } from "../options";
 import { runCheck } from "../check";
 import { VERSION } from "../version";
+import { existingPaths } from "../validate";
 
 export const check = command({
   name: "check",
@@ -31,6 +32,8 @@ export const check = command({
     ...ANALYSIS.options,
   },
   run({ positionals, options }) {
+    // A PATH that is not there is a mistake on the command line: named alone, before anything is checked.
+    existingPaths(positionals);
     const { output, stderr, exitCode } = runCheck(
       [...positionals],
       { format: options.format, maxWarnings: options["max-warnings"], analysis: analysisOf(options), designDrift: options["design-drift"] },

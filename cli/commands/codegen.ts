@@ -12,13 +12,12 @@
 import * as path from "node:path";
 import { analyzeTdl, LineIndex } from "@core";
 import { CODEGEN_LANGUAGES, generateKeyBuilders } from "@codegen";
-import { UsageError } from "@core/errors";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, outputFolder, text } from "../options";
-import { shown } from "../args";
 import { readTextFile } from "../files";
 import { checkOutputFolder, makeFolder, writeWhole } from "../destinations";
 import { EXIT } from "../failure";
+import { designTable } from "../validate";
 
 export const codegen = command({
   name: "codegen",
@@ -43,10 +42,7 @@ export const codegen = command({
     const analysis = analysisOf(options);
     const text = readTextFile(design);
     const result = analyzeTdl(text, analysis);
-    if (table !== undefined && !result.tables.some((t) => t.table.name.text === table)) {
-      const names = result.tables.map((t) => t.table.name.text).join(", ") || "none";
-      throw new UsageError(`${design}: no table '${shown(table)}' (tables: ${names})`);
-    }
+    if (table !== undefined) designTable(design, result, table);
     const generated = generateKeyBuilders(result, {
       tables: table !== undefined ? [table] : undefined,
       source: path.basename(design),

@@ -13,6 +13,7 @@ import { choice, flag, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
 import { accountOf, ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
 import { count, interruptible, retryLine, throttled } from "../jobs";
+import { onTable, tableName } from "../validate";
 
 /** Failing entities listed on stderr at most. */
 const LISTED = 20;
@@ -40,6 +41,8 @@ export const copy = command({
   required: ["table", "to-table", "dir"],
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
+    tableName("table", options.table!);
+    tableName("to-table", options["to-table"]!, options["to-service"]);
     const source = sessionOf(options, JOB_SESSION);
     const toEnv = options["to-connection-string-env"];
     const toUrl = options["to-account-url"];
@@ -50,22 +53,24 @@ export const copy = command({
     const job = interruptible(io, "run the same command again to resume");
     const progress = throttled(io);
     try {
-      const r = await copyTable({
-        source,
-        sourceTable: options.table!,
-        target,
-        targetTable: options["to-table"]!,
-        targetService: options["to-service"],
-        dir: options.dir!,
-        skipInvalid: options["skip-invalid"],
-        ifExists: options["if-exists"],
-        signal: job.signal,
-        onRetry: (n) => progress(retryLine(n), true),
-        onProgress: (p) =>
-          progress(
-            `copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}${p.pace ? throttleNote(p.pace) : ""}`,
-          ),
-      });
+      const r = await onTable(source.connection.endpoint, options.table!, () =>
+        copyTable({
+          source,
+          sourceTable: options.table!,
+          target,
+          targetTable: options["to-table"]!,
+          targetService: options["to-service"],
+          dir: options.dir!,
+          skipInvalid: options["skip-invalid"],
+          ifExists: options["if-exists"],
+          signal: job.signal,
+          onRetry: (n) => progress(retryLine(n), true),
+          onProgress: (p) =>
+            progress(
+              `copying ${options.table}: ${p.phase} ${count(p.done)}${p.total ? ` of ${count(p.total)}` : ""}${p.pace ? throttleNote(p.pace) : ""}`,
+            ),
+        }),
+      );
       const m = r.exported.manifest;
       // A finished export in --dir is copied as it is: say from when, since changes to the source after it are not in it.
       const reused = r.exported.reused

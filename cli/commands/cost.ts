@@ -16,6 +16,7 @@ import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, flag, text } from "../options";
 import { readTextFile } from "../files";
 import { EXIT } from "../failure";
+import { designTable } from "../validate";
 
 export const cost = command({
   name: "cost",
@@ -36,6 +37,13 @@ export const cost = command({
   async run({ positionals: [design], options }, io) {
     const text = readTextFile(design);
     const analysis = analyzeTdl(text, analysisOf(options));
+    // Names and paths are checked before the Retail Prices API is asked: --table is a table of the design (or of --against's).
+    const againstText = options.against === undefined ? undefined : readTextFile(options.against);
+    const inAgainst =
+      options.table !== undefined &&
+      againstText !== undefined &&
+      analyzeTdl(againstText, analysisOf(options)).tables.some((t) => t.table.name.text === options.table);
+    if (options.table !== undefined && !inAgainst) designTable(design, analysis, options.table);
     let choice: SheetChoice;
     if (options["refresh-prices"]) {
       try {

@@ -14,6 +14,7 @@ import { flag, outputFile, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
 import { ask, count, interruptible, retryLine, throttled } from "../jobs";
+import { onTable, parsedFilter, tableName } from "../validate";
 
 export const deleteCommand = command({
   name: "delete",
@@ -35,18 +36,22 @@ export const deleteCommand = command({
   oneOf: [ONE_ACCOUNT, { options: ["partition", "filter"], what: "selection" }],
   async run({ options }, io) {
     const table = options.table!;
+    tableName("table", table);
+    if (options.filter !== undefined) parsedFilter(options.filter);
     const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, "what was deleted so far is in the log; run the command again for the rest");
     const progress = throttled(io);
     try {
       const selection = { table, partition: options.partition, filter: options.filter };
       const { path: net } = jobPaths(SERVICES["azure-table"], { signal: job.signal, onRetry: (n) => progress(retryLine(n), true) });
-      const plan = await planDelete(
-        session,
-        selection,
-        job.signal,
-        (n) => progress(`counting: ${count(n)} entities so far${throttleNote(net.state())}`),
-        net,
+      const plan = await onTable(session.connection.endpoint, table, () =>
+        planDelete(
+          session,
+          selection,
+          job.signal,
+          (n) => progress(`counting: ${count(n)} entities so far${throttleNote(net.state())}`),
+          net,
+        ),
       );
       const what = `${count(plan.entities.length)} ${plan.entities.length === 1 ? "entity" : "entities"} in ${count(plan.partitions)} ${plan.partitions === 1 ? "partition" : "partitions"} of ${table}`;
       if (job.signal.aborted) return { stdout: "", stderr: "tdl: stopped while counting: nothing was deleted\n", exitCode: EXIT.failed };

@@ -15,7 +15,7 @@ export const emulator = command({
   name: "emulator",
   summary: "Run Azurite's table service in memory on 127.0.0.1 behind a layer that rejects what Azure rejects and throttles hot partitions",
   description:
-    'The first stdout line is {"connectionString": …, "tableEndpoint": …}. Partitions are throttled at Azure\'s targets × --scale. Runs until SIGINT or SIGTERM.',
+    'The first stdout line is {"connectionString": …, "tableEndpoint": …, "fidelity": …, "scale": …}. Partitions are throttled at Azure\'s targets × --scale. GET <tableEndpoint>/$tdl-emulator answers whether fidelity is on and at which scale (every answer carries it in the x-tdl-emulator header): tdl stress reads it. Runs until SIGINT or SIGTERM.',
   exits: "0 stopped cleanly; 1 could not start; 2 bad usage or a --record file that cannot be written",
   options: {
     port: integer("10002", "the port on 127.0.0.1; 0 takes any free port", {
@@ -55,6 +55,9 @@ export const emulator = command({
         tableEndpoint: emulator.endpoint,
         upstreamEndpoint: emulator.azurite.endpoint,
         pid: emulator.pid,
+        // What GET <tableEndpoint>/$tdl-emulator answers any client, tdl stress among them.
+        fidelity: emulator.self.fidelity,
+        scale: emulator.self.scale,
       }) + "\n",
     );
     io.err(

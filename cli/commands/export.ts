@@ -12,6 +12,7 @@ import { choice, integer, outputFolder, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
 import { count, interruptible, PACE_OPTIONS, paceOf, retryLine, throttled } from "../jobs";
+import { onTable, tableName } from "../validate";
 
 export const exportCommand = command({
   name: "export",
@@ -31,21 +32,27 @@ export const exportCommand = command({
   oneOf: [ONE_ACCOUNT],
   async run({ options }, io) {
     const { table, out, concurrency, service } = options;
+    tableName("table", table!, service);
+    const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, `run the same command again to resume from ${out}`);
     const progress = throttled(io);
     try {
-      const r = await exportTable({
-        session: sessionOf(options, JOB_SESSION),
-        table: table!,
-        dir: out!,
-        concurrency,
-        ...paceOf(options),
-        service,
-        signal: job.signal,
-        onProgress: (p) =>
-          progress(`exporting ${table}: ${count(p.entities)} entities, ${p.rangesDone} of ${p.ranges} ranges done${throttleNote(p.pace)}`),
-        onRetry: (n) => progress(retryLine(n), true),
-      });
+      const r = await onTable(session.connection.endpoint, table!, () =>
+        exportTable({
+          session,
+          table: table!,
+          dir: out!,
+          concurrency,
+          ...paceOf(options),
+          service,
+          signal: job.signal,
+          onProgress: (p) =>
+            progress(
+              `exporting ${table}: ${count(p.entities)} entities, ${p.rangesDone} of ${p.ranges} ranges done${throttleNote(p.pace)}`,
+            ),
+          onRetry: (n) => progress(retryLine(n), true),
+        }),
+      );
       const m = r.manifest;
       if (r.cancelled)
         return {

@@ -2,6 +2,7 @@
 import { command } from "../command";
 import { ANALYSIS, analysisOf, flag } from "../options";
 import { runFix } from "../fix";
+import { existingPaths } from "../validate";
 
 export const fix = command({
   name: "fix",
@@ -18,6 +19,8 @@ export const fix = command({
     ),
   },
   run({ positionals, options }) {
+    // A PATH that is not there is a mistake on the command line: named alone, before anything is fixed.
+    existingPaths(positionals);
     return runFix([...positionals], analysisOf(options), { unchecked: !!options.unchecked });
   },
 });

@@ -10,6 +10,7 @@
  * Text, JSON, or a self-contained HTML page.
  */
 import { writeFileSync } from "node:fs";
+import { analyzeTdl } from "@core";
 import { compareWithDesign, heatmapHtml, nothingReadable, readLogHeatmap } from "@runtime";
 import { headline } from "@runtime/logs/html";
 import { parseLogTime } from "@runtime/logs/times";
@@ -20,6 +21,7 @@ import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, custom, outputFile, positive, text } from "../options";
 import { readTextFile } from "../files";
 import { EXIT } from "../failure";
+import { designTable, existingPath, noSuch } from "../validate";
 
 const time = (help: string) =>
   custom("TIME", help, (raw, name) => {
@@ -61,8 +63,16 @@ export const heatmap = command({
       if (options[o] !== undefined && options.design === undefined) throw new UsageError(`--${o} needs --design`);
     const designText = options.design === undefined ? undefined : readTextFile(options.design);
     const analysis = analysisOf(options);
+    if (designText !== undefined && options["design-table"] !== undefined)
+      designTable(options.design!, analyzeTdl(designText, analysis), options["design-table"]);
     const logs = options.logs!;
-    const h = await readLogHeatmap(logs, { from: options.from, to: options.to, table: options.table });
+    existingPath(logs);
+    const tablesSeen = new Set<string>();
+    const h = await readLogHeatmap(logs, { from: options.from, to: options.to, table: options.table, tablesSeen });
+    // A --table the logs never show is a misspelt name, not an empty window.
+    const asked = options.table?.toLowerCase();
+    if (asked !== undefined && tablesSeen.size && ![...tablesSeen].some((t) => t.toLowerCase() === asked))
+      throw noSuch(logs, "table", options.table!, [...tablesSeen].sort());
     if (designText !== undefined)
       h.design = compareWithDesign(h, designText, options.design!, {
         analysis,

@@ -15,6 +15,7 @@ import { command } from "../command";
 import { ANALYSIS, analysisOf, integer, outputFile, text } from "../options";
 import { EXIT, inContext } from "../failure";
 import { unreadable } from "../files";
+import { onTable, tableName } from "../validate";
 
 /** Largest `--sample`: a sample is held in memory. */
 const MAX_SAMPLE = 1_000_000;
@@ -39,6 +40,7 @@ export const infer = command({
   async run({ options }, io) {
     const { table, sample, out } = options;
     const service = analysisOf(options).defaultService;
+    tableName("table", table!, service);
     const { connection, secret } = accountOf(options["connection-string-env"], options["account-url"]);
     const controller = new AbortController();
     const onSigint = () => {
@@ -49,19 +51,22 @@ export const infer = command({
     let last = -Infinity;
     let result: TableInference;
     try {
-      result = await inferFromTable(new AccountSession(connection, secret), table!, {
-        sample,
-        service,
-        signal: controller.signal,
-        onProgress: (p) => {
-          const now = performance.now();
-          if (now - last < PROGRESS_MS && p.entities < p.target) return;
-          last = now;
-          io.err(
-            `reading ${table}: ${p.entities.toLocaleString("en-US")} of up to ${p.target.toLocaleString("en-US")} entities, ${p.requests} requests\n`,
-          );
-        },
-      });
+      // A table the account does not have is named as every command names it (validate.ts).
+      result = await onTable(connection.endpoint, table!, () =>
+        inferFromTable(new AccountSession(connection, secret), table!, {
+          sample,
+          service,
+          signal: controller.signal,
+          onProgress: (p) => {
+            const now = performance.now();
+            if (now - last < PROGRESS_MS && p.entities < p.target) return;
+            last = now;
+            io.err(
+              `reading ${table}: ${p.entities.toLocaleString("en-US")} of up to ${p.target.toLocaleString("en-US")} entities, ${p.requests} requests\n`,
+            );
+          },
+        }),
+      );
     } catch (e) {
       // The account's answer does not name the table: say which one could not be read.
       throw e instanceof AccountError ? inContext(`cannot read the table ${table}`, e) : e;

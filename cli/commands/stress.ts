@@ -23,7 +23,10 @@ import {
   type StressJob,
   type StressPhase,
   type StressRequest,
+  readEmulatorSelf,
+  type EmulatorSelf,
 } from "@runtime";
+import { analyzeTdl } from "@core";
 import type { StressReport, StressMode } from "@protocol";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, custom, duration, flag, integer, outputFile, positive, text, type Values } from "../options";
@@ -35,6 +38,7 @@ import { localEmulator, targetFromEnv, type StressTarget } from "../stress-targe
 import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
 import { summary } from "../stress-summary";
 import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
+import { designTable } from "../validate";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
 
@@ -168,6 +172,7 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
   const design = { text: readTextFile(file), file, table: tableName };
   // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
+  designTable(file, analyzeTdl(design.text, analysisOf(options)), tableName);
   checkDesign({ design, analysis: analysisOf(options), mode: options.mode, mix: options.mix, batch: options.batch });
   // Locust must be there before an emulator or a table is started for it.
   const engine = chooseEngine(options.engine, options.workers);
@@ -202,6 +207,8 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
         local: true,
       };
     }
+    // An emulator tdl did not start (tdl emulator) says itself whether it throttles: then its scale is the run's.
+    const own = account?.local ? await readEmulatorSelf(target.connection.endpoint) : undefined;
     const request = stressRequest(options, design, target, emulator);
     const job = buildStressJob({
       ...request,
@@ -215,7 +222,7 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
             deleting = true;
             deletingTable = table;
           }
-          const line = phaseLine(phase, table, job, engine, endpointHost(target.connection.endpoint));
+          const line = phaseLine(phase, table, job, engine, endpointHost(target.connection.endpoint), own);
           if (line) say(line);
         },
         onDeleteWait: (w) =>
@@ -253,13 +260,22 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
 }
 
 /** What the CLI says as a phase starts (nothing for the drain). */
-function phaseLine(phase: StressPhase, table: string, job: StressJob, engine: StressEngine, host: string): string | undefined {
+function phaseLine(
+  phase: StressPhase,
+  table: string,
+  job: StressJob,
+  engine: StressEngine,
+  host: string,
+  own?: EmulatorSelf,
+): string | undefined {
   const { plan } = job;
   const seconds = (plan.durationMs / 1000).toFixed(1);
   switch (phase) {
     case "create":
       return `creating the stress table ${table} at ${host}`;
     case "calibrate":
+      if (own?.throttles)
+        return `the emulator throttles at Azure's targets × ${own.scale} (tdl emulator --scale): the run is judged at that scale`;
       return plan.emulatorScale === undefined
         ? "calibrating the emulator (what this machine serves)"
         : `scaling the emulator's targets by ${plan.emulatorScale}`;

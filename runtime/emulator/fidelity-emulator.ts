@@ -10,6 +10,7 @@ import { EmbeddedEmulator, freePort } from "./azurite";
 import { FidelityProxy, ProxyStats } from "./fidelity/proxy";
 import type { ThrottleSettings } from "./fidelity/throttle";
 import { RecordFormat, TrafficRecorder } from "./fidelity/recorder";
+import type { EmulatorSelf } from "./fidelity/self";
 import { DEV_ACCOUNT, emulatorConnectionString } from "../account/connection-string";
 import { SERVICES } from "@core";
 import { describeError, stackOf, UnavailableError } from "@core/errors";
@@ -101,6 +102,11 @@ export class FidelityEmulator implements ThrottleControl {
 
   get connectionString(): string {
     return emulatorConnectionString(this.endpoint);
+  }
+
+  /** What `GET <endpoint>/$tdl-emulator` answers: fidelity on or off, whether it throttles, at which scale. */
+  get self(): EmulatorSelf {
+    return this.proxy.self();
   }
 
   /** Requests served, refused before parsing, and internal failures survived since start. */

@@ -20,6 +20,8 @@ export interface LogHeatmapOptions {
   to?: number;
   /** Only this table (case-insensitive, as the service names tables). */
   table?: string;
+  /** Filled with the name of every table the logs show, whatever `table` keeps (at most 1,000): a `table` they never show is a mistake the caller can name. */
+  tablesSeen?: Set<string>;
   /** Stops reading (the heatmap of what was read so far is returned, and says so). */
   signal?: AbortSignal;
   /** After each file: files read, of how many, and entries so far. */
@@ -46,6 +48,7 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
   const counts = { ignored: 0, filteredOut: 0, batchOperations: 0, queryPages: 0, batchesAlone: 0 };
   const table = o.table?.toLowerCase();
   const onRecord = (r: LogRecord) => {
+    if (o.tablesSeen && r.table && o.tablesSeen.size < 1000) o.tablesSeen.add(r.table);
     if (
       (o.from !== undefined && r.time < o.from) ||
       (o.to !== undefined && r.time >= o.to) ||

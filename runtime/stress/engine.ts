@@ -29,7 +29,7 @@ import { Metrics } from "./metrics";
 import { endpointHost, StressInputError, StressPhase } from "./phases";
 import { preload } from "./preload";
 import { runPhase } from "./run-phase";
-import { calibrate, RUN_BURST_SECONDS } from "./scaling";
+import { calibrate, emulatorThrottle, RUN_BURST_SECONDS } from "./scaling";
 import type { PhaseFailure, RunState } from "./state";
 import { callsPerSecond, plan, readsBack } from "./workload";
 import { WrittenPool } from "./written";
@@ -150,10 +150,13 @@ async function createPhase(run: RunState, bound: PhaseBound): Promise<void> {
 
 /** Measures (or takes) the emulator's scale; nothing is throttled while setting up. */
 async function calibratePhase(run: RunState, bound: PhaseBound): Promise<void> {
-  const { plan: p, limits } = run.job;
+  const { plan: p, limits, target } = run.job;
+  // An emulator the run did not start says itself whether it throttles, and at which scale (scaling.ts).
+  const known = await emulatorThrottle({ throttle: run.throttle, emulatorScale: p.emulatorScale }, target.connection.endpoint);
+  if (known.note) run.notes.push(known.note);
   run.throttle?.setThrottle("off");
   run.calibration = await calibrate(
-    { throttle: run.throttle, calibration: p.calibration, emulatorScale: p.emulatorScale, calibrateMs: limits.calibrateMs },
+    { throttle: known.throttle, calibration: p.calibration, emulatorScale: known.emulatorScale, calibrateMs: limits.calibrateMs },
     run.azure,
     { client: run.client, gen: run.context.gen, concurrency: concurrencyOf(p), bound },
   );

@@ -8,6 +8,7 @@
  */
 import type { TableClient } from "@azure/data-tables";
 import type { ThrottleControl } from "../emulator/fidelity-emulator";
+import { readEmulatorSelf } from "../emulator/fidelity/self";
 import type { PhaseBound } from "./bound";
 import { Calibration, calibrationFor, probeCapacity, scaleFor } from "./calibrate";
 import type { EntityGenerator } from "./generator";
@@ -24,6 +25,32 @@ export interface ScalingOptions {
   emulatorScale?: number;
   /** The probe's measured length (default 1 s). */
   calibrateMs?: number;
+}
+
+/**
+ * Whether the emulator at `endpoint` throttles, when the run did not start
+ * it (`tdl stress --connection-string-env` against `tdl emulator`): it says
+ * so itself (`GET …/$tdl-emulator`, self.ts). One that throttles is judged
+ * at its own scale — the run cannot rescale an emulator it does not hold,
+ * so its `setThrottle` does nothing — and a different `--emulator-scale`
+ * is said to give way. Plain Azurite answers nothing: it does not throttle.
+ */
+export async function emulatorThrottle(
+  o: ScalingOptions,
+  endpoint: string,
+): Promise<{ throttle?: ThrottleControl; emulatorScale?: number; note?: string }> {
+  if (o.throttle) return { throttle: o.throttle, emulatorScale: o.emulatorScale };
+  const self = await readEmulatorSelf(endpoint);
+  if (!self?.throttles) {
+    const off = self ? "The emulator's fidelity layer is off (tdl emulator --fidelity off): nothing is throttled." : undefined;
+    return { emulatorScale: o.emulatorScale, note: off };
+  }
+  const given = o.emulatorScale !== undefined && o.emulatorScale !== self.scale;
+  return {
+    throttle: { throttles: true, setThrottle: () => undefined },
+    emulatorScale: self.scale,
+    note: `The emulator throttles at Azure's targets × ${self.scale} (tdl emulator --scale ${self.scale}); the run is judged at that scale${given ? `, not at --emulator-scale ${o.emulatorScale}` : ""}.`,
+  };
 }
 
 /** The run's calibration: reused, given, or measured now with a probe (throttling off meanwhile). */

@@ -282,7 +282,7 @@ test("tdl stress prints a summary a person reads — the verdict, the hottest pa
 
 test("tdl stress: bad --table, --duration and --format values are usage errors (exit 2) found before anything starts; a run that fails exits 1", () => {
   for (const [extra, message] of [
-    [["--table", "Nope", "--emulator"], /examples\/ledger\.tdl has no table 'Nope' \(it has LedgerByAccount, Ledger\)/],
+    [["--table", "Nope", "--emulator"], /examples\/ledger\.tdl: no table 'Nope' \(tables: LedgerByAccount, Ledger\)/],
     [["--table", "Ledger", "--emulator", "--duration", "0s"], /--duration must be longer than 0, not '0s'/],
     [["--table", "Ledger", "--emulator", "--duration", "soon"], /--duration must look like 30s/],
     [["--table", "Ledger", "--emulator", "--duration", "-5s"], /--duration must look like 30s/],

@@ -26,6 +26,7 @@ import { placeRow } from "./order";
 import { costLine, Edits } from "./cost";
 import { ImportReview } from "./import-review";
 import { ExplorerJobs } from "./jobs";
+import { KnownColumns } from "./known-columns";
 
 const OPEN_A_TABLE: EmptyState = { message: "Open a table: pick one under Tables, or create one." };
 
@@ -36,6 +37,8 @@ export class ExplorerApp {
   private continuation: string | undefined;
   private lastQuery: { cost: QueryResult["cost"]; classification: Classification | null; filter: string; select: string[] } | undefined;
   private edits: Edits = { inserted: 0, deleted: 0 };
+  /** What the filter editor completes: every property seen in the open table, read or written. */
+  private readonly columns = new KnownColumns();
   private querySeq = 0;
   private readonly status = new StatusArea();
   private readonly sidebar: Sidebar;
@@ -76,12 +79,14 @@ export class ExplorerApp {
             "this entity was read without its ETag, so a save could overwrite someone else's change: run the query again, then edit",
           );
         const stored = await host.request("entity.update", { table: this.need(), row, etag });
+        this.learn((c) => c.addEntities([stored]));
         this.grid.replace(stored);
         return stored;
       },
       insert: (row) => this.inserted(row),
       reload: async (row) => {
         const now = await host.request("entity.get", { table: this.need(), partitionKey: row.partitionKey, rowKey: row.rowKey });
+        this.learn((c) => c.addEntities([now]));
         this.grid.replace(now);
         return now;
       },
@@ -132,6 +137,7 @@ export class ExplorerApp {
       openTable: () => this.table,
       filterError: () => this.filter.state.error,
       reread: () => this.run(),
+      learned: (columns) => this.learn((c) => c.addColumns(columns)),
       updateButtons: () => this.updateButtons(),
     });
     this.toolbar = new Toolbar({
@@ -265,7 +271,9 @@ export class ExplorerApp {
     this.titleEl.textContent = table;
     this.setTables(this.tables.kind === "tables" ? this.tables.tables : undefined);
     this.updateButtons();
-    this.filter.setColumns(await this.host.request("columns.sample", { table }).catch(() => []));
+    this.columns.clear();
+    const sample = await this.host.request("columns.sample", { table }).catch(() => []);
+    if (this.table === table) this.learn((c) => c.addProperties(sample));
     await this.run();
   }
 
@@ -329,6 +337,7 @@ export class ExplorerApp {
       // No filter is a table scan: the host classifies only filters, the page says the same as its badge.
       this.lastQuery = { cost: { ...result.cost }, classification: result.classification ?? state.classification, filter, select };
       this.edits = { inserted: 0, deleted: 0 };
+      this.learn((c) => c.addEntities(result.entities));
       this.grid.setRows(result.entities, {
         message: filter ? "No entities match this filter." : "This table is empty — Insert… an entity or Import… a file.",
       });
@@ -358,6 +367,7 @@ export class ExplorerApp {
       });
       if (seq !== this.querySeq) return;
       this.continuation = page.continuationToken;
+      this.learn((c) => c.addEntities(page.entities));
       q.cost = {
         ...q.cost,
         requests: q.cost.requests + 1,
@@ -377,6 +387,7 @@ export class ExplorerApp {
   private async inserted(row: EntityRow): Promise<{ row: EntityRow; note?: string }> {
     const table = this.need();
     const stored = await this.host.request("entity.insert", { table, row });
+    if (table === this.table) this.learn((c) => c.addEntities([stored]));
     const q = this.lastQuery;
     if (!q || table !== this.table) return { row: stored };
     if (
@@ -392,6 +403,12 @@ export class ExplorerApp {
     this.renderCost();
     this.updateCount();
     return { row: stored };
+  }
+
+  /** Adds what was just seen to the columns the filter editor completes. */
+  private learn(seen: (columns: KnownColumns) => void): void {
+    seen(this.columns);
+    this.filter.setColumns(this.columns.list);
   }
 
   private renderCost(): void {

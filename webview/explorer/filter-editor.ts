@@ -142,7 +142,7 @@ export class FilterEditor {
     return this.current;
   }
 
-  /** Properties sampled from the table (with their type when the sample agrees on one), offered by completion. */
+  /** The properties known of the open table (known-columns.ts: sampled, read and written; typed where they agree), offered by completion. */
   setColumns(properties: FilterProperty[]): void {
     columns = properties;
   }

@@ -8,6 +8,7 @@
  * sentence on the cost line.
  */
 import type { TransferFormat } from "@protocol/pages";
+import type { ImportPlanSummary } from "@protocol/transfer";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { ViewClient } from "../rpc";
 import { problemOf } from "../problem";
@@ -27,6 +28,8 @@ export interface JobsContext {
   filterError(): string | null;
   /** Runs the open table's query again. */
   reread(): Promise<void>;
+  /** The columns an import wrote into the open table (the filter editor completes them, whatever the filter reads back). */
+  learned(columns: ImportPlanSummary["columns"]): void;
   updateButtons(): void;
 }
 
@@ -47,6 +50,7 @@ export class ExplorerJobs {
       run: async (choices) => {
         try {
           const report = await ops.importPlanned(table, first.plan, choices);
+          if (this.c.openTable() === table && report.written) this.c.learned(first.summary.columns);
           if (this.c.openTable() === table) await this.c.reread();
           status.setCost(`${importSentence(report)} ${this.c.openTable() === table ? status.costText : ""}`.trim());
           return report;

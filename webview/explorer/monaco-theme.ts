@@ -14,8 +14,15 @@ export type MonacoBase = "vs" | "vs-dark" | "hc-black" | "hc-light";
 
 const THEME = "tdl-webview";
 
-/** Monaco colour id → the VS Code variable it takes its value from. */
-const COLOURS: Record<string, string> = {
+/**
+ * Monaco colour id → the VS Code variables it takes its value from, the
+ * first one set winning: VS Code's own defaults chain the same way (the
+ * suggest widget's selected row falls back to the quick input's and the
+ * list's), and a colour left to Monaco's default would not match its
+ * neighbours — white text on Light Modern's pale grey selection was the
+ * light theme's nearly invisible suggestion.
+ */
+const COLOURS: Record<string, string | readonly string[]> = {
   "editor.background": "--vscode-input-background",
   "editor.foreground": "--vscode-input-foreground",
   "editorCursor.foreground": "--vscode-editorCursor-foreground",
@@ -28,11 +35,31 @@ const COLOURS: Record<string, string> = {
   "editorSuggestWidget.background": "--vscode-editorSuggestWidget-background",
   "editorSuggestWidget.foreground": "--vscode-editorSuggestWidget-foreground",
   "editorSuggestWidget.border": "--vscode-editorSuggestWidget-border",
-  "editorSuggestWidget.selectedBackground": "--vscode-editorSuggestWidget-selectedBackground",
-  "editorSuggestWidget.highlightForeground": "--vscode-editorSuggestWidget-highlightForeground",
+  "editorSuggestWidget.selectedBackground": [
+    "--vscode-editorSuggestWidget-selectedBackground",
+    "--vscode-quickInputList-focusBackground",
+    "--vscode-list-activeSelectionBackground",
+  ],
+  "editorSuggestWidget.selectedForeground": [
+    "--vscode-editorSuggestWidget-selectedForeground",
+    "--vscode-quickInputList-focusForeground",
+    "--vscode-list-activeSelectionForeground",
+  ],
+  "editorSuggestWidget.selectedIconForeground": [
+    "--vscode-editorSuggestWidget-selectedIconForeground",
+    "--vscode-quickInputList-focusIconForeground",
+    "--vscode-list-activeSelectionIconForeground",
+    "--vscode-list-activeSelectionForeground",
+  ],
+  "editorSuggestWidget.highlightForeground": ["--vscode-editorSuggestWidget-highlightForeground", "--vscode-list-highlightForeground"],
+  "editorSuggestWidget.focusHighlightForeground": [
+    "--vscode-editorSuggestWidget-focusHighlightForeground",
+    "--vscode-list-focusHighlightForeground",
+  ],
   "editorHoverWidget.background": "--vscode-editorHoverWidget-background",
   "editorHoverWidget.foreground": "--vscode-editorHoverWidget-foreground",
   "editorHoverWidget.border": "--vscode-editorHoverWidget-border",
+  "list.focusOutline": ["--vscode-list-focusOutline", "--vscode-contrastActiveBorder"],
   focusBorder: "--vscode-focusBorder",
   contrastBorder: "--vscode-contrastBorder",
   contrastActiveBorder: "--vscode-contrastActiveBorder",
@@ -75,12 +102,49 @@ export function toHex(css: string): string | undefined {
 export function applyTheme(): void {
   const styles = getComputedStyle(document.documentElement);
   const colors: Record<string, string> = {};
-  for (const [id, variable] of Object.entries(COLOURS)) {
-    const value = toHex(styles.getPropertyValue(variable));
-    if (value) colors[id] = value;
+  for (const [id, variables] of Object.entries(COLOURS)) {
+    for (const variable of typeof variables === "string" ? [variables] : variables) {
+      const value = toHex(styles.getPropertyValue(variable));
+      if (!value) continue;
+      colors[id] = value;
+      break;
+    }
   }
+  // A theme without a selection background (the high-contrast ones) marks the row with its outline: the row keeps the widget's
+  // background, where Monaco's own default would be a white row under white text.
+  if (!colors["editorSuggestWidget.selectedBackground"] && colors["editorSuggestWidget.background"])
+    colors["editorSuggestWidget.selectedBackground"] = colors["editorSuggestWidget.background"];
+  readable(colors, "editorSuggestWidget.selectedForeground", "editorSuggestWidget.selectedBackground", "editorSuggestWidget.background");
+  const selected = colors["editorSuggestWidget.selectedForeground"];
+  if (selected) colors["editorSuggestWidget.selectedIconForeground"] ??= selected;
   monaco.editor.defineTheme(THEME, { base: baseTheme(), inherit: true, rules: [], colors });
   monaco.editor.setTheme(THEME);
+}
+
+/**
+ * Makes the text colour `fg` readable (4.5:1) on `bg` (or `fallbackBg`
+ * when `bg` is not set): a theme that names no text colour for it, or one
+ * too close to it, gets black or white, whichever contrasts more.
+ */
+function readable(colors: Record<string, string>, fg: string, bg: string, fallbackBg: string): void {
+  const back = colors[bg] ?? colors[fallbackBg];
+  if (!back) return;
+  const text = colors[fg];
+  if (text && contrast(text, back) >= 4.5) return;
+  colors[fg] = contrast("#000000", back) >= contrast("#ffffff", back) ? "#000000" : "#ffffff";
+}
+
+/** WCAG contrast of two opaque #rrggbb colours (an alpha is ignored). */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const lin = (i: number) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5);
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
 }
 
 let following = false;

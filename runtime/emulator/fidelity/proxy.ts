@@ -19,6 +19,7 @@ import { batchRejection, rejection } from "./rejections";
 import { parseTablePath, TableRequest } from "./requests";
 import { Throttle, ThrottleSettings } from "./throttle";
 import { TrafficRecorder } from "./recorder";
+import { asksForSelf, describeSelf, SELF_HEADER, selfHeader } from "./self";
 
 export interface ProxyOptions {
   upstreamPort: number;
@@ -113,7 +114,14 @@ export class FidelityProxy {
     req.on("error", () => undefined); // a client that resets midway: nothing to answer
     res.on("error", () => undefined);
     if (this.o.recorder.wantsRequests) this.logWhenAnswered(req, res);
+    // Every answer says what answered it (self.ts): a client that did not start this emulator can tell it throttles.
+    res.setHeader(SELF_HEADER, selfHeader(this.self()));
     this.guard(req, res, () => this.handle(req, res));
+  }
+
+  /** Whether the layer is on and throttles, and at which scale, as `GET <endpoint>/$tdl-emulator` answers it. */
+  self() {
+    return describeSelf(this.o.fidelity, this.throttle.settings);
   }
 
   /** Hands the recorder the request and its answer once the answer is sent (or the client has left). */
@@ -185,6 +193,10 @@ export class FidelityProxy {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const method = (req.method ?? "").toUpperCase();
+    if (method === "GET" && asksForSelf(req.url ?? "/", this.o.account)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify(this.self()));
+    }
     if (!METHODS.has(method))
       return this.refuse(req, res, {
         status: 405,
