@@ -2,7 +2,7 @@
  * A tool for coding agents, declared once: its name, what it does, the JSON
  * schemas of its input and output, whether it touches an account, and its
  * handler. The registry (index.ts) lists them; `tdl mcp` serves them over
- * the Model Context Protocol (cli/mcp-server.ts) and the extension registers
+ * the Model Context Protocol (cli/commands/mcp/server.ts) and the extension registers
  * the same records as VS Code language model tools (client/vscode/agent-tools.ts).
  * Nothing here knows a transport: a handler takes its checked input and a
  * context, and returns a JSON object or throws a TdlError (core/errors.ts).

@@ -178,3 +178,12 @@ function walk(dir: string, inherited: Rules[], matches: (file: string) => boolea
     else if (entry.isFile() && matches(full)) out.push(full);
   }
 }
+
+/** A design file, by its extension. */
+export const isDesignFile = (f: string) => f.endsWith(".tdl");
+
+/** Paths relative to the working folder when inside it, with forward slashes. */
+export function displayPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return (rel.startsWith("..") || path.isAbsolute(rel) ? file : rel).split(path.sep).join("/");
+}

@@ -4,7 +4,7 @@
  * connections, the embedded emulator and the commands — each registered
  * once, by its name in `COMMANDS`, through the one wrapper that reports its
  * failures (vscode/commands.ts). VS Code glue only: the engines live in
- * the runtime, the pages' hosts in webview-host/.
+ * the runtime, the pages' hosts in pages/.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -17,14 +17,14 @@ import { VsCodeConnectionStore } from "./vscode/connection-store";
 import { Commands } from "./vscode/commands";
 import { VsCodeExplorerUi } from "./panels/explorer-ui";
 import { PagePanels } from "./panels/pages";
-import { ExplorerController } from "./explorer/controller";
+import { ActiveConnection } from "./explorer/connections";
 import { LiveDataChecker } from "./commands/live-data";
 import { StressCommand } from "./commands/stress";
 import { StressExportCommand } from "./commands/stress-export";
 import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
 import { openLogHeatmapCommand } from "./commands/log-heatmap";
-import type { PageServices } from "./webview-host/page";
+import type { PageServices } from "./pages/host-page";
 import { registerAgentTools } from "./vscode/agent-tools";
 
 let client: LanguageClient | undefined;
@@ -45,18 +45,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const commands = new Commands(context, output);
   const store = new VsCodeConnectionStore(context);
   const ui = new VsCodeExplorerUi(host, (name, ...args) => commands.execute(name, ...args), context.globalStorageUri.fsPath);
-  const explorer: PageServices["explorer"] = {};
-  const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), explorer };
+  const active: PageServices["active"] = {};
+  const services: PageServices = { store, ui, emulator: host, execute: (name, ...args) => commands.execute(name, ...args), active };
   const pages = await PagePanels.register(context, commands, services, (line) => output.appendLine(line));
-  const session = () => explorer.latest?.activeConnection;
+  const session = () => active.connection?.current;
 
   const liveData = new LiveDataChecker(async () => {
     if (session()) return session();
     const first = store.list()[0];
     if (!first) return undefined;
-    const c = new ExplorerController(store, ui, () => undefined);
+    // No explorer open: the first stored connection, activated as the explorer would (nobody to tell).
+    const c = new ActiveConnection(store, () => undefined);
     await c.activate(first.id);
-    return c.activeConnection;
+    return c.current;
   });
   context.subscriptions.push(liveData);
   commands.register("checkLiveData", (uri, table) => liveData.check(String(uri), String(table)));

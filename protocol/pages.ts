@@ -241,7 +241,7 @@ export interface CommandSpec {
   readonly activates?: true;
 }
 
-/** How a page is opened and restored; the page itself is `webview/<view>/page.ts`, its host `client/webview-host/pages/<view>.ts`. */
+/** How a page is opened and restored; the page itself is `webview/<view>/page.ts`, its host `client/pages/<view>.ts`. */
 export interface PageEntry {
   /** The panel's id (VS Code's `viewType`). */
   readonly panel: `tableDesign.${string}`;

@@ -10,8 +10,8 @@ export type { Secret } from "./account/secret";
 export { cleanConnection, interpretConnectionInput, readSasToken } from "./account/connection-input";
 export { ConnectionStringError, isLoopback, parseConnectionString } from "./account/connection-string";
 export { AccountError, ConflictError } from "./account/errors";
-export { AccountSession } from "./account/explorer";
-export type { SessionOptions } from "./account/explorer";
+export { AccountSession } from "./account/session";
+export type { SessionOptions } from "./account/session";
 export { checkLiveData, liveSummary } from "./account/live-check";
 export { holdsSecret, redact } from "./account/redact";
 export { planImport, serialize } from "./transfer/plan";
@@ -29,7 +29,8 @@ export type { LeftoverTable } from "./stress/cleanup";
 export { proposedAlternative } from "./stress/compare";
 export { buildStressJob, checkDesign, runStress, STRESS_DEFAULTS, StressFailure, StressInputError, StressRefused } from "./stress/engine";
 export type { StressHooks, StressJob, StressLimits, StressPlan, StressRequest, StressTarget } from "./stress/engine";
-export { endpointHost, PHASE_WORDS } from "./stress/phases";
+export { PHASE_WORDS } from "./stress/phases";
+export { endpointHost } from "./net/endpoint-host";
 export type { StressPhase } from "./stress/phases";
 
 // Stress tests on Locust: the export, a local master and workers, records back into the report, sizing

@@ -1,8 +1,29 @@
-/** `tdl classify "FILTER"`, declared: the classification is classify.ts. */
+/**
+ * `tdl classify "FILTER" [--design FILE --table NAME] [--format text|json]`,
+ * declared and run: the class of one OData filter, with estimates from a
+ * design's table. A filter that does not parse exits 2 with its position; a
+ * failure of the parser or classifier itself is thrown, for the CLI's one
+ * mapping (exit 3 with its message, never a stack).
+ */
+import {
+  AnalysisOptions,
+  analyzeTdl,
+  classifyFilter,
+  Classification,
+  roundEstimate,
+  summary,
+  tableFacts,
+  FilterContext,
+  filterContext,
+  type FilterExpr,
+} from "@core";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, text } from "../options";
-import { runClassify } from "../classify";
-import { readStdin } from "../files";
+import { readStdin, readTextFile } from "../files";
+import { EXIT, failureResult } from "../failure";
+import { kindOf, UsageError } from "@core/errors";
+import { designTable, filterColumns, parsedFilter } from "../validate";
+import type { CliResult } from "../output";
 
 export const classify = command({
   name: "classify",
@@ -24,3 +45,62 @@ export const classify = command({
     return runClassify(filter, { format: options.format, design: options.design, table: options.table, analysis: analysisOf(options) });
   },
 });
+
+export interface ClassifyOptions {
+  /** How the design is analysed (its service profile when it declares none, the partition target). */
+  analysis?: AnalysisOptions;
+  design?: string;
+  table?: string;
+  format: "text" | "json";
+}
+
+/** The class of `filter`; a filter that does not parse is exit 2 with its position, a failure of the classifier itself is thrown (exit 3). */
+export function runClassify(filter: string, options: ClassifyOptions): CliResult {
+  let expr: FilterExpr;
+  let context: FilterContext;
+  try {
+    expr = parsedFilter(filter);
+    context = designContext(filter, expr, options);
+  } catch (e) {
+    // A filter, table or column that is wrong is the user's input: its sentence and exit 2, as every command says it.
+    if (kindOf(e) === "input") return failureResult(e, "classify");
+    throw e;
+  }
+  const c: Classification = classifyFilter(expr, context);
+  if (options.format === "json") {
+    const json = {
+      class: c.class,
+      partitions: roundEstimate(c.partitions),
+      scanned: roundEstimate(c.scanned),
+      returned: roundEstimate(c.returned),
+      selectivity: c.selectivity,
+      reasons: c.reasons,
+    };
+    return { stdout: JSON.stringify(json, null, 2) + "\n", stderr: "", exitCode: EXIT.clean };
+  }
+  return { stdout: describe(c), stderr: "", exitCode: EXIT.clean };
+}
+
+/** The estimates of the design's table, once its name and the filter's columns are checked against it. */
+function designContext(filter: string, expr: FilterExpr, options: ClassifyOptions): FilterContext {
+  if (!options.design && !options.table) return {};
+  if (!options.design || !options.table) throw new UsageError("--design and --table go together");
+  const text = readTextFile(options.design);
+  const analysis = analyzeTdl(text, options.analysis);
+  const tm = designTable(options.design, analysis, options.table);
+  filterColumns(filter, expr, options.design, tm);
+  return filterContext(tableFacts(tm.table, tm.props).est, tm.props);
+}
+
+function describe(c: Classification): string {
+  const n = (x: number | null) => (x === null ? "unknown" : `≈ ${Math.round(x).toLocaleString("en-US")}`);
+  const lines = [
+    summary(c),
+    `  class:      ${c.class}`,
+    `  partitions: ${c.class === "table-scan" && c.partitions === null ? "every partition" : n(c.partitions)}`,
+    `  scanned:    ${n(c.scanned)}`,
+    `  returned:   ${n(c.returned)}`,
+  ];
+  for (const r of c.reasons) lines.push(`  why:        ${r}`);
+  return lines.join("\n") + "\n";
+}

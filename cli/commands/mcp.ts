@@ -1,6 +1,6 @@
 /**
  * `tdl mcp`, declared: a Model Context Protocol server on stdin/stdout for
- * coding agents (cli/mcp-server.ts), over the tools of agent-tools/.
+ * coding agents (cli/commands/mcp/server.ts), over the tools of agent-tools/.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -8,7 +8,7 @@ import { UsageError } from "@core/errors";
 import { workspaceConnections } from "@agent-tools";
 import { command } from "../command";
 import { flag, text } from "../options";
-import { serveStdio } from "../mcp-server";
+import { serveStdio } from "./mcp/server";
 import { EXIT } from "../failure";
 
 export const mcp = command({

@@ -2,8 +2,8 @@
  * `tdl stress`: a partition stress test from the command line, against the
  * embedded emulator or an account whose connection string is in an
  * environment variable; `tdl stress --cleanup` removes leftover stress
- * tables (stress-cleanup.ts). Ctrl+C cancels in any phase and the table is
- * still deleted (stress-signals.ts). Everything that can be checked — the
+ * tables (stress/cleanup.ts). Ctrl+C cancels in any phase and the table is
+ * still deleted (stress/signals.ts). Everything that can be checked — the
  * options, the design, the target, the --report file — is checked before an
  * emulator or a table is started.
  */
@@ -33,11 +33,11 @@ import { ANALYSIS, analysisOf, choice, custom, duration, flag, integer, outputFi
 import { EXIT, failureResult } from "../failure";
 import { readTextFile } from "../files";
 import type { CliResult, Io } from "../output";
-import { cleanupCommand } from "../stress-cleanup";
-import { localEmulator, targetFromEnv, type StressTarget } from "../stress-target";
-import { HURRY_DELETE_MS, StressInterrupts } from "../stress-signals";
-import { summary } from "../stress-summary";
-import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "../stress-locust";
+import { cleanupCommand } from "./stress/cleanup";
+import { localEmulator, targetFromEnv, type StressTarget } from "./stress/target";
+import { HURRY_DELETE_MS, StressInterrupts } from "./stress/signals";
+import { summary } from "./stress/summary";
+import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "./stress/locust";
 import { designTable } from "../validate";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];

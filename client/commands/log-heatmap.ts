@@ -12,7 +12,7 @@
 import * as vscode from "vscode";
 import { InputError } from "@core/errors";
 import { formatCount } from "@core/text/words";
-import { type LogHeatmapArgs, readLogsForPanel } from "../webview-host/pages/heatmap";
+import { type LogHeatmapArgs, readLogsForPanel } from "../pages/heatmap";
 import { analysisOptions } from "../vscode/settings";
 import { workspaceDesigns, type DesignFile } from "../vscode/design-files";
 

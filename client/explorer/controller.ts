@@ -36,7 +36,8 @@ type ExplorerEvent = EventOf<"explorer">;
 const withKeys = (select: string[] | undefined) => (select?.length ? [...new Set(["PartitionKey", "RowKey", ...select])] : select);
 
 export class ExplorerController {
-  private readonly connection: ActiveConnection;
+  /** Its active connection: what the extension's commands work on while the panel is open. */
+  readonly connection: ActiveConnection;
   private readonly operations = new Operations();
   private readonly imports: ImportPlans;
   private readonly bulk: BulkContext;

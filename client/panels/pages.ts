@@ -1,7 +1,7 @@
 /**
  * Every page's panel, from the registry: for each view of `PAGES`, its host
- * module (`webview-host/pages/<view>.ts`, found by name: nothing here lists
- * the pages), the command that opens it, and the serializer that restores
+ * module (`client/pages/<view>.ts`, found by name: nothing here lists the
+ * pages), the command that opens it, and the serializer that restores
  * it after a reload. Each panel loads the same webview bundle under the
  * same CSP page, with resources from dist/ only, and talks to it through a
  * `WebviewHost` (handshake, validated requests, events, disposal).
@@ -11,16 +11,16 @@ import { PAGES, VIEW_NAMES, type ViewName } from "@protocol/pages";
 import type { CommandName } from "@protocol/commands";
 import { webviewHtml } from "../webview-host/html";
 import { WebviewHost } from "../webview-host/host";
-import { HostPage, PageServices, viewSpec } from "../webview-host/page";
+import { HostPage, PageServices, viewSpec } from "../pages/host-page";
 import { Commands } from "../vscode/commands";
 
 /** Any page's host module (the views differ; the panels treat them alike). */
 type AnyPage = HostPage<ViewName, unknown>;
 
-/** The host module of `view`: `webview-host/pages/<view>.ts`, bundled by esbuild from the pattern. */
+/** The host module of `view`: `client/pages/<view>.ts`, bundled by esbuild from the pattern. */
 async function loadPage(view: ViewName): Promise<AnyPage> {
-  const module = (await import(`../webview-host/pages/${view}.ts`)) as { default: AnyPage };
-  if (module.default?.view !== view) throw new Error(`webview-host/pages/${view}.ts does not declare the ${view} page`);
+  const module = (await import(`../pages/${view}.ts`)) as { default: AnyPage };
+  if (module.default?.view !== view) throw new Error(`client/pages/${view}.ts does not declare the ${view} page`);
   return module.default;
 }
 

@@ -2,13 +2,13 @@
  * The one place the extension registers and runs VS Code commands. Every
  * command is named from the typed list (`COMMANDS`, protocol/commands.ts)
  * and registered through `register`, which runs it inside the one failure
- * mapping (client/commands/failure.ts): a warning or an error with the
+ * mapping (client/vscode/command-failure.ts): a warning or an error with the
  * failure's sentence, a bug pointing to the output channel with its stack
  * logged there, a cancellation silent — never VS Code's generic toast.
  */
 import * as vscode from "vscode";
 import { COMMANDS, type CommandName } from "@protocol/commands";
-import { Notifier, reportFailure, runReported } from "../commands/failure";
+import { Notifier, reportFailure, runReported } from "./command-failure";
 
 /** VS Code's notifications and the extension's output channel, as the failure mapping uses them. */
 export function vscodeNotifier(output: vscode.OutputChannel): Notifier {

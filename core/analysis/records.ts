@@ -51,3 +51,6 @@ export const CORE_RECORDS: readonly RuleRecord[] = [...RULES, ...ANALYSIS_RECORD
 
 /** Codes whose finding means the design does not stand: a fix may not cause one (`core/fixes/vet.ts`). */
 export const BROKEN_CODES = codesWith(CORE_RECORDS, "broken");
+
+/** Codes no fix may cause, whatever it fixes (`core/fixes/vet.ts`). */
+export const NEVER_INTRODUCED_CODES = codesWith(CORE_RECORDS, "neverIntroduced");

@@ -6,11 +6,18 @@
  *   page of a query is one, throttled requests are billed too) and the data
  *   kept, per redundancy.
  * - Cosmos DB for Table bills request units: 1 per KiB read, 5 per KiB
- *   written (docs/service-facts.md), a query by what it scans. Provisioned
- *   throughput must let the hottest logical partition have what it needs of
- *   its physical partition's even share, so skew raises it above the
- *   average; provisioned, autoscale and serverless stand side by side.
- * - Tablestore bills capacity units: one per 4 KiB read or written.
+ *   written (docs/service-facts.md), a query by what it scans. Logical
+ *   partitions are placed on physical ones by hash, so key order makes no
+ *   hot physical partition: only a hot logical partition (a key value many
+ *   entities share) does. Provisioned throughput must let that logical
+ *   partition have what it needs of its physical partition's even share, so
+ *   skew raises it above the average; provisioned, autoscale and serverless
+ *   stand side by side.
+ * - Tablestore bills capacity units: one per 4 KiB written per row; a read
+ *   by the total size it returns, in 4 KiB units (a range read of small rows
+ *   costs less than a unit a row).
+ *
+ * Every profile is priced over the same month of 730 hours (usage.ts).
  *
  * docs/cost.md works one example out by hand; the tests check these figures
  * against it.
@@ -20,10 +27,10 @@ import { tableFacts } from "../model/facts";
 import { formatCount } from "../text/words";
 import { ServiceName, SERVICES } from "../services";
 import { priceOf, PriceSheet, Redundancy } from "./prices";
-import { SECONDS_PER_MONTH, TableUsage, tableUsage } from "./usage";
+import { HOURS_PER_MONTH, SECONDS_PER_MONTH, TableUsage, tableUsage } from "./usage";
 
-/** Azure prices provisioned capacity per hour, over a 730-hour month. */
-export const HOURS_PER_MONTH = 730;
+export { HOURS_PER_MONTH } from "./usage";
+
 const GB = 1024 ** 3;
 const KIB = 1024;
 /** A physical partition of Cosmos DB serves at most 10,000 RU/s and holds at most 50 GB. */
@@ -148,7 +155,7 @@ function cosmosTable(u: TableUsage, p: PriceSheet): ServiceEstimate {
   let provisioned = Math.max(MIN_RU, Math.ceil(totalRU / 100) * 100);
   for (let i = 0; i < 8; i++) {
     const physical = Math.max(1, Math.ceil(gb / PHYSICAL_GB), Math.ceil(provisioned / PHYSICAL_RU));
-    const needed = Math.max(MIN_RU, Math.ceil(Math.max(totalRU, Math.min(u.hottestRU, PHYSICAL_RU) * physical) / 100) * 100);
+    const needed = Math.max(MIN_RU, Math.ceil(Math.max(totalRU, Math.min(u.hottestLogicalRU, PHYSICAL_RU) * physical) / 100) * 100);
     if (needed === provisioned) break;
     provisioned = needed;
   }
@@ -174,11 +181,11 @@ function cosmosTable(u: TableUsage, p: PriceSheet): ServiceEstimate {
   const notes = [];
   if (provisioned > Math.ceil(totalRU / 100) * 100 && provisioned > MIN_RU)
     notes.push(
-      `the hottest partition needs ≈ ${formatCount(Math.round(u.hottestRU))} RU/s of its physical partition's even share, so ${formatCount(provisioned)} RU/s are provisioned for ≈ ${formatCount(Math.round(totalRU))} RU/s of load`,
+      `the hottest logical partition needs ≈ ${formatCount(Math.round(u.hottestLogicalRU))} RU/s of its physical partition's even share, so ${formatCount(provisioned)} RU/s are provisioned for ≈ ${formatCount(Math.round(totalRU))} RU/s of load`,
     );
-  if (u.hottestRU > PHYSICAL_RU)
+  if (u.hottestLogicalRU > PHYSICAL_RU)
     notes.push(
-      `the hottest partition needs more than a physical partition serves (${formatCount(PHYSICAL_RU)} RU/s): it will be throttled whatever is provisioned`,
+      `the hottest logical partition needs more than a physical partition serves (${formatCount(PHYSICAL_RU)} RU/s): it will be throttled whatever is provisioned`,
     );
   notes.push("autoscale bills each hour's highest RU/s; at a steady peak it costs 1.5 × provisioned");
   if (!serverlessFits)
@@ -194,9 +201,25 @@ function cosmosTable(u: TableUsage, p: PriceSheet): ServiceEstimate {
   };
 }
 
+/**
+ * Read capacity units a second: a point read is one per 4 KiB of its row; a
+ * range read is billed by the total size it reads, in 4 KiB units — not a
+ * unit per row (100 rows of 1 KiB are 25 units, not 100).
+ */
+function tablestoreReadUnits(u: TableUsage): number {
+  let units = 0;
+  for (const x of u.patterns) {
+    if (!x.entitiesReadPerSecond) continue;
+    const calls = x.requestsPerSecond / Math.max(1, x.pagesPerCall ?? 1);
+    const rowsPerCall = x.entitiesReadPerSecond / Math.max(calls, Number.MIN_VALUE);
+    units += calls * Math.max(1, Math.ceil((rowsPerCall * u.entityBytes) / (4 * KIB)));
+  }
+  return units;
+}
+
 function tablestore(u: TableUsage, p: PriceSheet): ServiceEstimate {
   const cu = Math.max(1, Math.ceil(u.entityBytes / (4 * KIB)));
-  const reads = Math.round(u.entitiesReadPerSecond * cu * SECONDS_PER_MONTH);
+  const reads = Math.round(tablestoreReadUnits(u) * SECONDS_PER_MONTH);
   const writes = Math.round(u.entitiesWrittenPerSecond * cu * SECONDS_PER_MONTH);
   const priced = p.tablestoreReadCU && p.tablestoreWriteCU;
   const lines: CostLine[] = [

@@ -11,8 +11,13 @@ import type { Access } from "../tdl/ast";
 import type { TableFacts } from "../model/facts";
 import type { ServiceProfile } from "../services";
 
-/** A month of usage: 30 days (Azure prices provisioned capacity per 730-hour month: see cosmos.ts). */
-export const SECONDS_PER_MONTH = 30 * 86_400;
+/**
+ * A month of usage, the same for every profile: 730 hours, the month Azure
+ * prices provisioned capacity by (8,760 hours a year over twelve). Requests,
+ * capacity units and hours are all counted over it, so profiles compare.
+ */
+export const HOURS_PER_MONTH = 730;
+export const SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600;
 /** At most this many entities in one page of a query. */
 export const PAGE_ENTITIES = 1000;
 /**
@@ -52,6 +57,8 @@ export interface TableUsage {
   target: number | undefined;
   /** Request units a second on the hottest logical partition (1 per KiB read, 5 per KiB written). */
   hottestRU: number;
+  /** Request units a second on the hottest logical partition (one key value) when partitions are placed by hash (Cosmos DB). */
+  hottestLogicalRU: number;
   /** What the estimate had to assume, in words. */
   assumptions: string[];
 }
@@ -128,6 +135,7 @@ export function tableUsage(name: string, facts: TableFacts, profile: ServiceProf
     hottest,
     target,
     hottestRU: load.hottestRU,
+    hottestLogicalRU: load.hottestLogicalRU,
     assumptions,
   };
 }

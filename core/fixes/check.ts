@@ -18,6 +18,13 @@ export interface FixCheck {
   leaves: Array<{ code: string; severity: Severity; anchor: string }>;
   /** Declared queries it changes: "partition-range → partition-range · 16 requests". */
   queries: Record<string, string>;
+  /**
+   * Rows (and bytes, when the entity size is declared) one logical write of
+   * the fixed table stores before and after the fix, when the fix writes
+   * more: an index row, a mirrored table. Named in the title, weighed in
+   * the order.
+   */
+  writes?: { before: number; after: number; bytes?: { before: number; after: number } };
   /** A fact fix: reveals what the load rules then find. */
   fact?: boolean;
   /** Ordering key, smaller first (accepted fixes only). */

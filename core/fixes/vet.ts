@@ -17,7 +17,8 @@
  * what they leave behind (`order.ts`); the first is preferred.
  */
 import { TdlAnalysis, TdlAnalyzer } from "../analysis/analyze";
-import { BROKEN_CODES } from "../analysis/records";
+import { tableFacts } from "../model/facts";
+import { BROKEN_CODES, NEVER_INTRODUCED_CODES } from "../analysis/records";
 import { Finding, Fix, TextEdit } from "../findings";
 import { anchorOf, anchorTable, FILE_CODES, leadingFigure, QueryState, queryStates, tableHolding } from "./anchors";
 import { describeChecked, scoreOf } from "./order";
@@ -242,6 +243,13 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
   const refuse = (refused: string): FixCheck => ({ ...base, accepted: false, refused, leaves, queries: changes });
   if (anchored.some(({ f, at }) => f.code === code && at === before.anchor))
     return refuse(`it does not remove ${code} from ${before.anchor}`);
+  const introduced = anchored.find(
+    ({ f, at }) =>
+      NEVER_INTRODUCED_CODES.has(f.code) &&
+      anchored.filter((x) => x.f.code === f.code && x.at === at).length >
+        (before.byAnchor.get(moved.get(at) ?? at) ?? []).filter((b) => b.code === f.code).length,
+  );
+  if (introduced) return refuse(`it raises ${introduced.f.code} at ${introduced.at}: ${introduced.f.message}`);
   if (!fix.fact) {
     if (worse.length) return refuse(`a declared query gets worse: ${worse.join("; ")}`);
     const raised = newFindings(
@@ -250,7 +258,28 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
     );
     if (raised) return refuse(raised);
   }
-  return { ...base, accepted: true, leaves, queries: changes, score: scoreOf(after, afterQueries) };
+  const writes = writesPerEntity(before, after, table);
+  return { ...base, accepted: true, leaves, queries: changes, ...(writes ? { writes } : {}), score: scoreOf(after, afterQueries, writes) };
+}
+
+/**
+ * Rows one logical write of the fixed table stores, before and after the
+ * fix: its main row and index rows, and those of every table the fix adds
+ * (a mirrored table is written too); with the bytes they hold when the
+ * entity size is declared. Undefined when the fix writes no more.
+ */
+function writesPerEntity(before: Before, after: TdlAnalysis, table: string): FixCheck["writes"] {
+  const rowsOf = (a: TdlAnalysis, names: (name: string) => boolean) =>
+    a.tables.filter((t) => names(t.table.name.text)).reduce((sum, t) => sum + tableFacts(t.table, t.props).est.rowsPerEntity, 0);
+  const was = rowsOf(before.analysis, (n) => n === table);
+  const is = rowsOf(after, (n) => n === table || !before.tables.has(n));
+  if (!(is > was)) return undefined;
+  const size = before.analysis.tables.find((t) => t.table.name.text === table)?.table.entitySize?.value.value;
+  return {
+    before: was,
+    after: is,
+    ...(size !== undefined && Number.isFinite(size) ? { bytes: { before: was * size, after: is * size } } : {}),
+  };
 }
 
 /** How each declared query changes, and which get worse (a query moved to another table is looked up by name). */

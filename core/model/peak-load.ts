@@ -39,6 +39,14 @@ export interface LoadEstimate {
   hottest: number;
   /** Request units per second on the hottest partition (1 RU per KiB read, 5 per KiB written). */
   hottestRU: number;
+  /**
+   * Request units per second on the hottest logical partition — one key
+   * value — where partitions are placed by hash (Cosmos DB): a key that
+   * gives each new entity its own value (`increasing`) spreads the moment's
+   * writes over as many logical partitions, whatever their order; only a
+   * value many entities share (a time bucket, a hot value) makes one hot.
+   */
+  hottestLogicalRU: number;
   /** The partition key moves with time: `hottest` is the current partition's load. */
   temporal: boolean;
 }
@@ -70,12 +78,16 @@ export function estimateLoad(accesses: Access[], est: TableEstimates, queries: Q
     }
   }
   const kib = Math.max(1, (est.entitySize ?? 1024) / 1024);
+  // The moment's writes share one key value only when every part that moves with time is a bucket.
+  const shared = !!est.pk?.temporal?.parts.every((p) => p.monotonic === "bucket");
+  const logical = (p: PatternLoad) => (!temporal || shared || p.scan ? p.hottest : p.total * est.hotShare);
   return {
     patterns,
     total: patterns.reduce((s, p) => s + (p.scan ? 0 : p.total), 0),
     scans: patterns.reduce((s, p) => s + (p.scan ? p.total : 0), 0),
     hottest: patterns.reduce((s, p) => s + p.hottest, 0),
     hottestRU: patterns.reduce((s, p) => s + p.hottest * kib * (p.written ? 5 : 1), 0),
+    hottestLogicalRU: patterns.reduce((s, p) => s + logical(p) * kib * (p.written ? 5 : 1), 0),
     temporal,
   };
 }

@@ -12,8 +12,8 @@ export interface PropertyRef {
   name: string;
   start: number;
   end: number;
-  /** Where the name stands: its declaration, a key or index part, a query (`where`, `select`), an OData filter string, a transaction's `sharing`. */
-  kind: "decl" | "key" | "query" | "filter" | "sharing";
+  /** Where the name stands: its declaration, a key or index part, a query (`where`, `select`), an OData filter string, a transaction's `sharing`, a write's `sets`. */
+  kind: "decl" | "key" | "query" | "filter" | "sharing" | "sets";
 }
 
 /** Names every table knows without declaring them (`docs/language.md`, OData filters). */
@@ -55,6 +55,8 @@ export function propertyRefs(table: Table, onFilterFailure?: (query: Query, erro
       for (const s of a.select ?? []) out.push({ name: s.text, start: s.start, end: s.end, kind: "query" });
     } else if (a.kind === "transaction") {
       for (const s of a.sharing) out.push({ name: s.text, start: s.start, end: s.end, kind: "sharing" });
+    } else if (a.kind === "write") {
+      for (const s of a.sets ?? []) out.push({ name: s.text, start: s.start, end: s.end, kind: "sets" });
     }
   }
   return out;

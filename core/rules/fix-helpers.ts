@@ -56,3 +56,38 @@ export function appendToKey(expr: Expr, sep: string, partText: string): TextEdit
 export function prefixKey(expr: Expr, prefixText: string, sep: string): TextEdit {
   return { start: expr.start, end: expr.start, newText: `${prefixText} + ${tdlString(sep)} + ` };
 }
+
+/** Whether a key part renders `name` as itself (a hash or bucket of it only spreads it, as a prefix does on purpose). */
+export function rendersProperty(part: KeyPartInfo, name: string): boolean {
+  return part.fn !== "hash" && part.fn !== "bucket" && part.props.includes(name);
+}
+
+/**
+ * A key's parts that a new key appends after properties it already renders
+ * (`rendered`), to keep every row apart: the key as written when none of
+ * its parts renders one of them again, else its other parts joined anew
+ * (an index ordered by `Seq` ends with the row key `lower(Seq)` only once),
+ * and without the parts that depend on a property an update changes
+ * (`changing`: a key that renders one would move the entity).
+ * `text` is empty when every part is rendered already.
+ */
+export function identityTail(
+  text: string,
+  parts: readonly KeyPartInfo[],
+  expr: { start: number; end: number },
+  rendered: ReadonlySet<string>,
+  profile: ServiceProfile,
+  changing: ReadonlySet<string> = new Set(),
+): { text: string; parts: KeyPartInfo[] } {
+  // A part goes when the new key renders its property already, or when an update changes what it depends on.
+  const again = (p: KeyPartInfo) =>
+    (p.props.length > 0 && [...rendered].some((n) => rendersProperty(p, n))) || p.props.some((n) => changing.has(n));
+  if (!parts.some(again)) return { text: text.slice(expr.start, expr.end), parts: [...parts] };
+  const kept = parts.filter((p) => p.props.length > 0 && !again(p));
+  let out = "";
+  kept.forEach((p, i) => {
+    if (i) out += ` + ${tdlString(chooseSeparator([kept[i - 1], p], profile) ?? "_")} + `;
+    out += text.slice(p.part.start, p.part.end);
+  });
+  return { text: out, parts: kept };
+}

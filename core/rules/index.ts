@@ -13,6 +13,7 @@ import { crossPartition, transactionTooLarge } from "./transactions";
 import { entityTooLarge, tooManyProperties } from "./entities";
 import { account } from "./throughput";
 import { dateNotIncreasing } from "./time-keys";
+import { mutableProperty } from "./mutable-keys";
 
 export const RULES: readonly Rule[] = [
   // Syntax and meaning
@@ -28,6 +29,7 @@ export const RULES: readonly Rule[] = [
   separatorOrder,
   invalidCharacter,
   tooLong,
+  mutableProperty,
   // Partitions and load
   appendOnly,
   dateNotIncreasing,

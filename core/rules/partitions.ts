@@ -7,7 +7,7 @@ import { KeyInfo } from "../model/key-parts";
 import { renderKey, sampleValues } from "../model/keys";
 import { formatBytes, formatPercent } from "../tdl/numbers";
 import { formatCount } from "../text/words";
-import { appendComposites, appendSplits, hashPrefix, preferFirst, prefixBuckets } from "../fixes/candidates";
+import { appendComposites, appendSplits, hashPrefix, preferFirst, prefixBuckets } from "./fixes/candidates";
 import { defineRule, TableContext } from "./rule";
 
 /**

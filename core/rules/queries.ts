@@ -10,12 +10,12 @@ import { PropertyInfo } from "../model/properties";
 import { summary } from "../odata/classes";
 import { formatCount } from "../text/words";
 import { Fix } from "../findings";
-import { keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
+import { identityTail, keyPartText, padWidth, separatorBelow, tdlString } from "./fix-helpers";
 import { charsetMin } from "../model/charset";
 import { ServiceProfile } from "../services";
 import { padFix, separatorFix } from "./keys";
 import { defineRule, TableContext } from "./rule";
-import { secondTable } from "../fixes/second-table";
+import { secondTable } from "./fixes/second-table";
 import { detectEol, indentOf } from "../tdl/line-ends";
 import { clip } from "../text/words";
 
@@ -80,9 +80,14 @@ export function indexFix(ctx: TableContext, query: Query): Fix | undefined {
   const name = names.has(query.name.text) ? `${query.name.text}Index` : query.name.text;
   const parts = [tdlString(`${name.toUpperCase()}:`)];
   props.forEach((p) => parts.push(keyPartText(p), tdlString(separatorAfter(p, ctx.profile))));
-  const rowKeyText = ctx.text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
+  // The row key keeps the index rows apart; a property the index already leads with is not written again.
+  const rk = tableFacts(t, ctx.props).est.rk;
+  const tail = identityTail(ctx.text, rk?.parts ?? [], t.rowKey.expr, new Set(props.map((p) => p.name)), ctx.profile).text;
+  if (tail) parts.push(tail);
+  else parts.pop();
+  const rowKeyText = parts.pop()!;
   const anchor = t.indexes.length ? t.indexes[t.indexes.length - 1] : t.rowKey;
-  const newText = `${lineStartAfter(ctx.text, t, anchor.start)}index ${name} rowKey = ${parts.join(" + ")} + ${rowKeyText}`;
+  const newText = `${lineStartAfter(ctx.text, t, anchor.start)}index ${name} rowKey = ${[...parts, rowKeyText].join(" + ")}`;
   return {
     title: `Add an index row ordered by ${props.map((p) => p.name).join(", ")}: index ${name} (written with each entity, in the same transaction)`,
     edits: [{ start: anchor.end, end: anchor.end, newText }],

@@ -55,6 +55,8 @@ export interface RuleTraits {
   partition?: boolean;
   /** The code has left its design (`tdl check --design-drift` makes it an error). */
   drift?: boolean;
+  /** A fix may never cause one, whatever the severity of what it fixes (a key that updates would move). */
+  neverIntroduced?: boolean;
 }
 
 /** A rule's messages by id: each builds the sentence from its parameters (none, or one object of them). */

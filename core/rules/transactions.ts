@@ -10,7 +10,7 @@ import { formatCount } from "../text/words";
 import { Fix } from "../findings";
 import { chooseSeparator, keyPartText, tdlString } from "./fix-helpers";
 import { defineRule, TableContext } from "./rule";
-import { secondTable } from "../fixes/second-table";
+import { secondTable } from "./fixes/second-table";
 
 /**
  * Re-keys the table on the transaction's shared properties: they become the

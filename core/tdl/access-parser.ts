@@ -100,6 +100,13 @@ export function parseWrite(c: Cursor): Write {
     c.next();
     w.batch = c.expectNumber("a count after 'batch'", parseCount);
   }
+  if (c.isWord("sets") && !c.atMemberBoundary()) {
+    const kw = c.next();
+    if (w.op === "insert" || w.op === "delete")
+      c.error(kw.start, kw.end, `'sets' says what an update changes: '${w.op}' writes or removes whole entities`);
+    w.sets = [c.expectName("a property name after 'sets'")];
+    while (c.eat(T.Comma)) w.sets.push(c.expectName("a property name after ','"));
+  }
   w.end = c.lastEnd;
   return w;
 }

@@ -29,6 +29,8 @@ export interface Table extends Span {
   entitySize?: Estimate;
   /** How long entities stay in the table (`retention 90d`); its value is in seconds. */
   retention?: Estimate;
+  /** The storage account the table lives in (`account telemetry`); a file without it keeps every table in one account. */
+  account?: AccountDecl;
   accesses: Access[];
   /** Every member in source order (for the formatter and symbols). */
   members: Member[];
@@ -39,7 +41,14 @@ export interface Table extends Span {
   close: number;
 }
 
-export type Member = Property | KeyDecl | IndexDecl | Estimate | Access;
+export type Member = Property | KeyDecl | IndexDecl | Estimate | AccountDecl | Access;
+
+/** `account Name`: the storage account (or Cosmos DB account) a table lives in, by a name of the design's own. */
+export interface AccountDecl extends Span {
+  kind: "account";
+  keyword: Span;
+  name: Name;
+}
 
 export type TypeName = "string" | "int" | "int64" | "double" | "bool" | "datetime" | "guid" | "binary" | "enum";
 
@@ -164,6 +173,8 @@ export interface Write extends Span {
   name: Name;
   rate?: Rate;
   batch?: NumberLit;
+  /** `sets A, B`: the properties an update, merge or upsert changes (what moves when a key renders them). */
+  sets?: Name[];
 }
 
 export interface Transaction extends Span {
@@ -196,6 +207,7 @@ export const MEMBER_KEYWORDS = [
   "rows",
   "entitySize",
   "retention",
+  "account",
   "query",
   "insert",
   "upsert",

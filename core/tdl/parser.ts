@@ -23,6 +23,7 @@ import {
   KeyFunction,
   CallArg,
   Estimate,
+  AccountDecl,
   EstimateKind,
 } from "./ast";
 import { lex, T } from "./lexer";
@@ -196,6 +197,10 @@ function addMember(c: Cursor, table: Table, m: Member): void {
       if (table[m.which]) c.error(m.keyword.start, m.keyword.end, `'${m.which}' is declared twice; the first declaration counts`);
       else table[m.which] = m as Estimate;
       break;
+    case "account":
+      if (table.account) c.error(m.keyword.start, m.keyword.end, "'account' is declared twice; the first declaration counts");
+      else table.account = m;
+      break;
   }
 }
 
@@ -228,6 +233,8 @@ function parseMemberBody(c: Cursor): Member {
       case "entitySize":
       case "retention":
         return parseEstimate(c);
+      case "account":
+        return parseAccount(c);
       case "query":
         return parseQuery(c);
       case "insert":
@@ -240,7 +247,9 @@ function parseMemberBody(c: Cursor): Member {
         return parseTransaction(c);
     }
   }
-  return c.fail("a property ('Name: type'), 'partitionKey', 'rowKey', 'index', 'rows', 'entitySize', 'retention', or an access pattern");
+  return c.fail(
+    "a property ('Name: type'), 'partitionKey', 'rowKey', 'index', 'rows', 'entitySize', 'retention', 'account', or an access pattern",
+  );
 }
 
 function parseProperty(c: Cursor): Property {
@@ -377,6 +386,12 @@ function parseEstimate(c: Cursor): Estimate {
         ? c.expectNumber("a size after 'entitySize', such as 1KB", parseSize)
         : c.expectNumber("a duration after 'retention', such as 90d", parseDuration);
   return { kind: "estimate", which, keyword: { start: kw.start, end: kw.end }, value, start: kw.start, end: value.end };
+}
+
+function parseAccount(c: Cursor): AccountDecl {
+  const kw = c.next();
+  const name = c.expectName("an account name after 'account', such as 'account telemetry'");
+  return { kind: "account", keyword: { start: kw.start, end: kw.end }, name, start: kw.start, end: name.end };
 }
 
 /**

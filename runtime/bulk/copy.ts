@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { entityLimitProblems, SERVICES, ServiceName } from "@core";
 import { REFUSE_ALL } from "@protocol/transfer";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { readJsonObject } from "../transfer/json";
 import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";

@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import { stringLiteral } from "@core";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { batchesByPartition } from "../account/batches";
 import { SERVICES } from "@core";
 import { InputError, RefusedError } from "@core/errors";

@@ -16,9 +16,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SERVICES, ServiceName } from "@core";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { sessionReader } from "../infer/sample-reader";
-import { endpointHost } from "../stress/phases";
+import { endpointHost } from "../net/endpoint-host";
 import { Checksum } from "./checksum";
 import { entityObject } from "../transfer/json";
 import { loadManifest, Manifest, MANIFEST_VERSION, ManifestSaver, RangeState } from "./manifest";

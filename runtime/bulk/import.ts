@@ -14,7 +14,7 @@ import { SERVICES, ServiceName } from "@core";
 import { InputError, RefusedError } from "@core/errors";
 import type { EntityRow } from "@protocol/entities";
 import { REFUSE_ALL } from "@protocol/transfer";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { readJsonObject } from "../transfer/json";
 import { Problems } from "../transfer/records";
 import { typeRecord } from "../transfer/typing";

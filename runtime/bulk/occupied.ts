@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import type { ThrottledPath } from "../net/throttled";
 import type { Manifest } from "./manifest";
 import { rangeFilter } from "./ranges";

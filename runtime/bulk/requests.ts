@@ -5,7 +5,7 @@
  * finds already there).
  */
 import type { EntityRow } from "@protocol/entities";
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import type { PageReader } from "../infer/sample";
 import type { ThrottledPath } from "../net/throttled";
 

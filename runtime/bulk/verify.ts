@@ -3,7 +3,7 @@
  * entities counted and checksummed as the export did, and compared with the
  * manifest. Equal figures mean the same entities, whatever the order.
  */
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { Checksum } from "./checksum";
 import { finishedManifest } from "./import";
 import { SERVICES } from "@core";

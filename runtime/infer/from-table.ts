@@ -3,7 +3,7 @@
  * (sample.ts) and infer its design (infer.ts). An empty table or a table
  * that cannot be read is an `InferError` with a message a user can act on.
  */
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import { inferDesign, InferOptions, InferResult } from "./infer";
 import { Sample, sampleTable, SampleOptions } from "./sample";
 import { sessionReader } from "./sample-reader";

@@ -17,7 +17,7 @@ export type Atom =
   /** `reverse(P)` of a datetime: DateTime.MaxValue.Ticks − ticks, 19 digits. */
   | { kind: "revTicks"; prop: string }
   /** `reverse(P)` of an integer whose range ends at `max`. */
-  | { kind: "reverse"; prop: string; max: number }
+  | { kind: "reverse"; prop: string; max: number; width?: number }
   | { kind: "hash"; prop: string; n: number }
   | { kind: "bucket"; prop: string; n: number }
   /** A segment no property explains yet; solved per column (key-columns.ts). */
@@ -107,7 +107,9 @@ export function renderAtom(a: Atom, view: RowView): string | undefined {
       const v = view.row.props.get(a.prop);
       if (!v || !paddable(v)) return undefined;
       const value = Number(v.value);
-      return value > a.max ? undefined : reverseInteger(a.max, value, String(a.max).length);
+      if (value > a.max) return undefined;
+      const text = reverseInteger(a.max, value, String(a.max).length);
+      return a.width ? padDigits(text, a.width) : text;
     }
     case "hash":
       return view.md5(a.prop)?.slice(0, a.n);

@@ -57,22 +57,31 @@ export function solveColumns(
       push(out, atom);
       continue;
     }
-    const segs = frees.map((f) => f[column]);
+    const whole = frees.map((f) => f[column]);
     column++;
-    const solved =
+    const solve = (segs: readonly string[]) =>
       constant(segs) ??
       reverseOf(segs, rows, views, maxima, derived) ??
       hashOf(segs, rows, views) ??
       bucketOf(segs, rows, views) ??
       keyOnlyDate(`${prefix}Part${derived.length + 1}`, segs, rows, derived) ??
       keyOnlyCountdown(`${prefix}Part${derived.length + 1}`, segs, rows, views, maxima, derived);
-    if (solved) {
-      push(out, solved);
-      continue;
+    let solved = solve(whole);
+    let segs = whole;
+    // What every row's segment starts and ends with is literal text ("v1" before a hash): the rest is the column.
+    const [head, tail] = solved ? ["", ""] : commonEnds(whole);
+    if (head || tail) {
+      segs = whole.map((x) => x.slice(head.length, x.length - tail.length));
+      solved = solve(segs);
+      if (head) push(out, { kind: "lit", text: head });
     }
-    const d = keyOnly(`${prefix}Part${derived.length + 1}`, segs, rows);
-    derived.push(d.property);
-    push(out, d.atom);
+    if (solved) push(out, solved);
+    else {
+      const d = keyOnly(`${prefix}Part${derived.length + 1}`, segs, rows);
+      derived.push(d.property);
+      push(out, d.atom);
+    }
+    if (tail) push(out, { kind: "lit", text: tail });
   }
   return { template: out, derived, maxima };
 }
@@ -80,7 +89,45 @@ export function solveColumns(
 function push(out: Atom[], a: Atom): void {
   const last = out[out.length - 1];
   if (a.kind === "lit" && last?.kind === "lit") out[out.length - 1] = { kind: "lit", text: last.text + a.text };
-  else out.push(a);
+  else if (a.kind === "date" && !mergeDate(out, a)) out.push(a);
+  else if (a.kind !== "date") out.push(a);
+}
+
+/**
+ * One date part where the search found several of the same property in a
+ * row (`date(P, "yyyy") + date(P, "MM") + "-" + date(P, "dd")` is
+ * `date(P, "yyyyMM-dd")`): merged when the formats, with the date
+ * separator between them, read as one format with its tokens in order.
+ */
+function mergeDate(out: Atom[], a: Extract<Atom, { kind: "date" }>): boolean {
+  const last = out[out.length - 1];
+  const between = last?.kind === "lit" && last.text.length === 1 && "-:. ".includes(last.text) ? last.text : "";
+  const before = out[out.length - 1 - (between ? 1 : 0)];
+  if (before?.kind !== "date" || before.prop !== a.prop) return false;
+  const format = before.format + between + a.format;
+  const tokens = (dateFormatParts(format) ?? []).filter((t) => (DATE_TOKENS as readonly string[]).includes(t));
+  const ordered = tokens.every((t, i) => i === 0 || DATE_TOKENS.indexOf(t as never) > DATE_TOKENS.indexOf(tokens[i - 1] as never));
+  if (!tokens.length || !ordered) return false;
+  out.splice(out.length - 1 - (between ? 1 : 0), between ? 2 : 1, { kind: "date", prop: a.prop, format });
+  return true;
+}
+
+/**
+ * The longest start and end every segment shares, leaving at least one
+ * character of each segment between them, and not cutting a run of digits
+ * (a padded number's leading zeros are its own: "0042" and "0107" share
+ * "0", which is the number's, not a literal). Letters are cut as they come.
+ */
+function commonEnds(segs: readonly string[]): [string, string] {
+  if (segs.length < 2 || segs.every((x) => x === segs[0])) return ["", ""];
+  const shortest = Math.min(...segs.map((x) => x.length));
+  let h = 0;
+  while (h < shortest - 1 && segs.every((x) => x[h] === segs[0][h])) h++;
+  while (h > 0 && /\d/.test(segs[0][h - 1]) && segs.every((x) => /\d/.test(x[h] ?? ""))) h--;
+  let t = 0;
+  while (t < shortest - 1 - h && segs.every((x) => x[x.length - 1 - t] === segs[0][segs[0].length - 1 - t])) t++;
+  while (t > 0 && /\d/.test(segs[0][segs[0].length - t]) && segs.every((x) => /\d/.test(x[x.length - 1 - t] ?? ""))) t--;
+  return [segs[0].slice(0, h), t ? segs[0].slice(segs[0].length - t) : ""];
 }
 
 function constant(segs: readonly string[]): Atom | undefined {
@@ -257,7 +304,9 @@ function keyOnlyCountdown(
   const w = fixedWidth(segs);
   if (!w || !segs.every((s) => DIGITS.test(s))) return undefined;
   for (const c of COUNTDOWNS) {
-    if (String(c).length !== w) continue;
+    const digits = String(c).length;
+    // Written as wide as the constant, or padded wider with zeros (a 19-digit RowKey for .NET's tick width).
+    if (w < digits || !segs.every((s) => /^0*$/.test(s.slice(0, w - digits)))) continue;
     const times = segs.map((s) => c - Number(s));
     const plausible = times.every((t, i) => {
       const stamp = views[rows[i]]?.row.timestamp;
@@ -271,7 +320,7 @@ function keyOnlyCountdown(
       note: `milliseconds since 1970 counted down from ${c} (the newest row first)`,
     });
     maxima.set(name, c);
-    return { kind: "reverse", prop: name, max: c };
+    return { kind: "reverse", prop: name, max: c, ...(w > digits ? { width: w } : {}) };
   }
   return undefined;
 }

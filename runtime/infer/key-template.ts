@@ -7,7 +7,19 @@
  * considered only when no fully explained template covers a fair share:
  * they would otherwise swallow the literals that tell row shapes apart.
  */
-import { Atom, atomCost, exactSteps, FREE_CHAR_COST, freeEnds, matchTemplate, RowView, signature, templateCost } from "./key-atoms";
+import {
+  Atom,
+  atomCost,
+  exactSteps,
+  FREE_CHAR_COST,
+  freeEnds,
+  matchTemplate,
+  renderAtom,
+  RowView,
+  signature,
+  templateCost,
+} from "./key-atoms";
+import type { TypedValue } from "@protocol/entities";
 
 /** Best partial explanations kept per key position. */
 const K = 12;
@@ -101,23 +113,57 @@ export function propose(key: string, view: RowView): Atom[][] {
   return [...best[key.length], ...withFree[key.length]].map((p) => p.atoms);
 }
 
+const NO_PROPS: ReadonlyMap<string, TypedValue> = new Map<string, TypedValue>();
+
 /** Rows spread over the set: first, last and evenly between. */
 function spread(n: number, count: number): number[] {
   if (n <= count) return Array.from({ length: n }, (_, i) => i);
   return Array.from({ length: count }, (_, i) => Math.round((i * (n - 1)) / (count - 1)));
 }
 
-/** Share of `rows` that follow the template, and its cost with the free segments' average length. */
+/**
+ * Share of `rows` that follow the template, and its cost with the free
+ * segments' average length. A property's part that renders the same text in
+ * every row it matched explains nothing a literal would not (whole minutes
+ * render seconds as "00" in every row, as do the zeros of a padded counter):
+ * it costs what that literal costs, so that chance matches do not win.
+ */
 function score(t: Atom[], keys: readonly string[], views: readonly RowView[], rows: readonly number[]): { cover: number; cost: number } {
   let hit = 0;
   let freeChars = 0;
+  const first: Array<string | undefined> = [];
+  const varies = t.map((a) => a.kind === "lit" || a.kind === "free");
   for (const r of rows) {
     const f = matchTemplate(t, keys[r], views[r]);
     if (!f) continue;
     hit++;
     for (const s of f) freeChars += s.length;
+    t.forEach((a, i) => {
+      if (varies[i]) return;
+      const text = renderAtom(a, views[r]);
+      if (hit === 1) first[i] = text;
+      else if (text !== first[i]) varies[i] = true;
+    });
   }
-  return { cover: hit / rows.length, cost: templateCost(t) + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
+  let constant = 0;
+  if (hit > 1) t.forEach((a, i) => (constant += varies[i] ? 0 : Math.max(0, (first[i]?.length ?? 0) - atomCost(a))));
+  return { cover: hit / rows.length, cost: templateCost(t) + constant + repeats(t) + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
+}
+
+/**
+ * A price for a property rendered twice (a hash or bucket prefix aside): when
+ * two properties hold the same values, the key that names each once is the
+ * simpler reading.
+ */
+function repeats(t: readonly Atom[]): number {
+  const seen = new Set<string>();
+  let n = 0;
+  for (const a of t) {
+    if (a.kind === "lit" || a.kind === "free" || a.kind === "hash" || a.kind === "bucket") continue;
+    if (seen.has(a.prop)) n++;
+    seen.add(a.prop);
+  }
+  return n * 0.25;
 }
 
 /**
@@ -129,14 +175,21 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
   const proposals = new Map<string, Atom[]>();
   for (const r of spread(keys.length, PROPOSERS)) {
     for (const t of propose(keys[r], views[r])) proposals.set(signature(t), t);
+    // The key read without the row's values too: one row's chance matches (a date's "00") can crowd its plain runs out of the k best.
+    for (const t of propose(keys[r], new RowView({ pk: "", rk: "", props: NO_PROPS }))) proposals.set(signature(t), t);
   }
   const validation = spread(keys.length, VALIDATION_ROWS);
   const scored = [...proposals.values()].map((t) => ({ t, ...score(t, keys, views, validation), free: t.some((a) => a.kind === "free") }));
-  const explained = scored.filter((s) => !s.free && s.cover >= EXPLAINED_SHARE);
+  // A template of literals alone explains a key only when every key is that literal: "c1" is not the shape of c0…c4.
+  const explained = scored.filter((s) => !s.free && s.cover >= EXPLAINED_SHARE && (s.cover === 1 || s.t.some((a) => a.kind !== "lit")));
   const pool = explained.length ? explained : scored;
   pool.sort((a, b) => b.cover - a.cover || a.cost - b.cost);
-  // The validation sample can tie or mislead by a little: the leaders are checked on every row.
-  const leaders = pool.slice(0, 4).filter((s) => s.cover > 0);
+  // The validation sample can tie or mislead by a little: the leaders are checked on every row,
+  // each also with a property read in upper or lower case (proposer rows whose values have one case cannot tell).
+  const leaders = pool
+    .slice(0, 4)
+    .filter((s) => s.cover > 0)
+    .flatMap((s) => [s, ...caseVariants(s.t).map((t) => ({ t, cost: s.cost + 0.1 }))]);
   let winner: TemplateMatch | undefined;
   let winnerCost = Infinity;
   for (const { t, cost } of leaders) {
@@ -155,4 +208,14 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
     }
   }
   return winner;
+}
+
+/** The template with one property's plain rendering read as `upper` or `lower` instead, each way. */
+function caseVariants(t: readonly Atom[]): Atom[][] {
+  const out: Atom[][] = [];
+  t.forEach((a, i) => {
+    if (a.kind !== "ref") return;
+    for (const kind of ["upper", "lower"] as const) out.push([...t.slice(0, i), { kind, prop: a.prop }, ...t.slice(i + 1)]);
+  });
+  return out;
 }

@@ -4,7 +4,7 @@
  * cancelling a request in flight. Entities arrive with their Edm types, which
  * the inference needs.
  */
-import type { AccountSession } from "../account/explorer";
+import type { AccountSession } from "../account/session";
 import type { PageReader } from "./sample";
 
 export function sessionReader(session: AccountSession, table: string): PageReader {

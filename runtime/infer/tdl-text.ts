@@ -64,8 +64,10 @@ export function tdlExpr(t: readonly Atom[]): string {
           case "date":
             return `date(${a.prop}, ${tdlString(a.format)})`;
           case "revTicks":
-          case "reverse":
             return `reverse(${a.prop})`;
+          case "reverse":
+            // A countdown written wider than its constant (JavaScript's 8640000000000000 − t padded to 19 digits).
+            return a.width ? `pad(reverse(${a.prop}), ${a.width})` : `reverse(${a.prop})`;
           case "hash":
             return `hash(${a.prop}, ${a.n})`;
           case "bucket":

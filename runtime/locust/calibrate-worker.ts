@@ -14,7 +14,7 @@ import { Metrics } from "../stress/metrics";
 import type { ExportedFile } from "./export";
 import { LocustProcesses, findLocust } from "./processes";
 import { absorbRecords, recordFiles, RECORDS_DIR } from "./records";
-import { sleep } from "../stress/deadline";
+import { sleep } from "../net/deadline";
 import { UnavailableError } from "@core/errors";
 import { OP_TYPES } from "@protocol/stress-report";
 

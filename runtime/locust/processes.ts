@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import * as path from "node:path";
 import { UnavailableError } from "@core/errors";
-import { sleep } from "../stress/deadline";
+import { sleep } from "../net/deadline";
 
 /** How to get Locust, for the message when it is missing. */
 export const LOCUST_INSTALL = "apt-get install python3-locust (Debian, Ubuntu), or pip install locust";

@@ -18,7 +18,7 @@ import { parseConnectionString } from "../account/connection-string";
 import type { Secret } from "../account/secret";
 import { freePort } from "../emulator/azurite";
 import type { ExternalContext, ExternalLoad, ExternalOutcome } from "../stress/engine";
-import { sleep } from "../stress/deadline";
+import { sleep } from "../net/deadline";
 import { callsPerSecond } from "../stress/workload";
 import { UnavailableError } from "@core/errors";
 import type { StressMode } from "@protocol/stress-report";

@@ -9,7 +9,7 @@
  * `--rate max`) is measured as it goes, so its first cut halves what it
  * actually sent.
  */
-import { sleep } from "../stress/deadline";
+import { sleep } from "./deadline";
 
 /** The slowest a throttled pace goes (entities/s): a job always moves. */
 export const MIN_RATE = 50;

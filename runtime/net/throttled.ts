@@ -7,7 +7,7 @@
  * the job never asks for more than its share of the targets, and the
  * service's answers decide how far below that it goes.
  */
-import { BackoffSettings, ErrorLike, retryDecision, withRetries } from "../stress/retry";
+import { BackoffSettings, ErrorLike, retryDecision, withRetries } from "./retry";
 import { AdaptivePace, Pace, PaceState } from "./pace";
 
 /** A bulk job's back-off (service-facts.md's formula): z = 1 s, zmin = 0.5 s, zmax = 30 s, 8 retries. */

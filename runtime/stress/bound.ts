@@ -5,7 +5,7 @@
  * phase goes through `request`, so a phase meets the deadline helpers
  * (deadline.ts) in this one place instead of at each of its requests.
  */
-import { linked, withDeadline } from "./deadline";
+import { linked, withDeadline } from "../net/deadline";
 
 /** One phase's bounds. */
 export interface PhaseBound {

@@ -8,10 +8,10 @@
 import { hostname } from "node:os";
 import { ClientPair } from "../account/clients";
 import { describeError } from "../account/errors";
-import { withDeadline } from "./deadline";
+import { withDeadline } from "../net/deadline";
 import { deleteWithBackoff } from "./lifecycle";
 import { activeTables, MARKER_PARTITION, MARKER_ROW, MarkerInfo, parseMarker, STRESS_PREFIX } from "./marker";
-import { ErrorLike, errorCode } from "./retry";
+import { ErrorLike, errorCode } from "../net/retry";
 
 export interface LeftoverTable {
   table: string;

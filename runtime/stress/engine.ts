@@ -16,7 +16,7 @@ import type { StressReport } from "@protocol/stress-report";
 import { makeClients } from "../account/clients";
 import { isLoopback } from "../account/connection-string";
 import { narrowed, phaseBound, type PhaseBound } from "./bound";
-import { isAbort } from "./deadline";
+import { isAbort } from "../net/deadline";
 import { directHttpClient } from "./direct-http";
 import { deletePhase, reportOf, settle } from "./ending";
 import type { Calibration } from "./calibrate";
@@ -26,7 +26,8 @@ import { concurrencyOf, hostname, type StressJob, type StressPlan } from "./job"
 import { createMarkedTable } from "./lifecycle";
 import { activeTables } from "./marker";
 import { Metrics } from "./metrics";
-import { endpointHost, StressInputError, StressPhase } from "./phases";
+import { StressInputError, StressPhase } from "./phases";
+import { endpointHost } from "../net/endpoint-host";
 import { preload } from "./preload";
 import { runPhase } from "./run-phase";
 import { calibrate, emulatorThrottle, RUN_BURST_SECONDS } from "./scaling";

@@ -9,9 +9,9 @@
 import { TableClient, TableServiceClient } from "@azure/data-tables";
 import { describeError } from "../account/errors";
 import type { PhaseBound } from "./bound";
-import { sleep, withDeadline } from "./deadline";
+import { sleep, withDeadline } from "../net/deadline";
 import { markerEntity } from "./marker";
-import { ErrorLike, errorCode, STRESS_BACKOFF, withRetries } from "./retry";
+import { ErrorLike, errorCode, STRESS_BACKOFF, withRetries } from "../net/retry";
 
 /** The random name is already taken by a table that is not ours: it must not be touched. */
 export class TableTaken extends Error {}

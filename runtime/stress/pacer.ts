@@ -6,7 +6,7 @@
  * more than `maxLagMs` (the workers were all busy, the process paused)
  * are dropped rather than sent in a burst the design never declared.
  */
-import { sleep } from "./deadline";
+import { sleep } from "../net/deadline";
 
 export class Pacer {
   private next: number;

@@ -37,15 +37,6 @@ export class StressFailure extends UnavailableError {
 /** The design or options cannot be run (exit 2 in the CLI): nothing was created. */
 export class StressInputError extends InputError {}
 
-/** The host of an endpoint: what messages may show of it. */
-export function endpointHost(endpoint: string): string {
-  try {
-    return new URL(endpoint).host || "the endpoint";
-  } catch {
-    return "the endpoint";
-  }
-}
-
 export function leftoverMessage(l: Leftover, hint: string): string {
   return `the stress table ${l.table} remains at ${l.host}: ${l.reason}. To remove it, ${hint}`;
 }

@@ -9,7 +9,7 @@ import type { TableClient } from "@azure/data-tables";
 import type { NarrowBound } from "./bound";
 import type { Metrics } from "./metrics";
 import { CallContext, prepare } from "./operations";
-import { STRESS_BACKOFF, withRetries } from "./retry";
+import { STRESS_BACKOFF, withRetries } from "../net/retry";
 
 /** Preload requests in flight at once. */
 const PRELOAD_CONCURRENCY = 32;

@@ -7,13 +7,13 @@
  */
 import type { TableClient } from "@azure/data-tables";
 import { narrowed, type NarrowBound, type PhaseBound } from "./bound";
-import { sleep } from "./deadline";
+import { sleep } from "../net/deadline";
 import type { EntityGenerator } from "./generator";
 import { Call, prepare } from "./operations";
 import type { Metrics } from "./metrics";
 import type { OpType, StressMode } from "@protocol/stress-report";
 import { Pacer } from "./pacer";
-import { errorCode, ErrorLike, STRESS_BACKOFF, throttleScope, withRetries } from "./retry";
+import { errorCode, ErrorLike, STRESS_BACKOFF, throttleScope, withRetries } from "../net/retry";
 import { pick, Work } from "./workload";
 import type { WrittenPool } from "./written";
 

@@ -85,14 +85,24 @@ export const MEMBER_DOCS: Record<(typeof MEMBER_KEYWORDS)[number], { snippet: st
   rows: { snippet: "rows ${1:1M}", doc: "`rows 2M` — how many entities the table holds (size and partition estimates)." },
   entitySize: { snippet: "entitySize ${1:1KB}", doc: "`entitySize 1KB` — the entities' average size (size limits, cost)." },
   retention: { snippet: "retention ${1:90d}", doc: "`retention 90d` — how long entities stay: counts the time buckets of a date key." },
+  account: {
+    snippet: "account ${1:Name}",
+    doc: "`account telemetry` — the storage account the table lives in; tables without one share the file's one account (the account target counts per account).",
+  },
   query: {
     snippet: "query ${1:Name} ${2:100}/s where ",
     doc: '`query Name 200/s where A = ? and B between ?` (or `filter "…"`) — a read, classified as point, row-range, partition-range or table-scan.',
   },
   insert: { snippet: "insert ${1:Name} ${2:100}/s", doc: "`insert Name 300/s [batch 100]` — new entities at a peak rate." },
   upsert: { snippet: "upsert ${1:Name} ${2:100}/s", doc: "`upsert Name 300/s [batch 100]` — insert-or-replace at a peak rate." },
-  update: { snippet: "update ${1:Name} ${2:100}/s", doc: "`update Name 300/s` — replaces of existing entities at a peak rate." },
-  merge: { snippet: "merge ${1:Name} ${2:100}/s", doc: "`merge Name 300/s` — merges into existing entities at a peak rate." },
+  update: {
+    snippet: "update ${1:Name} ${2:100}/s",
+    doc: "`update Name 300/s [sets A, B]` — replaces of existing entities at a peak rate; `sets` names the properties it changes.",
+  },
+  merge: {
+    snippet: "merge ${1:Name} ${2:100}/s",
+    doc: "`merge Name 300/s [sets A, B]` — merges into existing entities at a peak rate; `sets` names the properties it changes.",
+  },
   delete: { snippet: "delete ${1:Name} ${2:100}/s", doc: "`delete Name 300/s` — deletes at a peak rate." },
   transaction: {
     snippet: "transaction ${1:Name} entities ${2:2} sharing ",

@@ -131,8 +131,12 @@ export function complete(analysis: TdlAnalysis, offset: number, budget?: Complet
     if (member.some((t) => t.value === "entities")) return prev.kind === T.Number ? kw(["sharing"]) : [];
     return member.length >= 2 ? kw(["entities"]) : [];
   }
-  if (["insert", "upsert", "update", "merge", "delete"].includes(word))
-    return member.length >= 2 && prev.kind !== T.Slash ? kw(["batch"]) : [];
+  if (["insert", "upsert", "update", "merge", "delete"].includes(word)) {
+    // `sets` names what an update changes: after it, and after each comma, the properties.
+    if (member.some((t) => t.value === "sets")) return prev.kind === T.Comma || prev.value === "sets" ? propertyItems() : [];
+    if (member.length < 2 || prev.kind === T.Slash) return [];
+    return kw(word === "insert" || word === "delete" ? ["batch"] : ["batch", "sets"]);
+  }
   return [];
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a table costs a month, where the design is written: a CodeLens line
- * above each table ("≈ $186.62/month on Table Storage · $584.00 on Cosmos
+ * above each table ("≈ $189.22/month on Table Storage · $584.00 on Cosmos
  * DB") and a hover on its name with each profile's figure, what it pays
  * for, the price sheet's date and region, and the peak-rate assumption.
  *
@@ -63,9 +63,9 @@ function units(e: ServiceEstimate): string {
 }
 
 /**
- * The lens line of a table: "≈ $186.62/month on Table Storage · $584.00 on
+ * The lens line of a table: "≈ $189.22/month on Table Storage · $584.00 on
  * Cosmos DB"; a Tablestore design leads with the capacity units it bills
- * ("≈ 51,840,000 CU/month on Tablestore (not priced) · $1.87 on Table
+ * ("≈ 52,560,000 CU/month on Tablestore (not priced) · $1.89 on Table
  * Storage · …"), which the sheet has no price for. Undefined when the table
  * declares nothing to price.
  */

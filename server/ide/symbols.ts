@@ -118,6 +118,8 @@ function memberSymbol(text: string, m: Member): OutlineSymbol {
       };
     case "estimate":
       return { ...base, name: m.which, detail: m.value.raw, kind: "estimate", nameStart: m.keyword.start, nameEnd: m.keyword.end };
+    case "account":
+      return { ...base, name: "account", detail: m.name.text, kind: "estimate", nameStart: m.keyword.start, nameEnd: m.keyword.end };
     case "query":
       return {
         ...base,

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Harness, openHarness } from "../helpers/webview-harness";
-import heatmap from "@client/webview-host/pages/heatmap";
+import heatmap from "@client/pages/heatmap";
 import { servePage } from "../helpers/page-services";
 import { compareWithDesign, readLogHeatmap } from "@runtime";
 import { shopsDesign } from "../helpers/shops-design";

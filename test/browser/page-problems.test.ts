@@ -10,7 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { RefusedError, UnavailableError } from "@core/errors";
-import report from "@client/webview-host/pages/report";
+import report from "@client/pages/report";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { servePage } from "../helpers/page-services";
 import { designAndFix } from "./report-runs";

@@ -10,7 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import report from "@client/webview-host/pages/report";
+import report from "@client/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { applyTheme, THEMES, ThemeName } from "./themes";

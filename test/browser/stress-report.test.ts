@@ -9,7 +9,7 @@ import { Metrics } from "@runtime/stress/metrics";
 import { buildReport } from "@runtime/stress/report";
 import { StressReport } from "@protocol/stress-report";
 import { SNAPSHOT } from "@core";
-import report from "@client/webview-host/pages/report";
+import report from "@client/pages/report";
 import { servePage } from "../helpers/page-services";
 import { Harness, openHarness } from "../helpers/webview-harness";
 import { designAndFix } from "./report-runs";
@@ -72,11 +72,11 @@ test("two designs side by side: verdicts, figures and three charts each", async 
   );
   assert.deepEqual(await page.locator(".run .errors-line").allInnerTexts(), ["No errors.", "No errors."]);
   // What the run cost on Table Storage: 12,000 requests at $0.00036 per 10,000 = $0.000432; the design's 10,000 inserts/s
-  // for a month are 5 × docs/cost.md's 2,000/s ($186.62, unrounded $186.624): $933.12.
+  // for a month are 5 × docs/cost.md's 2,000/s ($189.22, unrounded $189.216): $946.08.
   assert.deepEqual(
     await page.locator(".run .run-cost").allInnerTexts(),
     Array(2).fill(
-      `On Table Storage this run's 12,000 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ $0.00043; the design's rates for a month ≈ $933.12 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
+      `On Table Storage this run's 12,000 requests (each call, query page and batch is one; retries and refused requests are billed too) ≈ $0.00043; the design's rates for a month ≈ $946.08 — prices of ${SNAPSHOT.region} on ${SNAPSHOT.date}.`,
     ),
   );
   assert.deepEqual(

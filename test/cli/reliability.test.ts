@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { runCheck } from "@cli/check";
+import { runCheck } from "@cli/commands/check";
 import { TdlAnalyzer } from "@core";
 import { RULES } from "@core/rules";
 import { Rule } from "@core/rules/rule";

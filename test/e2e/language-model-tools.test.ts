@@ -128,7 +128,7 @@ test("the other design tools answer in VS Code as over MCP, and a path outside t
     (answer("fix").applied as Array<{ code: string }>).map((a) => a.code),
     ["partition/append-only"],
   );
-  assert.equal((answer("cost").tables as Array<{ estimates: Array<{ monthlyUsd: number }> }>)[0].estimates[0].monthlyUsd, 36.95);
+  assert.equal((answer("cost").tables as Array<{ estimates: Array<{ monthlyUsd: number }> }>)[0].estimates[0].monthlyUsd, 37.4);
   assert.equal(answer("rule").section, "Partitions and load");
   assert.match(results.answers.outside.error ?? "", /is outside the workspace/);
 });

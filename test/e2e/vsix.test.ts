@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { emulatorConnectionString } from "@runtime/account/connection-string";
 import { makeWorkspace, openFile, openVsCode, runCommand, VsCodeSession, webviewWith } from "../helpers/vscode";
 

@@ -4,7 +4,7 @@
  */
 import { after, before } from "node:test";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { ConnectionInfo } from "@protocol/entities";
 
 export async function startAzurite(): Promise<EmbeddedEmulator> {

@@ -1,12 +1,12 @@
 /**
- * Serves a page's host module (client/webview-host/pages/<view>.ts) as the
+ * Serves a page's host module (client/pages/<view>.ts) as the
  * extension's panel does, with the services a test gives it: what the
  * browser and unit tests serve is exactly what the panel serves. A service
  * the test did not give fails loudly when the page uses it.
  */
 import type { ViewName } from "@protocol/pages";
 import type { ViewSpec } from "@client/webview-host/host";
-import { HostPage, PageServices, Served, viewSpec } from "@client/webview-host/page";
+import { HostPage, PageServices, Served, viewSpec } from "@client/pages/host-page";
 
 /** `services` with every missing member throwing when a page reaches for it. */
 export function pageServices(services: Partial<PageServices>): PageServices {

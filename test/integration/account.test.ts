@@ -4,7 +4,7 @@ import { createConnection, createServer, Server } from "node:net";
 import { spawnSync } from "node:child_process";
 import { AccountSasOptions, generateAccountSas, generateTableSas, AzureNamedKeyCredential } from "@azure/data-tables";
 import { EmbeddedEmulator, freePort } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { AccountError, ConflictError } from "@runtime/account/errors";
 import { DEV_ACCOUNT, DEV_KEY } from "@runtime/account/connection-string";
 import { interpretConnectionInput } from "@runtime/account/connection-input";

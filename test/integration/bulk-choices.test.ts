@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import type { EntityRow } from "@protocol/entities";

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import type { EntityRow } from "@protocol/entities";
 import { session, startAzurite, tableName } from "../helpers/azurite";
 

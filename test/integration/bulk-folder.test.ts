@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileS
 import * as os from "node:os";
 import * as path from "node:path";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import { DamagedFolderError } from "@runtime/bulk/folder";

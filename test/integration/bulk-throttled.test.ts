@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { TableClient } from "@azure/data-tables";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import { verifyTable } from "@runtime/bulk/verify";

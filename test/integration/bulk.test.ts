@@ -11,7 +11,7 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "
 import * as os from "node:os";
 import * as path from "node:path";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import { verifyTable } from "@runtime/bulk/verify";

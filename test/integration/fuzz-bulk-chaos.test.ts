@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, t
 import * as os from "node:os";
 import * as path from "node:path";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { Checksum } from "@runtime/bulk/checksum";
 import type { EntityRow } from "@protocol/entities";
 import { FUZZ_SEED, fuzzRuns } from "../helpers/fuzz";

@@ -12,7 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { FidelityEmulator } from "@runtime/emulator/fidelity-emulator";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { exportTable } from "@runtime/bulk/export";
 import { importTable } from "@runtime/bulk/import";
 import { verifyTable } from "@runtime/bulk/verify";

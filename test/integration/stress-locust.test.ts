@@ -18,7 +18,7 @@ import { type FlatStress, jobOf, runStressWith } from "../helpers/stress-job";
 import { proposedAlternative } from "@runtime/stress/compare";
 import { runLocustStress } from "@runtime/locust";
 import { prepareExport } from "@runtime/locust/prepare";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import type { StressReport } from "@protocol/stress-report";
 import { analyzeTdl } from "@core";
 

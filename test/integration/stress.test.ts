@@ -5,7 +5,7 @@ import { createHttpHeaders, PipelinePolicy, PipelineRequest, SendRequest } from 
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { StressRefused } from "@runtime/stress/engine";
 import { type FlatStress, runStressWith } from "../helpers/stress-job";
-import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/stress/retry";
+import { backoffDelay, STRESS_BACKOFF, withRetries } from "@runtime/net/retry";
 import { StressReport } from "@protocol/stress-report";
 import { session, startAzurite } from "../helpers/azurite";
 

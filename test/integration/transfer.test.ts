@@ -9,7 +9,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
-import { AccountSession } from "@runtime/account/explorer";
+import { AccountSession } from "@runtime/account/session";
 import { planImport, serialize } from "@runtime/transfer/plan";
 import { REFUSE_ALL } from "@protocol/transfer";
 import type { EntityRow, TypedValue } from "@protocol/entities";

@@ -42,8 +42,7 @@ test("each kind of thing names its registry and the files it takes", () => {
     return developing.slice(start, end < 0 ? undefined : end);
   };
   const page = bullet("A page");
-  for (const p of ["protocol/pages.ts", "webview/<view>/page.ts", "client/webview-host/pages/<view>.ts", "PAGES"])
-    assert.ok(page.includes(p), p);
+  for (const p of ["protocol/pages.ts", "webview/<view>/page.ts", "client/pages/<view>.ts", "PAGES"]) assert.ok(page.includes(p), p);
   const command = bullet("A command");
   for (const p of ["protocol/commands.ts", "client/extension.ts", "npm run docs:commands", "COMMANDS"]) assert.ok(command.includes(p), p);
   const lsp = bullet("An LSP feature");

@@ -10,7 +10,7 @@
 import { appendFileSync } from "node:fs";
 import { EventEmitter } from "node:events";
 import type { PartitionTraffic, TrafficSecond } from "@protocol/traffic";
-import { EmulatorRequest, storageTableLogRows } from "../../logs/emulator-line";
+import { EmulatorRequest, storageTableLogRows } from "./storage-table-logs";
 
 /** What a record file holds. */
 export type RecordFormat = "traffic" | "storage-table-logs";

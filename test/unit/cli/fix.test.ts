@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { fixText, TakenEdits } from "@cli/fix";
+import { fixText, TakenEdits } from "@cli/commands/fix";
 import { analyzeTdl, TextEdit } from "@core";
 import { fuzz } from "../../helpers/fuzz";
 

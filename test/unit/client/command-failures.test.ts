@@ -1,5 +1,5 @@
 /**
- * How a command's failure reaches the user (client/commands/failure.ts),
+ * How a command's failure reaches the user (client/vscode/command-failure.ts),
  * the mapping every VS Code command is registered through: by the error's
  * kind, never VS Code's generic "command failed" toast. The failures of the
  * heatmap, start-emulator and connect commands — which reached that toast
@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { InputError, RefusedError, UnavailableError, UsageError } from "@core/errors";
 import { AccountError } from "@runtime";
-import { Notifier, runReported, SHOW_OUTPUT } from "@client/commands/failure";
+import { Notifier, runReported, SHOW_OUTPUT } from "@client/vscode/command-failure";
 
 /** A notifier that records what VS Code would show and log; `press` is the button the user presses. */
 function recorder(press?: string) {

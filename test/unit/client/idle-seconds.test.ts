@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { IdleSeconds } from "@client/webview-host/pages/heatmap";
+import { IdleSeconds } from "@client/pages/heatmap";
 
 const T = Date.UTC(2026, 0, 1, 12, 0, 0);
 

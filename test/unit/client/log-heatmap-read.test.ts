@@ -11,9 +11,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { readLogsForPanel } from "@client/webview-host/pages/heatmap";
-import heatmap from "@client/webview-host/pages/heatmap";
-import { Notifier, runReported } from "@client/commands/failure";
+import { readLogsForPanel } from "@client/pages/heatmap";
+import heatmap from "@client/pages/heatmap";
+import { Notifier, runReported } from "@client/vscode/command-failure";
 import { COMMANDS } from "@protocol/commands";
 import { servePage } from "../../helpers/page-services";
 

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ExplorerController } from "@client/explorer/controller";
-import report from "@client/webview-host/pages/report";
+import report from "@client/pages/report";
 import { servePage } from "../../helpers/page-services";
 import { LIMITS } from "@protocol/pages";
 import { MemoryStore, ScriptedUi } from "../../helpers/memory-store";

@@ -1,7 +1,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeTdl } from "@core";
-import { runClassify } from "@cli/classify";
+import { runClassify } from "@cli/commands/classify";
 import { classifyFilter, keyConstraint, normalize } from "@core/odata/classify";
 import { lexOData } from "@core/odata/lexer";
 import { FilterExpr, MAX_FILTER_DEPTH, parseFilter } from "@core/odata/parser";

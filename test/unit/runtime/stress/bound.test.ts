@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { narrowed, phaseBound } from "@runtime/stress/bound";
-import { RequestTimeout } from "@runtime/stress/deadline";
+import { RequestTimeout } from "@runtime/net/deadline";
 
 const never = () => new Promise<never>(() => undefined);
 

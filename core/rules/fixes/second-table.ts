@@ -8,14 +8,15 @@
  * write mirrored) and moves the query into it; checking it judges the
  * query in its new table.
  */
-import { Access, Query, Table } from "../tdl/ast";
-import { detectEol, indentOf, isLineBreak, lineStartOf } from "../tdl/line-ends";
-import { KeyPartInfo } from "../model/key-parts";
-import { PropertyInfo } from "../model/properties";
-import { tableFacts } from "../model/facts";
-import { Fix, TextEdit } from "../findings";
-import { chooseSeparator, keyPartText } from "../rules/fix-helpers";
-import { TableContext } from "../rules/rule";
+import { Access, Query, Table } from "../../tdl/ast";
+import { detectEol, indentOf, isLineBreak, lineStartOf } from "../../tdl/line-ends";
+import { KeyPartInfo } from "../../model/key-parts";
+import { PropertyInfo } from "../../model/properties";
+import { tableFacts } from "../../model/facts";
+import { updatedProperties } from "../../model/updates";
+import { Fix, TextEdit } from "../../findings";
+import { chooseSeparator, identityTail, keyPartText, rendersProperty } from "../fix-helpers";
+import { TableContext } from "../rule";
 
 /** A rate as the language writes it: "600/s". */
 function rateText(perSecond: number): string {
@@ -63,6 +64,33 @@ function mirroredWrite(text: string, a: Access): string | undefined {
 }
 
 /**
+ * The first table's row key as the second table's row key ends: as written,
+ * when it already leads with the queried range's property (then nothing goes
+ * before it); otherwise without the parts that render that property, so
+ * that the range leads and no property is written twice
+ * (`ReadingAt + "," + ReadingAt + …` was the fix's text).
+ */
+function rowKeyTail(
+  ctx: TableContext,
+  parts: KeyPartInfo[],
+  range: PropertyInfo | undefined,
+): { text: string; first?: KeyPartInfo; last?: KeyPartInfo; leadsWithRange: boolean } {
+  const rowKey = ctx.table.rowKey!;
+  const changing = new Set(updatedProperties(ctx.table).keys());
+  const components = parts.filter((p) => p.props.length > 0);
+  const moves = parts.some((p) => p.props.some((n) => changing.has(n)));
+  if (range && components.length && rendersProperty(components[0], range.name) && !moves)
+    return {
+      text: ctx.text.slice(rowKey.expr.start, rowKey.expr.end),
+      first: parts[0],
+      last: parts[parts.length - 1],
+      leadsWithRange: true,
+    };
+  const tail = identityTail(ctx.text, parts, rowKey.expr, new Set(range ? [range.name] : []), ctx.profile, changing);
+  return { text: tail.text, first: tail.parts[0], last: tail.parts[tail.parts.length - 1], leadsWithRange: false };
+}
+
+/**
  * A second table keyed for `query` — its `=` properties in the partition
  * key, its range property then the first table's row key in the row key —
  * with `edits` (a key change of the first table) applied too. Undefined
@@ -81,11 +109,14 @@ export function secondTable(ctx: TableContext, query: Query, base?: { edits: Tex
   const { est } = tableFacts(t, ctx.props);
   const rkParts = est.rk?.parts ?? [];
   // The row key keeps every entity apart: the first table's row key, and its partition key's properties that the new key lacks.
+  // What updates change never enters the new keys (an entity would have to move).
+  const changing = updatedProperties(t);
   const keep = [...(est.pk?.props ?? [])]
-    .filter((n) => !est.rk?.props.has(n) && !eq.some((p) => p.name === n) && n !== range?.name)
+    .filter((n) => !est.rk?.props.has(n) && !eq.some((p) => p.name === n) && n !== range?.name && !changing.has(n))
     .map((n) => ctx.props.get(n)!);
-  let tail = text.slice(t.rowKey.expr.start, t.rowKey.expr.end);
-  let last: Pick<KeyPartInfo, "charset" | "fixedWidth"> | undefined = rkParts[rkParts.length - 1];
+  const tailed = rowKeyTail(ctx, rkParts, range);
+  let tail = tailed.text;
+  let last: Pick<KeyPartInfo, "charset" | "fixedWidth"> | undefined = tailed.last;
   // Each kept property as the partition key rendered it (`reverse(Ticks)` keeps newest first), unless hashed or bucketed there.
   const written = new Set<KeyPartInfo>();
   for (const p of keep) {
@@ -93,11 +124,12 @@ export function secondTable(ctx: TableContext, query: Query, base?: { edits: Tex
     if (own && written.has(own)) continue;
     const partText = own ? text.slice(own.part.start, own.part.end) : keyPartText(p);
     const head: Pick<KeyPartInfo, "charset" | "fixedWidth"> = own ?? neighbour(p);
-    tail += ` + ${JSON.stringify(chooseSeparator([last, head], ctx.profile) ?? "_")} + ${partText}`;
+    tail += tail ? ` + ${JSON.stringify(chooseSeparator([last, head], ctx.profile) ?? "_")} + ${partText}` : partText;
     if (own) written.add(own);
     last = head;
   }
-  const rowKey = range ? joinKey(ctx, [range], tail, rkParts[0]) : tail;
+  const rowKey = range && !tailed.leadsWithRange ? joinKey(ctx, [range], tail || undefined, tailed.first) : tail;
+  if (!rowKey) return undefined;
   const name = `${t.name.text}By${eq.map((p) => p.name).join("")}`.slice(0, 63);
   const eol = detectEol(text);
   const indent = t.properties.length ? indentOf(text, t.properties[0].start) : "  ";

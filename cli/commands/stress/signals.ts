@@ -8,7 +8,7 @@
  * still goes.
  */
 import type { StressPhase } from "@runtime";
-import { EXIT } from "./failure";
+import { EXIT } from "../../failure";
 
 /** Deletion's bound after the second press; the process exits a little after it whatever happens. */
 export const HURRY_DELETE_MS = 10_000;

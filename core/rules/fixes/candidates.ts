@@ -1,19 +1,19 @@
 /**
  * Candidate fixes for a partition key that piles up, runs hot or has one
  * value: every plausible edit, not one guess. Each is checked before it is
- * offered (`vet.ts`), which keeps those that remove their finding without
- * making a query or another finding worse, and orders them by what they
- * leave behind. Separators come from `chooseSeparator`; the property from
+ * offered (`core/fixes/vet.ts`), which keeps those that remove their finding
+ * without making a query or another finding worse, and orders them by what
+ * they leave behind. Separators come from `chooseSeparator`; the property from
  * `spreadChoices` (the queries first); bucket counts from the written load.
  */
-import { KeyInfo, KeyPartInfo } from "../model/key-parts";
-import { PropertyInfo } from "../model/properties";
-import { formatCount, plural } from "../text/words";
-import { Fix, TextEdit } from "../findings";
-import { Query } from "../tdl/ast";
+import { KeyInfo, KeyPartInfo } from "../../model/key-parts";
+import { PropertyInfo } from "../../model/properties";
+import { formatCount, plural } from "../../text/words";
+import { Fix, TextEdit } from "../../findings";
+import { Query } from "../../tdl/ast";
 import { secondTable } from "./second-table";
-import { appendToKey, chooseSeparator, keyPartText, prefixKey, tdlString } from "../rules/fix-helpers";
-import { TableContext } from "../rules/rule";
+import { appendToKey, chooseSeparator, keyPartText, prefixKey, tdlString } from "../fix-helpers";
+import { TableContext } from "../rule";
 import { bucketSizes, SpreadChoice, spreadChoices } from "./choose";
 
 /** Properties tried per finding: enough for the queries' choice and an identity, few enough to check in a keystroke's time. */

@@ -8,12 +8,12 @@
  */
 import * as path from "node:path";
 import { ENGINES, LOCUST_WORKERS, prepareExport, readMeta, reportFromRecords, sizingText } from "@runtime";
-import type { Form } from "./command";
-import { checkOutputFolder, makeFolder, writeWhole } from "./destinations";
-import { readTextFile } from "./files";
-import { analysisOf, choice, duration, integer, positive, text } from "./options";
-import type { CliResult, Io } from "./output";
-import { localEmulator, targetFromEnv } from "./stress-target";
+import type { Form } from "../../command";
+import { checkOutputFolder, makeFolder, writeWhole } from "../../destinations";
+import { readTextFile } from "../../files";
+import { analysisOf, choice, duration, integer, positive, text } from "../../options";
+import type { CliResult, Io } from "../../output";
+import { localEmulator, targetFromEnv } from "./target";
 import { UsageError } from "@core/errors";
 import type { StressMode, StressReport } from "@protocol";
 

@@ -15,7 +15,7 @@ import { PAGES } from "@protocol/pages";
 import type { AnalysisOptions } from "@core";
 import { InputError } from "@core/errors";
 import { compareWithDesign, nothingReadable, readLogHeatmap, type LogHeatmapOptions } from "@runtime";
-import { hostPage } from "../page";
+import { hostPage } from "./host-page";
 
 /** A heatmap of logs and its tab's title. */
 export interface LogHeatmapArgs {

@@ -14,8 +14,8 @@
  * from logs is tested here against traffic whose truth is known.
  */
 import { randomUUID } from "node:crypto";
-import type { TableRequest } from "../emulator/fidelity/requests";
-import type { BatchOperation } from "../emulator/fidelity/batch";
+import type { TableRequest } from "./requests";
+import type { BatchOperation } from "./batch";
 
 /** What the fidelity layer knows of a request once it is answered. */
 export interface EmulatorRequest {

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { linked, RequestTimeout, sleep, withDeadline } from "@runtime/stress/deadline";
+import { linked, RequestTimeout, sleep, withDeadline } from "@runtime/net/deadline";
 
 test("withDeadline settles at its bound even when the work ignores its signal (a stalled response body)", async () => {
   const t0 = performance.now();

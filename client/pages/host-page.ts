@@ -11,8 +11,9 @@ import type { CommandName } from "@protocol/commands";
 import type { EventOf, StateOf, ViewName } from "@protocol/pages";
 import type { ConnectionInfo, TrafficSecond } from "@protocol";
 import type { Secret } from "@runtime";
-import type { ExplorerController, ConnectionStore, ExplorerUi } from "../explorer/controller";
-import type { Handlers, Shapes, ViewSpec } from "./host";
+import type { ConnectionStore, ExplorerUi } from "../explorer/controller";
+import type { ActiveConnection } from "../explorer/connections";
+import type { Handlers, Shapes, ViewSpec } from "../webview-host/host";
 
 /** The embedded emulator, as pages use it. */
 export interface PageEmulator {
@@ -32,8 +33,12 @@ export interface PageServices {
   emulator: PageEmulator;
   /** Runs one of the extension's commands (failures are reported by the command itself). */
   execute(name: CommandName, ...args: unknown[]): PromiseLike<unknown>;
-  /** The explorer opened last: the stress, infer and live-data commands use its connection. */
-  explorer: { latest?: ExplorerController };
+  /**
+   * The active connection of the explorer opened last, while its panel is
+   * open (its host sets and clears it): the stress, infer and live-data
+   * commands work on its session.
+   */
+  active: { connection?: ActiveConnection };
 }
 
 /** One panel's service: its handlers, its start state, and what to undo when the panel closes. */

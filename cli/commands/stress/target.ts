@@ -5,7 +5,7 @@
 import { isLoopback, parseConnectionString, type Secret } from "@runtime";
 import type { ConnectionInfo } from "@protocol";
 import { UsageError } from "@core/errors";
-import { inContext } from "./failure";
+import { inContext } from "../../failure";
 
 /** Where `tdl stress` points: an account (from an environment variable) or an emulator. */
 export interface StressTarget {

@@ -3,12 +3,14 @@
  * many buckets. The queries decide first: a property that every query
  * pinning today's partition key also pins with `=` keeps those queries
  * addressable (a leaderboard keyed by game splits by player, not by score).
- * Values that change (a numeric property of a table that is updated) and
+ * Values that change (what an update `sets`; without `sets`, a numeric
+ * property of a table that is updated) and
  * free text (a string with neither `distinct` nor `charset`) never key a
  * partition: an update would move the entity, and nobody queries by text.
  */
-import { Table } from "../tdl/ast";
-import { PropertyInfo } from "../model/properties";
+import { Table } from "../../tdl/ast";
+import { PropertyInfo } from "../../model/properties";
+import { declaresUpdates, updatedProperties } from "../../model/updates";
 
 /** The most buckets a fix offers: past 64, reads of a range fan out too far for the writes they spread. */
 export const MAX_BUCKETS = 64;
@@ -54,15 +56,19 @@ export function spreadChoices(
   keyProps: ReadonlySet<string>,
   rowKeyProps: ReadonlySet<string> = new Set(),
 ): SpreadChoice[] {
+  // What updates change: as the design states it (`sets`), else every number of a table updated in place.
+  const stated = declaresUpdates(table) ? updatedProperties(table) : undefined;
   const mutable = updatesInPlace(table);
+  const changes = (p: PropertyInfo) =>
+    stated ? stated.has(p.name) : mutable && (p.type === "int" || p.type === "int64") && !rowKeyProps.has(p.name);
   const eligible = [...props.values()].filter(
     (p) =>
       !keyProps.has(p.name) &&
+      !changes(p) &&
       !p.increasing &&
       !p.decreasing &&
       !p.decl.type.invalid &&
       !["double", "binary", "bool"].includes(p.type) &&
-      !(mutable && (p.type === "int" || p.type === "int64") && !rowKeyProps.has(p.name)) &&
       !(p.type === "string" && p.distinct === undefined && !p.charset) &&
       (p.distinct === undefined || p.distinct > 1),
   );

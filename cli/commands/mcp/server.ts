@@ -16,7 +16,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { agentResources, callTool, TOOLS, type ToolContext } from "@agent-tools";
 import { describeError } from "@core/errors";
-import { VERSION } from "./version";
+import { VERSION } from "../../version";
 
 /** The server over the tools and resources, not yet connected. */
 export function agentServer(context: ToolContext, log: (line: string) => void): McpServer {

@@ -1,8 +1,9 @@
 /**
- * Time bounds for a stress run: every request gets its own timeout on top of
- * the caller's cancellation, and every wait can be cut short. A request that
- * runs out of time fails with `RequestTimeout` (so it is counted and
- * described as a timeout), never with the caller's abort.
+ * Time bounds for requests (a stress run's, a bulk job's, Locust's waits):
+ * every request gets its own timeout on top of the caller's cancellation, and
+ * every wait can be cut short. A request that runs out of time fails with
+ * `RequestTimeout` (so it is counted and described as a timeout), never with
+ * the caller's abort.
  */
 import { setMaxListeners } from "node:events";
 

@@ -1,5 +1,6 @@
 /**
- * The table explorer's engine, free of `vscode`: tables, pages of entities
+ * An account's session (`AccountSession`): the engine of the table explorer,
+ * the bulk jobs and the inference, free of `vscode`: tables, pages of entities
  * by continuation token, edits guarded by ETags, deletes batched per
  * partition, and queries with their measured cost. Every call is bounded
  * in time and reports errors a user can act on.

@@ -6,9 +6,9 @@
  * never deleted; a real account's tables only with `--yes-real-account`.
  */
 import { makeClients, describeLeftover, findLeftovers, removeLeftovers, endpointHost } from "@runtime";
-import type { CliResult } from "./output";
-import type { StressTarget } from "./stress-target";
-import { EXIT, inContext } from "./failure";
+import type { CliResult } from "../../output";
+import type { StressTarget } from "./target";
+import { EXIT, inContext } from "../../failure";
 
 export async function cleanupCommand(
   target: StressTarget,

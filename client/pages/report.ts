@@ -4,7 +4,7 @@
  * stress command with its runs, in a tab named after them.
  */
 import type { ReportState } from "@protocol/pages";
-import { hostPage } from "../page";
+import { hostPage } from "./host-page";
 
 /** What opening a report takes: its tab's title and its runs. */
 export interface ReportArgs {
