@@ -128,7 +128,8 @@ function isPropertyName(id) {
   );
 }
 
-const IGNORED = new Set(["ts/query-class", "ts/untyped-client", "ts/budget"]);
+/** Hints (a query's class, how a client was recognised, what the budget skipped) are no alarms. */
+const isAlarm = (f) => f.severity !== "hint";
 
 /**
  * Applies every rewrite to every labelled site. `sites`: `{ file, line, code }` (absolute file, 1-based line);
@@ -157,9 +158,7 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
         analyzer.update(file, original);
         const at = r.line(site.line);
         const survived = after.some((f) => f.code === site.code && Math.abs(f.line - at) <= 5);
-        const fresh = after.filter(
-          (f) => !IGNORED.has(f.code) && !before.some((b) => b.code === f.code && Math.abs(r.line(b.line) - f.line) <= 2),
-        );
+        const fresh = after.filter((f) => isAlarm(f) && !before.some((b) => b.code === f.code && Math.abs(r.line(b.line) - f.line) <= 2));
         const w = (perRewrite[name] ??= { tried: 0, survived: 0, newAlarms: 0 });
         const u = (perRule[site.code] ??= { tried: 0, survived: 0 });
         w.tried++;
@@ -178,7 +177,7 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
 
 function findings(analyzer, file, text) {
   const lineOf = (offset) => text.slice(0, offset).split("\n").length;
-  return analyzer.analyze(file).findings.map((f) => ({ code: f.code, line: lineOf(f.start) }));
+  return analyzer.analyze(file).findings.map((f) => ({ code: f.code, severity: f.severity, line: lineOf(f.start) }));
 }
 
 /** The `// expect: CODE` labels of test/corpus (test/corpus/README.md), as sites. */
