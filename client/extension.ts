@@ -26,6 +26,7 @@ import { InferCommand } from "./commands/infer";
 import { generateKeyBuildersCommand } from "./commands/codegen";
 import { openLogHeatmapCommand } from "./commands/log-heatmap";
 import type { PageServices } from "./pages/host-page";
+import { registerAgentTools } from "./vscode/agent-tools";
 
 let client: LanguageClient | undefined;
 let emulator: EmulatorHost | undefined;
@@ -99,6 +100,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     if (pick) await store.remove(pick.id);
   });
+  // The design tools in VS Code's agent mode, over the explorer's connections (agent-tools/).
+  context.subscriptions.push(...registerAgentTools({ store, emulator: host, active: session, log: (line) => output.appendLine(line) }));
   if (setting("emulator.startOnActivation")) {
     void commands.execute("startEmulator");
   }

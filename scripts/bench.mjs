@@ -17,6 +17,7 @@ import * as fidelity from "./bench/fidelity.mjs";
 import * as reliability from "./bench/reliability.mjs";
 import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
+import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
 
 /** Each section by name, with what it runs when named alone. */
@@ -33,10 +34,11 @@ const SECTIONS = {
   infer: [infer],
   logs: [logs],
   throttled: [throttled],
+  mcp: [mcp],
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled];
+const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));

@@ -23,4 +23,6 @@ export function startCodeServer(options?: {
   log?: "ignore" | "inherit";
   /** A packaged extension to install (with code-server's installer) instead of copying dist/. */
   vsix?: string;
+  /** Unpacked extension folders to install beside it (copied as they are). */
+  extraExtensions?: string[];
 }): Promise<CodeServer>;

@@ -74,10 +74,21 @@ export function installExtension(extensionsDir) {
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  for (const entry of ["package.json", "dist", "syntaxes", "language-configuration.json", "README.md", "CHANGELOG.md"]) {
+  // The documents the VSIX ships too (.vscodeignore): the rules catalog the diagnostics link to, the language reference the agent tools serve.
+  for (const entry of [
+    "package.json",
+    "dist",
+    "syntaxes",
+    "language-configuration.json",
+    "README.md",
+    "CHANGELOG.md",
+    "docs/rules.md",
+    "docs/language.md",
+  ]) {
     const from = path.join(ROOT, entry);
-    if (existsSync(from))
-      cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
+    if (!existsSync(from)) continue;
+    mkdirSync(path.dirname(path.join(target, entry)), { recursive: true });
+    cpSync(from, path.join(target, entry), { recursive: true, filter: (f) => !f.endsWith(".vsix") && !f.endsWith(".map") });
   }
   // No node_modules/: dist/ holds every bundle the extension loads (Azurite and @azure/identity included), as in the VSIX.
   return target;
@@ -126,10 +137,11 @@ async function waitHealthy(url, child, timeoutMs) {
 
 /**
  * Starts code-server on 127.0.0.1 with fresh user data and the extension
- * installed: the built dist/, or `vsix` (a packaged extension) when given.
+ * installed: the built dist/, or `vsix` (a packaged extension) when given,
+ * and the unpacked extension folders of `extraExtensions`.
  * Returns its URL, PID, extensions folder and a stop() that ends it by PID.
  */
-export async function startCodeServer({ workspace, port, settings = {}, log = "ignore", vsix } = {}) {
+export async function startCodeServer({ workspace, port, settings = {}, log = "ignore", vsix, extraExtensions = [] } = {}) {
   const bin = ensureCodeServer();
   const data = mkdtempSync(path.join(tmpdir(), "tda-vscode-"));
   const userDir = path.join(data, "ud");
@@ -155,6 +167,8 @@ export async function startCodeServer({ workspace, port, settings = {}, log = "i
   writeFileSync(path.join(data, "config.yaml"), "auth: none\n");
   if (vsix) installVsix(extDir, vsix, userDir);
   else installExtension(extDir);
+  // Extensions a test brings (a probe that calls the extension's API from inside the extension host).
+  for (const dir of extraExtensions) cpSync(dir, path.join(extDir, path.basename(dir)), { recursive: true });
   const p = port ?? (await freePort());
   const args = [
     "--config",

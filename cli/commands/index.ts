@@ -18,6 +18,7 @@ import { copy } from "./copy";
 import { deleteCommand } from "./delete";
 import { cost } from "./cost";
 import { heatmap } from "./heatmap";
+import { mcp } from "./mcp";
 
 export const COMMANDS: readonly Command[] = [
   check,
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   copy,
   deleteCommand,
+  mcp,
 ];
 
 /** The subcommand named `name`, if there is one (never one of Object's own properties). */

@@ -35,10 +35,13 @@ export async function makeWorkspace(extra: Record<string, string> = {}): Promise
   return dir;
 }
 
-/** Opens `workspace` in a fresh code-server with the built extension, or with `options.vsix` installed by code-server's own installer. */
-export async function openVsCode(workspace: string, options: { vsix?: string } = {}): Promise<VsCodeSession> {
+/**
+ * Opens `workspace` in a fresh code-server with the built extension, or with `options.vsix` installed by code-server's own
+ * installer; `options.extensions` are unpacked extension folders installed beside it.
+ */
+export async function openVsCode(workspace: string, options: { vsix?: string; extensions?: string[] } = {}): Promise<VsCodeSession> {
   const { startCodeServer } = await import("../../scripts/code-server.mjs");
-  const server = await startCodeServer({ workspace, vsix: options.vsix });
+  const server = await startCodeServer({ workspace, vsix: options.vsix, extraExtensions: options.extensions });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });

@@ -36,14 +36,24 @@ const LAYERS: Layer[] = [
     packages: ["@azure/data-tables", "@azure/core-rest-pipeline", "@azure/identity", "hdr-histogram-js", "jsonc-parser", "node:"],
   },
   {
+    name: "agent-tools",
+    // The tools agents call (`tdl mcp`, VS Code's language model tools): transport-free, over the analysis and the runtime.
+    below: ["core", "protocol", "codegen", "ts-analysis", "runtime"],
+    packages: ["node:"],
+  },
+  {
     name: "server",
     below: ["core", "protocol", "ts-analysis"],
     packages: ["vscode-languageserver", "vscode-languageserver/", "vscode-languageserver-textdocument", "node:"],
   },
-  { name: "cli", below: ["core", "protocol", "codegen", "ts-analysis", "runtime"], packages: ["ignore", "node:"] },
+  {
+    name: "cli",
+    below: ["core", "protocol", "codegen", "ts-analysis", "runtime", "agent-tools"],
+    packages: ["ignore", "node:", "@modelcontextprotocol/sdk/"],
+  },
   {
     name: "client",
-    below: ["core", "protocol", "codegen", "runtime"],
+    below: ["core", "protocol", "codegen", "runtime", "agent-tools"],
     packages: ["vscode", "vscode-languageclient/", "@azure/data-tables", "node:"],
   },
   { name: "webview", below: ["core", "protocol"], packages: ["monaco-editor", "monaco-editor/", "chart.js"] },
