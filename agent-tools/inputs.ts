@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resolveOptions, SERVICE_NAMES, type AnalysisOptions } from "@core";
+import { formatCount, resolveOptions, SERVICE_NAMES, type AnalysisOptions } from "@core";
 import { InputError, UsageError } from "@core/errors";
 import type { JsonSchema } from "./tool";
 
@@ -102,8 +102,6 @@ export function readWorkspaceFile(workspace: string, p: string, maxChars: number
   const stat = fs.statSync(file);
   if (!stat.isFile()) throw new InputError(`${shown(p)} is not a file`);
   if (stat.size > maxChars)
-    throw new InputError(
-      `${shown(p)} is ${stat.size.toLocaleString("en-US")} bytes; the tools take at most ${maxChars.toLocaleString("en-US")}`,
-    );
+    throw new InputError(`${shown(p)} is ${formatCount(stat.size)} bytes; the tools take at most ${formatCount(maxChars)}`);
   return fs.readFileSync(file, "utf8");
 }

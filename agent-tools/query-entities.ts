@@ -4,7 +4,7 @@
  * before it runs, core/odata/) and what the query measured: requests,
  * pages, continuation tokens followed, entities, milliseconds.
  */
-import { classifyFilter, parseFilter } from "@core";
+import { classifyFilter, formatCount, parseFilter } from "@core";
 import { InputError } from "@core/errors";
 import { CONNECTION_PROPERTY, onAccount, TABLE_PROPERTY } from "./account-input";
 import { MAX_FILTER_CHARS } from "./classify-query";
@@ -32,7 +32,7 @@ interface Input {
 export const queryEntities = defineTool({
   name: "query_entities",
   title: "Query a table's entities",
-  description: `Run an OData filter on a table of a named connection and return at most ${MAX_ENTITIES.toLocaleString("en-US")} entities (default 100) with their types, the filter's class (point, row-range, partition-range, table-scan) and the query's measured cost (requests, pages, continuation tokens, milliseconds). Without a filter, the first entities of a scan. Reads the account; no secret is taken or returned.`,
+  description: `Run an OData filter on a table of a named connection and return at most ${formatCount(MAX_ENTITIES)} entities (default 100) with their types, the filter's class (point, row-range, partition-range, table-scan) and the query's measured cost (requests, pages, continuation tokens, milliseconds). Without a filter, the first entities of a scan. Reads the account; no secret is taken or returned.`,
   inputSchema: {
     type: "object",
     properties: {

@@ -5,6 +5,7 @@
  * past its bound). Only the keywords the tools' schemas use (tool.ts's
  * JsonSchema); the test checks each schema with a full validator too.
  */
+import { formatCount } from "@core";
 import { UsageError } from "@core/errors";
 import type { JsonSchema } from "./tool";
 
@@ -34,12 +35,12 @@ function problemOf(schema: JsonSchema, value: unknown, at: string): string | und
     return `${at} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`;
   if (typeof value === "string") {
     if (schema.maxLength !== undefined && value.length > schema.maxLength)
-      return `${at} is ${value.length.toLocaleString("en-US")} characters long; at most ${schema.maxLength.toLocaleString("en-US")} are taken`;
+      return `${at} is ${formatCount(value.length)} characters long; at most ${formatCount(schema.maxLength)} are taken`;
     if (schema.minLength !== undefined && value.length < schema.minLength) return `${at} must not be empty`;
   }
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) return `${at} must be at least ${schema.minimum}`;
-    if (schema.maximum !== undefined && value > schema.maximum) return `${at} must be at most ${schema.maximum.toLocaleString("en-US")}`;
+    if (schema.maximum !== undefined && value > schema.maximum) return `${at} must be at most ${formatCount(schema.maximum)}`;
   }
   if (Array.isArray(value)) {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return `${at} holds more than ${schema.maxItems} items`;
