@@ -17,7 +17,7 @@ import {
   type TableModel,
   type TdlAnalysis,
 } from "@core";
-import { describeError, InputError } from "@core/errors";
+import { describeError, InputError, UnavailableError } from "@core/errors";
 import { clip, listNames } from "@core/text/words";
 import { endpointHost } from "@runtime";
 import { unreadable } from "./files";
@@ -93,14 +93,15 @@ export function tableName(option: string, name: string, service?: ServiceName): 
 /**
  * `work` on the table `name` of the account at `endpoint`; the service's
  * answer that the table does not exist (which does not name it) becomes
- * the sentence of a name that is not there: `HOST: no table 'NAME'`.
+ * the sentence of a name that is not there, `HOST: no table 'NAME'` — exit 1,
+ * as interfaces.md has it: the table could not be read (the name itself may be right).
  */
 export async function onTable<T>(endpoint: string, name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (e) {
     if ((e as { code?: unknown })?.code === "TableNotFound")
-      throw new InputError(`${endpointHost(endpoint)}: no table '${clip(name, 60)}'`);
+      throw new UnavailableError(`${endpointHost(endpoint)}: no table '${clip(name, 60)}'`);
     throw e;
   }
 }

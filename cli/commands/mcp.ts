@@ -8,6 +8,7 @@ import { UsageError } from "@core/errors";
 import { workspaceConnections } from "@agent-tools";
 import { command } from "../command";
 import { flag, text } from "../options";
+import { existingPath } from "../validate";
 import { serveStdio } from "./mcp/server";
 import { EXIT } from "../failure";
 
@@ -23,6 +24,9 @@ export const mcp = command({
     "allow-account-stress": flag("let stress_test load a connection other than the embedded emulator (it costs money)"),
   },
   async run({ options }, io) {
+    // A folder or a connections file that is not there is said as every command says it, before the server starts.
+    if (options.workspace !== undefined) existingPath(options.workspace);
+    if (options.connections !== undefined) existingPath(options.connections);
     const workspace = path.resolve(options.workspace ?? ".");
     if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
     const connections = workspaceConnections(workspace, options.connections);

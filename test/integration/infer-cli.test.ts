@@ -82,22 +82,22 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
   assert.match(empty.stderr, /\ntdl: the table Nothing holds no entities: there is nothing to infer a design from\n$/);
   for (const [args, message] of [
     [["--connection-string-env", "TDL_TEST_TABLES"], /infer needs --table NAME/],
-    [["--table", "T"], /choose one source: --connection-string-env VAR or --account-url URL/],
+    [["--table", "Things"], /choose one source: --connection-string-env VAR or --account-url URL/],
     [
-      ["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--account-url", "https://a.table.core.windows.net"],
+      ["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--account-url", "https://a.table.core.windows.net"],
       /choose one source/,
     ],
-    [["--table", "T", "--connection-string-env", "TDL_UNSET_VAR"], /the environment variable TDL_UNSET_VAR is not set/],
-    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"], /--sample needs a whole number from 1 to 1,000,000/],
-    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "1e3x"], /--sample needs a whole number/],
-    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "--service", "dynamo"], /--service/],
-    [["--table", "T", "--connection-string-env", "TDL_TEST_TABLES", "stray"], /infer takes no positional arguments/],
+    [["--table", "Things", "--connection-string-env", "TDL_UNSET_VAR"], /the environment variable TDL_UNSET_VAR is not set/],
+    [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"], /--sample needs a whole number from 1 to 1,000,000/],
+    [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "1e3x"], /--sample needs a whole number/],
+    [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--service", "dynamo"], /--service/],
+    [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "stray"], /infer takes no positional arguments/],
   ] as const) {
     const r = tdl([...args], { TDL_UNSET_VAR: "" });
     assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
-  const broken = tdl(["--table", "T", "--connection-string-env", "TDL_BROKEN"], {
+  const broken = tdl(["--table", "Things", "--connection-string-env", "TDL_BROKEN"], {
     TDL_BROKEN: "AccountName=x;AccountKey=c2VjcmV0c2VjcmV0c2VjcmV0;Nonsense",
   });
   assert.equal(broken.status, 2, broken.stderr);
