@@ -88,7 +88,10 @@ test("a missing or empty table exits 1; bad usage exits 2; the secret never show
       /choose one source/,
     ],
     [["--table", "Things", "--connection-string-env", "TDL_UNSET_VAR"], /the environment variable TDL_UNSET_VAR is not set/],
-    [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"], /--sample needs a whole number from 1 to 1,000,000/],
+    [
+      ["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "0"],
+      /--sample needs a whole number from 1 to 1,000,000/,
+    ],
     [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--sample", "1e3x"], /--sample needs a whole number/],
     [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "--service", "dynamo"], /--service/],
     [["--table", "Things", "--connection-string-env", "TDL_TEST_TABLES", "stray"], /infer takes no positional arguments/],
