@@ -42,14 +42,22 @@ export interface ReportFile {
 
 export interface CheckReport {
   files: ReportFile[];
-  /** `infos` counts info and hint findings (query classes), as the documented JSON shape has it. */
-  summary: { errors: number; warnings: number; infos: number };
+  /**
+   * `infos` counts info and hint findings (query classes), as the documented
+   * JSON shape has it; `hints` says how many of them are hints, so a summary
+   * can use the severities its lines show.
+   */
+  summary: { errors: number; warnings: number; infos: number; hints: number };
 }
 
 export function summarize(files: ReportFile[]): CheckReport {
-  const summary = { errors: 0, warnings: 0, infos: 0 };
+  const summary = { errors: 0, warnings: 0, infos: 0, hints: 0 };
   const key = { error: "errors", warning: "warnings", info: "infos", hint: "infos" } as const;
-  for (const f of files) for (const d of f.diagnostics) summary[key[d.severity]]++;
+  for (const f of files)
+    for (const d of f.diagnostics) {
+      summary[key[d.severity]]++;
+      if (d.severity === "hint") summary.hints++;
+    }
   return { files, summary };
 }
 
@@ -63,7 +71,7 @@ export function formatText(report: CheckReport): string {
   const s = report.summary;
   const failed = report.files.filter(hasInternal).length;
   lines.push(
-    `${plural(report.files.length, "file")} checked: ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}, ${s.infos} info` +
+    `${plural(report.files.length, "file")} checked: ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}, ${s.infos - s.hints} info, ${plural(s.hints, "hint")}` +
       (failed ? `; ${plural(failed, "file")} could not be analysed (internal failure)` : ""),
   );
   return lines.join("\n") + "\n";

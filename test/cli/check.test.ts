@@ -43,7 +43,7 @@ test("check --format json prints the documented JSON shape and exits 1 on errors
     fixes: [],
   });
   assert.deepEqual(json.files[1], { path: "designs/good.tdl", diagnostics: [], queries: [] });
-  assert.deepEqual(json.summary, { errors: 1, warnings: 0, infos: 0 });
+  assert.deepEqual(json.summary, { errors: 1, warnings: 0, infos: 0, hints: 0 });
 });
 
 test("check prints compiler-style text and exits 0 when clean", () => {
@@ -56,7 +56,7 @@ test("check prints compiler-style text and exits 0 when clean", () => {
   );
   const good = tdl(["check", "b.tdl"], dir);
   assert.equal(good.code, 0);
-  assert.equal(good.stdout, "1 file checked: 0 errors, 0 warnings, 0 info\n");
+  assert.equal(good.stdout, "1 file checked: 0 errors, 0 warnings, 0 info, 0 hints\n");
 });
 
 test("folders honour .gitignore and skip node_modules", () => {
@@ -169,5 +169,5 @@ test("fix applies checked fixes and reports each with what it leaves; the files 
     /partitionKey = pad\(DeviceID, 5\) \+ ":" \+ SellerID \+ "," \+ pad\(CardID, 6\)/,
   );
   const check = JSON.parse(tdl(["check", ".", "--format", "json"], dir).stdout);
-  assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 0 });
+  assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 0, hints: 0 });
 });

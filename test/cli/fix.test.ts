@@ -41,7 +41,7 @@ test("tdl fix takes the daily order key to a clean design in one run, each fix s
     /partitionKey = bucket\(OrderId, 4\) \+ "," \+ date\(OrderDate, "yyyyMMdd"\)/,
   );
   const check = JSON.parse(tdl(["check", "orders.tdl", "--format", "json"], dir).stdout);
-  assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 1 }, "the query's class hint only");
+  assert.deepEqual(check.summary, { errors: 0, warnings: 0, infos: 1, hints: 1 }, "the query's class hint only");
   assert.deepEqual(check.files[0].queries[0], {
     table: "Orders",
     name: "ByDay",

@@ -29,7 +29,7 @@ interface Report {
       range: { start: { line: number; character: number }; end: { line: number; character: number } };
     }>;
   }>;
-  summary: { errors: number; warnings: number; infos: number };
+  summary: { errors: number; warnings: number; infos: number; hints: number };
 }
 
 let documents = 0;
@@ -60,7 +60,12 @@ test("tdl check survives folders of hostile designs: no stack trace, no hang, ev
         );
         const all = report.files.flatMap((f) => f.diagnostics);
         const count = (s: string) => all.filter((d) => d.severity === s).length;
-        assert.deepEqual(report.summary, { errors: count("error"), warnings: count("warning"), infos: count("info") + count("hint") });
+        assert.deepEqual(report.summary, {
+          errors: count("error"),
+          warnings: count("warning"),
+          infos: count("info") + count("hint"),
+          hints: count("hint"),
+        });
         assert.equal(r.status, all.some((d) => d.code === "internal") ? 3 : report.summary.errors ? 1 : 0);
         for (const f of report.files) {
           const lines = designs[Number(f.path.slice(1, -4))].split(/\r\n|\r|\n/);
