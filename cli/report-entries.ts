@@ -4,19 +4,8 @@
  * with what checking it on a copy of the design found, within a budget —
  * and a finding as a diagnostic, its other places listed.
  */
-import {
-  AnalysisOptions,
-  Finding,
-  Fix,
-  FixCheck,
-  LineIndex,
-  queryInfos,
-  roundEstimate,
-  TdlAnalysis,
-  TdlAnalyzer,
-  VetResult,
-  vetFixes,
-} from "@core";
+import { AnalysisOptions, Finding, Fix, FixCheck, LineIndex, TdlAnalysis, TdlAnalyzer, VetResult, vetFixes } from "@core";
+import { designQueries } from "@agent-tools/findings";
 import type { RelatedLocation } from "@ts-analysis/analysis";
 import { displayPath } from "./files";
 import { ReportDiagnostic, ReportFile, ReportFix } from "./report";
@@ -46,16 +35,8 @@ export function designEntry(file: string, text: string, analysis: TdlAnalysis, c
         ? checkedDiagnostic(lines, f, vetFixes(analysis, f, { analyzer: vetAnalyzer, budget }))
         : toReportDiagnostic(lines, f),
     ),
-    queries: queryInfos(analysis)
-      .filter((q) => q.classification)
-      .map((q) => ({
-        table: q.table,
-        name: q.name,
-        class: q.classification!.class,
-        partitions: roundEstimate(q.classification!.partitions),
-        scanned: roundEstimate(q.classification!.scanned),
-        returned: roundEstimate(q.classification!.returned),
-      })),
+    // The same shape as the agent tools give: one mapping of a query's class and estimates.
+    queries: designQueries(analysis),
   };
 }
 

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { ROOT, require } from "./shared.mjs";
+import { BENCH_TSCONFIG, ROOT, require } from "./shared.mjs";
 import { benchRewrites } from "./rewrites.mjs";
 
 /** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
@@ -43,21 +43,7 @@ function printAccuracy({ score, figures }) {
 
 /** A project of `count` files shaped like an application: a few modules call the SDK through a helper, most are ordinary code. */
 function generateProject(dir, count) {
-  writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "Node16",
-        moduleResolution: "Node16",
-        strict: true,
-        skipLibCheck: true,
-        noEmit: true,
-        allowJs: true,
-        types: [],
-      },
-    }),
-  );
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...BENCH_TSCONFIG.compilerOptions, allowJs: true } }));
   mkdirSync(path.join(dir, "src", "lib"), { recursive: true });
   writeFileSync(
     path.join(dir, "src", "lib", "tables.ts"),

@@ -18,6 +18,19 @@ export const require = createRequire(import.meta.url);
 export const { formatCount, plural } = await tsImport("../../core/text/words.ts", import.meta.url);
 export const rpc = require("vscode-languageserver-protocol/node");
 /** Measured edits per keystroke measurement (BENCH_EDITS), after WARMUP edits that are not counted. */
+/** The compiler options of every project a bench writes (TypeScript's own check runs with the same). */
+export const BENCH_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "Node16",
+    moduleResolution: "Node16",
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  },
+};
+
 export const EDITS = Number(process.env.BENCH_EDITS ?? 40);
 export const WARMUP = 5;
 

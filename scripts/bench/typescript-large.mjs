@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { languageService } from "../ts-service.mjs";
-import { formatCount, ROOT, Server, pct, require } from "./shared.mjs";
+import { formatCount, ROOT, Server, pct, require, BENCH_TSCONFIG } from "./shared.mjs";
 
 /**
  * One large TypeScript file (issue #24: ≈ 5,000 lines, an SDK call every 100 lines): each edit in our
@@ -20,17 +20,7 @@ async function benchLargeTypeScript() {
   const { largeModule } = await import("../ts-modules.mjs");
   const dir = mkdtempSync(path.join(ROOT, "test", "fixtures", "ts", ".tmp-bench-large-"));
   try {
-    const tsconfig = {
-      compilerOptions: {
-        target: "ES2022",
-        module: "Node16",
-        moduleResolution: "Node16",
-        strict: true,
-        skipLibCheck: true,
-        noEmit: true,
-        types: [],
-      },
-    };
+    const tsconfig = BENCH_TSCONFIG;
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
     const file = path.join(dir, "large.ts");
     const text = largeModule(5000);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { languageService } from "../ts-service.mjs";
-import { EDITS, ROOT, Server, WARMUP, cpuSeconds, pct, require, rpc } from "./shared.mjs";
+import { EDITS, ROOT, Server, WARMUP, cpuSeconds, pct, require, rpc, BENCH_TSCONFIG } from "./shared.mjs";
 
 /** One file of the generated TypeScript project: helpers that build keys, writes and queries. */
 function generateTsFile(i) {
@@ -50,17 +50,7 @@ export function scan${i}(total: number) {
 async function benchTypeScript(dir) {
   const ts = require("typescript");
   const files = Array.from({ length: 200 }, (_, i) => path.join(dir, `file${i}.ts`));
-  const tsconfig = {
-    compilerOptions: {
-      target: "ES2022",
-      module: "Node16",
-      moduleResolution: "Node16",
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-    },
-  };
+  const tsconfig = BENCH_TSCONFIG;
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   files.forEach((f, i) => writeFileSync(f, generateTsFile(i)));
   const target = files[100];
