@@ -8,7 +8,7 @@ import ts from "typescript";
 import { Budget } from "./budget";
 import { FileFacts } from "./facts";
 import { returnedExpressions } from "./returns";
-import { schemaSaysNumber } from "./schemas";
+import { numericByForm, schemaSaysNumber } from "./untyped-numbers";
 import { skipOuter, symbolOf as symbolOfName } from "./syntax";
 import { Env, NO_ENV, ValueResolver } from "./values";
 
@@ -305,7 +305,8 @@ export class KeyDecomposer {
     const type = this.typeOf(e, env);
     const literals = stringLiterals(type);
     // Untyped (a request's body in JavaScript), a field the file's validation schema declares a number is one.
-    const kind = type.flags & ts.TypeFlags.Any && schemaSaysNumber(e) ? "number" : typeKind(type);
+    const untypedNumber = type.flags & ts.TypeFlags.Any && (schemaSaysNumber(e) || numericByForm(this.checker, (n) => this.facts(n), e));
+    const kind = untypedNumber ? "number" : typeKind(type);
     return { kind: "value", node: e, type: kind, ...(literals ? { literals } : {}), name: nameOf(e) };
   }
 

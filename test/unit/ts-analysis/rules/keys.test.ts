@@ -58,6 +58,33 @@ module.exports.save = async (req) => {
   );
 });
 
+test("ts/unpadded-number: untyped values that are numbers by their form (the next id after the largest, a count, Number())", () => {
+  fx.expect(
+    "next-id.js",
+    `const { TableClient } = require("@azure/data-tables");
+const rooms = TableClient.fromConnectionString(process.env.CONN, "Rooms");
+async function all() {
+  const out = [];
+  for await (const r of rooms.listEntities({ queryOptions: { filter: "PartitionKey eq 'room'" } })) out.push(r);
+  return out;
+}
+module.exports.add = async function (req) {
+  let id = req.body.id;
+  if (!id) {
+    const existing = await all();
+    const top = existing.reduce((m, r) => Math.max(m, Number(r.rowKey)), 0);
+    id = top + 1;
+  }
+  await rooms.createEntity({ partitionKey: "room", rowKey: «String(id)» });
+  await rooms.createEntity({ partitionKey: "seat", rowKey: \`\${req.body.room}-\${«Number(req.body.seat)»}\` });
+  await rooms.createEntity({ partitionKey: "name", rowKey: String(req.body.name) });
+  await rooms.createEntity({ partitionKey: "label", rowKey: "r" + req.body.label + 1 });
+};
+`,
+    "ts/unpadded-number",
+  );
+});
+
 test('ts/unpadded-number fix: String(x).padStart(W, "0"), W from a design of the same table', () => {
   fx.fix(
     "b.ts",
