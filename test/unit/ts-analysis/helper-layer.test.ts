@@ -227,3 +227,44 @@ export const addOrder = (user: string, id: string) => save("Orders2", { partitio
   );
   assert.deepEqual(lines(f, "ts/constant-partition-key"), [2]);
 });
+
+test("a write behind an interface's method (the one class that implements it with the SDK) is followed from the caller: a day key from a Date leads the partition", () => {
+  fx.file(
+    "visit-store.ts",
+    `import { TableClient } from "@azure/data-tables";
+export interface Visit { day: string; visitor: string; page: string }
+export interface VisitStore {
+  putVisit(v: Visit): Promise<void>;
+}
+export class TableVisitStore implements VisitStore {
+  private readonly visits = TableClient.fromConnectionString(process.env.CONN ?? "", "Visits");
+  async putVisit(v: Visit): Promise<void> {
+    await this.visits.upsertEntity({ partitionKey: v.day, rowKey: \`\${v.visitor}-\${v.page}\` }, "Replace");
+  }
+}
+export class MemoryVisitStore implements VisitStore {
+  readonly rows: Visit[] = [];
+  async putVisit(v: Visit): Promise<void> {
+    this.rows.push(v);
+  }
+}
+export const store: VisitStore = process.env.CONN ? new TableVisitStore() : new MemoryVisitStore();
+`,
+  );
+  const f = fx.file(
+    "visit-service.ts",
+    `import { store, Visit } from "./visit-store";
+const dayOf = (when: Date): string => when.toISOString().slice(0, 10);
+export async function recordVisit(visitor: string, page: string, now = new Date()) {
+  const visit: Visit = { day: dayOf(now), visitor, page };
+  await store.putVisit(visit);
+}
+`,
+  );
+  const text = readFileSync(f, "utf8");
+  const found = fx.analyzer
+    .analyze(f)
+    .findings.filter((x) => x.code === "ts/append-only-key")
+    .concat(fx.analyzer.analyze(fx.dir + "/visit-store.ts").findings.filter((x) => x.code === "ts/append-only-key"));
+  assert.equal(found.length, 1, text);
+});
