@@ -186,6 +186,8 @@ export class ValueResolver {
       // A default applies when the argument is absent; nobody bound this one, so it is whatever the caller passes.
       return [{ kind: "expr", expr: id, env }];
     }
+    const destructured = this.destructured(decl, env, depth);
+    if (destructured) return destructured;
     if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [{ kind: "expr", expr: id, env }];
     const facts = this.facts(decl);
     const constant = (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0 && !!decl.initializer;
@@ -208,6 +210,34 @@ export class ValueResolver {
       ? "any"
       : new Set(writes.map((w) => w.name ?? `${w.prefix}*`));
     return out.map((v) => (v.kind === "expr" ? { ...v, written, writes, decl } : v));
+  }
+
+  /**
+   * `const { client, options: o = {} } = value`: a name bound by an object pattern of a `const` (or a `let` never
+   * written again) is that property of the value, its default where the property is absent.
+   */
+  private destructured(decl: ts.Declaration, env: Env, depth: number): Value[] | undefined {
+    if (!ts.isBindingElement(decl) || decl.dotDotDotToken || !ts.isObjectBindingPattern(decl.parent)) return undefined;
+    const holder = decl.parent.parent;
+    if (!ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+    const key = decl.propertyName ?? decl.name;
+    const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined;
+    if (!name || !ts.isIdentifier(decl.name)) return undefined;
+    const sym = this.checker.getSymbolAtLocation(decl.name);
+    const constant = (ts.getCombinedNodeFlags(holder) & ts.NodeFlags.Const) !== 0;
+    if (
+      !constant &&
+      (!sym ||
+        this.facts(holder)
+          .defs(sym)
+          .some((d) => d.kind !== "binding" && d.kind !== "init"))
+    )
+      return undefined;
+    const at = env.size && inFunction(holder) ? env : NO_ENV;
+    const got = this.property(this.values(holder.initializer, at, depth + 1), name, depth + 1);
+    if (!decl.initializer) return got;
+    const fallback = decl.initializer;
+    return cap(got.flatMap((v) => (v.kind === "absent" ? this.values(fallback, at, depth + 1) : [v])));
   }
 
   /** The values of property `name` of each alternative (an object literal's, through its spreads). */

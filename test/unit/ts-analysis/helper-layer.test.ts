@@ -268,3 +268,27 @@ export async function recordVisit(visitor: string, page: string, now = new Date(
     .concat(fx.analyzer.analyze(fx.dir + "/visit-store.ts").findings.filter((x) => x.code === "ts/append-only-key"));
   assert.equal(found.length, 1, text);
 });
+
+test("names taken out of an object literal by destructuring stand for its properties: the client, the options, a key, the entity", () => {
+  const f = fx.file(
+    "destructured.js",
+    `const { TableClient } = require("@azure/data-tables");
+const shelves = TableClient.fromConnectionString(process.env.CONN, "Shelves");
+async function everything(kind) {
+  const { client, options } = { client: shelves, options: { queryOptions: { filter: \`kind eq '\${kind}'\` } } };
+  const out = [];
+  for await (const row of client.listEntities(options)) out.push(row);
+  return out;
+}
+async function restock(shop, item, qty) {
+  const { pk, rk = item } = { pk: shop };
+  const before = await shelves.getEntity(pk, rk);
+  const { writer, entity } = { writer: shelves, entity: { partitionKey: shop, rowKey: item, units: before.units + qty } };
+  await writer.upsertEntity(entity, "Replace");
+}
+module.exports = { everything, restock };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/table-scan"), [6]);
+  assert.deepEqual(lines(f, "ts/read-before-write"), [11]);
+});
