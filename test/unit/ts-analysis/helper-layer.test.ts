@@ -292,3 +292,26 @@ module.exports = { everything, restock };
   assert.deepEqual(lines(f, "ts/table-scan"), [6]);
   assert.deepEqual(lines(f, "ts/read-before-write"), [11]);
 });
+
+test("a client reached through an untyped parameter's property (helper(this) reading self.client) is the SDK's when what every call passes has it; `${x}L` is an Int64 literal", () => {
+  const f = fx.file(
+    "self-client.js",
+    `const { TableClient } = require("@azure/data-tables");
+class Sessions {
+  constructor(conn) {
+    this.client = TableClient.fromConnectionString(conn, "sessions");
+  }
+  async stale(now = Date.now()) {
+    const out = [];
+    for await (const e of olderThan(this, now)) out.push(e.rowKey);
+    return out;
+  }
+}
+function olderThan(self, cutoff) {
+  return self.client.listEntities({ queryOptions: { filter: \`expires lt \${cutoff}L\` } });
+}
+module.exports = { Sessions };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/table-scan"), [13]);
+});
