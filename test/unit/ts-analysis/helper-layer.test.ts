@@ -209,6 +209,24 @@ export async function nextRound(n: number) {
   assert.deepEqual(lines(f, "ts/constant-partition-key"), [10]);
 });
 
+test("several constant row keys under one constant partition key are several rows of one partition, not one row", () => {
+  const f = fx.file(
+    "shelves.js",
+    `const { TableClient } = require("@azure/data-tables");
+const shelves = TableClient.fromConnectionString(process.env.CONN, "Shelves");
+const prefs = TableClient.fromConnectionString(process.env.CONN, "Prefs");
+async function stock() {
+  await shelves.createEntity({ partitionKey: "aisle", rowKey: "001", count: 4 });
+  await shelves.createEntity({ partitionKey: "aisle", rowKey: "002", count: 9 });
+  await prefs.upsertEntity({ partitionKey: "prefs", rowKey: "site", theme: "dark" });
+  await prefs.upsertEntity({ partitionKey: "prefs", rowKey: "site", lang: "en" });
+}
+module.exports = { stock };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/constant-partition-key"), [5, 6]);
+});
+
 test("writes through one save(table, entity) helper are not one client: a constant table beside a keyed one is still reported", () => {
   fx.file(
     "save-helper.ts",
