@@ -213,13 +213,15 @@ export class ValueResolver {
   }
 
   /**
-   * `const { client, options: o = {} } = value`: a name bound by an object pattern of a `const` (or a `let` never
-   * written again) is that property of the value, its default where the property is absent.
+   * `const { client, options: o = {} } = { … }`: a name bound by an object pattern of a `const` (or a `let` never
+   * written again) over an object literal is that property of the literal, its default where the property is absent.
    */
   private destructured(decl: ts.Declaration, env: Env, depth: number): Value[] | undefined {
     if (!ts.isBindingElement(decl) || decl.dotDotDotToken || !ts.isObjectBindingPattern(decl.parent)) return undefined;
     const holder = decl.parent.parent;
-    if (!ts.isVariableDeclaration(holder) || !holder.initializer) return undefined;
+    // Only out of an object literal in sight: a read's result (`const { etag, ...rest } = await getEntity(…)`) keeps its own rules.
+    if (!ts.isVariableDeclaration(holder) || !holder.initializer || !ts.isObjectLiteralExpression(skipValue(holder.initializer)))
+      return undefined;
     const key = decl.propertyName ?? decl.name;
     const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined;
     if (!name || !ts.isIdentifier(decl.name)) return undefined;
