@@ -101,6 +101,8 @@ const ROOMS: Record<string, Floor> = {
       { name: "analysis", uses: ["tdl", "odata", "model", "rules"] },
       { name: "fixes", uses: ["tdl", "odata", "model", "rules", "analysis"] },
       { name: "cost", uses: ["tdl", "odata", "model", "rules", "analysis"] },
+      // A migration's plan and re-keying: two designs' keys, pure (the run is runtime/migrate/).
+      { name: "migrate", uses: ["tdl", "model", "analysis"] },
     ],
   },
   runtime: {
