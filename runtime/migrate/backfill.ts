@@ -7,9 +7,9 @@
  * and lists what the target cannot hold, before anything is written. Then
  * each entity's new rows are inserted only where absent (writes.ts): a row
  * there is a dual write's, newer, and wins. After each chunk the chunk's
- * old keys are read again (keys only): a row whose old entity was deleted
- * meanwhile is deleted again, by the ETag of the backfill's own insert, so
- * a dual write's row is never touched. A checkpoint after each chunk makes
+ * old keys are read again (keys only): the new rows of an old entity deleted
+ * meanwhile are deleted again, each by the ETag known before that read, so
+ * a write that comes after the delete is never touched. A checkpoint after each chunk makes
  * the job resumable; a rerun redoes at most one chunk per range, which the
  * insert-if-absent makes harmless. Every request goes through the job's
  * throttle-aware path at its share of the target's targets.
@@ -204,7 +204,15 @@ async function backfillLocked(o: BackfillOptions, exportDir: string, exported: E
   };
 }
 
-/** Inserts a chunk's rows where absent, then deletes again those whose old entity is gone; false when stopped before it was done. */
+/**
+ * Inserts a chunk's rows where absent, then deletes again those whose old
+ * entity is gone; false when stopped before it was done. Each row's ETag is
+ * known before the old keys are read again — its insert's, or read for a
+ * row that was there (a dual write's, or this job's before a crash) — so a
+ * delete by it can only remove a row written before the entity's delete: an
+ * entity written again afterwards has its old row back first, then new rows
+ * with new ETags.
+ */
 async function writeChunk(
   o: BackfillOptions,
   chunk: ReadonlyArray<{ old: EntityRow; rows: NewRow[] }>,
@@ -212,12 +220,22 @@ async function writeChunk(
   net: ThrottledPath,
   state: RunState,
 ): Promise<boolean> {
-  const work = chunk.flatMap((c) => c.rows.map((row) => ({ c, row, etag: undefined as string | undefined })));
+  const work = chunk.flatMap((c) => c.rows.map((row) => ({ c, row, inserted: false, etag: undefined as string | undefined })));
+  const lanes = o.inFlight ?? 32;
   try {
-    await inParallel(work, o.inFlight ?? 32, async (w) => {
+    await inParallel(work, lanes, async (w) => {
       const t = byDesign.get(w.row.table)!;
       w.etag = await net.send(() => insertIfAbsent(t.session, t.table, w.row, o.signal));
+      w.inserted = w.etag !== undefined;
     });
+    await inParallel(
+      work.filter((w) => !w.inserted),
+      lanes,
+      async (w) => {
+        const t = byDesign.get(w.row.table)!;
+        w.etag = await net.send(() => etagOf(t, w.row));
+      },
+    );
     const gone = await vanished(
       o,
       chunk.map((c) => c.old),
@@ -226,18 +244,28 @@ async function writeChunk(
     let removed = 0;
     await inParallel(
       work.filter((w) => w.etag && gone.has(w.c.old)),
-      o.inFlight ?? 32,
+      lanes,
       async (w) => {
         const t = byDesign.get(w.row.table)!;
         if (await net.send(() => deleteIfMatch(t.session, t.table, w.row, w.etag!, o.signal))) removed++;
       },
     );
-    state.inserted += work.filter((w) => w.etag).length;
-    state.present += work.filter((w) => !w.etag).length;
+    state.inserted += work.filter((w) => w.inserted).length;
+    state.present += work.filter((w) => !w.inserted).length;
     state.removed += removed;
     return true;
   } catch (e) {
     if (o.signal?.aborted) return false;
+    throw e;
+  }
+}
+
+/** The ETag of the row with these keys, or undefined when there is none. */
+async function etagOf(t: MigrationTarget, key: { partitionKey: string; rowKey: string }): Promise<string | undefined> {
+  try {
+    return (await t.session.getEntity(t.table, key.partitionKey, key.rowKey)).etag;
+  } catch (e) {
+    if ((e as { status?: number }).status === 404) return undefined;
     throw e;
   }
 }

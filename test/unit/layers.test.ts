@@ -187,7 +187,11 @@ const ROOMS: Record<string, Floor> = {
   codegen: {
     leaves: [],
     entries: ["codegen/index.ts"],
-    rooms: [{ name: "python", uses: [] }],
+    // The migration's dual writes name the Python builders as the python room does.
+    rooms: [
+      { name: "python", uses: [] },
+      { name: "migration", uses: ["python"] },
+    ],
     rest: "leaves",
   },
   webview: {
