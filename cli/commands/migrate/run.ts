@@ -5,7 +5,8 @@
  * script (and the bench) reads: rows inserted, found, removed again, and
  * the rate of this run's writing beside the rate the share allows.
  */
-import { throttleNote, runBackfill } from "@runtime";
+import * as path from "node:path";
+import { EXPORT_FOLDER, throttleNote, runBackfill } from "@runtime";
 import type { MigrationPlan } from "@core";
 import { EXIT } from "../../failure";
 import { count, interruptible, paceOf, retryLine, throttled } from "../../jobs";
@@ -57,7 +58,7 @@ export async function runMigration(d: Designs, plan: MigrationPlan, options: Run
     );
     const failing = r.preflight.failing
       .slice(0, LISTED)
-      .map((f) => `tdl: ${f.file}:${f.line}: ${f.message}\n`)
+      .map((f) => `tdl: ${path.join(options.dir!, EXPORT_FOLDER, f.file)}:${f.line}: ${f.message}\n`)
       .join("");
     const more = r.preflight.count > LISTED ? `tdl: … and ${count(r.preflight.count - LISTED)} more\n` : "";
     if (r.exported.cancelled || r.backfill?.cancelled)

@@ -58,21 +58,23 @@ export function sidesOf(d: Designs, plan: MigrationPlan, o: SideOptions, action:
   }
   if (o["connection-string-env"] === undefined && o["account-url"] === undefined)
     throw new UsageError(`migrate ${action} needs the old table's account: --connection-string-env VAR or --account-url URL`);
-  const source = sessionOf(o, JOB_SESSION);
-  const toEnv = o["to-connection-string-env"];
-  const toUrl = o["to-account-url"];
-  const elsewhere = toEnv !== undefined || toUrl !== undefined;
-  const target = elsewhere
-    ? (({ connection, secret }) => new AccountSession(connection, secret, JOB_SESSION))(accountOf(toEnv, toUrl, "to-"))
-    : source;
-  const targets = mapping.targets.map((t) => {
+  const elsewhere = o["to-connection-string-env"] !== undefined || o["to-account-url"] !== undefined;
+  const named = mapping.targets.map((t) => {
     const table = names.get(t.table) ?? t.table;
     if (!names.has(t.table)) tableName("to-table", table, targetService);
     if (!elsewhere && table.toLowerCase() === sourceTable.toLowerCase())
       throw new UsageError(
         `the new ${t.table} would be written into ${sourceTable}, the old table itself: give it a name of its own with --to-table ${t.table}=NAME`,
       );
-    return { design: t.table, session: target, table };
+    return { design: t.table, table };
   });
+  // Every name is checked before an account is read.
+  const source = sessionOf(o, JOB_SESSION);
+  const toEnv = o["to-connection-string-env"];
+  const toUrl = o["to-account-url"];
+  const target = elsewhere
+    ? (({ connection, secret }) => new AccountSession(connection, secret, JOB_SESSION))(accountOf(toEnv, toUrl, "to-"))
+    : source;
+  const targets = named.map((t) => ({ ...t, session: target }));
   return { source, sourceTable, mapping, targets, targetService };
 }

@@ -12,6 +12,7 @@ import type { MigrationPlan } from "@core";
 import { stringLiteral } from "@core";
 import { EXIT } from "../../failure";
 import { count, paceOf, retryLine, throttled } from "../../jobs";
+import { plural } from "@core/text/words";
 import type { CliResult, Io } from "../../output";
 import { onTable } from "../../validate";
 import type { Designs } from "./designs";
@@ -45,7 +46,7 @@ export async function verifyCommand(
     .map((x) => `${x.kind} ${x.table} ${x.partitionKey} / ${x.rowKey}: ${x.detail}${x.repaired ? ` → ${x.repaired}` : ""}\n`);
   if (report.differences.length > LISTED) lines.push(`… and ${count(report.differences.length - LISTED)} more\n`);
   const c = report.counts;
-  const summary = `${count(report.oldEntities)} old entities, ${count(report.newRows)} new rows: ${count(report.differences.length)} differences (${count(c.missing)} missing, ${count(c.extra)} extra, ${count(c.different)} different, ${count(c.unmapped)} that cannot be re-keyed)${options.repair ? `; ${count(report.repaired)} repaired` : ""}\n`;
+  const summary = `${count(report.oldEntities)} old entities, ${count(report.newRows)} new rows: ${plural(report.differences.length, "difference")} (${count(c.missing)} missing, ${count(c.extra)} extra, ${count(c.different)} different, ${count(c.unmapped)} that cannot be re-keyed)${options.repair ? `; ${count(report.repaired)} repaired` : ""}\n`;
   const settled = report.differences.length === 0 || (options.repair && report.repaired === report.differences.length);
   return {
     stdout: `${lines.join("")}${summary}\n${checklist(report, settled, sides.sourceTable, options.dir)}`,
@@ -71,7 +72,7 @@ function checklist(report: VerifyReport, settled: boolean, oldTable: string, dir
         ? report.differences.length
           ? "done after repair: run verify again to confirm"
           : "done: 0 differences"
-        : `not yet: ${count(report.differences.length)} differences (--repair resolves them toward the newer write)`,
+        : `not yet: ${plural(report.differences.length, "difference")} (--repair resolves them toward the newer write)`,
     ],
     ["switch reads to the new design", settled ? "next: ready" : "blocked until the tables agree"],
     ["stop writing the old design (drop the dual writes)", "after reads are switched"],
