@@ -24,12 +24,11 @@ import { exportTable, ExportResult } from "../bulk/export";
 import { lockFolder } from "../bulk/folder";
 import { checkSeal, sealed, writeAtomically, type RangeState } from "../bulk/manifest";
 import { jobPaths } from "../bulk/pace";
-import { eachPage } from "../bulk/requests";
 import type { PaceState } from "../net/pace";
 import type { RetryNotice, ThrottledPath } from "../net/throttled";
 import { DamagedFolderError } from "../bulk/folder";
 import { exportedLines, migrated, preflight, type Preflight } from "./preflight";
-import { deleteIfMatch, insertIfAbsent } from "./writes";
+import { deleteIfMatch, insertAllIfAbsent } from "./writes";
 
 /** Where a new design's table is written. */
 export interface MigrationTarget {
@@ -95,7 +94,7 @@ interface RunState {
 }
 
 /** Old entities re-keyed and written per checkpoint. */
-const CHUNK = 200;
+const CHUNK = 500;
 export const EXPORT_FOLDER = "export";
 export const stateFile = (dir: string) => path.join(dir, "migrate.json");
 
@@ -222,14 +221,25 @@ async function writeChunk(
 ): Promise<boolean> {
   const work = chunk.flatMap((c) => c.rows.map((row) => ({ c, row, inserted: false, etag: undefined as string | undefined })));
   const lanes = o.inFlight ?? 32;
+  const maxOps = SERVICES[o.targetService].batchMaxOperations;
+  // The rows of one new partition go in one transaction (at most the target's operations): far fewer requests than rows.
+  const groups = new Map<string, typeof work>();
+  for (const w of work) {
+    const k = JSON.stringify([w.row.table, w.row.partitionKey]);
+    const g = groups.get(k) ?? [];
+    if (g.length >= maxOps) groups.set(`${k}+${groups.size}`, g.splice(0));
+    g.push(w);
+    groups.set(k, g);
+  }
   try {
-    await inParallel(work, lanes, async (w) => {
-      const t = byDesign.get(w.row.table)!;
-      w.etag = await net.send(() => insertIfAbsent(t.session, t.table, w.row, o.signal));
-      w.inserted = w.etag !== undefined;
+    await inParallel([...groups.values()], lanes, async (g) => {
+      const t = byDesign.get(g[0].row.table)!;
+      const rows = g.map((w) => w.row);
+      const answers = await net.send(() => insertAllIfAbsent(t.session, t.table, rows, o.signal), { before: rows.length });
+      answers.forEach((a, i) => Object.assign(g[i], a));
     });
     await inParallel(
-      work.filter((w) => !w.inserted),
+      work.filter((w) => !w.etag),
       lanes,
       async (w) => {
         const t = byDesign.get(w.row.table)!;
@@ -279,9 +289,16 @@ async function vanished(o: BackfillOptions, olds: readonly EntityRow[], net: Thr
     const rks = es.map((e) => e.rowKey).sort();
     const there = new Set<string>();
     const filter = `PartitionKey eq ${stringLiteral(pk)} and RowKey ge ${stringLiteral(rks[0])} and RowKey le ${stringLiteral(rks[rks.length - 1])}`;
-    await eachPage(o.source, o.sourceTable, net, { filter, select: ["PartitionKey", "RowKey"] }, (page) => {
-      for (const e of page) there.add(e.rowKey);
-    });
+    // Keys only, and a handful of them: a page is paced by what it returns, not by a page's worth (eachPage's 1,000).
+    let token: string | undefined;
+    do {
+      const page = await net.send(
+        () => o.source.page(o.sourceTable, { filter, select: ["PartitionKey", "RowKey"], continuationToken: token, signal: o.signal }),
+        { after: (p) => Math.max(1, p.entities.length) },
+      );
+      for (const e of page.entities) there.add(e.rowKey);
+      token = page.continuationToken;
+    } while (token && !o.signal?.aborted);
     for (const e of es) if (!there.has(e.rowKey)) gone.add(e);
   }
   return gone;

@@ -16,6 +16,7 @@ import type { TypedEntity } from "@core";
 import type { EntityRow } from "@protocol/entities";
 import type { AccountSession } from "../account/session";
 import { toEntity } from "../account/values";
+import { submitBatch } from "../account/batch-request";
 
 const statusOf = (e: unknown) => (e as { status?: number; statusCode?: number }).status ?? (e as { statusCode?: number }).statusCode;
 
@@ -36,6 +37,38 @@ export async function insertIfAbsent(
     if (statusOf(e) === 409) return undefined;
     throw e;
   }
+}
+
+/**
+ * Inserts rows of one partition (at most a transaction's) in one entity
+ * group transaction where none exists; when one does (409, nothing written),
+ * each alone. For each row: whether it was inserted, and its ETag when the
+ * answer gave it.
+ */
+export async function insertAllIfAbsent(
+  session: AccountSession,
+  table: string,
+  rows: readonly TypedEntity[],
+  signal?: AbortSignal,
+): Promise<Array<{ inserted: boolean; etag?: string }>> {
+  if (rows.length > 1)
+    try {
+      const actions = rows.map((row) => ({ kind: "insert" as const, row: row as EntityRow }));
+      const etags = await session.call(
+        (abortSignal) => submitBatch(session.clients.table(table), table, actions, abortSignal),
+        signal,
+        "batchUpsert",
+      );
+      return etags.map((etag) => ({ inserted: true, etag }));
+    } catch (e) {
+      if (statusOf(e) !== 409) throw e;
+    }
+  const out: Array<{ inserted: boolean; etag?: string }> = [];
+  for (const row of rows) {
+    const etag = await insertIfAbsent(session, table, row, signal);
+    out.push({ inserted: etag !== undefined, etag });
+  }
+  return out;
 }
 
 /** Deletes the row only while it has `etag` (`*`: whatever it holds): true when deleted, false when gone or changed (404, 412). */
