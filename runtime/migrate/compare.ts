@@ -124,10 +124,11 @@ export async function verifyMigration(o: VerifyOptions): Promise<VerifyReport> {
           partitionKey: f.n.partitionKey,
           rowKey: f.n.rowKey,
           detail: `its properties differ from ${old.partitionKey} / ${old.rowKey}'s (Timestamps ${old.timestamp ?? "?"} old, ${f.there!.timestamp ?? "?"} new)`,
-          repaired: repairs,
+          repaired: repairs?.text,
         });
       }
-      if (repairs) repaired++;
+      // One repair rewrites every row of the entity: each differing row is resolved by it.
+      if (repairs?.wrote) repaired += differ.length;
     }
     o.onProgress?.({ phase: "compare", done: oldEntities });
   }
@@ -159,7 +160,7 @@ async function repairNewest(
   found: ReadonlyArray<{ n: NewRow; there?: EntityRow }>,
   byDesign: ReadonlyMap<string, MigrationTarget>,
   net: ThrottledPath,
-): Promise<string> {
+): Promise<{ text: string; wrote: number }> {
   const candidates = [old, ...found.flatMap((f) => (f.there ? [f.there] : []))];
   const newest = candidates.reduce((a, b) => ((b.timestamp ?? "") > (a.timestamp ?? "") ? b : a));
   const props: NewRow["properties"] = newest.properties;
@@ -176,7 +177,8 @@ async function repairNewest(
     const row = newest === old ? f.n : { partitionKey: f.n.partitionKey, rowKey: f.n.rowKey, properties: props };
     if (await net.send(() => writeIfUnchanged(t.session, t.table, row, f.there!.etag ?? "*", o.signal))) wrote++;
   }
-  return `${wrote} row${wrote === 1 ? "" : "s"} rewritten from the newest (${newest === old ? "the old entity" : "a new row"}, ${newest.timestamp ?? "no Timestamp"})`;
+  const from = `the newest (${newest === old ? "the old entity" : "a new row"}, ${newest.timestamp ?? "no Timestamp"})`;
+  return { text: wrote ? `${wrote} row${wrote === 1 ? "" : "s"} rewritten from ${from}` : `left: each row changed meanwhile`, wrote };
 }
 
 async function readAll(session: AccountSession, table: string, net: ThrottledPath, each: (e: EntityRow) => void): Promise<void> {

@@ -60,7 +60,14 @@ async function benchMigrate() {
     const run = [cli, "migrate", "run", "old.tdl", "new.tdl", "--connection-string-env", "BENCH_TABLES", "--to-table", "Readings=ReadingsV2", "--dir", "job", "--share", String(share)];
     const r = await runKilled(run, { cwd: dir, env, kills: 5, windowMs: 20_000, random });
     await writer.stop();
-    if (r.code !== 0) throw new Error(`tdl migrate run failed (${r.code}): ${r.stderr.slice(-800)}`);
+    if (r.code !== 0)
+      throw new Error(
+        `tdl migrate run failed (${r.code}): ${r.stderr
+          .split("\n")
+          .filter((l) => l.startsWith("tdl:"))
+          .join("\n")
+          .slice(0, 2000)}`,
+      );
     const summary = JSON.parse(r.stdout);
     // prettier-ignore
     const verify = spawnSync(process.execPath, [cli, "migrate", "verify", "old.tdl", "new.tdl", "--connection-string-env", "BENCH_TABLES", "--to-table", "Readings=ReadingsV2"], { cwd: dir, env, encoding: "utf8" });

@@ -199,3 +199,68 @@ test("to the Cosmos DB for Table profile: every entity the target cannot hold is
   assert.match(verify.stdout, /\n {2}2\. backfill \(tdl migrate run\): done \(cosmos[/\\]migrate\.json: 2 new rows planned\)\n/);
   assert.match(verify.stdout, /\n {2}4\. switch reads to the new design: blocked until the tables agree\n/);
 });
+
+test("verify --repair resolves each difference toward the newer write: missing inserted, extra deleted, the newest row written over the others", async () => {
+  connectionString = azurite.emulator.connectionString;
+  const client = (t: string) => TableClient.fromConnectionString(connectionString, t, { allowInsecureConnection: true });
+  const old = client("Readings");
+  await old.createTable();
+  const row = (i: number, value: number) => {
+    const at = new Date(Date.UTC(2026, 0, 2, 3, i, 5, 6));
+    const pk = "2026010203";
+    return {
+      partitionKey: pk,
+      rowKey: `00000000000${i}_${String(i).padStart(2, "0")}05006`,
+      DeviceId: `00000000000${i}`,
+      At: at,
+      Metric: "humidity",
+      Value: { value: value + 0.5, type: "Double" as const },
+    };
+  };
+  for (let i = 1; i <= 4; i++) await old.createEntity(row(i, i));
+  const sides = ["--connection-string-env", "TDL_MIGRATE_CLI", "--to-table", "Readings=ReadingsFixed"];
+  assert.equal(tdl(["migrate", "run", "old.tdl", "new.tdl", ...sides, "--dir", "repair"]).code, 0);
+  const fixed = client("ReadingsFixed");
+  const byMetric = client("ReadingsByMetric");
+  const rowsOf = async (i: number) => {
+    const out: Array<{ partitionKey: string; rowKey: string; Value: number }> = [];
+    for (const c of [fixed, byMetric])
+      for await (const e of c.listEntities<{ DeviceId: string; Value: number }>())
+        if (e.DeviceId === `00000000000${i}`) out.push(e as never);
+    return out;
+  };
+  // 1: a new row lost; 2: a row no old entity maps to; 3: the old entity written later; 4: a new row written later.
+  const [lost] = await rowsOf(1);
+  await fixed.deleteEntity(lost.partitionKey, lost.rowKey);
+  await fixed.createEntity({ partitionKey: "00000000000f", rowKey: "stray", DeviceId: "00000000000f", Value: 1 });
+  await new Promise((r) => setTimeout(r, 20));
+  await old.updateEntity(row(3, 30), "Replace");
+  await new Promise((r) => setTimeout(r, 20));
+  const [later] = await rowsOf(4);
+  await fixed.upsertEntity({ ...later, Value: { value: 40.5, type: "Double" } } as never, "Replace");
+  const before = tdl(["migrate", "verify", "old.tdl", "new.tdl", ...sides]);
+  assert.equal(before.code, 1, before.stderr);
+  assert.match(before.stdout, /: 6 differences \(1 missing, 1 extra, 4 different, 0 that cannot be re-keyed\)\n/);
+  const repaired = tdl(["migrate", "verify", "old.tdl", "new.tdl", ...sides, "--repair"]);
+  assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
+  assert.match(repaired.stdout, /\nextra Readings 00000000000f \/ stray: no old entity maps to it → deleted\n/);
+  assert.match(
+    repaired.stdout,
+    /^missing Readings 000000000001 \/ \d+_humidity: no row for 2026010203 \/ 000000000001_0105006 → inserted\n/,
+  );
+  const after = tdl(["migrate", "verify", "old.tdl", "new.tdl", ...sides]);
+  assert.match(after.stdout, /: 0 differences \(/);
+  assert.equal(after.code, 0);
+  assert.deepEqual(
+    (await rowsOf(3)).map((e) => e.Value),
+    [30.5, 30.5, 30.5],
+    "the old entity was newer: every new row took it",
+  );
+  assert.deepEqual(
+    (await rowsOf(4)).map((e) => e.Value),
+    [40.5, 40.5, 40.5],
+    "a new row was newer: the others took it",
+  );
+  assert.equal((await old.getEntity<{ Value: number }>(row(4, 4).partitionKey, row(4, 4).rowKey)).Value, 40.5, "and so did the old entity");
+  assert.equal((await rowsOf(1)).length, 3, "the lost row is back");
+});
