@@ -67,7 +67,7 @@ export interface BackfillReport {
   skipped: number;
   resumed: boolean;
   cancelled: boolean;
-  /** This run's rows (inserted or found) per second of its writing, and its seconds. */
+  /** Rows (inserted or found) per second of writing, over every run of the job, and those seconds. */
   rowsPerSecond: number;
   seconds: number;
 }
@@ -91,6 +91,8 @@ interface RunState {
   present: number;
   removed: number;
   skipped: number;
+  /** Seconds spent writing, over every run up to its last checkpoint (a killed run's time after it is lost, as its rows are redone). */
+  seconds?: number;
 }
 
 /** Old entities re-keyed and written per checkpoint. */
@@ -136,7 +138,13 @@ async function backfillLocked(o: BackfillOptions, exportDir: string, exported: E
     removed: 0,
     skipped: 0,
   };
-  const save = () => writeAtomically(stateFile(o.dir), sealed(state));
+  let mark = performance.now();
+  const save = () => {
+    const now = performance.now();
+    state.seconds = (state.seconds ?? 0) + (now - mark) / 1000;
+    mark = now;
+    writeAtomically(stateFile(o.dir), sealed(state));
+  };
   const profile = SERVICES[o.targetService];
   const paces = jobPaths(profile, o);
   const byDesign = new Map(o.targets.map((t) => [t.design, t]));
@@ -147,8 +155,6 @@ async function backfillLocked(o: BackfillOptions, exportDir: string, exported: E
         if (e.code !== "TableAlreadyExists") throw e;
       });
   if (!earlier) save();
-  const started = performance.now();
-  let rows = 0;
   const pending = exported.manifest.ranges.filter((r) => !state.ranges[r.file]?.done);
   const worker = async () => {
     for (let r = pending.shift(); r && !o.signal?.aborted; r = pending.shift()) {
@@ -157,7 +163,6 @@ async function backfillLocked(o: BackfillOptions, exportDir: string, exported: E
       const flush = async () => {
         const done = await writeChunk(o, chunk, byDesign, paces.path, state);
         if (!done) return false;
-        rows += chunk.reduce((n, c) => n + c.rows.length, 0);
         state.entities += chunk.length;
         if (chunk.length) progress.line = chunk[chunk.length - 1].line;
         chunk = [];
@@ -188,7 +193,8 @@ async function backfillLocked(o: BackfillOptions, exportDir: string, exported: E
   };
   await Promise.all(Array.from({ length: Math.min(o.concurrency ?? 4, pending.length) }, worker));
   save();
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = state.seconds ?? 0;
+  const rows = state.inserted + state.present;
   const cancelled = exported.manifest.ranges.some((r: RangeState) => !state.ranges[r.file]?.done);
   return {
     entities: state.entities,
