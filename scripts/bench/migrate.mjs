@@ -73,7 +73,17 @@ async function benchMigrate() {
     const verify = spawnSync(process.execPath, [cli, "migrate", "verify", "old.tdl", "new.tdl", "--connection-string-env", "BENCH_TABLES", "--to-table", "Readings=ReadingsV2"], { cwd: dir, env, encoding: "utf8" });
     const differences = /: (\d[\d,]*) differences? \(/.exec(verify.stdout)?.[1] ?? "unknown";
     const wrong = await againstTheLog(clients, writer.truth);
-    return { entities, share, kills: r.kills, ops: writer.ops, summary, differences, verifyExit: verify.status, wrong };
+    return {
+      entities,
+      share,
+      kills: r.kills,
+      failures: r.failures,
+      ops: writer.ops,
+      summary,
+      differences,
+      verifyExit: verify.status,
+      wrong,
+    };
   } finally {
     emulator.kill("SIGINT");
     rmSync(dir, { recursive: true, force: true });

@@ -99,13 +99,20 @@ export class DualWriter {
   }
 }
 
-/** Runs the command, SIGKILLed `kills` times at random moments up to `windowMs` after each start, until it exits; the last run's output. */
+/**
+ * Runs the command, SIGKILLed `kills` times at random moments up to
+ * `windowMs` after each start, until it exits 0; a run that fails (exit 1:
+ * the emulator dropped a request on a loaded machine, say) is run again too,
+ * as a user resumes a job, and its first `tdl:` line is kept in `failures`.
+ * The last run's output.
+ */
 export async function runKilled(
   command: string[],
   o: { cwd: string; env: NodeJS.ProcessEnv; kills: number; windowMs: number; random: () => number },
-): Promise<{ kills: number; code: number | null; stdout: string; stderr: string }> {
+): Promise<{ kills: number; failures: string[]; code: number | null; stdout: string; stderr: string }> {
   let kills = 0;
-  for (let attempt = 0; attempt < o.kills + 3; attempt++) {
+  const failures: string[] = [];
+  for (let attempt = 0; attempt < o.kills + 6; attempt++) {
     const child = spawn(process.execPath, command, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -115,10 +122,11 @@ export async function runKilled(
     const timer = kills < o.kills ? setTimeout(() => child.kill("SIGKILL"), 300 + o.random() * o.windowMs) : undefined;
     const code = await exited;
     clearTimeout(timer);
-    if (code !== null) return { kills, code, stdout, stderr };
-    kills++;
+    if (code === 1 && failures.length < 3) failures.push(stderr.split("\n").find((l) => l.startsWith("tdl:")) ?? `exit 1`);
+    else if (code !== null) return { kills, failures, code, stdout, stderr };
+    else kills++;
   }
-  return { kills, code: null, stdout: "", stderr: "killed every time" };
+  return { kills, failures, code: null, stdout: "", stderr: `killed or failed every time: ${failures.join("; ")}` };
 }
 
 /** Each entity whose new rows do not hold the log's last word (3 rows with its value, or none once deleted), and rows the log never wrote. */
