@@ -47,6 +47,22 @@ export async function seedOld(old: TableClient, rows: readonly Reading[], entity
   );
 }
 
+/**
+ * An application's write, tried again (up to 5 times) when the service
+ * dropped it — no answer, or a 5xx: the dual writes are idempotent (whole
+ * replaces, deletes), so a repeat logs the same truth.
+ */
+async function again(op: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++)
+    try {
+      return await op();
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (attempt >= 5 || (status !== undefined && status < 500)) throw e;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+}
+
 /** The application: one operation at a time at `perSecond`, each logged once it has returned. */
 export class DualWriter {
   /** Each entity's last value, or "deleted": what the new tables must hold at the end. */
@@ -74,16 +90,16 @@ export class DualWriter {
         if (roll < 0.4 && this.live.length) {
           const e = this.live[Math.floor(this.random() * this.live.length)];
           e.Value = 1_000_000 + this.ops;
-          await this.dual.writeReadings(this.clients, e);
+          await again(() => this.dual.writeReadings(this.clients, e));
           this.truth.set(readingId(e), e.Value);
         } else if (roll < 0.7) {
           const e = reading(next++, 2_000_000 + this.ops);
-          await this.dual.writeReadings(this.clients, e);
+          await again(() => this.dual.writeReadings(this.clients, e));
           this.live.push(e);
           this.truth.set(readingId(e), e.Value);
         } else if (this.live.length) {
           const [e] = this.live.splice(Math.floor(this.random() * this.live.length), 1);
-          await this.dual.deleteReadings(this.clients, e);
+          await again(() => this.dual.deleteReadings(this.clients, e));
           this.truth.set(readingId(e), "deleted");
         }
         this.ops++;

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { EXPORT_FOLDER, throttleNote, runBackfill } from "@runtime";
-import type { MigrationPlan } from "@core";
+import type { MigrationPlan, ServiceName } from "@core";
 import { EXIT } from "../../failure";
 import { count, interruptible, paceOf, retryLine, throttled } from "../../jobs";
 import type { CliResult, Io } from "../../output";
@@ -30,7 +30,7 @@ export interface RunOptions {
   "to-table"?: string;
   "to-connection-string-env"?: string;
   "to-account-url"?: string;
-  "to-service"?: import("@core").ServiceName;
+  "to-service"?: ServiceName;
 }
 
 export async function runMigration(d: Designs, plan: MigrationPlan, options: RunOptions, io: Io): Promise<CliResult> {
