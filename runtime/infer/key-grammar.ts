@@ -5,7 +5,7 @@
  * (`BIB:…` and `AGE:…`). Each template's free segments are then explained
  * column by column (key-columns.ts).
  */
-import { Atom, RowView } from "./key-atoms";
+import { Atom, RowView, templateCost } from "./key-atoms";
 import { DerivedProperty, solveColumns } from "./key-columns";
 import { inferTemplate } from "./key-template";
 import { Row } from "./values";
@@ -50,6 +50,17 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
       : inferTemplate(
           keys,
           idx.map((i) => views[i]),
+          // A template with free segments counts as explained when its columns are all solved.
+          (t) => {
+            const s = solveColumns(
+              t.template,
+              t.matched.map((m) => idx[m]),
+              views,
+              t.frees,
+              prefix,
+            );
+            return s.unexplained ? undefined : templateCost(s.template);
+          },
         );
     if (!found) return undefined;
     const matched = found.matched.map((m) => idx[m]);

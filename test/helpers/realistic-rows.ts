@@ -30,7 +30,8 @@ function valueOf(p: PropertyInfo, i: number, rnd: () => number, step: number): S
     case "bool":
       return rnd() < 0.5;
     case "datetime":
-      return new Date(START + (p.increasing ? i * step : pick(365) * step));
+      // Times of writing follow each other; other dates (a due date, a birthday) spread over a year, on the same grain.
+      return new Date(START + (p.increasing ? i * step : Math.floor((pick(365) * 86_400_000) / step) * step));
     case "guid":
       return Array.from({ length: 32 }, () => "0123456789abcdef"[pick(16)])
         .join("")
