@@ -242,10 +242,15 @@ function solvedLeader(
   explains: (found: TemplateMatch) => number | undefined,
 ): TemplateMatch | undefined {
   // Their price before solving says little (each free segment costs the same): the most structure first.
-  const tries = pool
-    .filter((s) => s.free && s.cover >= EXPLAINED_SHARE && s.t.length > 1)
-    .sort((a, b) => b.cover - a.cover || b.t.length - a.t.length || a.cost - b.cost)
-    .slice(0, SOLVED_TRIES);
+  const fair = pool.filter((s) => s.free && s.cover >= EXPLAINED_SHARE);
+  const tries = [
+    ...fair
+      .filter((s) => s.t.length > 1)
+      .sort((a, b) => b.cover - a.cover || b.t.length - a.t.length || a.cost - b.cost)
+      .slice(0, SOLVED_TRIES),
+    // The whole key as one column too: a countdown or a hash may be all of it.
+    ...fair.filter((s) => s.t.length === 1),
+  ];
   let best: { found: TemplateMatch; cost: number } | undefined;
   for (const { t } of tries) {
     const found = matchAll(t, keys, views);
@@ -281,20 +286,16 @@ function skeletons(key: string, view: RowView): Atom[][] {
   const masks = words.length <= 4 ? Array.from({ length: 2 ** words.length }, (_, m) => m) : [0, 2 ** words.length - 1];
   const out: Atom[][] = [];
   for (const mask of masks) {
+    // A run this mask reads that no property explains: the mask is not a template.
+    if (words.some((_, w) => mask & (1 << w) && !readings[w])) continue;
     let w = 0;
     const t: Atom[] = [];
     for (const r of runs) {
-      if (!r.word) {
-        t.push({ kind: "lit", text: r.text });
-        continue;
-      }
-      const reading = mask & (1 << w) ? readings[w] : undefined;
-      w++;
-      if (mask & (1 << (w - 1)) && !reading) break;
-      if (reading) t.push(...reading);
+      if (!r.word) t.push({ kind: "lit", text: r.text });
+      else if (mask & (1 << w++)) t.push(...readings[w - 1]!);
       else t.push({ kind: "free" });
     }
-    if (w === words.length && t.length === runs.length + (t.length - runs.length)) out.push(merged(t));
+    out.push(merged(t));
   }
   return out;
 }
