@@ -64,7 +64,10 @@ export class AnalysisCache {
     try {
       const prefix = text.slice(0, starts[tables + 1]);
       const analysis = analyzer.analyze(prefix, this.options);
-      return { analysis: { ...analysis, findings: analysis.findings.filter((f) => !FILE_CODES.has(f.code)) }, lines: new LineIndex(prefix) };
+      return {
+        analysis: { ...analysis, findings: analysis.findings.filter((f) => !FILE_CODES.has(f.code)) },
+        lines: new LineIndex(prefix),
+      };
     } catch {
       this.starters.delete(doc.uri);
       return undefined;
