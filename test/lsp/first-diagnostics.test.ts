@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { RULES } from "@core";
-import { FIRST_TABLES } from "../../server/lsp/scheduler";
+import { FIRST_TABLES } from "@server/lsp/scheduler";
 import { LspClient } from "../helpers/lsp-client";
 
 let client: LspClient;
