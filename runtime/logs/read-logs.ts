@@ -139,6 +139,7 @@ function summarize(b: HeatmapBuilder, reader: LogReader, extra: Extra): LogHeatm
       peakPerSecond: peak ? Math.round((peak.count / seconds) * 100) / 100 : 0,
       peakAt: peak ? isoTime(peak.t) : "",
       via: p.via,
+      ...(p.shortBy ? { shortBy: p.shortBy } : {}),
     });
   }
   const entities = (p: PartitionSummary) => p.entities.read + p.entities.written + p.entities.throttled;
@@ -197,7 +198,7 @@ function notesOf(b: HeatmapBuilder, unattributed: Unattributed[], listed: number
     );
   if (b.folded.partitions)
     notes.push(
-      `${formatCount(b.folded.partitions)} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition's count may be short by at most ${formatCount(b.folded.maxUndercount)} entities.`,
+      `${formatCount(b.folded.partitions)} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition seen again after that may be short by what its folded row held: each such row says by how much at most (${formatCount(b.folded.maxUndercount)} at most).`,
     );
   if (listed > MAX_LISTED) notes.push(`The ${formatCount(MAX_LISTED)} busiest of ${formatCount(listed)} partitions are listed.`);
   return notes;
