@@ -9,6 +9,7 @@ import { formatCount, plural } from "@core/text/words";
 import type { LogHeatmap, PartitionSummary, Unattributed } from "@protocol/log-heatmap";
 import { BatchLinker } from "./batches";
 import { HeatmapBuilder, OTHERS, UNATTRIBUTED } from "./heatmap";
+import { setBookkeepingApart } from "./probes";
 import type { LogRecord } from "./record";
 import { LogReader, logFiles } from "./sources";
 import { isoTime } from "./times";
@@ -83,7 +84,9 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
     }
     o.onProgress?.({ files: i + 1, of: files.length, lines: reader.summary.lines });
   }
-  return summarize(builder, reader, { ...counts, notes });
+  const heatmap = summarize(builder, reader, { ...counts, notes });
+  setBookkeepingApart(heatmap);
+  return heatmap;
 }
 
 interface Extra {

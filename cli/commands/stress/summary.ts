@@ -7,7 +7,7 @@
  * p50/p99 latency and errors, and in design mode one table of each access
  * pattern's figures (core/text/figures.ts) with their legend.
  */
-import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
+import { entityRate, errorsInWords, formatCount, formatFactor, plural } from "@core/text/words";
 import { FIGURES, figureLegendLine } from "@core/text/figures";
 import { SNAPSHOT } from "@core/cost/snapshot";
 import { OP_TYPES, type StressReport } from "@protocol";
@@ -39,8 +39,8 @@ export function summary(r: StressReport, reportFile?: string): string {
     const c = r.calibration;
     lines.push(
       c.capacityEntitiesPerSecond !== undefined
-        ? `scaled: this machine served ${entityRate(c.capacityEntitiesPerSecond)} in the calibration probe; targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale.toPrecision(2)} (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`
-        : `scaled: targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale} as asked (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`,
+        ? `scaled: this machine served ${entityRate(c.capacityEntitiesPerSecond)} in the calibration probe; targets${r.mode === "design" ? " and the design's rates" : ""} × ${formatFactor(c.scale)} (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`
+        : `scaled: targets${r.mode === "design" ? " and the design's rates" : ""} × ${formatFactor(c.scale)} as asked (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`,
     );
   }
   lines.push(`cost: ${runCostLine(r, SNAPSHOT)}`);
