@@ -163,7 +163,9 @@ function comparison(
     said: {
       predicted:
         predictionInWords(predicted) +
-        (left.length ? ` ${listNames(left)} ${left.length === 1 ? "is" : "are"} left out: the logs show no request of ${left.length === 1 ? "its" : "their"} kind on ${logTable}.` : ""),
+        (left.length
+          ? ` ${listNames(left)} ${left.length === 1 ? "is" : "are"} left out: the logs show no request of ${left.length === 1 ? "its" : "their"} kind on ${logTable}.`
+          : ""),
       error: errorInWords(error),
     },
   };
@@ -189,4 +191,9 @@ function errorInWords(e: TableComparison["error"]): string {
 function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
+}
+
+/** The tables of the design in `text` that logs can be set against: those with a PartitionKey, in the design's order. */
+export function comparableTables(text: string, analysis?: AnalysisOptions): string[] {
+  return keyPatterns(analyzeTdl(text, analysis)).map((p) => p.table);
 }
