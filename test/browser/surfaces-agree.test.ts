@@ -4,7 +4,9 @@
  * StorageTableLogs), then in real Chromium the report page and the log
  * heatmap page on what that run produced — and the figures they show agree
  * with `tdl stress --format json` and `tdl cost`, each computed by the
- * CLI, not by the test.
+ * CLI, not by the test; and the explorer's import dry run of a CSV without
+ * types, whose column types are the types of the entities read back from
+ * Azurite after the import.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,6 +24,10 @@ import type { LogDesignChoice } from "@protocol/pages";
 import type { StressReport } from "@protocol/stress-report";
 import { servePage } from "../helpers/page-services";
 import { openHarness } from "../helpers/webview-harness";
+import { EmbeddedEmulator } from "@runtime/emulator/azurite";
+import { ExplorerController } from "@client/explorer/controller";
+import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
+import { tableName } from "../helpers/azurite";
 
 const CLI = path.resolve("dist/cli.js");
 const DESIGN = "examples/ledger.tdl";
@@ -160,5 +166,79 @@ test("the log heatmap of the same run: the design and its table picked on the pa
   } finally {
     await harness.close();
     served.served.dispose?.();
+  }
+});
+
+test("the import dry run's column types are the types Azurite holds after the import, with a type chosen for a column of mixed values", async () => {
+  const emu = await EmbeddedEmulator.start();
+  const ui = new ScriptedUi(emu);
+  ui.emulatorRunning = true;
+  let harness: Awaited<ReturnType<typeof openHarness<"explorer">>> | undefined;
+  const controller = new ExplorerController(new MemoryStore(), ui, (e) => harness?.emit(e));
+  try {
+    await controller.open();
+    harness = await openHarness(controller.view());
+    const { page } = harness;
+    const table = tableName("Typed");
+    await controller.activeConnection!.createTable(table);
+    await page.locator(".connections li", { hasText: "Emulator" }).locator("button.link").click();
+    await page.locator(".tables li", { hasText: table }).locator("button.link").click();
+    await page.locator(".title", { hasText: table }).waitFor();
+    // A CSV without type columns: integers beside a decimal, dates with one word among them, GUIDs, booleans, big integers.
+    ui.importText.csv = [
+      "PartitionKey,RowKey,Total,BookedAt,Id,Express,Visits",
+      "p,1,12,2026-11-24T13:00:00Z,3f2504e0-4f89-11d3-9a0c-0305e82c3301,true,9007199254740993",
+      "p,2,7.5,soon,5a2504e0-4f89-11d3-9a0c-0305e82c3302,false,3",
+      "p,3,30,2026-11-24T14:00:00Z,6b2504e0-4f89-11d3-9a0c-0305e82c3303,true,4",
+      "",
+    ].join("\r\n");
+    await page.locator("button.menu-button.import").click();
+    await page.locator("button.import-csv").click();
+    await page.locator(".import-plan").waitFor();
+    const written = async () =>
+      Object.fromEntries(
+        await page
+          .locator(".import-columns tbody tr")
+          .evaluateAll((rows) => rows.map((r) => [(r as HTMLElement).dataset.column!, r.querySelector(".written-types")!.textContent!])),
+      ) as Record<string, string>;
+    assert.deepEqual(await written(), {
+      Total: "Double ×3",
+      BookedAt: "DateTime ×2, String ×1",
+      Id: "Guid ×3",
+      Express: "Boolean ×3",
+      Visits: "Int64 ×3",
+    });
+    // The word among the dates is shown by its line, and the column is offered a type.
+    assert.equal(await page.locator('.import-columns tr[data-column="BookedAt"] td.conflicts').innerText(), "1: line 3");
+    await page.locator('.import-columns tr[data-column="BookedAt"] select.column-type').selectOption("String");
+    await page.waitForFunction(() =>
+      document.querySelector('.import-columns tr[data-column="BookedAt"] .written-types')?.textContent?.startsWith("String ×3"),
+    );
+    const shown = await written();
+    await page.locator("button.import-run", { hasText: "Import 3 entities" }).click();
+    await page.locator(".import-report", { hasText: "Imported 3 entities in 1 batch." }).waitFor();
+    // Read back from Azurite: each property's type is the one the dry run showed for its column.
+    const stored = (await controller.activeConnection!.query(table, "")).entities;
+    const types: Record<string, Record<string, number>> = {};
+    for (const e of stored)
+      for (const [name, v] of Object.entries(e.properties)) {
+        types[name] ??= {};
+        types[name][v.type] = (types[name][v.type] ?? 0) + 1;
+      }
+    assert.deepEqual(
+      Object.fromEntries(
+        Object.entries(types).map(([name, t]) => [
+          name,
+          Object.entries(t)
+            .map(([type, n]) => `${type} ×${n}`)
+            .join(", "),
+        ]),
+      ),
+      shown,
+    );
+    assert.equal(stored.find((e) => e.rowKey === "1")!.properties.Visits.value, "9007199254740993", "Int64 digits kept");
+  } finally {
+    await harness?.close();
+    await emu.stop();
   }
 });
