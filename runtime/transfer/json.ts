@@ -31,7 +31,8 @@ export function toJson(rows: EntityRow[]): string {
 function annotatedStrings(r: EntityRow): Record<string, unknown> {
   const o = entityObject(r);
   for (const [k, v] of Object.entries(r.properties))
-    if (v.type === "String" && formOf({ kind: "string", text: v.value }, undefined, false) !== "String") o[`${k}@odata.type`] = "Edm.String";
+    if (v.type === "String" && formOf({ kind: "string", text: v.value }, undefined, false) !== "String")
+      o[`${k}@odata.type`] = "Edm.String";
   return o;
 }
 

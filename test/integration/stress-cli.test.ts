@@ -271,7 +271,10 @@ test("tdl stress prints a summary a person reads — the verdict, the hottest pa
     "Transfer ran as entity group transactions, without errors",
   );
   // The cost line: the design's declared load as tdl cost prices it, then the run's own bill.
-  assert.match(lines[4], /^cost: The design's declared load \(table Ledger\) costs ≈ \$[\d.,]+ a month on Table Storage, as tdl cost prices it /);
+  assert.match(
+    lines[4],
+    /^cost: The design's declared load \(table Ledger\) costs ≈ \$[\d.,]+ a month on Table Storage, as tdl cost prices it /,
+  );
   // One table of the patterns' figures, side by side, with its legend.
   assert.match(text.stdout, /\n {2}pattern +ran as +planned +offered +sent +served +throttled {2}calls\n/);
   assert.match(text.stdout, /\n {2}Transfer +transaction +300 +[\d.,]+ +[\d.,]+ +[\d.,]+ +[\d.,]+ {2}[1-9][\d,]*\n/);

@@ -113,7 +113,14 @@ export class ImportReview {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, "Column"), h("th", {}, "Would be written as"), h("th", {}, "Store as"), h("th", {}, "Values that do not fit")),
+        h(
+          "tr",
+          {},
+          h("th", {}, "Column"),
+          h("th", {}, "Would be written as"),
+          h("th", {}, "Store as"),
+          h("th", {}, "Values that do not fit"),
+        ),
       ),
       h(
         "tbody",
@@ -154,7 +161,9 @@ export class ImportReview {
       ? "Nothing will be written while a problem above is refused: choose a conversion for each kind, or fix the file."
       : s.entities
         ? `Ready: ${plural(s.entities, "entity", "entities")} will be written.` +
-          (mixed.length ? ` ${mixed.join(", ")} will hold more than one type: choose a type for ${mixed.length === 1 ? "it" : "each"} above to store one.` : "")
+          (mixed.length
+            ? ` ${mixed.join(", ")} will hold more than one type: choose a type for ${mixed.length === 1 ? "it" : "each"} above to store one.`
+            : "")
         : "The file holds no entity to write.";
     const run = h(
       "button",

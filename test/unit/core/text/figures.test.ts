@@ -23,8 +23,5 @@ test("docs/stress-figures.md defines each figure exactly as the registry does, i
 
 test("the five figures are planned, offered, sent, served and throttled, and a legend line names the unit", () => {
   assert.deepEqual([...FIGURE_NAMES], ["planned", "offered", "sent", "served", "throttled"]);
-  assert.equal(
-    figureLegendLine("served"),
-    "served (calls/s): the calls the service answered with success, per second of the run.",
-  );
+  assert.equal(figureLegendLine("served"), "served (calls/s): the calls the service answered with success, per second of the run.");
 });
