@@ -1,7 +1,7 @@
 /**
  * The five rates a stress run is told in, each defined once. The report
  * page's legend, `tdl stress`'s text, its JSON (the pattern rows' field
- * names) and docs/stress.md all read this record, so a figure means the same
+ * names) and docs/stress-figures.md all read this record, so a figure means the same
  * on every surface: a design's pattern is *planned* at a rate, *offered* at
  * that rate times the run's scale, *sent* as fast as the machine could start
  * its calls, and each call it sent was *served* or failed — *throttled* when
@@ -20,7 +20,7 @@ export type FigureName = "planned" | "offered" | "sent" | "served" | "throttled"
 
 export const FIGURE_NAMES: readonly FigureName[] = ["planned", "offered", "sent", "served", "throttled"];
 
-/** The vocabulary. The definitions are the ones docs/stress.md prints (a unit test compares them). */
+/** The vocabulary. The definitions are the ones docs/stress-figures.md prints (a unit test compares them). */
 export const FIGURES: Readonly<Record<FigureName, Figure>> = {
   planned: {
     word: "planned",
