@@ -28,6 +28,8 @@ import { EmbeddedEmulator } from "@runtime/emulator/azurite";
 import { ExplorerController } from "@client/explorer/controller";
 import { MemoryStore, ScriptedUi } from "../helpers/memory-store";
 import { tableName } from "../helpers/azurite";
+import { applyTheme, type ThemeName } from "./themes";
+import { measureContrast } from "./contrast";
 
 const CLI = path.resolve("dist/cli.js");
 const DESIGN = "examples/ledger.tdl";
@@ -124,6 +126,14 @@ test("the report page shows tdl stress --format json's figures side by side, and
     // The headline: a sentence of verdict, then one of cause.
     assert.equal(await page.locator(".run .verdict-line").innerText(), stressed.verdict.verdictSentence);
     assert.equal(await page.locator(".run .cause").innerText(), stressed.verdict.cause);
+    // The figures' table, its legend and the verdict read at 4.5:1 in every theme.
+    for (const theme of ["light", "dark", "hc-dark", "hc-light"] as ThemeName[]) {
+      await applyTheme(page, theme);
+      for (const selector of [".run .patterns", ".run .verdict", ".run .run-cost"]) {
+        const low = (await measureContrast(page, selector)).filter((x) => x.ratio < 4.5);
+        assert.deepEqual(low, [], `${theme}: ${selector}`);
+      }
+    }
   } finally {
     await harness.close();
   }
@@ -163,6 +173,11 @@ test("the log heatmap of the same run: the design and its table picked on the pa
     const said = await page.locator(".heatmap-design p").first().innerText();
     for (const p of stressed.patterns!.filter((x) => x.calls === 0)) assert.ok(!said.includes(`${p.name} `), said);
     if (scale !== "1") assert.ok(said.includes(`(the design's rates × ${scale})`), said);
+    for (const theme of ["light", "dark", "hc-dark", "hc-light"] as ThemeName[]) {
+      await applyTheme(page, theme);
+      const low = (await measureContrast(page, ".design-picker")).filter((x) => x.ratio < 4.5);
+      assert.deepEqual(low, [], `${theme}: the design picker`);
+    }
   } finally {
     await harness.close();
     served.served.dispose?.();
