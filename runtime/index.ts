@@ -83,5 +83,5 @@ export type { SheetChoice } from "./prices/retail";
 // Heatmaps from the service's own logs (StorageTableLogs, $logs, Cosmos DB's partition-key RU consumption)
 export { readLogHeatmap, nothingReadable, MAX_LISTED } from "./logs/read-logs";
 export type { LogHeatmapOptions } from "./logs/read-logs";
-export { compareWithDesign } from "./logs/design";
+export { comparableTables, compareWithDesign } from "./logs/design";
 export { heatmapHtml } from "./logs/html";
