@@ -98,7 +98,8 @@ export const stress = command({
   summary: "Stress-test a design's partitions in a fresh, marked stress… table, always deleted afterwards; print a summary",
   description:
     "The JSON report comes with --format json or into --report FILE. On the emulator, a short probe first measures what this machine serves and scales Azure's targets and the design's rates to it (or by --emulator-scale K). A non-emulator endpoint needs --yes-real-account. Ctrl+C cancels (the table is still deleted); a second Ctrl+C waits at most 10 s for the deletion; a third exits at once, naming the table.",
-  exits: "0 done; 1 the run failed, was cancelled or a table could not be deleted; 2 bad usage",
+  exits:
+    "0 done; 1 the run failed, was cancelled, is invalid (the service stalled or a Locust worker stopped: nothing to judge by) or a table could not be deleted; 2 bad usage",
   options: OPTIONS,
   required: ["design", "table"],
   oneOf: [{ options: ["emulator", "connection-string-env"], what: "target" }],
@@ -300,8 +301,14 @@ function phaseLine(
  */
 function output(report: StressReport, file: string | undefined, format: string, withStopped = true): CliResult {
   const json = JSON.stringify(report, null, 2) + "\n";
-  const exitCode = report.stopped ? EXIT.failed : EXIT.clean;
-  const stderr = report.stopped && withStopped ? `tdl: stopped: ${report.stopped}\n` : "";
+  // An invalid run (the service stalled, a worker stopped) measured nothing to judge by: not a clean exit.
+  const exitCode = report.stopped || report.verdict.invalid ? EXIT.failed : EXIT.clean;
+  const stderr =
+    report.stopped && withStopped
+      ? `tdl: stopped: ${report.stopped}\n`
+      : report.verdict.invalid
+        ? `tdl: the run is invalid: ${report.verdict.invalid}\n`
+        : "";
   if (file) {
     try {
       fs.writeFileSync(file, json);

@@ -192,6 +192,7 @@ export class LocustLoad implements ExternalLoad {
         pace: read.pace,
         notes: read.notes,
         engine: { name: "locust", workers: o.workers, records: read.files, skippedLines: read.skippedLines },
+        invalid: read.invalid,
       };
     } catch (e) {
       await procs.stop();

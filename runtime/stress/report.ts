@@ -7,6 +7,7 @@
  */
 import { Metrics, round } from "./metrics";
 import { calibrationNote, verdictOf } from "./verdict";
+import { invalidHeadline, stallOf } from "./validity";
 import type { Work } from "./workload";
 import {
   OP_TYPES,
@@ -42,6 +43,8 @@ export function buildReport(args: {
   pace?: { callsPerSecond: number; sent: number; dropped: number };
   /** Set when Locust workers measured the run. */
   engine?: EngineInfo;
+  /** Why the engine's measurement cannot be judged (a worker stopped), besides a stall the timeline shows. */
+  invalid?: string[];
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -100,7 +103,20 @@ export function buildReport(args: {
     .filter((w) => w.source)
     .map((w) => ({ source: w.source!, perSecond: w.weight * (w.op === "insert" || w.op === "update" || w.op === "delete" ? w.batch : 1) }));
   const calibration = args.calibration && { ...args.calibration, note: calibrationNote(args.calibration, rates) };
-  const notes = [verdict.note, ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
+  const timeline = metrics.timeline(durationMs);
+  // A run that stopped early says so in `stopped`; one that ran its course may still have measured nothing to judge.
+  const stall = args.stopped ? undefined : stallOf(timeline, durationMs, args.mode, args.pace?.callsPerSecond);
+  const invalid = [...(args.invalid ?? []), ...(stall ? [stall] : [])];
+  if (invalid.length) {
+    verdict.headline = invalidHeadline(invalid);
+    verdict.invalid = invalid.map((r) => `${r[0]!.toUpperCase()}${r.slice(1)}.`).join(" ");
+  }
+  const notes = [
+    ...(verdict.invalid ? [`Invalid run: ${verdict.invalid}`] : []),
+    verdict.note,
+    ...(calibration ? [calibration.note] : []),
+    ...(args.notes ?? []),
+  ];
   return {
     target: args.target,
     table: args.table,
@@ -113,7 +129,7 @@ export function buildReport(args: {
     ...(args.skipped?.length ? { skipped: args.skipped } : {}),
     partitions: all.slice(0, MAX_PARTITIONS),
     partitionCount: all.length,
-    timeline: metrics.timeline(durationMs),
+    timeline,
     verdict: { ...verdict, note: notes.join(" ") },
     ...(calibration ? { calibration } : {}),
     ...(args.pace ? { pace: args.pace } : {}),
