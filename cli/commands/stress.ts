@@ -38,7 +38,7 @@ import { localEmulator, targetFromEnv, type StressTarget } from "./stress/target
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress/signals";
 import { summary } from "./stress/summary";
 import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "./stress/locust";
-import { designTable } from "../validate";
+import { declaredRates, designTable, rateWithin } from "../validate";
 import { formatCount } from "@core/text/words";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
@@ -174,7 +174,11 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
   const design = { text: readTextFile(file), file, table: tableName };
   // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
-  designTable(file, analyzeTdl(design.text, analysisOf(options)), tableName);
+  const analysis = analyzeTdl(design.text, analysisOf(options));
+  designTable(file, analysis, tableName);
+  // No run of a load no account serves: a declared rate (× --scale) or --rate beyond it is the input's mistake.
+  if (options.mode === "design") declaredRates(file, analysis, { table: tableName, scale: options.scale });
+  if (options.rate !== undefined) rateWithin("rate", options.rate);
   checkDesign({ design, analysis: analysisOf(options), mode: options.mode, mix: options.mix, batch: options.batch });
   // Locust must be there before an emulator or a table is started for it.
   const engine = chooseEngine(options.engine, options.workers);
