@@ -65,6 +65,17 @@ export function existingPath(p: string): void {
   }
 }
 
+/** A folder the command reads (an export's, a workspace): `PATH: no such file or folder`, or `PATH: cannot read (a file, not a folder)`. */
+export function existingFolder(p: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(p);
+  } catch (e) {
+    throw new InputError(unreadable(p, e));
+  }
+  if (!stat.isDirectory()) throw new InputError(`${p}: cannot read (a file, not a folder)`);
+}
+
 /** Every path given, checked before any is read: the first missing one is the mistake, and nothing is reported beside it. */
 export function existingPaths(paths: readonly string[]): void {
   for (const p of paths) existingPath(p);

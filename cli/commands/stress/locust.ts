@@ -14,7 +14,7 @@ import { readTextFile } from "../../files";
 import { analysisOf, choice, duration, integer, positive, text } from "../../options";
 import type { CliResult, Io } from "../../output";
 import { localEmulator, targetFromEnv } from "./target";
-import { declaredRates, rateWithin } from "../../validate";
+import { declaredRates, existingFolder, rateWithin } from "../../validate";
 import { analyzeTdl } from "@core";
 import { UsageError } from "@core/errors";
 import type { StressMode, StressReport } from "@protocol";
@@ -168,6 +168,7 @@ export async function exportForm(options: ExportValues, dir: string, io: Io): Pr
 }
 
 /** `tdl stress --ingest DIR`: the report (the caller prints it as a run's). */
-export function ingestForm(dir: string): Promise<StressReport> {
+export async function ingestForm(dir: string): Promise<StressReport> {
+  existingFolder(dir);
   return reportFromRecords(dir, readMeta(dir));
 }
