@@ -4,9 +4,9 @@
  * (the machine's basics and the run's TDL_* settings — not the caller's
  * variables, which may hold a connection string), watched for an early
  * exit, made to watch this process in turn (they end within 0.2 s of it,
- * even when it is killed with SIGKILL), and stopped by their PIDs: SIGTERM first (Locust stops its users
- * and the workers write their last records), SIGKILL for any still alive
- * a few seconds later.
+ * even when it is killed with SIGKILL), and stopped by their PIDs: SIGTERM
+ * first (Locust stops its users and the workers write their last records),
+ * SIGKILL for any still alive a few seconds later.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
