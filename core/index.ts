@@ -57,7 +57,15 @@ export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";
 
 // The services a design targets, and the options of an analysis.
-export { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isServiceName, MAX_RATE_PER_SECOND, profileFor, SERVICE_NAMES, SERVICES } from "./services";
+export {
+  AZURE_FORBIDDEN_KEY_TEXT,
+  azureForbiddenKeyChar,
+  isServiceName,
+  MAX_RATE_PER_SECOND,
+  profileFor,
+  SERVICE_NAMES,
+  SERVICES,
+} from "./services";
 export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 
 // The model of a table: properties, keys, facts.
