@@ -125,7 +125,7 @@ export type { RuleLevel } from "./options";
 export { padWidth, separatorBelow } from "./rules/fix-helpers";
 
 // What a design costs a month, per service profile.
-export { designCost, HOURS_PER_MONTH } from "./cost/estimate";
+export { designCost, HOURS_PER_MONTH, tablesWithErrors } from "./cost/estimate";
 export type { CostLine, ServiceEstimate, TableCost, CostOptions } from "./cost/estimate";
 export { priceOf, REDUNDANCIES, unitSize } from "./cost/prices";
 export type { Meter, PriceSheet, Redundancy } from "./cost/prices";

@@ -10,7 +10,7 @@
  */
 import * as path from "node:path";
 import { dollars, formatQuantity, listNames, plural } from "@core/text/words";
-import { analyzeTdl, designCost, tableAt, type Redundancy, type ServiceEstimate, type TableCost, type TdlAnalysis } from "@core";
+import { analyzeTdl, designCost, tablesWithErrors, type Redundancy, type ServiceEstimate, type TableCost, type TdlAnalysis } from "@core";
 import { refreshPrices, sheetFor, type SheetChoice } from "@runtime";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, flag, text } from "../options";
@@ -67,8 +67,7 @@ export const cost = command({
       }
     } else choice = sheetFor(options.region);
     const redundancy = options.redundancy.toUpperCase() as Redundancy;
-    const priced = (a: TdlAnalysis) =>
-      designCost(a, { prices: choice.sheet, redundancy, table: options.table }).filter((t) => !withErrors(a).tables.has(t.table));
+    const priced = (a: TdlAnalysis) => designCost(a, { prices: choice.sheet, redundancy, table: options.table });
     const tables = priced(analysis);
     const source = choice.sheet.source === "snapshot" ? "the snapshot shipped with tdl" : "Azure's Retail Prices API";
     if (choice.note) io.err(`tdl: ${choice.note}\n`);
@@ -94,9 +93,7 @@ export const cost = command({
 
 /** A design's errors, and the tables they are in (an error outside every table counts, but names none). */
 function withErrors(a: TdlAnalysis): { errors: number; tables: Set<string> } {
-  const errors = a.findings.filter((f) => f.severity === "error");
-  const tables = new Set(errors.map((f) => tableAt(a, f.start)?.table.name.text).filter((n): n is string => n !== undefined));
-  return { errors: errors.length, tables };
+  return { errors: a.findings.filter((f) => f.severity === "error").length, tables: tablesWithErrors(a) };
 }
 
 /** Each table's monthly figure per service in both designs, and the change; a table in one design only says so. */
