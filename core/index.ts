@@ -24,6 +24,7 @@ export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, 
 export type { Cond, Expr, KeyFunction, Member, Part, Table, WriteOp } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
+export { chunkStarts } from "./tdl/chunks";
 
 // The words of messages: counts, plurals, shares, durations, sizes, dollars, clipped text, characters by their code.
 export {
