@@ -123,7 +123,9 @@ test("tdl stress --engine locust killed with SIGKILL: its master and workers end
   }
   assert.equal(procs.length, 3, `a master and two workers: ${JSON.stringify(procs)}`);
   const folder = procs.map((p) => readlinkCwd(p.pid)).find(Boolean);
-  await new Promise((r) => setTimeout(r, 2000));
+  // Mid-run: both workers have begun their load (their records say so; a loaded machine takes seconds to start Python).
+  await startedWorkers(path.join(folder ?? "", "tdl-records"), 2);
+  await new Promise((r) => setTimeout(r, 1000));
   run.child.kill("SIGKILL");
   await run.exit;
   await new Promise((r) => setTimeout(r, 2000));
@@ -139,6 +141,17 @@ test("tdl stress --engine locust killed with SIGKILL: its master and workers end
   assert.match(r.stdout, new RegExp(`^  removed  ${table} \\(created \\d+ s ago on .* for by-seller\\.tdl, pid ${run.child.pid}\\)$`, "m"));
   assert.match(r.stdout, /^removed 1, kept 0$/m);
 });
+
+/** Waits (at most a minute) until `n` workers' records in `records` hold the start of their load. */
+async function startedWorkers(records: string, n: number): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const started = existsSync(records)
+      ? readdirSync(records).filter((f) => readFileSync(path.join(records, f), "utf8").includes('"start":')).length
+      : 0;
+    if (started >= n) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 function readlinkCwd(pid: number): string | undefined {
   try {
@@ -187,14 +200,7 @@ test("a Locust worker stops in the middle of the run: the verdict is INVALID and
     workers = locustOf(run.child.pid!).filter((p) => / --worker /.test(p.cmd));
   }
   // Stopped once both have begun their load (their records say so), a few seconds into it.
-  const records = path.join(readlinkCwd(workers[0]!.pid) ?? "", "tdl-records");
-  for (let i = 0; i < 600; i++) {
-    const started = existsSync(records)
-      ? readdirSync(records).filter((f) => readFileSync(path.join(records, f), "utf8").includes('"start":')).length
-      : 0;
-    if (started === 2) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await startedWorkers(path.join(readlinkCwd(workers[0]!.pid) ?? "", "tdl-records"), 2);
   await new Promise((r) => setTimeout(r, 3000));
   process.kill(workers[0]!.pid, "SIGSTOP");
   const { code } = await run.exit;
