@@ -9,6 +9,16 @@
  */
 
 /**
+ * A factor exactly as it was given, to six significant digits: `0.0063`
+ * is "0.0063" (formatCount would round it to "0.01"), `1` is "1". For
+ * scales a user typed (`--scale`) and the ones a run measured.
+ */
+export function formatFactor(k: number): string {
+  if (!Number.isFinite(k)) return formatCount(k);
+  return String(Number(k.toPrecision(6)));
+}
+
+/**
  * A figure as messages print it: thousands separators, and as many decimals
  * as its size needs — none from 100 or for a whole number, one from 1,
  * two below 1 ("12,345", "240", "12.5", "0.25"); "∞" when unbounded. From a

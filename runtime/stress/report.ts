@@ -5,6 +5,7 @@
  * how the run was scaled to the machine (emulator); and a verdict that
  * says whether a partition ran hot.
  */
+import { designCost, SNAPSHOT, type PriceSheet, type TdlAnalysis } from "@core";
 import { Metrics, round } from "./metrics";
 import { calibrationNote, verdictOf } from "./verdict";
 import { invalidHeadline, stallOf } from "./validity";
@@ -17,6 +18,7 @@ import {
   type OperationReport,
   type OpType,
   type PatternReport,
+  type ReportCost,
   type Skipped,
   type StressMode,
   type StressReport,
@@ -45,6 +47,8 @@ export function buildReport(args: {
   engine?: EngineInfo;
   /** Why the engine's measurement cannot be judged (a worker stopped), besides a stall the timeline shows. */
   invalid?: string[];
+  /** Design mode: the design's declared load, priced as `tdl cost` prices it. */
+  cost?: ReportCost;
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -111,9 +115,9 @@ export function buildReport(args: {
     verdict.headline = invalidHeadline(invalid);
     verdict.invalid = invalid.map((r) => `${r[0]!.toUpperCase()}${r.slice(1)}.`).join(" ");
   }
-  const notes = [
+  const details = [
     ...(verdict.invalid ? [`Invalid run: ${verdict.invalid}`] : []),
-    verdict.note,
+    ...(verdict.details ?? []),
     ...(calibration ? [calibration.note] : []),
     ...(args.notes ?? []),
   ];
@@ -125,32 +129,60 @@ export function buildReport(args: {
     durationMs,
     concurrency: args.concurrency,
     operations,
-    ...(args.mode === "design" && args.work ? { patterns: patternsOf(args.work, metrics, args.calibration?.scale ?? 1) } : {}),
+    ...(args.mode === "design" && args.work
+      ? { patterns: patternsOf(args.work, metrics, { scale: args.calibration?.scale ?? 1, seconds, perPattern503s: !args.engine }) }
+      : {}),
     ...(args.skipped?.length ? { skipped: args.skipped } : {}),
     partitions: all.slice(0, MAX_PARTITIONS),
     partitionCount: all.length,
     timeline,
-    verdict: { ...verdict, note: notes.join(" ") },
+    verdict: { ...verdict, details, note: details.join(" ") },
     ...(calibration ? { calibration } : {}),
     ...(args.pace ? { pace: args.pace } : {}),
     ...(args.stopped ? { stopped: args.stopped } : {}),
     ...(args.leftover ? { leftover: args.leftover } : {}),
     ...(args.engine ? { engine: args.engine } : {}),
+    ...(args.cost ? { cost: args.cost } : {}),
   };
 }
 
-function patternsOf(work: Work[], metrics: Metrics, scale: number): PatternReport[] {
+/**
+ * Each pattern's rates in the report's vocabulary (core/text/figures.ts):
+ * planned (the design's), offered (paced: × the scales), sent, served and
+ * throttled (per second of the run). `perPattern503s` is false when another
+ * engine measured the run without counting 503s per pattern.
+ */
+function patternsOf(work: Work[], metrics: Metrics, o: { scale: number; seconds: number; perPattern503s: boolean }): PatternReport[] {
   return work
     .filter((w) => w.source)
     .map((w) => {
       const counted = metrics.bySource.get(w.source!) ?? { calls: 0, failed: 0 };
+      const throttled = counted.throttled ?? (o.perPattern503s ? 0 : undefined);
       return {
         name: w.source!,
         op: w.op,
         ...(w.queryClass ? { queryClass: w.queryClass } : {}),
-        callsPerSecond: round(w.weight * scale, 2),
+        callsPerSecond: round(w.weight * o.scale, 2),
         calls: counted.calls,
         failed: counted.failed,
+        plannedPerSecond: round(w.planned ?? w.weight, 2),
+        sentPerSecond: round(counted.calls / o.seconds, 2),
+        servedPerSecond: round((counted.calls - counted.failed) / o.seconds, 2),
+        ...(throttled === undefined ? {} : { throttled, throttledPerSecond: round(throttled / o.seconds, 2) }),
       };
     });
+}
+
+/**
+ * The design table's declared load for a month on Table Storage, priced by
+ * `tdl cost`'s own function (designCost) with the same sheet, so the report
+ * and `tdl cost DESIGN --table T` print one figure.
+ */
+export function declaredCost(analysis: TdlAnalysis, table: string, prices: PriceSheet = SNAPSHOT): ReportCost {
+  const estimate = designCost(analysis, { prices, table, services: ["azure-table"] })[0]?.estimates[0];
+  return {
+    prices: { region: prices.region, date: prices.date },
+    designMonthlyUsd: estimate?.monthlyUsd ?? null,
+    ...(estimate?.transactionsPerMonth !== undefined ? { designTransactionsPerMonth: estimate.transactionsPerMonth } : {}),
+  };
 }
