@@ -10,6 +10,7 @@
 import * as fs from "node:fs";
 import { isatty } from "node:tty";
 import { pause } from "./files";
+import { terminalJson, terminalText } from "@core/text/words";
 
 export interface CliResult {
   stdout: string;
@@ -28,12 +29,18 @@ let stdoutFailure: string | undefined;
 /** stdout's reader has gone (EPIPE): the rest of the output is dropped quietly, as `head` expects. */
 let stdoutClosed = false;
 
-/** The process's own streams, written synchronously. */
+/**
+ * The process's own streams, written synchronously. Everything passes
+ * through `terminalText` (JSON through `terminalJson`, so it still parses
+ * to the same values): whatever came from outside — a log's URI, a table
+ * name, a service's message, an entity's value — reaches the terminal with
+ * its control characters shown by their code, never obeyed.
+ */
 export const processIo: Io = {
   out(text) {
     if (stdoutClosed || stdoutFailure !== undefined) return;
     try {
-      writeAll(1, text);
+      writeAll(1, /^\s*[[{]/.test(text) ? terminalJson(text) : terminalText(text));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       // A reader that went away (EPIPE), or a terminal that closed (EIO on a tty): nobody is left to read the rest.
@@ -43,7 +50,7 @@ export const processIo: Io = {
   },
   err(text) {
     try {
-      writeAll(2, text);
+      writeAll(2, terminalText(text));
     } catch {
       // stderr is where failures are told: when it cannot take them, there is nowhere left to say it.
     }

@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import {
   ANALYSIS_RECORDS,
+  MAX_RATE_PER_SECOND,
   parseFilter,
   profileFor,
   RULES,
@@ -18,7 +19,7 @@ import {
   type TdlAnalysis,
 } from "@core";
 import { describeError, InputError, UnavailableError } from "@core/errors";
-import { clip, listNames } from "@core/text/words";
+import { clip, formatCount, listNames } from "@core/text/words";
 import { endpointHost } from "@runtime";
 import { unreadable } from "./files";
 import { catalog } from "./catalog";
@@ -62,6 +63,17 @@ export function existingPath(p: string): void {
   } catch (e) {
     throw new InputError(unreadable(p, e));
   }
+}
+
+/** A folder the command reads (an export's, a workspace): `PATH: no such file or folder`, or `PATH: cannot read (a file, not a folder)`. */
+export function existingFolder(p: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(p);
+  } catch (e) {
+    throw new InputError(unreadable(p, e));
+  }
+  if (!stat.isDirectory()) throw new InputError(`${p}: cannot read (a file, not a folder)`);
 }
 
 /** Every path given, checked before any is read: the first missing one is the mistake, and nothing is reported beside it. */
@@ -160,4 +172,39 @@ export function caret(filter: string, start: number): string {
   const shown =
     (from > 0 ? "…" : "") + filter.slice(from, to).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·") + (to < filter.length ? "…" : "");
   return `  ${shown}\n  ${" ".repeat(start - from + (from > 0 ? 1 : 0))}^`;
+}
+
+/** The sentence of a rate beyond what any account serves: `WHAT: RATE is beyond what any account serves (at most N calls a second)`. */
+export function rateBeyond(what: string, rate: string): InputError {
+  return new InputError(`${what}: ${rate} is beyond what any account serves (at most ${formatCount(MAX_RATE_PER_SECOND)} calls a second)`);
+}
+
+/** A calls-per-second figure given on the command line (`--rate N`), within what any account serves. */
+export function rateWithin(option: string, perSecond: number): void {
+  if (!(perSecond <= MAX_RATE_PER_SECOND)) throw rateBeyond(`--${option}`, shownRate(perSecond));
+}
+
+/** A rate as a sentence shows it: grouped digits, or a power of ten past what digits make readable. */
+function shownRate(perSecond: number): string {
+  return `${perSecond < 1e15 ? formatCount(perSecond) : perSecond.toExponential(2).replace(/e\+?(-?\d+)$/, " × 10^$1")}/s`;
+}
+
+/**
+ * Every rate the design declares (of `table`, or of every table), times
+ * `scale` (`--scale K`), within what any account serves: checked before
+ * anything is priced or run, so no figure is made of an impossible load.
+ */
+export function declaredRates(file: string, analysis: TdlAnalysis, o: { table?: string; scale?: number } = {}): void {
+  const scale = o.scale ?? 1;
+  for (const tm of analysis.tables) {
+    if (o.table !== undefined && tm.table.name.text !== o.table) continue;
+    for (const a of tm.table.accesses) {
+      if (!a.rate || a.rate.perSecond * scale <= MAX_RATE_PER_SECOND) continue;
+      const op = a.kind === "write" ? a.op : a.kind;
+      throw rateBeyond(
+        `${file}: ${op} ${clip(a.name.text, 60)} of table ${tm.table.name.text}`,
+        `${shownRate(a.rate.perSecond)}${scale === 1 ? "" : ` × --scale ${scale}`}`,
+      );
+    }
+  }
 }

@@ -58,7 +58,15 @@ export { badge, summary } from "./odata/classes";
 export type { Classification, QueryClass } from "./odata/classes";
 
 // The services a design targets, and the options of an analysis.
-export { AZURE_FORBIDDEN_KEY_TEXT, azureForbiddenKeyChar, isServiceName, profileFor, SERVICE_NAMES, SERVICES } from "./services";
+export {
+  AZURE_FORBIDDEN_KEY_TEXT,
+  azureForbiddenKeyChar,
+  isServiceName,
+  MAX_RATE_PER_SECOND,
+  profileFor,
+  SERVICE_NAMES,
+  SERVICES,
+} from "./services";
 export type { ServiceLimits, ServiceName, ServiceProfile } from "./services";
 
 // The model of a table: properties, keys, facts.
@@ -118,7 +126,7 @@ export type { RuleLevel } from "./options";
 export { padWidth, separatorBelow } from "./rules/fix-helpers";
 
 // What a design costs a month, per service profile.
-export { designCost, HOURS_PER_MONTH } from "./cost/estimate";
+export { designCost, HOURS_PER_MONTH, tablesWithErrors } from "./cost/estimate";
 export { planMigration } from "./migrate/plan";
 export type { MigrationPlan, PlanOptions, PlannedRow, TablePlan } from "./migrate/plan";
 export { mapTables, exprProps } from "./migrate/mapping";

@@ -124,6 +124,15 @@ const TABLE = {
   },
 } satisfies Record<string, ServiceLimits>;
 
+/**
+ * The highest rate of calls a design, a `--rate` or a scaled rate may ask
+ * for: ten times the largest ceiling any profile's account publishes
+ * (Cosmos DB's 1,000,000 RU/s per account before a support request; Table
+ * Storage's is 20,000 entities/s). Beyond it no account serves the load,
+ * and a price or a run of it would be a figure of nothing.
+ */
+export const MAX_RATE_PER_SECOND = 10_000_000;
+
 /** A service a design may name: `service azure-table`, `--service tablestore`. */
 export type ServiceName = keyof typeof TABLE;
 

@@ -155,6 +155,11 @@ export interface Verdict {
   keyRangeEndEntitiesPerSecond: number;
   /** Why it is hot, when it is. */
   reason?: "throttled" | "hottest-partition" | "append-only";
+  /**
+   * Set when the run cannot be judged (the service stalled, a Locust worker stopped): why, in sentences. The
+   * headline then starts with INVALID, the CLI exits 1, and neither OK nor HOT is said of the design.
+   */
+  invalid?: string;
 }
 
 /** A table the run could not delete. */

@@ -9,14 +9,14 @@
  * with the same sheet and puts each table's monthly figures side by side.
  */
 import * as path from "node:path";
-import { dollars, formatQuantity, plural } from "@core/text/words";
-import { analyzeTdl, designCost, type Redundancy, type ServiceEstimate, type TableCost } from "@core";
+import { dollars, formatQuantity, listNames, plural } from "@core/text/words";
+import { analyzeTdl, designCost, tablesWithErrors, type Redundancy, type ServiceEstimate, type TableCost, type TdlAnalysis } from "@core";
 import { refreshPrices, sheetFor, type SheetChoice } from "@runtime";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, flag, text } from "../options";
 import { readTextFile } from "../files";
 import { EXIT } from "../failure";
-import { designTable } from "../validate";
+import { declaredRates, designTable } from "../validate";
 
 export const cost = command({
   name: "cost",
@@ -39,11 +39,21 @@ export const cost = command({
     const analysis = analyzeTdl(text, analysisOf(options));
     // Names and paths are checked before the Retail Prices API is asked: --table is a table of the design (or of --against's).
     const againstText = options.against === undefined ? undefined : readTextFile(options.against);
-    const inAgainst =
-      options.table !== undefined &&
-      againstText !== undefined &&
-      analyzeTdl(againstText, analysisOf(options)).tables.some((t) => t.table.name.text === options.table);
+    const againstAnalysis = againstText === undefined ? undefined : analyzeTdl(againstText, analysisOf(options));
+    const inAgainst = options.table !== undefined && !!againstAnalysis?.tables.some((t) => t.table.name.text === options.table);
     if (options.table !== undefined && !inAgainst) designTable(design, analysis, options.table);
+    // No price of a load no account serves ($∞, or JSON's null): the rate is the design's mistake.
+    declaredRates(design, analysis, { table: options.table });
+    if (againstAnalysis) declaredRates(options.against!, againstAnalysis, { table: options.table });
+    // Said before any price: a table with errors is left out of what follows.
+    const broken = [
+      { file: design, ...withErrors(analysis) },
+      ...(againstAnalysis ? [{ file: options.against!, ...withErrors(againstAnalysis) }] : []),
+    ].filter((d) => d.errors);
+    for (const d of broken)
+      io.err(
+        `tdl: ${d.file} has ${plural(d.errors, "error")}: tables with errors are not priced${d.tables.size ? ` (${listNames([...d.tables], 12)})` : ""}; tdl check ${d.file} shows them\n`,
+      );
     let choice: SheetChoice;
     if (options["refresh-prices"]) {
       try {
@@ -57,8 +67,8 @@ export const cost = command({
       }
     } else choice = sheetFor(options.region);
     const redundancy = options.redundancy.toUpperCase() as Redundancy;
-    const tables = designCost(analysis, { prices: choice.sheet, redundancy, table: options.table });
-    const errors = analysis.findings.filter((f) => f.severity === "error").length;
+    const priced = (a: TdlAnalysis) => designCost(a, { prices: choice.sheet, redundancy, table: options.table });
+    const tables = priced(analysis);
     const source = choice.sheet.source === "snapshot" ? "the snapshot shipped with tdl" : "Azure's Retail Prices API";
     if (choice.note) io.err(`tdl: ${choice.note}\n`);
     const prices = {
@@ -68,7 +78,7 @@ export const cost = command({
       redundancy,
       ...(choice.note ? { note: choice.note } : {}),
     };
-    const other = options.against === undefined ? undefined : priced(options.against);
+    const other = againstAnalysis && { tables: priced(againstAnalysis) };
     const header = `prices of ${choice.sheet.region} on ${choice.sheet.date} (${source}), US dollars a month at the declared peak rates\n\n`;
     const stdout =
       options.format === "json"
@@ -77,25 +87,14 @@ export const cost = command({
         : other
           ? `${header}${sideBySide(design, tables, options.against!, other.tables)}`
           : `${header}${tables.map(tableText).join("\n")}`;
-    const broken = [{ file: design, errors }, ...(other ? [{ file: options.against!, errors: other.errors }] : [])].filter((d) => d.errors);
-    return {
-      stdout,
-      stderr: broken
-        .map((d) => `tdl: ${d.file} has ${plural(d.errors, "error")}: tables with errors are not priced (tdl check ${d.file})\n`)
-        .join(""),
-      exitCode: broken.length ? EXIT.findings : EXIT.clean,
-    };
-
-    /** A design priced with the same sheet, redundancy and table choice. */
-    function priced(file: string): { tables: TableCost[]; errors: number } {
-      const a = analyzeTdl(readTextFile(file), analysisOf(options));
-      return {
-        tables: designCost(a, { prices: choice.sheet, redundancy, table: options.table }),
-        errors: a.findings.filter((f) => f.severity === "error").length,
-      };
-    }
+    return { stdout, stderr: "", exitCode: broken.length ? EXIT.findings : EXIT.clean };
   },
 });
+
+/** A design's errors, and the tables they are in (an error outside every table counts, but names none). */
+function withErrors(a: TdlAnalysis): { errors: number; tables: Set<string> } {
+  return { errors: a.findings.filter((f) => f.severity === "error").length, tables: tablesWithErrors(a) };
+}
 
 /** Each table's monthly figure per service in both designs, and the change; a table in one design only says so. */
 function sideBySide(leftFile: string, left: TableCost[], rightFile: string, right: TableCost[]): string {

@@ -12,7 +12,7 @@ import { choice, flag, integer, text } from "../options";
 import { EXIT } from "../failure";
 import { ACCOUNT_OPTIONS, JOB_SESSION, ONE_ACCOUNT, sessionOf } from "../account";
 import { count, interruptible, PACE_OPTIONS, paceOf, retryLine, throttled } from "../jobs";
-import { existingPath, tableName } from "../validate";
+import { existingFolder, tableName } from "../validate";
 
 /** The entities of the export in `dir` (its manifest was checked by the import). */
 const manifestCount = (dir: string) => loadManifest(dir)?.count ?? 0;
@@ -49,7 +49,7 @@ export const importCommand = command({
   async run({ positionals, options }, io) {
     const dir = positionals[0];
     const { table, concurrency, service } = options;
-    existingPath(dir);
+    existingFolder(dir);
     tableName("table", table!, service);
     const session = sessionOf(options, JOB_SESSION);
     const job = interruptible(io, `run the same command again to resume`);

@@ -8,7 +8,7 @@ import { UsageError } from "@core/errors";
 import { workspaceConnections } from "@agent-tools";
 import { command } from "../command";
 import { flag, text } from "../options";
-import { existingPath } from "../validate";
+import { existingFolder, existingPath } from "../validate";
 import { serveStdio } from "./mcp/server";
 import { EXIT } from "../failure";
 
@@ -25,7 +25,7 @@ export const mcp = command({
   },
   async run({ options }, io) {
     // A folder or a connections file that is not there is said as every command says it, before the server starts.
-    if (options.workspace !== undefined) existingPath(options.workspace);
+    if (options.workspace !== undefined) existingFolder(options.workspace);
     if (options.connections !== undefined) existingPath(options.connections);
     const workspace = path.resolve(options.workspace ?? ".");
     if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);

@@ -38,7 +38,7 @@ import { localEmulator, targetFromEnv, type StressTarget } from "./stress/target
 import { HURRY_DELETE_MS, StressInterrupts } from "./stress/signals";
 import { summary } from "./stress/summary";
 import { LOCUST_FORMS, LOCUST_OPTIONS, exportForm, ingestForm } from "./stress/locust";
-import { designTable } from "../validate";
+import { declaredRates, designTable, rateWithin } from "../validate";
 import { formatCount } from "@core/text/words";
 
 const MODES = ["single-partition", "spread", "design"] as const satisfies readonly StressMode[];
@@ -98,7 +98,8 @@ export const stress = command({
   summary: "Stress-test a design's partitions in a fresh, marked stress… table, always deleted afterwards; print a summary",
   description:
     "The JSON report comes with --format json or into --report FILE. On the emulator, a short probe first measures what this machine serves and scales Azure's targets and the design's rates to it (or by --emulator-scale K). A non-emulator endpoint needs --yes-real-account. Ctrl+C cancels (the table is still deleted); a second Ctrl+C waits at most 10 s for the deletion; a third exits at once, naming the table.",
-  exits: "0 done; 1 the run failed, was cancelled or a table could not be deleted; 2 bad usage",
+  exits:
+    "0 done; 1 the run failed, was cancelled, is invalid (the service stalled or a Locust worker stopped: nothing to judge by) or a table could not be deleted; 2 bad usage",
   options: OPTIONS,
   required: ["design", "table"],
   oneOf: [{ options: ["emulator", "connection-string-env"], what: "target" }],
@@ -173,7 +174,11 @@ async function run(options: StressValues, io: Io): Promise<CliResult> {
   const design = { text: readTextFile(file), file, table: tableName };
   // Checked before an emulator starts, so a bad variable, table or design costs nothing.
   const account = envVar !== undefined ? targetFromEnv(envVar) : undefined;
-  designTable(file, analyzeTdl(design.text, analysisOf(options)), tableName);
+  const analysis = analyzeTdl(design.text, analysisOf(options));
+  designTable(file, analysis, tableName);
+  // No run of a load no account serves: a declared rate (× --scale) or --rate beyond it is the input's mistake.
+  if (options.mode === "design") declaredRates(file, analysis, { table: tableName, scale: options.scale });
+  if (options.rate !== undefined) rateWithin("rate", options.rate);
   checkDesign({ design, analysis: analysisOf(options), mode: options.mode, mix: options.mix, batch: options.batch });
   // Locust must be there before an emulator or a table is started for it.
   const engine = chooseEngine(options.engine, options.workers);
@@ -300,8 +305,14 @@ function phaseLine(
  */
 function output(report: StressReport, file: string | undefined, format: string, withStopped = true): CliResult {
   const json = JSON.stringify(report, null, 2) + "\n";
-  const exitCode = report.stopped ? EXIT.failed : EXIT.clean;
-  const stderr = report.stopped && withStopped ? `tdl: stopped: ${report.stopped}\n` : "";
+  // An invalid run (the service stalled, a worker stopped) measured nothing to judge by: not a clean exit.
+  const exitCode = report.stopped || report.verdict.invalid ? EXIT.failed : EXIT.clean;
+  const stderr =
+    report.stopped && withStopped
+      ? `tdl: stopped: ${report.stopped}\n`
+      : report.verdict.invalid
+        ? `tdl: the run is invalid: ${report.verdict.invalid}\n`
+        : "";
   if (file) {
     try {
       fs.writeFileSync(file, json);

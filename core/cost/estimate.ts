@@ -22,7 +22,7 @@
  * docs/cost.md works one example out by hand; the tests check these figures
  * against it.
  */
-import type { TdlAnalysis } from "../analysis/analyze";
+import { tableAt, type TdlAnalysis } from "../analysis/analyze";
 import { tableFacts } from "../model/facts";
 import { formatCount } from "../text/words";
 import { ServiceName, SERVICES } from "../services";
@@ -76,11 +76,23 @@ export interface CostOptions {
   table?: string;
 }
 
-/** The monthly cost of each table of a design on each service profile. */
+/** The tables of a design that hold an error: not priced, by `tdl cost`, the agent tools and the editor alike. */
+export function tablesWithErrors(analysis: TdlAnalysis): Set<string> {
+  const names = new Set<string>();
+  for (const f of analysis.findings) {
+    if (f.severity !== "error") continue;
+    const tm = tableAt(analysis, f.start);
+    if (tm) names.add(tm.table.name.text);
+  }
+  return names;
+}
+
+/** The monthly cost of each table of a design on each service profile; a table with errors is not priced. */
 export function designCost(analysis: TdlAnalysis, o: CostOptions): TableCost[] {
   const services = o.services ?? (["azure-table", "cosmos-table", "tablestore"] as const);
+  const broken = tablesWithErrors(analysis);
   return analysis.tables
-    .filter((tm) => tm.checked && (o.table === undefined || tm.table.name.text === o.table))
+    .filter((tm) => tm.checked && (o.table === undefined || tm.table.name.text === o.table) && !broken.has(tm.table.name.text))
     .map((tm) => {
       const facts = tableFacts(tm.table, tm.props);
       const usages = services.map((s) => [s, tableUsage(tm.table.name.text, facts, SERVICES[s])] as const);

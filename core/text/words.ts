@@ -153,12 +153,25 @@ export function listNames(names: readonly string[], max = 8): string {
 
 /**
  * Whether a reader could not see the character in a message: control
- * characters (C0, DEL, C1), lone surrogates, the byte-order mark and the
- * line and paragraph separators.
+ * characters (C0, DEL, C1), lone surrogates, the byte-order mark, the
+ * line and paragraph separators, and the marks, embeddings, overrides and
+ * isolates that reorder bidirectional text (a U+202E makes `abc` read `cba`).
  */
 export function isInvisible(codePoint: number): boolean {
   const c = codePoint;
-  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff) || c === 0xfeff || c === 0x2028 || c === 0x2029;
+  return (
+    c < 0x20 ||
+    (c >= 0x7f && c <= 0x9f) ||
+    (c >= 0xd800 && c <= 0xdfff) ||
+    c === 0xfeff ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x061c ||
+    c === 0x200e ||
+    c === 0x200f ||
+    (c >= 0x202a && c <= 0x202e) ||
+    (c >= 0x2066 && c <= 0x2069)
+  );
 }
 
 /** A character's code as Unicode writes it: `U+0009`, `U+1F600` (uppercase, at least four digits). */
@@ -181,6 +194,44 @@ export function showInvisibles(text: string): string {
   }
   return out;
 }
+
+/**
+ * Text for a terminal, whatever of it came from outside (a log's request
+ * URI, a table name, a service's error message, an entity's value): every
+ * character a reader could not see is written as its code — an escape
+ * sequence cannot clear the screen or colour it, a carriage return cannot
+ * forge a line, an override cannot reorder one — except the line ends and
+ * tabs of the text's own layout, and a carriage return that starts it (a
+ * progress line redrawn in place). The CLI's streams pass everything
+ * through it (cli/output.ts).
+ */
+export function terminalText(text: string): string {
+  if (!INVISIBLE.test(text)) return text;
+  const lead = text.startsWith("\r") ? "\r" : "";
+  return (
+    lead + text.slice(lead.length).replace(INVISIBLE_ALL, (ch) => (ch === "\n" || ch === "\t" ? ch : codePointLabel(ch.codePointAt(0)!)))
+  );
+}
+
+/**
+ * JSON for a terminal: the same characters as `terminalText` escaped as
+ * JSON writes them (`\u202e`), so the document still parses to the same
+ * values. JSON.stringify leaves the line ends between members and escapes
+ * C0 characters itself; this catches what it leaves raw (C1, the bidi
+ * controls, the separators).
+ */
+export function terminalJson(text: string): string {
+  if (!INVISIBLE.test(text)) return text;
+  return text.replace(INVISIBLE_ALL, (ch) =>
+    ch === "\n" || ch === "\t" ? ch : [...ch].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+  );
+}
+
+/** The characters `isInvisible` names, as a pattern (one code point at a time; a lone surrogate too). */
+const INVISIBLE_SOURCE =
+  "[\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff\\ufeff\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]";
+const INVISIBLE = new RegExp(INVISIBLE_SOURCE, "u");
+const INVISIBLE_ALL = new RegExp(INVISIBLE_SOURCE, "gu");
 
 /** Source text quoted in a message: clipped (`clip`), then its invisible characters shown by their code. */
 export function clipVisible(text: string, max = 40): string {

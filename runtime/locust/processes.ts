@@ -3,9 +3,10 @@
  * the install line when missing), started with an environment of their own
  * (the machine's basics and the run's TDL_* settings — not the caller's
  * variables, which may hold a connection string), watched for an early
- * exit, and stopped by their PIDs: SIGTERM first (Locust stops its users
- * and the workers write their last records), SIGKILL for any still alive
- * a few seconds later.
+ * exit, made to watch this process in turn (they end within 0.2 s of it,
+ * even when it is killed with SIGKILL), and stopped by their PIDs: SIGTERM
+ * first (Locust stops its users and the workers write their last records),
+ * SIGKILL for any still alive a few seconds later.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
@@ -66,7 +67,15 @@ export class LocustProcesses {
   ) {}
 
   spawn(name: string, cmd: string, args: string[], cwd: string, env: Record<string, string>): void {
-    const child = spawn(cmd, args, { cwd, env: childEnv(env), stdio: ["ignore", "ignore", "pipe"] });
+    // Its stdin is a pipe this process holds and never writes: when this process ends, however it ends (SIGKILL
+    // included, where no handler runs), the pipe's end of file tells the child to end too (watch_parent in
+    // tdl_locust.py), and TDL_PARENT_PID lets it also watch for being handed to another parent.
+    const child = spawn(cmd, args, {
+      cwd,
+      env: childEnv({ ...env, TDL_PARENT_PID: String(process.pid), TDL_PARENT_PIPE: "1", TDL_RUN_DIR: cwd }),
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    child.stdin?.on("error", () => undefined);
     const p: Proc = { name, child, tail: [] };
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (d: string) => {

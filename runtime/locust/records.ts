@@ -46,10 +46,12 @@ export interface RecordsRead {
   files: number;
   skippedLines: number;
   notes: string[];
+  /** Workers that began their load and never recorded its end (stopped, killed, cut off), in sentences. */
+  invalid: string[];
 }
 
-/** Reads every worker's records in `dir` into `metrics` (started at 0). */
-export async function absorbRecords(dir: string, metrics: Metrics): Promise<RecordsRead> {
+/** Reads every worker's records in `dir` into `metrics` (started at 0); `workers`, when known, is how many should have run. */
+export async function absorbRecords(dir: string, metrics: Metrics, workers?: number): Promise<RecordsRead> {
   const files = recordFiles(dir);
   if (!files.length) throw new InputError(`${dir} holds no worker records (${RECORDS_DIR}/*.jsonl): the run wrote none`);
   const lines: Line[] = [];
@@ -87,7 +89,47 @@ export async function absorbRecords(dir: string, metrics: Metrics): Promise<Reco
     notes.push(
       `The Locust workers could not keep the pace: ${formatCount(pace.dropped)} of ${formatCount(pace.sent + pace.dropped)} calls could not start on time, so the load was lighter than planned.`,
     );
-  return { durationMs: Math.max(1, (end - t0) * 1000), pace, files: files.length, skippedLines: skipped, notes };
+  return {
+    durationMs: Math.max(1, (end - t0) * 1000),
+    pace,
+    files: files.length,
+    skippedLines: skipped,
+    notes,
+    invalid: unfinished(lines, t0, end, workers),
+  };
+}
+
+/**
+ * The workers whose records hold a start and no stop: each stopped sending
+ * at its last recorded second, and the load after it was not the plan's.
+ */
+function unfinished(lines: Line[], t0: number, end: number, workers?: number): string[] {
+  const started = new Set<string>();
+  const stopped = new Set<string>();
+  const last = new Map<string, number>();
+  for (const l of lines) {
+    const w = typeof l.w === "string" ? l.w : undefined;
+    if (w === undefined) continue;
+    if (typeof l.start === "number") started.add(w);
+    if (typeof l.stop === "number") stopped.add(w);
+    if (typeof l.t === "number") last.set(w, Math.max(last.get(w) ?? l.t, l.t));
+  }
+  const total = Math.max(1, Math.round(end - t0));
+  const missing =
+    workers !== undefined && started.size < workers
+      ? [`only ${started.size} of ${plural(workers, "Locust worker")} began the load (the others stopped before it)`]
+      : [];
+  return missing.concat(
+    [...started]
+      .filter((w) => !stopped.has(w))
+      .sort()
+      .map((w) => {
+        const t = last.get(w);
+        const at =
+          t === undefined ? "before its first second" : `after second ${Math.min(total, Math.max(1, Math.round(t + 1 - t0)))} of ${total}`;
+        return `Locust worker ${w} stopped sending ${at} (its records end without the end of its run)`;
+      }),
+  );
 }
 
 function absorbLines(lines: Line[], metrics: Metrics, t0: number): void {
@@ -132,7 +174,7 @@ function absorbLines(lines: Line[], metrics: Metrics, t0: number): void {
 /** The report of the records in `dir` (`tdl stress --ingest`), measured for the run `meta` describes. */
 export async function reportFromRecords(dir: string, meta: RunMeta): Promise<StressReport> {
   const metrics = new Metrics(0);
-  const read = await absorbRecords(dir, metrics);
+  const read = await absorbRecords(dir, metrics, meta.workers);
   return buildReport({
     metrics,
     durationMs: read.durationMs,
@@ -148,5 +190,6 @@ export async function reportFromRecords(dir: string, meta: RunMeta): Promise<Str
     skipped: meta.skipped,
     pace: read.pace,
     engine: { name: "locust", workers: meta.workers, records: read.files, skippedLines: read.skippedLines },
+    invalid: read.invalid,
   });
 }

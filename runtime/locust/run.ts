@@ -186,12 +186,13 @@ export class LocustLoad implements ExternalLoad {
       // Cancelled before any worker began: nothing was measured, and that is no failure.
       if (ctx.signal?.aborted && !recordFiles(dir).some((f) => readFileSync(f, "utf8").includes('"start":')))
         return { durationMs: 0, notes: [], engine: { name: "locust", workers: o.workers, records: 0, skippedLines: 0 } };
-      const read = await absorbRecords(dir, ctx.metrics);
+      const read = await absorbRecords(dir, ctx.metrics, o.workers);
       return {
         durationMs: Math.min(read.durationMs, o.durationMs + (o.drainMs ?? 2000)),
         pace: read.pace,
         notes: read.notes,
         engine: { name: "locust", workers: o.workers, records: read.files, skippedLines: read.skippedLines },
+        invalid: read.invalid,
       };
     } catch (e) {
       await procs.stop();

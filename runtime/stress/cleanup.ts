@@ -12,6 +12,7 @@ import { withDeadline } from "../net/deadline";
 import { deleteWithBackoff } from "./lifecycle";
 import { activeTables, MARKER_PARTITION, MARKER_ROW, MarkerInfo, parseMarker, STRESS_PREFIX } from "./marker";
 import { ErrorLike, errorCode } from "../net/retry";
+import { InputError } from "@core/errors";
 
 export interface LeftoverTable {
   table: string;
@@ -38,6 +39,10 @@ export async function findLeftovers(clients: ClientPair, endpoint: string, o: Cl
     for await (const t of clients.service.listTables({ abortSignal, queryOptions: { filter } }))
       if (t.name?.startsWith(STRESS_PREFIX)) out.push(t.name);
     return out.sort();
+  }).catch((e: unknown) => {
+    // Listing the tables is not found only when the endpoint serves no such account: the connection string's mistake.
+    if ((e as ErrorLike).statusCode === 404) throw new InputError(noAccount(endpoint));
+    throw e;
   });
   const found: LeftoverTable[] = [];
   for (const table of names) {
@@ -78,6 +83,13 @@ export async function removeLeftovers(
     out.push({ table: t.table, removed: outcome.deleted, reason: outcome.reason });
   }
   return out;
+}
+
+/** What a 404 to listing the tables means: the account the endpoint names is not served there. */
+function noAccount(endpoint: string): string {
+  const segment = /^https?:\/\/[^/]+\/([^/?]+)/.exec(endpoint)?.[1];
+  const name = segment ?? /^https?:\/\/([^.]+)\./.exec(endpoint)?.[1];
+  return `no account${name ? ` '${name}'` : ""} here (check the connection string's AccountName and TableEndpoint)`;
 }
 
 /** One line about a table: its age, host and design when marked. */

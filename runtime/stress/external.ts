@@ -26,6 +26,8 @@ export interface ExternalOutcome {
   pace?: { callsPerSecond: number; sent: number; dropped: number };
   notes: string[];
   engine: EngineInfo;
+  /** Why the measurement cannot be judged (a worker stopped sending), when it cannot. */
+  invalid?: string[];
 }
 
 /** An engine that sends the load in place of the built-in one. */

@@ -8,6 +8,7 @@
 import { designCost, SNAPSHOT, type PriceSheet, type TdlAnalysis } from "@core";
 import { Metrics, round } from "./metrics";
 import { calibrationNote, verdictOf } from "./verdict";
+import { invalidHeadline, stallOf } from "./validity";
 import type { Work } from "./workload";
 import {
   OP_TYPES,
@@ -44,6 +45,8 @@ export function buildReport(args: {
   pace?: { callsPerSecond: number; sent: number; dropped: number };
   /** Set when Locust workers measured the run. */
   engine?: EngineInfo;
+  /** Why the engine's measurement cannot be judged (a worker stopped), besides a stall the timeline shows. */
+  invalid?: string[];
   /** Design mode: the design's declared load, priced as `tdl cost` prices it. */
   cost?: ReportCost;
 }): StressReport {
@@ -104,7 +107,20 @@ export function buildReport(args: {
     .filter((w) => w.source)
     .map((w) => ({ source: w.source!, perSecond: w.weight * (w.op === "insert" || w.op === "update" || w.op === "delete" ? w.batch : 1) }));
   const calibration = args.calibration && { ...args.calibration, note: calibrationNote(args.calibration, rates) };
-  const details = [...(verdict.details ?? []), ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
+  const timeline = metrics.timeline(durationMs);
+  // A run that stopped early says so in `stopped`; one that ran its course may still have measured nothing to judge.
+  const stall = args.stopped ? undefined : stallOf(timeline, durationMs, args.mode, args.pace?.callsPerSecond);
+  const invalid = [...(args.invalid ?? []), ...(stall ? [stall] : [])];
+  if (invalid.length) {
+    verdict.headline = invalidHeadline(invalid);
+    verdict.invalid = invalid.map((r) => `${r[0]!.toUpperCase()}${r.slice(1)}.`).join(" ");
+  }
+  const details = [
+    ...(verdict.invalid ? [`Invalid run: ${verdict.invalid}`] : []),
+    ...(verdict.details ?? []),
+    ...(calibration ? [calibration.note] : []),
+    ...(args.notes ?? []),
+  ];
   return {
     target: args.target,
     table: args.table,
@@ -119,7 +135,7 @@ export function buildReport(args: {
     ...(args.skipped?.length ? { skipped: args.skipped } : {}),
     partitions: all.slice(0, MAX_PARTITIONS),
     partitionCount: all.length,
-    timeline: metrics.timeline(durationMs),
+    timeline,
     verdict: { ...verdict, details, note: details.join(" ") },
     ...(calibration ? { calibration } : {}),
     ...(args.pace ? { pace: args.pace } : {}),

@@ -50,6 +50,43 @@ test("a design with errors: its tables are not priced, exit 1", () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+test("a table with errors is said to be left out before any price, and is not priced; the tables without errors are", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tdl-cost-mixed-"));
+  const design = path.join(dir, "mixed.tdl");
+  writeFileSync(
+    design,
+    "table Broken {\n  A: string\n  partitionKey = Nope\n  rowKey = A\n  insert Add 10/s\n}\n\ntable Fine {\n  A: string\n  partitionKey = A\n  rowKey = A\n  insert Add 10/s\n}\n",
+  );
+  // Both streams into one, in the order they were written.
+  const r = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI}" cost "${design}" 2>&1`], { env, encoding: "utf8" });
+  assert.equal(r.status, 1);
+  assert.match(
+    r.stdout,
+    new RegExp(
+      `^tdl: ${design.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} has 1 error: tables with errors are not priced \\(Broken\\); tdl check .* shows them\nprices of eastus`,
+    ),
+  );
+  assert.match(r.stdout, /\nFine\n {2}azure-table/);
+  assert.doesNotMatch(r.stdout, /\nBroken\n/);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("a rate no account serves is refused with the limit, before any price: exit 2, never $∞ or JSON null", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tdl-cost-rate-"));
+  const design = path.join(dir, "huge.tdl");
+  writeFileSync(design, `table Events {\n  Id: guid\n  partitionKey = Id\n  rowKey = Id\n  insert Add ${"1" + "0".repeat(299)}/s\n}\n`);
+  for (const format of ["text", "json"]) {
+    const r = tdl(design, "--format", format);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(
+      r.stderr,
+      `tdl: ${design}: insert Add of table Events: 1.00 × 10^299/s is beyond what any account serves (at most 10,000,000 calls a second)\n`,
+    );
+    assert.equal(r.stdout, "");
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
 test("--against prices a design and its batched version side by side: the batches cut the transactions a hundredfold", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tdl-cost-against-"));
   const single = path.join(dir, "single.tdl");

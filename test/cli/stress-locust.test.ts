@@ -191,6 +191,24 @@ test("--ingest DIR reads the workers' records into the report, without a target"
     text.stdout,
     /^design on account · design table PurchasesBySeller · 2\.5 s at concurrency 16 · stress table stress0123456789 · Locust, 2 workers\n/,
   );
+  // A worker whose records never say its run ended stopped sending: nothing to judge the design by.
+  writeFileSync(
+    path.join(dir, "tdl-records", "vm-2.jsonl"),
+    RECORDS["vm-2.jsonl"]
+      .filter((l) => typeof l !== "string" && !("stop" in l))
+      .map((l) => JSON.stringify(l))
+      .join("\n") + "\n",
+  );
+  const cut = tdl(["--ingest", dir]);
+  assert.equal(cut.code, 1, cut.stderr);
+  assert.match(
+    cut.stdout,
+    /^verdict: INVALID: Locust worker vm-2 stopped sending after second 2 of 2 \(its records end without the end of its run\); nothing to judge the design by: run it again$/m,
+  );
+  assert.equal(
+    cut.stderr,
+    "tdl: the run is invalid: Locust worker vm-2 stopped sending after second 2 of 2 (its records end without the end of its run).\n",
+  );
   const missing = tdl(["--ingest", temp()]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /has no run\.json: it is not a folder written by tdl stress --export locust/);

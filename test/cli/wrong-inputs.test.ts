@@ -47,6 +47,17 @@ writeFileSync(
   ].join("\r\n"),
 );
 mkdirSync(path.join(dir, "export"));
+writeFileSync(
+  path.join(dir, "huge.tdl"),
+  `table Orders {
+  Customer: string(20) charset "a-z"
+  Id: int(0..99999)
+  partitionKey = Customer
+  rowKey = pad(Id, 5)
+  insert Place 50M/s
+}
+`,
+);
 
 /** Nothing listens on port 9 (discard): a command that talked to the service would fail with "nothing answers". */
 const NOWHERE =
@@ -165,6 +176,58 @@ const MISTAKES: readonly Mistake[] = [
     runs: [
       ["classify", "Status eq"],
       ["delete", "--table", "Orders", "--filter", "Status eq", "--yes", ...ACCOUNT],
+    ],
+  },
+  {
+    mistake: "a file where a folder is needed",
+    says: "tdl: shop.tdl: cannot read (a file, not a folder)",
+    runs: [
+      ["import", "shop.tdl", "--table", "Orders", ...ACCOUNT],
+      ["stress", "--ingest", "shop.tdl"],
+      ["mcp", "--workspace", "shop.tdl"],
+    ],
+  },
+  {
+    mistake: "a folder where a file is needed",
+    says: "tdl: export: cannot read (a folder, not a file)",
+    runs: [
+      ["codegen", "export"],
+      ["cost", "export"],
+      ["cost", "shop.tdl", "--against", "export"],
+      ["classify", "Status eq 'a'", "--design", "export", "--table", "Orders"],
+      ["stress", "--design", "export", "--table", "Orders", "--emulator"],
+      ["heatmap", "--logs", "logs.csv", "--design", "export"],
+    ],
+  },
+  {
+    mistake: "a connection string variable that is not set",
+    says: "tdl: the environment variable TDL_NOT_SET is not set",
+    runs: [
+      ["export", "--table", "Orders", "--out", "out", "--connection-string-env", "TDL_NOT_SET"],
+      ["import", "export", "--table", "Orders", "--connection-string-env", "TDL_NOT_SET"],
+      ["copy", "--table", "Orders", "--to-table", "Copied", "--dir", "work", "--connection-string-env", "TDL_NOT_SET"],
+      ["delete", "--table", "Orders", "--partition", "a", "--yes", "--connection-string-env", "TDL_NOT_SET"],
+      ["infer", "--table", "Orders", "--connection-string-env", "TDL_NOT_SET"],
+      ["stress", "--design", "shop.tdl", "--table", "Orders", "--connection-string-env", "TDL_NOT_SET"],
+      ["stress", "--cleanup", "--connection-string-env", "TDL_NOT_SET"],
+    ],
+  },
+  {
+    mistake: "a declared rate no account serves",
+    says: "tdl: huge.tdl: insert Place of table Orders: 50,000,000/s is beyond what any account serves (at most 10,000,000 calls a second)",
+    runs: [
+      ["cost", "huge.tdl"],
+      ["cost", "shop.tdl", "--against", "huge.tdl"],
+      ["stress", "--design", "huge.tdl", "--table", "Orders", "--emulator", "--mode", "design"],
+      ["stress", "--export", "locust", "out", "--design", "huge.tdl", "--table", "Orders", "--emulator", "--mode", "design"],
+    ],
+  },
+  {
+    mistake: "a rate asked for that no account serves",
+    says: "tdl: --rate: 20,000,000/s is beyond what any account serves (at most 10,000,000 calls a second)",
+    runs: [
+      ["stress", "--design", "shop.tdl", "--table", "Orders", "--emulator", "--engine", "locust", "--rate", "2e7"],
+      ["stress", "--export", "locust", "out", "--design", "shop.tdl", "--table", "Orders", "--emulator", "--rate", "2e7"],
     ],
   },
   {

@@ -14,6 +14,8 @@ import { readTextFile } from "../../files";
 import { analysisOf, choice, duration, integer, positive, text } from "../../options";
 import type { CliResult, Io } from "../../output";
 import { localEmulator, targetFromEnv } from "./target";
+import { declaredRates, existingFolder, rateWithin } from "../../validate";
+import { analyzeTdl } from "@core";
 import { UsageError } from "@core/errors";
 import type { StressMode, StressReport } from "@protocol";
 import { formatCount, plural } from "@core/text/words";
@@ -123,6 +125,8 @@ export async function exportForm(options: ExportValues, dir: string, io: Io): Pr
     );
   const [file, table] = [options.design!, options.table!];
   const text = readTextFile(file);
+  if (options.rate !== undefined) rateWithin("rate", options.rate);
+  if (options.mode === "design") declaredRates(file, analyzeTdl(text, analysisOf(options)), { table, scale: options.scale });
   const envVar = options["connection-string-env"];
   const target = envVar !== undefined ? targetFromEnv(envVar) : localEmulator();
   io.err("tdl: sizing: measuring one Locust worker (a few seconds)\n");
@@ -164,6 +168,7 @@ export async function exportForm(options: ExportValues, dir: string, io: Io): Pr
 }
 
 /** `tdl stress --ingest DIR`: the report (the caller prints it as a run's). */
-export function ingestForm(dir: string): Promise<StressReport> {
+export async function ingestForm(dir: string): Promise<StressReport> {
+  existingFolder(dir);
   return reportFromRecords(dir, readMeta(dir));
 }

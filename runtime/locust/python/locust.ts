@@ -32,6 +32,52 @@ def settings(workload, runner):
     }
 
 
+def watch_parent():
+    """Started by tdl (TDL_PARENT_PID set), this process ends within 0.2 s of the tdl that started it, however tdl ends.
+
+    A handler in tdl cannot run when tdl is killed (SIGKILL, a crash), so the watch runs here, in threads of the
+    operating system's (not greenlets, which a busy hub could starve): tdl holds the write end of this
+    process's stdin and never writes, so its end is an end of file here; and on POSIX, this process handed to
+    another parent. The run's folder (TDL_RUN_DIR) goes with it; the table stays for tdl stress --cleanup,
+    which finds it by its marker (its process is gone).
+    """
+    parent = os.environ.get("TDL_PARENT_PID", "")
+    if not parent.isdigit():
+        return
+    parent = int(parent)
+    import gevent.monkey
+
+    start_thread = gevent.monkey.get_original("_thread", "start_new_thread")
+    nap = gevent.monkey.get_original("time", "sleep")
+    read = gevent.monkey.get_original("os", "read")
+
+    def leave():
+        run_dir = os.environ.get("TDL_RUN_DIR", "")
+        if os.path.basename(run_dir).startswith("tdl-locust-"):
+            import shutil
+
+            shutil.rmtree(run_dir, ignore_errors=True)
+        os._exit(70)
+
+    def until_end_of_stdin():
+        try:
+            while read(0, 4096):
+                pass
+        except OSError:
+            pass
+        leave()
+
+    def until_orphaned():
+        while os.getppid() == parent:
+            nap(0.2)
+        leave()
+
+    if os.environ.get("TDL_PARENT_PIPE") == "1":
+        start_thread(until_end_of_stdin, ())
+    if os.name == "posix" and os.getppid() == parent:
+        start_thread(until_orphaned, ())
+
+
 def zlib_crc(text):
     import zlib
 

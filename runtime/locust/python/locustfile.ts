@@ -22,6 +22,9 @@ from locust.runners import MasterRunner, WorkerRunner  # noqa: E402
 import tdl_locust  # noqa: E402
 from tdl_workload import WORKLOAD  # noqa: E402
 
+# Started by tdl: end with it, however it ends (a handler there cannot run on SIGKILL).
+tdl_locust.watch_parent()
+
 _state = None
 
 
