@@ -11,7 +11,9 @@
  * Ranges planned from a few keys are never equal, so the work is rebalanced
  * as it goes (where the service returns keys in order): a worker with no
  * range left takes the upper half of the unread rest of the range that has
- * the most left, and that range's reader stops where the new one starts.
+ * the most left, and that range's reader stops where the new one starts —
+ * unless the job's pace is what holds the readers back (a throttling
+ * service): then a split only costs a query and a last page of its own.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -116,7 +118,8 @@ async function exportLocked(o: ExportOptions): Promise<ExportResult> {
    * reader's estimate (a split costs a query and a last page of its own).
    */
   const split = (): RangeState | undefined => {
-    if (!profile.sorted) return undefined;
+    // Held back by the pace (the service's rate, or the job's share): another reader adds a query and a last page, not speed.
+    if (!profile.sorted || paces.path.pace.holding()) return undefined;
     let best: { r: RangeState; left: number; at: string } | undefined;
     for (const [r, p] of reading) {
       if (r.done || p.last === undefined) continue;
