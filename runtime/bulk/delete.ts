@@ -128,14 +128,14 @@ export async function runDelete(
           break;
         }
         // One changed or missing entity refuses the whole batch: each on its own, then.
-        for (const [j, e] of batch.entries()) {
-          if (signal?.aborted) {
-            report.notAttempted = batch.length - j + after(i);
-            break;
-          }
-          await deleteOne(session, net, plan.selection.table, e, report, logged, signal);
+        let j = 0;
+        for (; j < batch.length && !signal?.aborted; j++)
+          await deleteOne(session, net, plan.selection.table, batch[j], report, logged, signal);
+        if (signal?.aborted) {
+          // What this batch had left and every batch after it (one cut off on its way is in doubt, counted by deleteOne).
+          report.notAttempted = batch.length - j + after(i);
+          break;
         }
-        if (signal?.aborted) break;
       }
       // Outside the try: a log that cannot be written stops the job, it is no refusal of the batch.
       if (deleted) logged(batch);

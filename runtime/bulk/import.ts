@@ -227,12 +227,18 @@ async function writeRange(
   /** The line of each entity of the batch, to name one the service refuses. */
   let lineOf: number[] = [];
   let refusedAny = false;
-  /** One entity the service refuses refuses the batch: each alone, then, to name it and write the others; -1 when cancelled. */
+  /**
+   * One entity the service refuses refuses the batch: each alone, then, in a
+   * request of its own (not a batch of one: the emulator's `$batch` cannot
+   * carry every key a lone request can), to name it and write the others;
+   * -1 when cancelled.
+   */
   const oneByOne = async (rows: EntityRow[]): Promise<number> => {
     let ok = 0;
     for (const [i, row] of rows.entries()) {
       try {
-        ok += (await send([row])).written;
+        await limits.net.send(() => o.session.upsertEntity(o.table, row, limits.merge, o.signal), { before: 1, own: limits.own });
+        ok++;
       } catch (one) {
         if (o.signal?.aborted) return -1;
         if (!refusedEntity(one)) throw one;
