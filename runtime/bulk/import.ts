@@ -105,16 +105,24 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
     );
   // The keys there are counted before the first write (a resume of `fail` counted them at its start; its own writes are no collision).
   let there: Set<string> | undefined;
+  /** Stopped before the first write (while counting the keys there, or creating the table): nothing written, a rerun starts over. */
+  const stopped = (): ImportResult => ({ written: 0, skipped: [], resumed: !!earlier, cancelled: true });
   if (o.dryRun || (mode !== "replace" && !(earlier && mode === "fail")))
-    there = await existingKeys(o.session, o.table, o.dir, manifest, paces.path);
+    try {
+      there = await existingKeys(o.session, o.table, o.dir, manifest, paces.path);
+    } catch (e) {
+      if (o.signal?.aborted) return stopped();
+      throw e;
+    }
   if (o.dryRun) return { existing: there!.size, dryRun: true, written: 0, skipped: [], resumed: !!earlier, cancelled: false };
   if (mode === "fail" && there?.size) throw new RefusedError(occupiedSentence(there.size, manifest.count, o.table, mode));
   const keep = mode === "skip" ? there : undefined;
   await paces.path
     .send(() => o.session.createTable(o.table))
     .catch((e: { code?: string }) => {
-      if (e.code !== "TableAlreadyExists") throw e;
+      if (e.code !== "TableAlreadyExists" && !o.signal?.aborted) throw e;
     });
+  if (o.signal?.aborted) return stopped();
   const state: ImportState = earlier ?? { table: o.table, ifExists: mode, ranges: {}, skipped: [] };
   const save = () => writeAtomically(file, sealed(state));
   // Saved before the first write: a rerun after a crash knows the keys it finds are its own.
