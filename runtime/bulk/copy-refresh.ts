@@ -6,20 +6,22 @@
  * export and checkpoint removed; the new export is imported over the keys
  * the last copy wrote; then the keys the last export held and the new one
  * does not — entities deleted from the source since — are deleted from the
- * target, and the file aside goes last. While it is there a rerun finishes
- * that refresh instead of starting another, so a refresh killed anywhere
- * resumes like any job.
+ * target, and the file aside is marked done last. While it is not done a
+ * rerun finishes that refresh instead of starting another, so a refresh
+ * killed anywhere resumes like any job; the new export's manifest names the
+ * refresh it belongs to, so the file aside gone missing is a refusal that
+ * names it, never a refresh that forgets its deletions.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import type { AccountSession } from "../account/session";
 import type { ThrottledPath } from "../net/throttled";
-import { DamagedFolderError } from "./folder";
+import { checkFinished, DamagedFolderError } from "./folder";
 import { checkSeal, loadManifest, Manifest, MANIFEST, sealed, writeAtomically } from "./manifest";
 import { keyOf } from "./occupied";
 
-const PREVIOUS = "copy-previous.json";
+export const PREVIOUS = "copy-previous.json";
 
 /** The last finished copy's keys and when its export was read: what a refresh deletes when the new export lacks them. */
 export interface PreviousCopy {
@@ -28,6 +30,8 @@ export interface PreviousCopy {
   source: string;
   table: string;
   keys: string[];
+  /** The refresh finished: its deletions were made (the keys are dropped). */
+  done?: boolean;
 }
 
 const importState = (dir: string, table: string) => path.join(dir, `import.${table}.json`);
@@ -66,9 +70,17 @@ export async function exportKeys(dir: string, m: Manifest): Promise<Set<string>>
   const keys = new Set<string>();
   for (const r of m.ranges) {
     if (!r.count) continue;
-    const lines = createInterface({ input: fs.createReadStream(path.join(dir, r.file), "utf8"), crlfDelay: Infinity });
+    const file = path.join(dir, r.file);
+    const lines = createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
+    let at = 0;
     for await (const text of lines) {
-      const o = JSON.parse(text) as { PartitionKey?: unknown; RowKey?: unknown };
+      at++;
+      let o: { PartitionKey?: unknown; RowKey?: unknown };
+      try {
+        o = JSON.parse(text) as typeof o;
+      } catch {
+        throw new DamagedFolderError(`${file}:${at}`, "is not an entity as the export wrote it");
+      }
       keys.add(keyOf(String(o.PartitionKey), String(o.RowKey)));
     }
   }
@@ -77,6 +89,8 @@ export async function exportKeys(dir: string, m: Manifest): Promise<Set<string>>
 
 /** Writes the finished copy's keys aside, then removes its export and checkpoint: the next export reads the source anew. */
 export async function setAside(dir: string, table: string, m: Manifest): Promise<PreviousCopy> {
+  // Its keys say what the refresh deletes: a folder damaged since is refused by name, never half-read.
+  await checkFinished(dir, m);
   const previous: PreviousCopy = { started: m.started, source: m.source, table: m.table, keys: [...(await exportKeys(dir, m))] };
   writeAtomically(path.join(dir, PREVIOUS), sealed(previous));
   clearExport(dir, table, m);
@@ -93,7 +107,7 @@ export function clearExport(dir: string, table: string, m: Manifest): void {
 /**
  * Deletes from the target the keys the last copy wrote that the new export
  * does not hold (deleted from the source since), one request each through
- * the job's path; one already gone is no failure. Then the list aside goes.
+ * the job's path; one already gone is no failure. Then the list aside is marked done.
  * Returns how many were removed.
  */
 export async function finishRefresh(
@@ -120,6 +134,6 @@ export async function finishRefresh(
       if ((e as { status?: number }).status !== 404) throw e;
     }
   }
-  fs.rmSync(path.join(dir, PREVIOUS), { force: true });
+  writeAtomically(path.join(dir, PREVIOUS), sealed({ ...previous, keys: [], done: true }));
   return removed;
 }

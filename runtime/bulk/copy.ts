@@ -24,7 +24,8 @@ import type { PaceState } from "../net/pace";
 import type { IfExists } from "./occupied";
 import type { RetryNotice } from "../net/throttled";
 import { jobPaths } from "./pace";
-import { clearExport, exportKeys, finishedCopy, finishRefresh, previousCopy, PreviousCopy, setAside } from "./copy-refresh";
+import { clearExport, exportKeys, finishedCopy, finishRefresh, PREVIOUS, previousCopy, PreviousCopy, setAside } from "./copy-refresh";
+import { DamagedFolderError } from "./folder";
 import { loadManifest } from "./manifest";
 
 export interface CopyOptions {
@@ -62,17 +63,25 @@ const MAX_LISTED = 1000;
 
 export async function copyTable(o: CopyOptions): Promise<CopyResult> {
   // A copy that finished is run again to bring the target up to date: the source is read again, never the old export reused.
-  let previous: PreviousCopy | undefined = previousCopy(o.dir);
+  const aside = previousCopy(o.dir);
+  let previous: PreviousCopy | undefined = aside?.done ? undefined : aside;
+  const earlier = loadManifest(o.dir);
+  if (!aside && earlier?.refreshOf !== undefined)
+    throw new DamagedFolderError(
+      path.join(o.dir, PREVIOUS),
+      `is missing: the export in ${o.dir} refreshes the copy read at ${earlier.refreshOf}, and only that file says which entities the source no longer holds`,
+      "copy into a new folder (or delete the target table and copy again)",
+    );
   if (previous) {
     // Stopped between writing the keys aside and removing the old export: remove it now.
-    const left = loadManifest(o.dir);
-    if (left?.started === previous.started) clearExport(o.dir, o.targetTable, left);
+    if (earlier?.started === previous.started) clearExport(o.dir, o.targetTable, earlier);
   } else {
     const finished = finishedCopy(o.dir, o.targetTable);
     if (finished) previous = await setAside(o.dir, o.targetTable, finished);
   }
   const refreshed = previous && { from: previous.started };
   const exported = await exportTable({
+    refreshOf: previous?.started,
     session: o.source,
     table: o.sourceTable,
     dir: o.dir,
@@ -83,6 +92,8 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
   if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 }, refreshed };
   const preflight = await checkAgainst(o.dir, exported, (row) => refusalOf(row, o.targetService), o);
   if (preflight.count && !o.skipInvalid) return { exported, preflight, refreshed };
+  // An export read anew (its folder had none, or lost it): a checkpoint of an import there belongs to an export that is gone.
+  if (!exported.resumed) fs.rmSync(path.join(o.dir, `import.${o.targetTable}.json`), { force: true });
   const imported = await importTable({
     session: o.target,
     table: o.targetTable,

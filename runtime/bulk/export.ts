@@ -49,6 +49,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   onProgress?: (p: { entities: number; ranges: number; rangesDone: number; pace: PaceState }) => void;
   onRetry?: (n: RetryNotice) => void;
+  /** A copy's refresh this export belongs to (the last copy's export start): recorded in a new manifest. */
+  refreshOf?: string;
 }
 
 export interface ExportResult {
@@ -221,6 +223,7 @@ async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): 
     count: 0,
     checksum: "0000000000000000",
     ceiling: anchors.ceiling,
+    ...(o.refreshOf !== undefined ? { refreshOf: o.refreshOf } : {}),
   };
 }
 

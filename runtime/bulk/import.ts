@@ -60,6 +60,8 @@ export interface SkippedLine {
 interface ImportState {
   seal?: string;
   table: string;
+  /** The export it imports (its start and checksum): a checkpoint is never applied to another export's files. */
+  export?: string;
   /** The choice the import began with: a resume keeps it. */
   ifExists?: IfExists;
   ranges: Record<string, { line: number; written: number; done: boolean }>;
@@ -98,6 +100,13 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
   const paces = jobPaths(profile, o);
   const file = stateFile(o.dir, o.table);
   const earlier = readState(file, o.table);
+  const exportId = `${manifest.started} ${manifest.checksum}`;
+  if (earlier?.export !== undefined && earlier.export !== exportId)
+    throw new DamagedFolderError(
+      file,
+      `is the checkpoint of an import of another export than the one ${path.join(o.dir, "manifest.json")} describes (begun ${manifest.started})`,
+      RESTART,
+    );
   const mode = o.ifExists ?? earlier?.ifExists ?? "fail";
   if (earlier?.ifExists && o.ifExists && o.ifExists !== earlier.ifExists)
     throw new InputError(
@@ -123,7 +132,7 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
       if (e.code !== "TableAlreadyExists" && !o.signal?.aborted) throw e;
     });
   if (o.signal?.aborted) return stopped();
-  const state: ImportState = earlier ?? { table: o.table, ifExists: mode, ranges: {}, skipped: [] };
+  const state: ImportState = earlier ?? { table: o.table, export: exportId, ifExists: mode, ranges: {}, skipped: [] };
   const save = () => writeAtomically(file, sealed(state));
   // Saved before the first write: a rerun after a crash knows the keys it finds are its own.
   if (!earlier) save();
