@@ -158,7 +158,7 @@ async function chaos(args: string[], dir: string | undefined, rand: () => number
     const last = run >= 8;
     const kill = last
       ? undefined
-      : { signal: (["SIGKILL", "SIGINT", "SIGHUP"] as const)[Math.floor(rand() * 3)], afterMs: 150 + rand() * 900 };
+      : { signal: (["SIGKILL", "SIGINT", "SIGHUP"] as const)[Math.floor(rand() * 3)], afterMs: 300 + rand() * 2700 };
     const r = await tdl(args, kill);
     log.push(
       `${args[0]} run ${run}: ${kill ? `${kill.signal} at ${Math.round(kill.afterMs)} ms` : "to the end"} → ${r.code ?? r.signal} ${r.stderr.trim().split("\n").pop()?.slice(0, 300) ?? ""}`,
