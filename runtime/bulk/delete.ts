@@ -16,6 +16,7 @@ import type { ThrottledPath } from "../net/throttled";
 import { jobPaths } from "./pace";
 import { eachPage } from "./requests";
 import { formatCount } from "@core/text/words";
+import { LONE_SURROGATE } from "./ranges";
 
 export interface DeleteSelection {
   table: string;
@@ -97,6 +98,7 @@ export async function runDelete(
   net: ThrottledPath = defaultPath(signal),
 ): Promise<DeleteReport> {
   const report: DeleteReport = { deleted: 0, changed: [], gone: 0, notAttempted: 0 };
+  unaddressable(plan);
   const fd = fs.openSync(log, "a");
   const logged = (rows: DeleteTarget[]) => {
     report.deleted += rows.length;
@@ -145,6 +147,23 @@ export async function runDelete(
     fs.closeSync(fd);
   }
   return report;
+}
+
+/**
+ * Refuses, before the first delete, a plan with an entity no request can
+ * address (a key holding half of a character: a lone surrogate the service
+ * took in a body, which no URL can carry), naming the first by its keys and
+ * the position: half a delete, stopped by "URI malformed", is worse.
+ */
+function unaddressable(plan: DeletePlan): void {
+  const bad = plan.entities.filter((e) => LONE_SURROGATE.test(e.partitionKey) || LONE_SURROGATE.test(e.rowKey));
+  if (!bad.length) return;
+  const e = bad[0];
+  const [name, key] = LONE_SURROGATE.test(e.partitionKey) ? ["PartitionKey", e.partitionKey] : ["RowKey", e.rowKey];
+  const at = key.search(LONE_SURROGATE);
+  throw new InputError(
+    `${formatCount(bad.length)} of the ${formatCount(plan.entities.length)} entities cannot be deleted by any request: the ${name} ${JSON.stringify(key)} holds a lone surrogate (U+${key.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}; nothing was deleted (narrow the selection to leave ${bad.length === 1 ? "it" : "them"} out)`,
+  );
 }
 
 async function deleteOne(
