@@ -35,7 +35,13 @@ const source: EntityRow[] = [];
 before(async () => {
   emulator = spawn(process.execPath, [CLI, "emulator", "--port", "0", "--scale", "0.1"], { stdio: ["ignore", "pipe", "ignore"] });
   const first = await new Promise<string>((resolve) => createInterface({ input: emulator.stdout! }).once("line", resolve));
-  const started = JSON.parse(first) as { connectionString: string; tableEndpoint: string; upstreamEndpoint: string; fidelity: string; scale: number };
+  const started = JSON.parse(first) as {
+    connectionString: string;
+    tableEndpoint: string;
+    upstreamEndpoint: string;
+    fidelity: string;
+    scale: number;
+  };
   assert.deepEqual([started.fidelity, started.scale], ["azure-table", 0.1]);
   connectionString = started.connectionString;
   s = new AccountSession(
@@ -140,9 +146,18 @@ function damage(dir: string, rand: () => number): string | undefined {
     writeFileSync(file, bytes);
   } else if (how === 2) unlinkSync(file);
   else if (file.endsWith("manifest.json")) {
-    const m = JSON.parse(readFileSync(file, "utf8")) as { ranges: unknown[] };
-    if (m.ranges.length > 1) m.ranges.splice(Math.floor(rand() * m.ranges.length), 1);
-    writeFileSync(file, JSON.stringify(m));
+    // A manifest damaged before (cut, a byte changed) may no longer parse: then it is cut to nothing.
+    let m: { ranges?: unknown[] } | undefined;
+    try {
+      m = JSON.parse(readFileSync(file, "utf8")) as { ranges?: unknown[] };
+    } catch {
+      m = undefined;
+    }
+    if (!Array.isArray(m?.ranges)) truncateSync(file, 0);
+    else {
+      if (m.ranges.length > 1) m.ranges.splice(Math.floor(rand() * m.ranges.length), 1);
+      writeFileSync(file, JSON.stringify(m));
+    }
   } else truncateSync(file, 0);
   return file;
 }
