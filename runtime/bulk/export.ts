@@ -202,7 +202,7 @@ async function exportLocked(o: ExportOptions): Promise<ExportResult> {
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
 async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): Promise<Manifest> {
   // A range a reader to begin with, split at the keys the probes find: the splits as it goes even out the rest.
-  const wanted = o.ranges ?? concurrency;
+  const wanted = o.ranges ?? 2 * concurrency;
   const anchors = await anchorKeys(throttledReader(sessionReader(o.session, o.table), net), Math.min(PLAN_PROBES, wanted - 1), o.signal);
   const ranges = splitRanges(anchors.keys, wanted);
   return {
