@@ -81,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   commands.register("exportStressTest", (uri, table) => exporter.run(text(uri), text(table)));
   commands.register("inferDesign", (table) => new InferCommand(host, session).run(text(table)));
   commands.register("generateKeyBuilders", (uri, table) => generateKeyBuildersCommand(uri, table));
-  commands.register("openLogHeatmap", () => openLogHeatmapCommand((args) => pages.open("heatmap", args)));
+  commands.register("openLogHeatmap", () => openLogHeatmapCommand((args) => pages.open("heatmap", args), context.workspaceState));
   commands.register("startEmulator", async () => {
     const { info, secret } = await host.start();
     await store.save(info, secret);

@@ -5,7 +5,8 @@
  * in, text out; the callers write the files. A table whose design has an
  * error gets no module: the error is returned instead, at its place.
  */
-import { TdlAnalysis } from "@core";
+import { mapTables, TdlAnalysis } from "@core";
+import { dualWriteModule, sideFile } from "./migration/dual-writes";
 import { tableModule } from "./module";
 import { CodegenError, CodegenProblem } from "./problems";
 import { pythonFileName, pythonModule } from "./python/module";
@@ -124,4 +125,45 @@ function fileClash(table: string, modules: readonly GeneratedModule[], fileName:
   if (DEVICE_NAMES.test(file.split(".")[0]))
     return `table '${table}' would be written to ${file}, a name Windows reserves for a device: rename the table`;
   return undefined;
+}
+
+export interface MigrationModules extends CodegenResult {
+  /** The old tables that map onto no table of the new design. */
+  unmapped: string[];
+}
+
+/**
+ * `tdl codegen --migration OLD.tdl NEW.tdl`: per old table, the key modules
+ * of its old design (`Readings.old.keys.ts`) and of each new table it fills
+ * (`Readings.new.keys.ts`, …), and the dual-write module that imports them
+ * (codegen/migration/dual-writes.ts); a table whose design has an error gets
+ * none, as `generateKeyBuilders` says.
+ */
+export function generateMigration(
+  old: TdlAnalysis,
+  next: TdlAnalysis,
+  o: { table?: string; lang?: CodegenLanguage; oldSource?: string; newSource?: string } = {},
+): MigrationModules {
+  const lang = o.lang ?? "ts";
+  const mappings = mapTables(
+    old.tables.filter((t) => !o.table || t.table.name.text === o.table),
+    next.tables,
+  );
+  const mapped = mappings.filter((m) => m.targets.length);
+  const oldKeys = generateKeyBuilders(old, { tables: mapped.map((m) => m.source.table.name.text), source: o.oldSource, lang });
+  const targets = [...new Set(mapped.flatMap((m) => m.targets.map((t) => t.table)))];
+  const newKeys = generateKeyBuilders(next, { tables: targets, source: o.newSource, lang });
+  const side = (s: "old" | "new") => (m: GeneratedModule) => ({ ...m, fileName: sideFile(m.table, s, lang) });
+  const modules = [...oldKeys.modules.map(side("old")), ...newKeys.modules.map(side("new"))];
+  const made = (ms: GeneratedModule[], t: string) => ms.some((m) => m.table === t);
+  for (const m of mapped) {
+    const name = m.source.table.name.text;
+    if (made(oldKeys.modules, name) && m.targets.every((t) => made(newKeys.modules, t.table)))
+      modules.push({ table: name, ...dualWriteModule(m, lang, o) });
+  }
+  return {
+    modules,
+    problems: [...oldKeys.problems, ...newKeys.problems],
+    unmapped: mappings.filter((m) => !m.targets.length).map((m) => m.source.table.name.text),
+  };
 }

@@ -24,6 +24,7 @@ export { forEachPart, isNumberLit, isStringLit, KEY_FUNCTIONS, MEMBER_KEYWORDS, 
 export type { Cond, Expr, KeyFunction, Member, Part, Table, WriteOp } from "./tdl/ast";
 export { formatTdl } from "./tdl/formatter";
 export { hasLineBreak } from "./tdl/line-ends";
+export { chunkStarts } from "./tdl/chunks";
 
 // The words of messages: counts, plurals, shares, durations, sizes, dollars, clipped text, characters by their code.
 export {
@@ -118,6 +119,13 @@ export { padWidth, separatorBelow } from "./rules/fix-helpers";
 
 // What a design costs a month, per service profile.
 export { designCost, HOURS_PER_MONTH } from "./cost/estimate";
+export { planMigration } from "./migrate/plan";
+export type { MigrationPlan, PlanOptions, PlannedRow, TablePlan } from "./migrate/plan";
+export { mapTables, exprProps } from "./migrate/mapping";
+export type { TableMapping, Target, TargetRow, ComponentSource } from "./migrate/mapping";
+export { rekey, scalarOf } from "./migrate/rekey";
+export type { NewRow, Rekeyed } from "./migrate/rekey";
+export { readKey, recoverable } from "./migrate/key-read";
 export type { CostLine, ServiceEstimate, TableCost, CostOptions } from "./cost/estimate";
 export { priceOf, REDUNDANCIES, unitSize } from "./cost/prices";
 export type { Meter, PriceSheet, Redundancy } from "./cost/prices";

@@ -44,6 +44,14 @@ export interface PartitionSummary {
   via: Record<string, number>;
   /** With a design: the design table and key expression this key matches (null: none of the design's). */
   design?: { table: string; partitionKey: string } | null;
+  /**
+   * Set when the figures may be short: the most entities (and requests) the
+   * row may lack, because the key came back after a row of it was folded
+   * into `#others` to keep memory bounded. Absent: the row is exact.
+   */
+  shortBy?: number;
+  /** A stress run's calibration partition (`~probe-NN`): shown apart, and left out of shares and predictions. */
+  probe?: boolean;
 }
 
 /** A PartitionKey range some query pages read (`from` inclusive, `to` as the filter bounds it; either may be open). */

@@ -174,8 +174,30 @@ export interface ReportRequests {
   "heatmap.open": { params: NoParams; result: null };
 }
 
-/** The heatmap only listens. */
-export type HeatmapRequests = Record<never, never>;
+/**
+ * The heatmap's requests. Live it only listens; a heatmap of logs asks the
+ * host to set the logs against a design table of the workspace (or none),
+ * the design's rates × `scale` (a stress run's scale, as typed): the host
+ * remembers the choice for the workspace.
+ */
+export interface HeatmapRequests {
+  "heatmap.compare": { params: LogDesignChoice; result: LogComparison };
+}
+
+/** A design of the workspace (its label), one of its tables, and the scale of the design's rates; all absent: no design. */
+export interface LogDesignChoice {
+  design?: string;
+  table?: string;
+  /** A positive number as the user typed it ("0.0063"); absent: 1. */
+  scale?: string;
+}
+
+/** The logs set against the chosen design: each listed partition with its design key, and the comparison (absent: no design). */
+export interface LogComparison {
+  partitions: LogHeatmap["partitions"];
+  design?: LogHeatmap["design"];
+  choice: LogDesignChoice;
+}
 
 /** Progress of a long operation (`operation`: delete, count, import, export); `id` is the name the page gave it. */
 export type ProgressEvent = { type: "progress"; operation: string; id?: string; done: number; total?: number };
@@ -203,7 +225,13 @@ export type TrafficEvent = { type: "traffic"; second: TrafficSecond };
 export interface HeatmapState {
   seconds: TrafficSecond[];
   now?: number;
-  logs?: Omit<LogHeatmap, "seconds"> & { title: string };
+  logs?: Omit<LogHeatmap, "seconds"> & {
+    title: string;
+    /** The workspace's designs and their tables with a PartitionKey, to set the logs against. */
+    designs?: Array<{ label: string; tables: string[] }>;
+    /** The choice the comparison shown was made with (remembered for the workspace). */
+    choice?: LogDesignChoice;
+  };
 }
 
 /** The stress report page's state: one run, or two side by side when designs are compared. */

@@ -1,23 +1,26 @@
 /**
- * What a stress run would cost on Table Storage, the stress report's line
- * of issue 23: the requests the service bills — each call, each page of a
- * query and each batch is one, and so are the requests it refused (a
- * throttled 503 is billed, and so is its retry) — at the price sheet's
- * transaction price (core/cost). A run of the design's own access
- * patterns also says what its rates cost for a month: the run's request
- * rate, divided by the scale the emulator ran the design at, over the
- * month `tdl cost` prices (so the figure is the design's, not the laptop's).
+ * What a stress run costs on Table Storage, the stress report's cost line:
+ * first the design's declared load for a month, priced by `tdl cost`'s own
+ * function when the run was built (the report's `cost`, runtime/stress's
+ * declaredCost), then, apart, what the run itself billed — each call, each
+ * page of a query and each batch is one request, and so are the requests
+ * it refused (a throttled 503 is billed, and so is its retry) — at the
+ * price sheet's transaction price (core/cost).
  */
 import { priceOf, type PriceSheet } from "@core/cost/prices";
 import { SECONDS_PER_MONTH } from "@core/cost/usage";
-import { dollars, formatCount, plural } from "@core/text/words";
+import { dollars, plural } from "@core/text/words";
 import { OP_TYPES, type StressReport } from "./stress-report";
 
 export interface RunCost {
   /** Requests the service bills for the run: answered, retried and failed with an HTTP status. */
   requests: number;
   usd: number;
-  /** Design runs: the design's rates for a month (the run's ÷ the emulator's scale). */
+  /**
+   * Design runs: the run's own request rate, ÷ the emulator's scale, for a
+   * month. Not the design's price (a throttled run sends less than the
+   * design declares): the report shows `report.cost`, which is.
+   */
   monthUsd?: number;
 }
 
@@ -35,16 +38,22 @@ export function runCost(r: StressReport, prices: PriceSheet): RunCost {
   return { requests, usd, monthUsd: priceOf(prices.tableTransactions, perSecond * SECONDS_PER_MONTH) };
 }
 
-/** A scale as a reader can use it: 0.25, or 0.00070 (two significant digits) where whole-number formatting would say 0. */
-function scaleText(k: number): string {
-  return k >= 0.01 ? formatCount(k) : k.toPrecision(2);
+/** The design's declared load for a month, as `tdl cost` prices it; undefined for a run that carries no such figure. */
+export function designCostSentence(r: StressReport): string | undefined {
+  const c = r.cost;
+  if (!c) return undefined;
+  return c.designMonthlyUsd === null
+    ? `The design's table ${r.design.table} has errors, so its declared load is not priced (tdl cost ${r.design.file}).`
+    : `The design's declared load (table ${r.design.table}) costs ≈ ${dollars(c.designMonthlyUsd)} a month on Table Storage, as tdl cost prices it (prices of ${c.prices.region} on ${c.prices.date}).`;
 }
 
-/** The report's line: what the run cost on Table Storage and, for a design's run, its rates for a month; with the sheet's region and date. */
-export function runCostLine(r: StressReport, prices: PriceSheet): string {
+/** What the run itself billed, in a sentence, with the sheet's region and date. */
+export function runBillSentence(r: StressReport, prices: PriceSheet): string {
   const c = runCost(r, prices);
-  const scaled =
-    r.calibration && r.calibration.scale !== 1 ? ` (this run's rate ÷ ${scaleText(r.calibration.scale)}, the scale it ran at)` : "";
-  const month = c.monthUsd === undefined ? "" : `; the design's rates${scaled} for a month ≈ ${dollars(c.monthUsd, "small")}`;
-  return `On Table Storage this run's ${plural(c.requests, "request")} (each call, query page and batch is one; retries and refused requests are billed too) ≈ ${dollars(c.usd, "small")}${month} — prices of ${prices.region} on ${prices.date}.`;
+  return `This run billed ${plural(c.requests, "request")} ≈ ${dollars(c.usd, "small")} (each call, query page and batch is one; retries and refused requests too) — prices of ${prices.region} on ${prices.date}.`;
+}
+
+/** The report's cost line: the design's month first (when the report carries it), then the run's own bill. */
+export function runCostLine(r: StressReport, prices: PriceSheet): string {
+  return [designCostSentence(r), runBillSentence(r, prices)].filter(Boolean).join(" ");
 }

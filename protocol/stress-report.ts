@@ -40,15 +40,45 @@ export interface OperationReport {
   pages?: number;
 }
 
-/** A design's access pattern and the call it ran as. */
+/**
+ * A design's access pattern and the call it ran as, with its rates in the
+ * vocabulary of core/text/figures.ts: planned, offered (`callsPerSecond`),
+ * sent, served and throttled. Reports written before the vocabulary lack the
+ * optional rates.
+ */
 export interface PatternReport {
   name: string;
   op: OpType;
   queryClass?: string;
-  /** Calls per second it was paced at (the design's rate × the scales). */
+  /** Offered: calls per second it was paced at (the design's rate × the scales). */
   callsPerSecond: number;
+  /** Calls sent (answered or failed). */
   calls: number;
   failed: number;
+  /** Planned: the design's declared rate, calls per second, before any scale. */
+  plannedPerSecond?: number;
+  /** Sent: calls started per second of the run. */
+  sentPerSecond?: number;
+  /** Served: calls answered with success per second of the run. */
+  servedPerSecond?: number;
+  /** 503 Server Busy answers to its calls, retries included (absent when the engine did not count them per pattern). */
+  throttled?: number;
+  /** Throttled: those answers per second of the run. */
+  throttledPerSecond?: number;
+}
+
+/**
+ * What the design and the run cost on Table Storage: the design's declared
+ * load for a month, priced by the function `tdl cost` uses (core/cost's
+ * designCost), beside what the run itself billed.
+ */
+export interface ReportCost {
+  /** The price sheet both figures use. */
+  prices: { region: string; date: string };
+  /** The design table's declared load for a month on Table Storage (null: the design has errors and is not priced). */
+  designMonthlyUsd: number | null;
+  /** Transactions a month the declared load makes (what `tdl cost` shows beside it). */
+  designTransactionsPerMonth?: number;
 }
 
 export interface StressReport {
@@ -78,6 +108,8 @@ export interface StressReport {
   leftover?: Leftover;
   /** What sent the load when it was not the built-in engine: Locust, with how many workers (or engines) and their records. */
   engine?: EngineInfo;
+  /** Design mode: the design's declared load priced as `tdl cost` prices it (the run's own bill is protocol/run-cost.ts's). */
+  cost?: ReportCost;
 }
 
 /** The engine of a run measured by Locust workers (`tdl stress --engine locust`, `--ingest`). */
@@ -105,8 +137,14 @@ export interface Calibration {
 }
 
 export interface Verdict {
-  /** The verdict in one line, led by what decided it ("HOT: 71 % of requests throttled at partition 'p': offered ≈ 34 entities/s, served 9.7, target 10.4"). */
+  /** The verdict in one sentence ("HOT: partition 'p' would be throttled on Azure."), then its cause in one ("71 % of its requests were throttled: …"). */
   headline: string;
+  /** The sentence of the verdict alone (the headline's first). */
+  verdictSentence?: string;
+  /** The sentence of its cause alone (the headline's second). */
+  cause?: string;
+  /** The rest, a sentence an item, shown under the headline (`note` joins them). */
+  details?: string[];
   partitionTargetEntitiesPerSecond: number;
   hottestPartitionEntitiesPerSecond: number;
   exceedsTarget: boolean;

@@ -20,6 +20,13 @@ export interface ImportChoices {
   duplicateKeys: "refuse" | "last";
   /** The same property twice in one JSON object: `last` keeps the later value. */
   duplicateProperties: "refuse" | "last";
+  /**
+   * A type chosen per column, over the one inferred from every row: each
+   * value the file does not type itself is stored as it (a number as the
+   * text of a String, a string's digits as an Int64…), or refused with its
+   * line when it cannot be.
+   */
+  columns?: Record<string, EdmType>;
 }
 
 export const REFUSE_ALL: ImportChoices = {
@@ -32,7 +39,7 @@ export const REFUSE_ALL: ImportChoices = {
 
 /** A problem of one record: `invalid` is never converted (a value that does not fit its type, a record without keys). */
 export interface ImportProblem {
-  kind: keyof ImportChoices | "invalid";
+  kind: Exclude<keyof ImportChoices, "columns"> | "invalid";
   /** 1-based record number and line in the file. */
   record: number;
   line: number;
@@ -48,8 +55,21 @@ export interface ImportPlanSummary {
   partitions: number;
   /** Entity group transactions (one partition, at most 100 entities each): each is written whole or not at all. */
   batches: number;
-  /** Types per column, as counts: a column of Int32 and Double shows both. */
-  columns: Array<{ name: string; types: Partial<Record<EdmType, number>> }>;
+  /**
+   * Types per column, as counts of what would be written (a column of Int32
+   * and Double shows both); the type inferred from every row of values the
+   * file does not type itself, the type the user chose, and how many values
+   * are of another form than the column's (written as their own form) with
+   * the lines of the first few.
+   */
+  columns: Array<{
+    name: string;
+    types: Partial<Record<EdmType, number>>;
+    inferred?: EdmType;
+    chosen?: EdmType;
+    conflicts?: number;
+    conflictLines?: number[];
+  }>;
   /** The first 1,000 problems in full, and how many of each kind there were. */
   problems: ImportProblem[];
   problemCounts: Partial<Record<ImportProblem["kind"], number>>;

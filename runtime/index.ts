@@ -59,6 +59,10 @@ export type { ImportOptions, ImportResult, SkippedLine } from "./bulk/import";
 export { verifyTable } from "./bulk/verify";
 export type { Verification } from "./bulk/verify";
 export { copyTable } from "./bulk/copy";
+export { runBackfill, backfillState, EXPORT_FOLDER } from "./migrate/backfill";
+export type { BackfillOptions, BackfillReport, BackfillResult, MigrationTarget } from "./migrate/backfill";
+export { verifyMigration } from "./migrate/compare";
+export type { Difference, DifferenceKind, VerifyOptions, VerifyReport } from "./migrate/compare";
 export type { CopyResult } from "./bulk/copy";
 export { planDelete, runDelete, selectionFilter, LogWriteError } from "./bulk/delete";
 export { jobPaths } from "./bulk/pace";
@@ -79,5 +83,5 @@ export type { SheetChoice } from "./prices/retail";
 // Heatmaps from the service's own logs (StorageTableLogs, $logs, Cosmos DB's partition-key RU consumption)
 export { readLogHeatmap, nothingReadable, MAX_LISTED } from "./logs/read-logs";
 export type { LogHeatmapOptions } from "./logs/read-logs";
-export { compareWithDesign } from "./logs/design";
+export { comparableTables, compareWithDesign } from "./logs/design";
 export { heatmapHtml } from "./logs/html";

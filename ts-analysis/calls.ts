@@ -218,7 +218,9 @@ export class UsageFinder {
     const filters = values.property(values.property(values.values(options), "queryOptions"), "filter");
     return filters.map((f) =>
       f.kind === "absent"
-        ? {}
+        ? f.soft
+          ? { soft: true }
+          : {}
         : f.kind === "unknown"
           ? { unknown: f.why }
           : f.kind !== "expr" || f.written

@@ -69,12 +69,15 @@ function pageSize(checker: ts.TypeChecker, call: ts.CallExpression): number | un
 
 /**
  * A `for await` over the listing that always leaves on its first entity (its body ends in an unconditional
- * `break` or `return`), or once a count reaches N: `if (x.length >= N) break` / `if (++n > N) return`.
+ * `break` or `return`), or once a count reaches N: `if (x.length >= N) break` / `if (++n > N) return`; never one that
+ * `continue`s, since what it counts is then not what it reads.
  */
 function loopBound(checker: ts.TypeChecker, loop: ts.ForOfStatement): number | undefined {
   const body = ts.isBlock(loop.statement) ? loop.statement.statements : [loop.statement];
   const last = body[body.length - 1];
-  if (last && leaves(last, loop) && !continues(loop.statement)) return 1;
+  // A loop that skips entities (`continue` past a client-side check) reads an unknown number of them, whatever it keeps.
+  if (continues(loop.statement)) return undefined;
+  if (last && leaves(last, loop)) return 1;
   let bound: number | undefined;
   const visit = (n: ts.Node): void => {
     if (bound !== undefined || ts.isFunctionLike(n) || (n !== loop.statement && ts.isIterationStatement(n, false))) return;

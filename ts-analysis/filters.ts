@@ -67,7 +67,7 @@ export class FilterResolver {
   private settleValues(alt: Piece[]): Piece[] | undefined {
     const out: Piece[] = [];
     let quotes = 0;
-    for (const p of alt) {
+    for (const [i, p] of alt.entries()) {
       if (!p.value) {
         out.push(p);
         for (const ch of p.text) if (ch === "'") quotes++;
@@ -82,6 +82,8 @@ export class FilterResolver {
       else if (typed) text = "00";
       else if (quotes % 2 === 1) text = `v${n}`;
       else if (type === "number") text = String(n);
+      // `${x}L` spells an Int64 literal, whatever the checker calls x (untyped in JavaScript): digits, then the suffix.
+      else if (/^L(?![\w'])/.test(alt[i + 1]?.text ?? "")) text = String(n);
       else if (type === "bigint") text = `${n}L`;
       else if (type === "boolean") text = "true";
       else if (type === "date") text = "datetime'2026-01-01T00:00:00Z'";

@@ -8,6 +8,7 @@ import ts from "typescript";
 import { Budget } from "./budget";
 import { FileFacts } from "./facts";
 import { returnedExpressions } from "./returns";
+import { numericByForm, schemaSaysNumber } from "./untyped-numbers";
 import { skipOuter, symbolOf as symbolOfName } from "./syntax";
 import { Env, NO_ENV, ValueResolver } from "./values";
 
@@ -303,7 +304,10 @@ export class KeyDecomposer {
   value(e: ts.Expression, env: Env = NO_ENV): TsKeyPart {
     const type = this.typeOf(e, env);
     const literals = stringLiterals(type);
-    return { kind: "value", node: e, type: typeKind(type), ...(literals ? { literals } : {}), name: nameOf(e) };
+    // Untyped (a request's body in JavaScript), a field the file's validation schema declares a number is one.
+    const untypedNumber = type.flags & ts.TypeFlags.Any && (schemaSaysNumber(e) || numericByForm(this.checker, (n) => this.facts(n), e));
+    const kind = untypedNumber ? "number" : typeKind(type);
+    return { kind: "value", node: e, type: kind, ...(literals ? { literals } : {}), name: nameOf(e) };
   }
 
   private typeOf(e: ts.Expression, env: Env): ts.Type {

@@ -10,6 +10,7 @@
  */
 import ts from "typescript";
 import { sdkKindOf } from "./sdk";
+import { skipOuter } from "./syntax";
 import type { Env } from "./values";
 
 const MAX_DEPTH = 3;
@@ -37,7 +38,7 @@ export function instantiate(e: ts.Node, names: (sym: ts.Symbol) => string | unde
     if (ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n)) {
       const sym = checker.getSymbolAtLocation(n);
       // A constant that holds a literal compares as that literal (`const pk = "pages"` is "pages").
-      const passed = sym && names(sym) === undefined ? argumentInPlace(sym) : undefined;
+      const passed = sym && names(sym) === undefined ? (argumentInPlace(sym) ?? destructuredFrom(sym)) : undefined;
       const text = sym && (names(sym) ?? literalOf(sym) ?? (passed && instantiate(passed, names, checker)));
       if (text !== undefined) {
         out += sf.text.slice(at, n.getStart(sf)) + text;
@@ -193,6 +194,22 @@ function literalOf(sym: ts.Symbol): string | undefined {
   if (!d || !ts.isVariableDeclaration(d) || !d.initializer || !(ts.getCombinedNodeFlags(d) & ts.NodeFlags.Const)) return undefined;
   const init = d.initializer;
   return ts.isStringLiteralLike(init) || ts.isNumericLiteral(init) ? JSON.stringify(init.text) : undefined;
+}
+
+/** What a name taken out of an object literal stands for: `const { pk, rk = item } = { pk: shop }` gives `pk` the text `shop`, `rk` `item`. */
+function destructuredFrom(sym: ts.Symbol): ts.Expression | undefined {
+  const b = sym.valueDeclaration;
+  if (!b || !ts.isBindingElement(b) || b.dotDotDotToken || !ts.isObjectBindingPattern(b.parent)) return undefined;
+  const holder = b.parent.parent;
+  if (!ts.isVariableDeclaration(holder) || !(ts.getCombinedNodeFlags(holder) & ts.NodeFlags.Const) || !holder.initializer) return undefined;
+  const obj = skipOuter(holder.initializer);
+  const key = b.propertyName ?? b.name;
+  const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined;
+  if (!name || !ts.isObjectLiteralExpression(obj) || obj.properties.some((p) => ts.isSpreadAssignment(p))) return undefined;
+  const p = obj.properties.find((x) => x.name && (ts.isIdentifier(x.name) || ts.isStringLiteral(x.name)) && x.name.text === name);
+  if (p && ts.isPropertyAssignment(p)) return p.initializer;
+  if (p && ts.isShorthandPropertyAssignment(p)) return p.name;
+  return p ? undefined : b.initializer;
 }
 
 /** The argument a parameter of a function invoked where it is written gets (`((pk) => …)(shop)` gives `pk` the text `shop`). */

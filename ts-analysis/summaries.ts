@@ -57,6 +57,9 @@ export class Wrappers {
   }
 
   private readonly checker: ts.TypeChecker;
+  /** The classes of the files that name an SDK method: where an interface's method is implemented with a write. */
+  private readonly classes: ts.ClassLikeDeclaration[] = [];
+  private readonly implementations = new Map<ts.Symbol, ts.SignatureDeclaration | null>();
 
   private constructor(program: ts.Program) {
     this.checker = program.getTypeChecker();
@@ -66,6 +69,7 @@ export class Wrappers {
       let found = syntaxOf.get(sf);
       if (!found) syntaxOf.set(sf, (found = namedFunctions(sf)));
       named.push(...found);
+      if (/\bimplements\b/.test(sf.text)) for (const st of sf.statements) if (ts.isClassDeclaration(st)) this.classes.push(st);
     }
     const names = new Set(named.filter((n) => n.writes).map((n) => n.name));
     // Closed over the functions that pass a parameter on to one of them (a service calling a repository).
@@ -104,7 +108,36 @@ export class Wrappers {
     const signed = checker.getResolvedSignature(call)?.declaration;
     if (signed && ts.isFunctionLike(signed) && !signed.getSourceFile().isDeclarationFile && (signed as ts.FunctionLikeDeclaration).body)
       return signed;
+    // A method of an interface (`store.save(x)` with `store: Store`): the one class of the program that implements it
+    // with the SDK's writes (beside an in-memory one that has none).
+    if (signed && ts.isMethodSignature(signed) && ts.isInterfaceDeclaration(signed.parent) && sym)
+      return this.implementation(sym, signed.parent, name.text);
     return undefined;
+  }
+
+  /** The method `name` of the class that implements `iface` in a file naming the SDK's methods, when there is one such class. */
+  private implementation(method: ts.Symbol, iface: ts.InterfaceDeclaration, name: string): ts.SignatureDeclaration | undefined {
+    const known = this.implementations.get(method);
+    if (known !== undefined) return known ?? undefined;
+    const ifaceSym = this.checker.getSymbolAtLocation(iface.name);
+    const found: ts.SignatureDeclaration[] = [];
+    for (const c of this.classes) {
+      const implementsIt = (c.heritageClauses ?? []).some(
+        (h) =>
+          h.token === ts.SyntaxKind.ImplementsKeyword &&
+          h.types.some((t) => {
+            let s = this.checker.getSymbolAtLocation(t.expression);
+            if (s && s.flags & ts.SymbolFlags.Alias) s = this.checker.getAliasedSymbol(s);
+            return s === ifaceSym;
+          }),
+      );
+      if (!implementsIt) continue;
+      const m = c.members.find((x): x is ts.MethodDeclaration => ts.isMethodDeclaration(x) && !!x.body && x.name.getText() === name);
+      if (m && mayCallSdk(m.getText())) found.push(m);
+    }
+    const one = found.length === 1 ? found[0] : undefined;
+    this.implementations.set(method, one ?? null);
+    return one;
   }
 
   /** What a function writes through its parameters; computed once (a recursive function sees itself as writing nothing). */

@@ -35,6 +35,8 @@ export interface TableSite {
   side?: boolean;
   /** A constant partition key with a constant row key: one row of its own (a settings row), neither spreading nor concentrating. */
   oneRow?: boolean;
+  /** That constant row key (rows of one partition with several constant row keys are several rows, not one). */
+  rowKey?: string;
 }
 
 export interface TableSites {
@@ -133,7 +135,8 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
     const side = sameClientVaries(keys, key, decomposer.checker);
     const constant = constantText(key.parts);
     const w = key.write!;
-    const oneRow = constant !== undefined && !!w.rowKey && constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) !== undefined;
+    const rowKey = constant !== undefined && w.rowKey ? constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) : undefined;
+    const oneRow = rowKey !== undefined;
     const unknown = constant === undefined && copiesStoredKey(key.expr);
     const at = locationOf(key.at);
     out.push({
@@ -146,7 +149,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
         key: keyIdentity(key),
         ...(key.at === key.expr ? { atKey: true } : {}),
         ...(side ? { side } : {}),
-        ...(oneRow ? { oneRow } : {}),
+        ...(oneRow ? { oneRow, rowKey } : {}),
       },
     });
   }

@@ -26,7 +26,8 @@ export class UntypedClients {
     // An untyped parameter (`async _update(client, pk, rk)` in JavaScript): what every call of its function in this file passes.
     const values = this.values.values(receiver);
     const only = values.length === 1 && values[0].kind === "expr" ? skipValue(values[0].expr) : undefined;
-    return only && depth < 3 ? this.fromCallers(only, depth) : undefined;
+    const target = only ?? (ts.isPropertyAccessExpression(skipOuter(receiver)) ? skipOuter(receiver) : undefined);
+    return target && depth < 3 ? this.fromCallers(target, depth) : undefined;
   }
 
   private kindOfValues(receiver: ts.Expression): SdkKind | undefined {
@@ -41,7 +42,14 @@ export class UntypedClients {
   }
 
   /** The SDK class every call of the parameter's function (in its file) passes for it; undefined when one passes something else. */
-  private fromCallers(x: ts.Expression, depth: number): SdkKind | undefined {
+  private fromCallers(e: ts.Expression, depth: number): SdkKind | undefined {
+    // `self.client` of an untyped parameter `self`: that property of what each call passes (`helper(this)`).
+    const path: string[] = [];
+    let x = skipOuter(e);
+    while (ts.isPropertyAccessExpression(x) && path.length < 3) {
+      path.unshift(x.name.text);
+      x = skipOuter(x.expression);
+    }
     if (!ts.isIdentifier(x)) return undefined;
     const p = this.checker.getSymbolAtLocation(x)?.valueDeclaration;
     if (!p || !ts.isParameter(p) || p.type || p.dotDotDotToken || !ts.isIdentifier(p.name)) return undefined;
@@ -54,11 +62,23 @@ export class UntypedClients {
     for (const c of calls) {
       const arg = c.arguments[index];
       // A parameter passed on from another function's parameter: its callers in turn (three functions up).
-      const k = arg && (this.madeAs(skipValue(arg)) ?? this.kind(arg, depth + 1));
+      const k = arg && (path.length ? this.propertyKind(arg, path) : (this.madeAs(skipValue(arg)) ?? this.kind(arg, depth + 1)));
       if (!k || (found && k !== found)) return undefined;
       found = k;
     }
     return found;
+  }
+
+  /** The SDK class of property `path` of an argument, by the checker's type of the argument (`this`, with its `client`). */
+  private propertyKind(arg: ts.Expression, path: readonly string[]): SdkKind | undefined {
+    let t: ts.Type | undefined = this.checker.getTypeAtLocation(arg);
+    for (const name of path) {
+      const prop: ts.Symbol | undefined = t?.getProperty(name);
+      t = prop ? this.checker.getTypeOfSymbolAtLocation(prop, arg) : undefined;
+    }
+    const sym = t?.getSymbol();
+    const decl = sym?.declarations?.[0];
+    return sym && decl && isSdkFile(decl.getSourceFile()) ? classKind(sym.getName()) : undefined;
   }
 
   /** True when every value of the receiver is made as something else (`new MockTableClient(…)`): not the SDK's, nothing to say. */

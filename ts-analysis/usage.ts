@@ -52,6 +52,8 @@ export interface ListOption {
   env?: Env;
   /** The options come from outside what can be followed (a parameter, a spread): why. */
   unknown?: string;
+  /** No filter on the paths where a later conditional write did not set one (`const o = {}; if (q) o.filter = …`). */
+  soft?: boolean;
 }
 
 export interface ListCall {

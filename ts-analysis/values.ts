@@ -14,7 +14,7 @@
  */
 import ts from "typescript";
 import { Budget } from "./budget";
-import { FileFacts } from "./facts";
+import { FileFacts, PropWrite } from "./facts";
 import { returnedExpressions } from "./returns";
 import { skipOuter, symbolOf } from "./syntax";
 
@@ -23,9 +23,19 @@ export type Env = ReadonlyMap<ts.Symbol, { expr: ts.Expression; env: Env }>;
 
 export type Value =
   /** An expression the resolver stops at: a literal, an object or array literal, a call it does not follow… */
-  | { kind: "expr"; expr: ts.Expression; env: Env; written?: ReadonlySet<string> | "any" }
-  /** `undefined`, `null`, an argument not passed. */
-  | { kind: "absent" }
+  | {
+      kind: "expr";
+      expr: ts.Expression;
+      env: Env;
+      written?: ReadonlySet<string> | "any";
+      /** The writes behind `written`, and the declaration they follow (to tell a write on every path from one under a condition). */
+      writes?: readonly PropWrite[];
+      decl?: ts.VariableDeclaration;
+      /** The value holds only on some paths: a property set under a condition after the object was made. */
+      soft?: true;
+    }
+  /** `undefined`, `null`, an argument not passed; `soft` when only on the paths where a later write did not happen. */
+  | { kind: "absent"; soft?: true }
   /** An entity read by a listing: an element of what `listEntities(…)` yields (`call`), or of one of its pages. */
   | { kind: "row"; call: ts.CallExpression }
   /** A page of a listing (`listEntities(…).byPage()`): its elements are rows. */
@@ -176,6 +186,8 @@ export class ValueResolver {
       // A default applies when the argument is absent; nobody bound this one, so it is whatever the caller passes.
       return [{ kind: "expr", expr: id, env }];
     }
+    const destructured = this.destructured(decl, env, depth);
+    if (destructured) return destructured;
     if (!ts.isVariableDeclaration(decl) || !ts.isIdentifier(decl.name)) return [{ kind: "expr", expr: id, env }];
     const facts = this.facts(decl);
     const constant = (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0 && !!decl.initializer;
@@ -197,7 +209,37 @@ export class ValueResolver {
     const written: Set<string> | "any" = writes.some((w) => w.name === undefined && !w.prefix)
       ? "any"
       : new Set(writes.map((w) => w.name ?? `${w.prefix}*`));
-    return out.map((v) => (v.kind === "expr" ? { ...v, written } : v));
+    return out.map((v) => (v.kind === "expr" ? { ...v, written, writes, decl } : v));
+  }
+
+  /**
+   * `const { client, options: o = {} } = { … }`: a name bound by an object pattern of a `const` (or a `let` never
+   * written again) over an object literal is that property of the literal, its default where the property is absent.
+   */
+  private destructured(decl: ts.Declaration, env: Env, depth: number): Value[] | undefined {
+    if (!ts.isBindingElement(decl) || decl.dotDotDotToken || !ts.isObjectBindingPattern(decl.parent)) return undefined;
+    const holder = decl.parent.parent;
+    // Only out of an object literal in sight: a read's result (`const { etag, ...rest } = await getEntity(…)`) keeps its own rules.
+    if (!ts.isVariableDeclaration(holder) || !holder.initializer || !ts.isObjectLiteralExpression(skipValue(holder.initializer)))
+      return undefined;
+    const key = decl.propertyName ?? decl.name;
+    const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : undefined;
+    if (!name || !ts.isIdentifier(decl.name)) return undefined;
+    const sym = this.checker.getSymbolAtLocation(decl.name);
+    const constant = (ts.getCombinedNodeFlags(holder) & ts.NodeFlags.Const) !== 0;
+    if (
+      !constant &&
+      (!sym ||
+        this.facts(holder)
+          .defs(sym)
+          .some((d) => d.kind !== "binding" && d.kind !== "init"))
+    )
+      return undefined;
+    const at = env.size && inFunction(holder) ? env : NO_ENV;
+    const got = this.property(this.values(holder.initializer, at, depth + 1), name, depth + 1);
+    if (!decl.initializer) return got;
+    const fallback = decl.initializer;
+    return cap(got.flatMap((v) => (v.kind === "absent" ? this.values(fallback, at, depth + 1) : [v])));
   }
 
   /** The values of property `name` of each alternative (an object literal's, through its spreads). */
@@ -213,15 +255,35 @@ export class ValueResolver {
         continue;
       }
       if (writesProperty(o.written, name)) {
-        out.push(unknown(`'${name}' is set after the object is made`));
+        const assigned = this.assigned(o, name, depth);
+        out.push(...(o.soft ? soften(assigned) : assigned));
         continue;
       }
       const obj = skipValue(o.expr);
-      if (ts.isObjectLiteralExpression(obj)) out.push(...this.ofLiteral(obj, name, o.env, depth + 1));
-      else if (this.typeLacks(obj, name)) out.push(ABSENT);
-      else out.push(at ? { kind: "expr", expr: at, env: o.env } : unknown(`'${name}' of a value not known statically`));
+      const own: Value[] = ts.isObjectLiteralExpression(obj)
+        ? this.ofLiteral(obj, name, o.env, depth + 1)
+        : this.typeLacks(obj, name)
+          ? [ABSENT]
+          : [at ? { kind: "expr", expr: at, env: o.env } : unknown(`'${name}' of a value not known statically`)];
+      out.push(...(o.soft ? soften(own) : own));
     }
     return cap(out);
+  }
+
+  /**
+   * Property `name` of an object literal written after it was made (`const o = {}; if (q) o.filter = f;`): what each
+   * plain write assigns, and — when every write is under a condition — the literal's own value on the other paths
+   * (both marked as holding on some paths only). Not known when a write is compound, computed or `Object.assign`.
+   */
+  private assigned(o: Extract<Value, { kind: "expr" }>, name: string, depth: number): Value[] {
+    const obj = skipValue(o.expr);
+    const writes = (o.writes ?? []).filter((w) => w.name === undefined || w.name === name);
+    if (!o.decl || !ts.isObjectLiteralExpression(obj) || !writes.length || writes.some((w) => w.name !== name || !w.value))
+      return [unknown(`'${name}' is set after the object is made`)];
+    const block = o.decl.parent.parent.parent;
+    const always = writes.some((w) => ts.isExpressionStatement(w.at.parent) && w.at.parent.parent === block);
+    const out = writes.flatMap((w) => this.values(w.value, o.env, depth + 1));
+    return always ? out : soften([...this.ofLiteral(obj, name, o.env, depth + 1), ...out]);
   }
 
   private ofLiteral(obj: ts.ObjectLiteralExpression, name: string, env: Env, depth: number): Value[] {
@@ -367,6 +429,11 @@ function propName(n: ts.PropertyName): string | undefined {
   return ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) ? n.text : undefined;
 }
 
+/** The same values, holding on some paths only. */
+function soften(values: readonly Value[]): Value[] {
+  return values.map((v) => (v.kind === "absent" || v.kind === "expr" ? { ...v, soft: true } : v));
+}
+
 /** At most 16 alternatives, duplicates dropped; past that the value is not known. */
 function cap(values: Value[]): Value[] {
   const out: Value[] = [];
@@ -374,6 +441,8 @@ function cap(values: Value[]): Value[] {
     const same = out.some(
       (o) =>
         o.kind === v.kind &&
+        (o.kind !== "absent" || v.kind !== "absent" || o.soft === v.soft) &&
+        (v.kind !== "expr" || (o.kind === "expr" && o.soft === v.soft)) &&
         (v.kind !== "expr" || (o.kind === "expr" && o.expr === v.expr && o.env === v.env && o.written === v.written)) &&
         ((v.kind !== "row" && v.kind !== "page") || ((o.kind === "row" || o.kind === "page") && o.call === v.call)),
     );

@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import { analyzeTdl, LineIndex } from "@core";
-import { CODEGEN_LANGUAGES, generateKeyBuilders } from "@codegen";
+import { CODEGEN_LANGUAGES, generateKeyBuilders, generateMigration } from "@codegen";
 import { command } from "../command";
 import { ANALYSIS, analysisOf, choice, outputFolder, text } from "../options";
 import { readTextFile } from "../files";
@@ -31,6 +31,10 @@ export const codegen = command({
   options: {
     table: text("NAME", "only this table"),
     out: outputFolder("DIR", "where the modules go (created when missing)"),
+    migration: text(
+      "OLD.tdl",
+      "write the dual writes of a migration from OLD.tdl to DESIGN.tdl: <table>.migration.ts (or <table>_migration.py) and the key modules of both sides",
+    ),
     lang: choice(CODEGEN_LANGUAGES, "ts (TypeScript) or python (builders and parsers of the keys, standard library only)").default("ts"),
     ...ANALYSIS.options,
   },
@@ -42,19 +46,35 @@ export const codegen = command({
     const analysis = analysisOf(options);
     const text = readTextFile(design);
     const result = analyzeTdl(text, analysis);
-    if (table !== undefined) designTable(design, result, table);
-    const generated = generateKeyBuilders(result, {
-      tables: table !== undefined ? [table] : undefined,
-      source: path.basename(design),
-      lang: options.lang,
-    });
+    const oldFile = options.migration;
+    const oldText = oldFile === undefined ? undefined : readTextFile(oldFile);
+    const old = oldText === undefined ? undefined : analyzeTdl(oldText, analysis);
+    if (table !== undefined) designTable(oldFile ?? design, old ?? result, table);
+    const migration = old
+      ? generateMigration(old, result, { table, lang: options.lang, oldSource: path.basename(oldFile!), newSource: path.basename(design) })
+      : undefined;
+    const generated =
+      migration ??
+      generateKeyBuilders(result, {
+        tables: table !== undefined ? [table] : undefined,
+        source: path.basename(design),
+        lang: options.lang,
+      });
 
     const lines = new LineIndex(text);
+    const oldLines = oldText === undefined ? undefined : new LineIndex(oldText);
     const stderr = generated.problems.map((p) => {
-      const at = lines.position(p.start);
-      return `${design}:${at.line + 1}:${at.character + 1} error ${p.code} ${p.message}${p.code === "codegen" ? "" : ` (table ${p.table} gets no module)`}\n`;
+      // A migration's problems come from either design: the old one's tables are named by the old file.
+      const inOld =
+        !!old && old.tables.some((t) => t.table.name.text === p.table) && !result.tables.some((t) => t.table.name.text === p.table);
+      const at = (inOld ? oldLines! : lines).position(p.start);
+      return `${inOld ? oldFile : design}:${at.line + 1}:${at.character + 1} error ${p.code} ${p.message}${p.code === "codegen" ? "" : ` (table ${p.table} gets no module)`}\n`;
     });
     if (!generated.modules.length && !generated.problems.length) stderr.push(`${design}: no table to generate\n`);
+    for (const t of migration?.unmapped ?? [])
+      stderr.push(
+        `${oldFile}: table ${t} maps onto no table of ${design} (none of its name, none holding its properties): no dual writes for it\n`,
+      );
 
     if (generated.modules.length) makeFolder(out);
     const written: string[] = [];

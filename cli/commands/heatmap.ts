@@ -108,8 +108,11 @@ function textOf(h: LogHeatmap): string {
     for (const p of h.partitions.slice(0, LISTED)) {
       const e = p.entities;
       const design = p.design === undefined ? "" : p.design ? `  ${p.design.table}: ${p.design.partitionKey}` : "  (no design key)";
+      // A row that may be short says by how much at most (a key folded for memory came back).
+      const short = p.shortBy ? `  (may be short by up to ${n(p.shortBy)})` : "";
+      const probe = p.probe ? "  (calibration probe)" : "";
       out.push(
-        `  ${p.table}/${p.partitionKey}  ${n(e.read)}, ${n(e.written)}, ${n(e.throttled)}; ${n(p.operations)} (${n(p.failed)}); ${n(p.peakPerSecond)}/s${design}`,
+        `  ${p.table}/${p.partitionKey}  ${n(e.read)}, ${n(e.written)}, ${n(e.throttled)}; ${n(p.operations)} (${n(p.failed)}); ${n(p.peakPerSecond)}/s${design}${short}${probe}`,
       );
     }
   }

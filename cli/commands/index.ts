@@ -19,6 +19,7 @@ import { deleteCommand } from "./delete";
 import { cost } from "./cost";
 import { heatmap } from "./heatmap";
 import { mcp } from "./mcp";
+import { migrate } from "./migrate";
 
 export const COMMANDS: readonly Command[] = [
   check,
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   copy,
   deleteCommand,
+  migrate,
   mcp,
 ];
 

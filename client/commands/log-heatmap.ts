@@ -2,9 +2,11 @@
  * "Open a Heatmap from Storage Logs…" (`tableDesign.openLogHeatmap`): asks
  * for log files or folders — a Log Analytics export of StorageTableLogs
  * (JSON or CSV), a diagnostic setting's blobs, `$logs` files, Cosmos DB's
- * partition-key RU logs — and for a design to compare with (the open one
- * first, or none), reads them with a cancellable progress notification,
- * and opens the heatmap page with what they show, in a tab of its own.
+ * partition-key RU logs —, reads them with a cancellable progress
+ * notification, and opens the heatmap page with what they show, in a tab
+ * of its own, with the workspace's designs to set them against (the page
+ * picks the design, its table and the scale; the choice is remembered per
+ * workspace).
  * Its failures are TdlErrors of their kind, which the command wrapper
  * shows alike: a path that cannot be read or logs with no record in them
  * are `input` (a warning); a cancellation says nothing.
@@ -14,10 +16,25 @@ import { InputError } from "@core/errors";
 import { formatCount } from "@core/text/words";
 import { type LogHeatmapArgs, readLogsForPanel } from "../pages/heatmap";
 import { analysisOptions } from "../vscode/settings";
-import { workspaceDesigns, type DesignFile } from "../vscode/design-files";
+import { workspaceDesigns } from "../vscode/design-files";
+import type { LogDesignChoice } from "@protocol/pages";
 
-/** Runs the command: `open` shows the heatmap (the page's panel). */
-export async function openLogHeatmapCommand(open: (args: LogHeatmapArgs) => void): Promise<void> {
+/** Where the page's choice of design, table and scale is kept for the workspace. */
+const CHOICE_KEY = "tableDesign.logHeatmap.choice";
+
+/** What the command remembers per workspace (VS Code's workspaceState). */
+export interface ChoiceMemory {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+/**
+ * Runs the command: `open` shows the heatmap (the page's panel). The page
+ * sets the logs against any design of the workspace and one of its tables;
+ * it opens with the choice remembered for the workspace, or else the open
+ * design.
+ */
+export async function openLogHeatmapCommand(open: (args: LogHeatmapArgs) => void, memory?: ChoiceMemory): Promise<void> {
   const picked = await vscode.window.showOpenDialog({
     title: "Storage logs: StorageTableLogs exports (JSON, CSV), diagnostic-setting blobs, $logs files or Cosmos DB RU logs",
     openLabel: "Read Logs",
@@ -29,8 +46,11 @@ export async function openLogHeatmapCommand(open: (args: LogHeatmapArgs) => void
   const remote = picked.find((u) => u.scheme !== "file");
   if (remote) throw new InputError(`${remote.toString(true)} is not on this machine's disk: logs are read from local files or folders`);
   const paths = picked.map((u) => u.fsPath);
-  const design = await pickDesign();
-  if (design === null) return;
+  const designs = await workspaceDesigns();
+  const active = vscode.window.activeTextEditor?.document.uri.toString();
+  const remembered = memory?.get<LogDesignChoice>(CHOICE_KEY);
+  const opened = designs.find((d) => d.uri.toString() === active);
+  const choice = remembered ?? (opened ? { design: opened.label } : undefined);
   const shown = paths.length === 1 ? vscode.workspace.asRelativePath(paths[0]) : `${paths.length} paths`;
   const args = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Reading ${shown}`, cancellable: true },
@@ -39,25 +59,16 @@ export async function openLogHeatmapCommand(open: (args: LogHeatmapArgs) => void
       token.onCancellationRequested(() => abort.abort());
       return readLogsForPanel(paths, {
         shown,
-        design: design && { text: design.text, label: design.label, analysis: analysisOptions() },
         signal: abort.signal,
         onProgress: (p) => progress.report({ message: `${formatCount(p.lines)} entries, file ${p.files} of ${p.of}` }),
       });
     },
   );
-  open(args);
-}
-
-/** A design to compare with: the open one first, the workspace's after; undefined for none, null when the user left the pick. */
-async function pickDesign(): Promise<DesignFile | undefined | null> {
-  const designs = await workspaceDesigns();
-  if (!designs.length) return undefined;
-  const active = vscode.window.activeTextEditor?.document.uri.toString();
-  designs.sort((a, b) => Number(b.uri.toString() === active) - Number(a.uri.toString() === active) || a.label.localeCompare(b.label));
-  const items: Array<vscode.QuickPickItem & { design?: DesignFile }> = [
-    ...designs.map((design) => ({ label: design.label, description: "compare with its key expressions and load", design })),
-    { label: "No design", description: "the heatmap alone" },
-  ];
-  const pick = await vscode.window.showQuickPick(items, { title: "Compare the logs with a design?" });
-  return pick ? pick.design : null;
+  open({
+    ...args,
+    designs: designs.map((d) => ({ label: d.label, text: d.text })),
+    analysis: analysisOptions(),
+    ...(choice ? { choice } : {}),
+    remember: (c) => void memory?.update(CHOICE_KEY, c),
+  });
 }

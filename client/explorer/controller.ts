@@ -21,6 +21,8 @@ import { readAll } from "./read-all";
 import type { ExplorerUi } from "./ui";
 import { bulkDelete, bulkExport, type BulkContext } from "./bulk-jobs";
 import { ImportPlans } from "./import-plans";
+import { designColumns } from "./design-columns";
+import type { FilterProperty } from "@protocol/filter-words";
 
 export type { ConnectionStore } from "./connections";
 export type { ExplorerUi } from "./ui";
@@ -161,9 +163,12 @@ export class ExplorerController {
       for (const e of page.entities)
         for (const [k, v] of Object.entries(e.properties)) types.set(k, (types.get(k) ?? new Set<EdmType>()).add(v.type));
       // A type only when the sample agrees on one: completion then offers that type's literal first.
-      return [...types]
+      const sampled: FilterProperty[] = [...types]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([name, seen]) => (seen.size === 1 ? { name, type: [...seen][0] } : { name }));
+      // The open design's properties of this table too, so an empty or new table completes its columns; the data's type wins.
+      const declared = designColumns(this.ui.openDesigns?.() ?? [], table).filter((d) => !types.has(d.name));
+      return [...sampled, ...declared].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
     "import.plan": async ({ table, format, choices, plan }) => this.imports.plan(table, format, choices, plan),
     "import.run": async ({ table, plan, choices, operation }) => this.imports.run(this.need(), table, plan, choices, operation),

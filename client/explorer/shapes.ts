@@ -85,6 +85,7 @@ const importChoices = object<ImportChoices>({
   zoneless: oneOf(["refuse", "utc"] as const),
   duplicateKeys: oneOf(["refuse", "last"] as const),
   duplicateProperties: oneOf(["refuse", "last"] as const),
+  columns: optional(dictionary(text({ min: 1, max: 255 }), oneOf(EDM_TYPES), LIMITS.properties)),
 });
 
 export const EXPLORER_SHAPES: Shapes<"explorer"> = {

@@ -32,4 +32,6 @@ export interface ExplorerUi {
    * without it answers the page that inferring is not available there.
    */
   inferDesign?(table: string): Promise<void>;
+  /** The text of each design open in the host's editors (the filter editor completes their properties); none without it. */
+  openDesigns?(): string[];
 }

@@ -11,16 +11,28 @@
 import * as path from "node:path";
 import type { TrafficSecond } from "@protocol/traffic";
 import type { LogHeatmap } from "@protocol/log-heatmap";
-import { PAGES } from "@protocol/pages";
+import { PAGES, type LogComparison, type LogDesignChoice } from "@protocol/pages";
 import type { AnalysisOptions } from "@core";
 import { InputError } from "@core/errors";
-import { compareWithDesign, nothingReadable, readLogHeatmap, type LogHeatmapOptions } from "@runtime";
+import { clip, listNames } from "@core/text/words";
+import { comparableTables, compareWithDesign, nothingReadable, readLogHeatmap, type LogHeatmapOptions } from "@runtime";
+import { optional, text } from "../webview-host/shape";
 import { hostPage } from "./host-page";
 
-/** A heatmap of logs and its tab's title. */
+/** A design the page may set the logs against: its label (the workspace-relative path) and text. */
+export interface LogDesign {
+  label: string;
+  text: string;
+}
+
+/** A heatmap of logs and its tab's title; the workspace's designs, the choice remembered for it, and where to remember the next. */
 export interface LogHeatmapArgs {
   logs: LogHeatmap;
   title: string;
+  designs?: LogDesign[];
+  choice?: LogDesignChoice;
+  remember?: (choice: LogDesignChoice) => void;
+  analysis?: AnalysisOptions;
 }
 
 /** What opening the heatmap takes: nothing (live; a test gives it a fixed clock), or a heatmap of logs. */
@@ -53,12 +65,40 @@ export default hostPage<"heatmap", HeatmapArgs>({
   column: "beside",
   retain: true,
   single: true,
-  shapes: {},
+  shapes: {
+    "heatmap.compare": {
+      design: optional(text({ max: 1000 })),
+      table: optional(text({ max: 255 })),
+      scale: optional(text({ max: 40 })),
+    },
+  },
   title: (args) => (args && "logs" in args ? args.title : PAGES.heatmap.title),
   serve(services, emit, args) {
     if (args && "logs" in args) {
       const { seconds, ...logs } = args.logs;
-      return { handlers: {}, state: () => ({ seconds, logs: { ...logs, title: args.title } }) };
+      const designs = (args.designs ?? []).map((d) => ({ label: d.label, tables: comparableTables(d.text, args.analysis) }));
+      let shown: LogComparison = { partitions: logs.partitions, ...(logs.design ? { design: logs.design } : {}), choice: {} };
+      // The choice remembered for the workspace, when it still names a design and table there.
+      if (args.choice?.design !== undefined) {
+        try {
+          shown = compareLogs(args, args.choice);
+        } catch {
+          // A design renamed or a table removed since: the page opens without a design, and the user picks again.
+        }
+      }
+      return {
+        handlers: {
+          "heatmap.compare": async (choice) => {
+            shown = compareLogs(args, choice);
+            args.remember?.(shown.choice);
+            return shown;
+          },
+        },
+        state: () => ({
+          seconds,
+          logs: { ...logs, partitions: shown.partitions, design: shown.design, title: args.title, designs, choice: shown.choice },
+        }),
+      };
     }
     const now = args?.now ?? Date.now;
     const { emulator } = services;
@@ -75,7 +115,9 @@ export default hostPage<"heatmap", HeatmapArgs>({
       if (empty) emit({ type: "traffic", second: empty });
     }, 1000);
     return {
-      handlers: {},
+      handlers: {
+        "heatmap.compare": () => Promise.reject(new InputError("the live heatmap has no logs to set against a design")),
+      },
       state: () => ({ seconds: emulator.recentTraffic(), now: now() }),
       dispose: () => {
         clearInterval(clock);
@@ -88,6 +130,41 @@ export default hostPage<"heatmap", HeatmapArgs>({
     open();
   },
 });
+
+/**
+ * The logs set against `choice`: a design of the workspace by its label,
+ * one of its tables (every log table is read as it; absent: each log table
+ * as the design table that matches it) and the scale of its rates. A name
+ * that is not there is an InputError naming what is.
+ */
+export function compareLogs(args: LogHeatmapArgs, choice: LogDesignChoice): LogComparison {
+  // Each comparison starts from the logs' own partitions: a partition's design key is the comparison's.
+  const partitions = args.logs.partitions.map(({ design: _, ...p }) => ({ ...p }));
+  if (choice.design === undefined) return { partitions, choice: {} };
+  const designs = args.designs ?? [];
+  const design = designs.find((d) => d.label === choice.design);
+  if (!design)
+    throw new InputError(
+      `no design '${clip(choice.design)}' in this workspace${designs.length ? `; there are ${listNames(designs.map((d) => d.label))}` : ""}`,
+    );
+  const tables = comparableTables(design.text, args.analysis);
+  if (choice.table !== undefined && !tables.includes(choice.table))
+    throw new InputError(`${design.label} has no table '${clip(choice.table)}' with a PartitionKey; it has ${listNames(tables)}`);
+  const scale = choice.scale === undefined || choice.scale.trim() === "" ? undefined : Number(choice.scale);
+  if (scale !== undefined && !(Number.isFinite(scale) && scale > 0))
+    throw new InputError(`the scale must be a positive number such as 0.0063, not '${clip(choice.scale!, 40)}'`);
+  const logs = { ...args.logs, partitions };
+  const compared = compareWithDesign(logs, design.text, design.label, { analysis: args.analysis, designTable: choice.table, scale });
+  return {
+    partitions,
+    design: compared,
+    choice: {
+      design: design.label,
+      ...(choice.table !== undefined ? { table: choice.table } : {}),
+      ...(scale !== undefined ? { scale: choice.scale!.trim() } : {}),
+    },
+  };
+}
 
 /**
  * Fills the silence between traffic seconds: `tick(now)` returns the empty

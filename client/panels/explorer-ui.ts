@@ -41,6 +41,11 @@ export class VsCodeExplorerUi implements ExplorerUi {
     return this.emulatorHost.current();
   }
 
+  /** The designs open in the editors, unsaved edits included: the filter editor completes their properties. */
+  openDesigns(): string[] {
+    return vscode.workspace.textDocuments.filter((d) => d.languageId === "tdl" || d.fileName.endsWith(".tdl")).map((d) => d.getText());
+  }
+
   /** The explorer's "Infer a design…": the command reads the explorer's active connection itself. */
   async inferDesign(table: string): Promise<void> {
     await this.execute("inferDesign", table);

@@ -21,23 +21,30 @@ import { wireEntity } from "./values";
 
 /**
  * What a transaction holds: whole-entity upserts (Replace), upserts that
- * merge the row's properties into an entity that exists (Merge), and
- * deletes, each delete only if the entity has `etag` (any, without).
+ * merge the row's properties into an entity that exists (Merge), inserts
+ * (refused, 409, when the entity exists: the whole transaction then writes
+ * nothing), and deletes, each delete only if the entity has `etag` (any,
+ * without).
  */
 export type BatchAction =
   | { kind: "upsert"; row: EntityRow }
+  | { kind: "insert"; row: EntityRow }
   | { kind: "merge"; row: EntityRow }
   | { kind: "delete"; partitionKey: string; rowKey: string; etag?: string };
 
 const CRLF = "\r\n";
 
-/** Sends `actions` on `table` as one transaction; throws the service's refusal (RestError) when it wrote nothing. */
+/**
+ * Sends `actions` on `table` as one transaction; throws the service's
+ * refusal (RestError) when it wrote nothing. Returns each operation's ETag
+ * as the service answered it (undefined for a delete).
+ */
 export async function submitBatch(
   client: TableClient,
   table: string,
   actions: readonly BatchAction[],
   abortSignal?: AbortSignal,
-): Promise<void> {
+): Promise<Array<string | undefined>> {
   const [base, sas] = client.url.replace(/\/+(\?|$)/, "$1").split("?");
   const batch = `batch_${randomUUID()}`;
   const changeset = `changeset_${randomUUID()}`;
@@ -64,13 +71,16 @@ export async function submitBatch(
   const text = response.bodyAsText ?? "";
   if (response.status < 200 || response.status >= 300) throw serviceError(text, response.status, request, response, "Transaction Failed");
   // Each operation's answer follows a changeset boundary; a refused one carries the error (the service answers only up to it).
+  const etags: Array<string | undefined> = [];
   for (const answer of text.split("--changesetresponse_").slice(1, -1)) {
     const status = Number(/HTTP\/1\.1 (\d+)/.exec(answer)?.[1]);
     if (!Number.isInteger(status))
       throw new RestError(`an answer of the transaction has no status: ${answer.slice(0, 200)}`, { request, response });
     const json = /\{(.*)\}/.exec(answer);
     if (status >= 300) throw serviceError(json?.[0] ?? "", status, request, response, "Transaction Failed");
+    etags.push(/^etag: *(.+?)\r?$/im.exec(answer)?.[1]);
   }
+  return etags;
 }
 
 /** One operation of the changeset: its request line, headers and JSON body. */
@@ -78,6 +88,8 @@ function operation(a: BatchAction, tableUrl: string, changeset: string): string 
   const head = `--${changeset}${CRLF}content-type: application/http${CRLF}content-transfer-encoding: binary${CRLF}${CRLF}`;
   const keys = a.kind === "delete" ? a : a.row;
   const url = `${tableUrl}(PartitionKey='${key(keys.partitionKey)}',RowKey='${key(keys.rowKey)}')`;
+  if (a.kind === "insert")
+    return `${head}POST ${tableUrl} HTTP/1.1${CRLF}Content-Type: application/json${CRLF}Accept: application/json;odata=minimalmetadata${CRLF}Prefer: return-no-content${CRLF}DataServiceVersion: 3.0${CRLF}${CRLF}${json(wireEntity(a.row))}`;
   if (a.kind === "delete")
     return `${head}DELETE ${url} HTTP/1.1${CRLF}Accept: application/json;odata=minimalmetadata${CRLF}DataServiceVersion: 3.0${CRLF}If-Match: ${a.etag ?? "*"}${CRLF}${CRLF}`;
   // Insert-or-merge is MERGE without If-Match, as insert-or-replace is PUT without it.

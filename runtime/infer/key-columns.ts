@@ -28,6 +28,8 @@ export interface SolvedKey {
   derived: DerivedProperty[];
   /** Upper bounds a property's declared range must have (reverse uses the range's max). */
   maxima: Map<string, number>;
+  /** Free columns nothing explained (each became a key-only property of its own). */
+  unexplained: number;
 }
 
 const DIGITS = /^\d+$/;
@@ -52,6 +54,7 @@ export function solveColumns(
   const derived: DerivedProperty[] = [];
   const maxima = new Map<string, number>();
   let column = 0;
+  let unexplained = 0;
   for (const atom of template) {
     if (atom.kind !== "free") {
       push(out, atom);
@@ -77,13 +80,14 @@ export function solveColumns(
     }
     if (solved) push(out, solved);
     else {
+      unexplained++;
       const d = keyOnly(`${prefix}Part${derived.length + 1}`, segs, rows);
       derived.push(d.property);
       push(out, d.atom);
     }
     if (tail) push(out, { kind: "lit", text: tail });
   }
-  return { template: out, derived, maxima };
+  return { template: out, derived, maxima, unexplained };
 }
 
 function push(out: Atom[], a: Atom): void {

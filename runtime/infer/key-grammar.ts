@@ -5,7 +5,7 @@
  * (`BIB:…` and `AGE:…`). Each template's free segments are then explained
  * column by column (key-columns.ts).
  */
-import { Atom, RowView } from "./key-atoms";
+import { Atom, RowView, templateCost } from "./key-atoms";
 import { DerivedProperty, solveColumns } from "./key-columns";
 import { inferTemplate } from "./key-template";
 import { Row } from "./values";
@@ -50,6 +50,17 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
       : inferTemplate(
           keys,
           idx.map((i) => views[i]),
+          // A template with free segments counts as explained when its columns are all solved.
+          (t) => {
+            const s = solveColumns(
+              t.template,
+              t.matched.map((m) => idx[m]),
+              views,
+              t.frees,
+              prefix,
+            );
+            return s.unexplained ? undefined : templateCost(s.template);
+          },
         );
     if (!found) return undefined;
     const matched = found.matched.map((m) => idx[m]);
@@ -69,13 +80,19 @@ export function inferKeyGrammar(rows: readonly Row[], views: readonly RowView[] 
   let remaining = all;
   // A table of one or two entities still gets its RowKey (a design without one does not stand).
   const least = Math.min(rows.length, Math.max(3, Math.ceil(rows.length * MIN_SHAPE_SHARE)));
-  while (remaining.length >= least && shapes.length < MAX_SHAPES) {
+  while (remaining.length >= (shapes.length ? Math.min(3, least) : least) && shapes.length < MAX_SHAPES) {
+    const keyOnly = derived.length;
     const shape = solve(
       remaining.map((i) => rows[i].rk),
       remaining,
       shapes.length ? `Index${shapes.length}RowKey` : "RowKey",
     );
-    if (!shape || shape.rows.length < least) break;
+    // A rare shape counts when the entity's own properties explain all of it (an index row keyed by a four-valued enum keeps four rows).
+    const explained = derived.length === keyOnly && shapes.length > 0;
+    if (!shape || shape.rows.length < (explained ? Math.min(3, least) : least)) {
+      derived.length = keyOnly;
+      break;
+    }
     shapes.push(shape);
     const taken = new Set(shape.rows);
     remaining = remaining.filter((i) => !taken.has(i));

@@ -121,6 +121,9 @@ function spread(n: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => Math.round((i * (n - 1)) / (count - 1)));
 }
 
+/** The share of its literal's price a property that renders one text in every row saves. */
+const CONSTANT_EASE = 0.01;
+
 /**
  * Share of `rows` that follow the template, and its cost with the free
  * segments' average length. A property's part that renders the same text in
@@ -146,7 +149,9 @@ function score(t: Atom[], keys: readonly string[], views: readonly RowView[], ro
     });
   }
   let constant = 0;
-  if (hit > 1) t.forEach((a, i) => (constant += varies[i] ? 0 : Math.max(0, (first[i]?.length ?? 0) - atomCost(a))));
+  // A hair under the literal's price: between a property that renders the same text in every sampled row and
+  // that text as a literal, the property is the reading (a date's month in "yyyy-MM", not "yyyy" + "-03").
+  if (hit > 1) t.forEach((a, i) => (constant += varies[i] ? 0 : Math.max(0, (first[i]?.length ?? 0) * (1 - CONSTANT_EASE) - atomCost(a))));
   return { cover: hit / rows.length, cost: templateCost(t) + constant + repeats(t) + (hit ? (freeChars / hit) * FREE_CHAR_COST : 0) };
 }
 
@@ -170,13 +175,19 @@ function repeats(t: readonly Atom[]): number {
  * The template most of `keys` follow (each key with the row it came from),
  * with the rows it explains; undefined when there are no keys.
  */
-export function inferTemplate(keys: readonly string[], views: readonly RowView[]): TemplateMatch | undefined {
+export function inferTemplate(
+  keys: readonly string[],
+  views: readonly RowView[],
+  explains?: (found: TemplateMatch) => number | undefined,
+): TemplateMatch | undefined {
   if (!keys.length) return undefined;
   const proposals = new Map<string, Atom[]>();
   for (const r of spread(keys.length, PROPOSERS)) {
     for (const t of propose(keys[r], views[r])) proposals.set(signature(t), t);
     // The key read without the row's values too: one row's chance matches (a date's "00") can crowd its plain runs out of the k best.
     for (const t of propose(keys[r], new RowView({ pk: "", rk: "", props: NO_PROPS }))) proposals.set(signature(t), t);
+    // And by its punctuation: free segments cost too much for the k best to keep three of them between separators.
+    for (const t of skeletons(keys[r], views[r])) proposals.set(signature(t), t);
   }
   const validation = spread(keys.length, VALIDATION_ROWS);
   const scored = [...proposals.values()].map((t) => ({ t, ...score(t, keys, views, validation), free: t.some((a) => a.kind === "free") }));
@@ -184,6 +195,10 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
   const explained = scored.filter((s) => !s.free && s.cover >= EXPLAINED_SHARE && (s.cover === 1 || s.t.some((a) => a.kind !== "lit")));
   const pool = explained.length ? explained : scored;
   pool.sort((a, b) => b.cover - a.cover || a.cost - b.cost);
+  if (!explained.length && explains) {
+    const solved = solvedLeader(pool, keys, views, explains);
+    if (solved) return solved;
+  }
   // The validation sample can tie or mislead by a little: the leaders are checked on every row,
   // each also with a property read in upper or lower case (proposer rows whose values have one case cannot tell).
   const leaders = pool
@@ -208,6 +223,106 @@ export function inferTemplate(keys: readonly string[], views: readonly RowView[]
     }
   }
   return winner;
+}
+
+/** Templates with free segments tried on every row by `explains`, at most this many. */
+const SOLVED_TRIES = 40;
+
+/**
+ * The template whose free segments the columns then explain (a hash, a
+ * bucket, a reverse…), among those with some structure that cover a fair
+ * share: the most rows, the cheaper on a tie. One free segment over the
+ * whole key covers every row but explains nothing, and would swallow the
+ * literals that tell row shapes apart ("T3_9f2c" beside "ALT_T07").
+ */
+function solvedLeader(
+  pool: ReadonlyArray<{ t: Atom[]; cover: number; cost: number; free: boolean }>,
+  keys: readonly string[],
+  views: readonly RowView[],
+  explains: (found: TemplateMatch) => number | undefined,
+): TemplateMatch | undefined {
+  // Their price before solving says little (each free segment costs the same): the most structure first.
+  const fair = pool.filter((s) => s.free && s.cover >= EXPLAINED_SHARE);
+  const tries = [
+    ...fair
+      .filter((s) => s.t.length > 1)
+      .sort((a, b) => b.cover - a.cover || b.t.length - a.t.length || a.cost - b.cost)
+      .slice(0, SOLVED_TRIES),
+    // The whole key as one column too: a countdown or a hash may be all of it.
+    ...fair.filter((s) => s.t.length === 1),
+  ];
+  let best: { found: TemplateMatch; cost: number } | undefined;
+  for (const { t } of tries) {
+    const found = matchAll(t, keys, views);
+    if (!found.matched.length || (best && found.matched.length < best.found.matched.length)) continue;
+    const cost = explains(found);
+    if (cost === undefined) continue;
+    if (!best || found.matched.length > best.found.matched.length || cost < best.cost) best = { found, cost };
+  }
+  return best?.found;
+}
+
+const isWordChar = (c: string) => /[A-Za-z0-9]/.test(c);
+
+/**
+ * A key read by its punctuation: each run of letters and digits either
+ * free or, when one of the row's properties explains all of it, that
+ * reading; the separators literal. Every mix for up to four runs, else the
+ * two ends (all free, all read).
+ */
+function skeletons(key: string, view: RowView): Atom[][] {
+  const runs: Array<{ text: string; word: boolean }> = [];
+  for (const c of key) {
+    const last = runs[runs.length - 1];
+    if (last && last.word === isWordChar(c)) last.text += c;
+    else runs.push({ text: c, word: isWordChar(c) });
+  }
+  const words = runs.filter((r) => r.word);
+  if (!words.length || runs.length > MAX_ATOMS) return [];
+  const readings = words.map((w) => {
+    const best = propose(w.text, view)[0];
+    return best && !best.some((a) => a.kind === "free") ? best : undefined;
+  });
+  const masks = words.length <= 4 ? Array.from({ length: 2 ** words.length }, (_, m) => m) : [0, 2 ** words.length - 1];
+  const out: Atom[][] = [];
+  for (const mask of masks) {
+    // A run this mask reads that no property explains: the mask is not a template.
+    if (words.some((_, w) => mask & (1 << w) && !readings[w])) continue;
+    let w = 0;
+    const t: Atom[] = [];
+    for (const r of runs) {
+      if (!r.word) t.push({ kind: "lit", text: r.text });
+      else if (mask & (1 << w++)) t.push(...readings[w - 1]!);
+      else t.push({ kind: "free" });
+    }
+    out.push(merged(t));
+  }
+  return out;
+}
+
+/** A template with adjacent literals joined. */
+function merged(t: readonly Atom[]): Atom[] {
+  const out: Atom[] = [];
+  for (const a of t) {
+    const last = out[out.length - 1];
+    if (a.kind === "lit" && last?.kind === "lit") out[out.length - 1] = { kind: "lit", text: last.text + a.text };
+    else out.push(a);
+  }
+  return out;
+}
+
+/** The rows (of all) that follow `t`, with their free segments. */
+function matchAll(t: Atom[], keys: readonly string[], views: readonly RowView[]): TemplateMatch {
+  const matched: number[] = [];
+  const frees: string[][] = [];
+  for (let r = 0; r < keys.length; r++) {
+    const f = matchTemplate(t, keys[r], views[r]);
+    if (f) {
+      matched.push(r);
+      frees.push(f);
+    }
+  }
+  return { template: t, matched, frees };
 }
 
 /** The template with one property's plain rendering read as `upper` or `lower` instead, each way. */

@@ -6,8 +6,10 @@
  * (a minute, an hour, a day) once the records span more than MAX_COLUMNS
  * of them, or once the cells pass MAX_CELLS; past MAX_PARTITIONS
  * partitions the coldest half is folded into one `#others` row per table
- * (a key cannot hold `#`), and the heatmap says by how much a folded
- * partition's count may be short.
+ * (a key cannot hold `#`). A partition seen again after a fold starts a new
+ * row, which may lack what its folded row held: each row carries that bound
+ * (`shortBy`, 0 for a row exact to the entity), so a figure is exact or says
+ * by how much it may be short.
  */
 import type { PartitionTraffic, TrafficSecond } from "@protocol/traffic";
 import type { EntityCounts, PartitionSummary, QueriedRange } from "@protocol/log-heatmap";
@@ -32,8 +34,10 @@ export const OTHERS = "#others";
 export const NO_TABLE = "(unknown)";
 
 /** A partition's running totals: the summary's counts, and for the unattributed row its classes and ranges. */
-export interface Totals extends Omit<PartitionSummary, "peakPerSecond" | "peakAt" | "design" | "requestUnits"> {
+export interface Totals extends Omit<PartitionSummary, "peakPerSecond" | "peakAt" | "design" | "requestUnits" | "shortBy"> {
   requestUnits: number;
+  /** The most entities (and as many requests) this row may lack: what a folded row of the same key may have held (0: exact). */
+  shortBy: number;
   byClass: Record<string, number>;
   ranges: Map<string, QueriedRange>;
 }
@@ -114,7 +118,8 @@ export class HeatmapBuilder {
     let p = this.partitions.get(id);
     if (!p) {
       if (this.partitions.size >= MAX_PARTITIONS) this.fold();
-      p = blank(table, pk);
+      // A key folded before may come back: its new row may lack up to the most any folded row held.
+      p = blank(table, pk, this.folded.maxUndercount);
       this.partitions.set(id, p);
     }
     return { id, p };
@@ -218,7 +223,8 @@ export class HeatmapBuilder {
       this.partitions.delete(from);
       this.folded.partitions++;
       this.folded.entities += total(p.entities);
-      this.folded.maxUndercount = Math.max(this.folded.maxUndercount, total(p.entities));
+      // What a later row of this key may lack: this row's entities, and what this row itself may have lacked.
+      this.folded.maxUndercount = Math.max(this.folded.maxUndercount, total(p.entities) + p.shortBy, p.operations + p.shortBy);
     }
     for (const bucket of this.cells.values()) {
       const moved: Array<[string, Cell]> = [];
@@ -236,10 +242,11 @@ export class HeatmapBuilder {
   }
 }
 
-function blank(table: string, partitionKey: string): Totals {
+function blank(table: string, partitionKey: string, shortBy = 0): Totals {
   return {
     table,
     partitionKey,
+    shortBy,
     operations: 0,
     reads: 0,
     writes: 0,

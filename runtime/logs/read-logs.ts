@@ -9,6 +9,7 @@ import { formatCount, plural } from "@core/text/words";
 import type { LogHeatmap, PartitionSummary, Unattributed } from "@protocol/log-heatmap";
 import { BatchLinker } from "./batches";
 import { HeatmapBuilder, OTHERS, UNATTRIBUTED } from "./heatmap";
+import { setBookkeepingApart } from "./probes";
 import type { LogRecord } from "./record";
 import { LogReader, logFiles } from "./sources";
 import { isoTime } from "./times";
@@ -83,7 +84,9 @@ export async function readLogHeatmap(paths: string | readonly string[], o: LogHe
     }
     o.onProgress?.({ files: i + 1, of: files.length, lines: reader.summary.lines });
   }
-  return summarize(builder, reader, { ...counts, notes });
+  const heatmap = summarize(builder, reader, { ...counts, notes });
+  setBookkeepingApart(heatmap);
+  return heatmap;
 }
 
 interface Extra {
@@ -139,6 +142,7 @@ function summarize(b: HeatmapBuilder, reader: LogReader, extra: Extra): LogHeatm
       peakPerSecond: peak ? Math.round((peak.count / seconds) * 100) / 100 : 0,
       peakAt: peak ? isoTime(peak.t) : "",
       via: p.via,
+      ...(p.shortBy ? { shortBy: p.shortBy } : {}),
     });
   }
   const entities = (p: PartitionSummary) => p.entities.read + p.entities.written + p.entities.throttled;
@@ -197,7 +201,7 @@ function notesOf(b: HeatmapBuilder, unattributed: Unattributed[], listed: number
     );
   if (b.folded.partitions)
     notes.push(
-      `${formatCount(b.folded.partitions)} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition's count may be short by at most ${formatCount(b.folded.maxUndercount)} entities.`,
+      `${formatCount(b.folded.partitions)} of the coldest partitions were folded into one '#others' row per table to keep memory bounded; a partition seen again after that may be short by what its folded row held: each such row says by how much at most (${formatCount(b.folded.maxUndercount)} at most).`,
     );
   if (listed > MAX_LISTED) notes.push(`The ${formatCount(MAX_LISTED)} busiest of ${formatCount(listed)} partitions are listed.`);
   return notes;

@@ -82,6 +82,7 @@ export function reportOf(
     skipped: run.skipped,
     pace: pacer ? { callsPerSecond: Math.round(pacer.perSecond * 100) / 100, ...pacer.counts } : outcome?.pace,
     ...(outcome ? { engine: outcome.engine } : {}),
+    ...(run.cost ? { cost: run.cost } : {}),
   });
 }
 

@@ -29,6 +29,7 @@ import { Metrics } from "./metrics";
 import { StressInputError, StressPhase } from "./phases";
 import { endpointHost } from "../net/endpoint-host";
 import { preload } from "./preload";
+import { declaredCost } from "./report";
 import { runPhase } from "./run-phase";
 import { calibrate, emulatorThrottle, RUN_BURST_SECONDS } from "./scaling";
 import type { PhaseFailure, RunState } from "./state";
@@ -78,7 +79,7 @@ function prepare(job: StressJob, external: ExternalLoad | undefined): RunState {
   }
   const { analysis, tm, work: planned, skipped } = checkDesign(p);
   // Design mode: `scale` multiplies the design's rates (the calibration multiplies them again on an emulator).
-  const work = p.mode === "design" ? planned.map((w) => ({ ...w, weight: w.weight * (p.scale ?? 1) })) : planned;
+  const work = p.mode === "design" ? planned.map((w) => ({ ...w, planned: w.weight, weight: w.weight * (p.scale ?? 1) })) : planned;
   const { service, table } = clientsWithoutRetries(job);
   const name = `stress${randomBytes(5).toString("hex")}`;
   return {
@@ -98,6 +99,7 @@ function prepare(job: StressJob, external: ExternalLoad | undefined): RunState {
     notes: skipped.map((x) => `${x.source} did not run: ${x.reason}.`),
     wanted: readsBack(work) && !external ? p.preload : 0,
     created: { mayExist: false },
+    ...(p.mode === "design" ? { cost: declaredCost(analysis, p.design.table) } : {}),
     phase: "create",
     loaded: 0,
   };

@@ -57,6 +57,13 @@ export interface AbsorbedSecond {
   latencyUs: Array<[number, number]>;
 }
 
+/** An access pattern's calls; `throttled` only where the engine counts 503 answers per pattern. */
+export interface SourceCount {
+  calls: number;
+  failed: number;
+  throttled?: number;
+}
+
 const zeroOps = (): Record<OpType, number> => ({ insert: 0, update: 0, delete: 0, pointRead: 0, query: 0, scan: 0, transaction: 0 });
 
 export class Metrics {
@@ -65,8 +72,8 @@ export class Metrics {
   readonly throttled: ThrottleCount = { partition: 0, account: 0 };
   /** Entities written beyond the highest (`end`) and lowest (`start`) partition key written before them. */
   readonly beyond = { end: 0, start: 0 };
-  /** Design mode: calls per access pattern, and how many failed. */
-  readonly bySource = new Map<string, { calls: number; failed: number }>();
+  /** Design mode: calls per access pattern, how many failed, and the 503 answers they got (retries included). */
+  readonly bySource = new Map<string, SourceCount>();
   private ends: { min: string; max: string } | undefined;
   private readonly seconds: Second[] = [];
 
@@ -142,13 +149,25 @@ export class Metrics {
     if (scope === "partition" && partitionKey !== undefined) this.partition(partitionKey).throttled += entities;
   }
 
+  private source(source: string): SourceCount {
+    let c = this.bySource.get(source);
+    if (!c) this.bySource.set(source, (c = { calls: 0, failed: 0 }));
+    return c;
+  }
+
   /** One call of a design's access pattern, answered (`ok`) or failed. */
   called(source: string | undefined, ok: boolean): void {
     if (source === undefined) return;
-    let c = this.bySource.get(source);
-    if (!c) this.bySource.set(source, (c = { calls: 0, failed: 0 }));
+    const c = this.source(source);
     c.calls++;
     if (!ok) c.failed++;
+  }
+
+  /** A 503 Server Busy answer to a call of a design's access pattern (retried or final). */
+  throttledCall(source: string | undefined): void {
+    if (source === undefined) return;
+    const c = this.source(source);
+    c.throttled = (c.throttled ?? 0) + 1;
   }
 
   retry(op: OpType): void {
@@ -189,10 +208,9 @@ export class Metrics {
 
   /** Calls of a design's access pattern measured elsewhere. */
   calledTimes(source: string, calls: number, failed: number): void {
-    const c = this.bySource.get(source) ?? { calls: 0, failed: 0 };
+    const c = this.source(source);
     c.calls += calls;
     c.failed += failed;
-    this.bySource.set(source, c);
   }
 
   get entities(): number {

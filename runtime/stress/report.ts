@@ -5,6 +5,7 @@
  * how the run was scaled to the machine (emulator); and a verdict that
  * says whether a partition ran hot.
  */
+import { designCost, SNAPSHOT, type PriceSheet, type TdlAnalysis } from "@core";
 import { Metrics, round } from "./metrics";
 import { calibrationNote, verdictOf } from "./verdict";
 import type { Work } from "./workload";
@@ -16,6 +17,7 @@ import {
   type OperationReport,
   type OpType,
   type PatternReport,
+  type ReportCost,
   type Skipped,
   type StressMode,
   type StressReport,
@@ -42,6 +44,8 @@ export function buildReport(args: {
   pace?: { callsPerSecond: number; sent: number; dropped: number };
   /** Set when Locust workers measured the run. */
   engine?: EngineInfo;
+  /** Design mode: the design's declared load, priced as `tdl cost` prices it. */
+  cost?: ReportCost;
 }): StressReport {
   const { metrics } = args;
   // Rates use the reported (whole-millisecond) measured duration of the run phase, so the figures divide back exactly.
@@ -100,7 +104,7 @@ export function buildReport(args: {
     .filter((w) => w.source)
     .map((w) => ({ source: w.source!, perSecond: w.weight * (w.op === "insert" || w.op === "update" || w.op === "delete" ? w.batch : 1) }));
   const calibration = args.calibration && { ...args.calibration, note: calibrationNote(args.calibration, rates) };
-  const notes = [verdict.note, ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
+  const details = [...(verdict.details ?? []), ...(calibration ? [calibration.note] : []), ...(args.notes ?? [])];
   return {
     target: args.target,
     table: args.table,
@@ -109,32 +113,60 @@ export function buildReport(args: {
     durationMs,
     concurrency: args.concurrency,
     operations,
-    ...(args.mode === "design" && args.work ? { patterns: patternsOf(args.work, metrics, args.calibration?.scale ?? 1) } : {}),
+    ...(args.mode === "design" && args.work
+      ? { patterns: patternsOf(args.work, metrics, { scale: args.calibration?.scale ?? 1, seconds, perPattern503s: !args.engine }) }
+      : {}),
     ...(args.skipped?.length ? { skipped: args.skipped } : {}),
     partitions: all.slice(0, MAX_PARTITIONS),
     partitionCount: all.length,
     timeline: metrics.timeline(durationMs),
-    verdict: { ...verdict, note: notes.join(" ") },
+    verdict: { ...verdict, details, note: details.join(" ") },
     ...(calibration ? { calibration } : {}),
     ...(args.pace ? { pace: args.pace } : {}),
     ...(args.stopped ? { stopped: args.stopped } : {}),
     ...(args.leftover ? { leftover: args.leftover } : {}),
     ...(args.engine ? { engine: args.engine } : {}),
+    ...(args.cost ? { cost: args.cost } : {}),
   };
 }
 
-function patternsOf(work: Work[], metrics: Metrics, scale: number): PatternReport[] {
+/**
+ * Each pattern's rates in the report's vocabulary (core/text/figures.ts):
+ * planned (the design's), offered (paced: × the scales), sent, served and
+ * throttled (per second of the run). `perPattern503s` is false when another
+ * engine measured the run without counting 503s per pattern.
+ */
+function patternsOf(work: Work[], metrics: Metrics, o: { scale: number; seconds: number; perPattern503s: boolean }): PatternReport[] {
   return work
     .filter((w) => w.source)
     .map((w) => {
       const counted = metrics.bySource.get(w.source!) ?? { calls: 0, failed: 0 };
+      const throttled = counted.throttled ?? (o.perPattern503s ? 0 : undefined);
       return {
         name: w.source!,
         op: w.op,
         ...(w.queryClass ? { queryClass: w.queryClass } : {}),
-        callsPerSecond: round(w.weight * scale, 2),
+        callsPerSecond: round(w.weight * o.scale, 2),
         calls: counted.calls,
         failed: counted.failed,
+        plannedPerSecond: round(w.planned ?? w.weight, 2),
+        sentPerSecond: round(counted.calls / o.seconds, 2),
+        servedPerSecond: round((counted.calls - counted.failed) / o.seconds, 2),
+        ...(throttled === undefined ? {} : { throttled, throttledPerSecond: round(throttled / o.seconds, 2) }),
       };
     });
+}
+
+/**
+ * The design table's declared load for a month on Table Storage, priced by
+ * `tdl cost`'s own function (designCost) with the same sheet, so the report
+ * and `tdl cost DESIGN --table T` print one figure.
+ */
+export function declaredCost(analysis: TdlAnalysis, table: string, prices: PriceSheet = SNAPSHOT): ReportCost {
+  const estimate = designCost(analysis, { prices, table, services: ["azure-table"] })[0]?.estimates[0];
+  return {
+    prices: { region: prices.region, date: prices.date },
+    designMonthlyUsd: estimate?.monthlyUsd ?? null,
+    ...(estimate?.transactionsPerMonth !== undefined ? { designTransactionsPerMonth: estimate.transactionsPerMonth } : {}),
+  };
 }

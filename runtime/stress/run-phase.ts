@@ -131,7 +131,7 @@ async function worker(
     // Every 503 Server Busy is counted where it happened, retried or not.
     const onRetry = (_delay: number, e: ErrorLike) => {
       metrics.retry(call.op);
-      countThrottle(metrics, call, e);
+      countThrottle(metrics, call, e, source);
     };
     try {
       const got = await withRetries(() => bound.request((abortSignal) => call.run(client, abortSignal)), STRESS_BACKOFF, onRetry, signal);
@@ -146,7 +146,7 @@ async function worker(
       const now = performance.now();
       metrics.failure(call.op, err.statusCode, errorCode(err), now);
       metrics.called(source, false);
-      countThrottle(metrics, call, err);
+      countThrottle(metrics, call, err, source);
       if (err.statusCode !== undefined) {
         health.lastAnswer = now;
         continue;
@@ -157,9 +157,11 @@ async function worker(
   }
 }
 
-function countThrottle(metrics: Metrics, call: Call, e: ErrorLike): void {
+function countThrottle(metrics: Metrics, call: Call, e: ErrorLike, source: string | undefined): void {
   const scope = throttleScope(e);
-  if (scope) metrics.refused(call.pk, call.entities || 1, scope);
+  if (!scope) return;
+  metrics.refused(call.pk, call.entities || 1, scope);
+  metrics.throttledCall(source);
 }
 
 /** A success: reads count what came back, per partition; new entities also count against the ends of the key order. */

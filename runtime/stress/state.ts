@@ -4,7 +4,7 @@
  * design and its work, the clients, the table, and what each phase found.
  */
 import type { TableClient, TableServiceClient } from "@azure/data-tables";
-import type { Skipped } from "@protocol/stress-report";
+import type { ReportCost, Skipped } from "@protocol/stress-report";
 import type { ThrottleControl } from "../emulator/fidelity-emulator";
 import type { Calibration } from "./calibrate";
 import type { ExternalLoad, ExternalOutcome } from "./external";
@@ -41,6 +41,8 @@ export interface RunState {
   loaded: number;
   calibration?: Calibration;
   outcome?: ExternalOutcome;
+  /** Design mode: the design's declared load as `tdl cost` prices it. */
+  readonly cost?: ReportCost;
 }
 
 /** A phase that threw (an abort after the user cancelled is no failure). */

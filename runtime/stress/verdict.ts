@@ -22,7 +22,7 @@ export interface VerdictInput {
   requests: number;
   /** Entities beyond the end (or start) of the key order per second, and which end. */
   beyond: { entitiesPerSecond: number; end: "end" | "start" };
-  /** The partition most throttled, with what it served and what was offered to it (served + throttled entities, per second). */
+  /** The partition most throttled, with what it served and what was sent to it (served + throttled entities, per second; the field keeps its first name). */
   mostThrottled?: { partitionKey: string; servedPerSecond: number; offeredPerSecond: number };
   calibration?: Calibration;
 }
@@ -86,8 +86,12 @@ export function verdictOf(v: VerdictInput): Verdict {
       "This emulator does not throttle (no fidelity layer in front of it): the verdict compares the measured rates with the target.",
     );
   }
+  const said = headlineOf(v, reason, share);
   return {
-    headline: headlineOf(v, reason, share),
+    headline: `${said.verdict} ${said.cause}`,
+    verdictSentence: said.verdict,
+    cause: said.cause,
+    details: sentences,
     partitionTargetEntitiesPerSecond: v.partitionTarget,
     hottestPartitionEntitiesPerSecond: v.hottest.entitiesPerSecond,
     exceedsTarget: reason !== undefined,
@@ -99,28 +103,43 @@ export function verdictOf(v: VerdictInput): Verdict {
 }
 
 /**
- * The verdict in one line, led by what decided it: a throttled run is hot
- * because of its 503s, whatever rate the partition managed to serve (a
- * throttled partition serves less than it is offered, often less than the
- * target), so its line shows the share and the offered rate beside the
- * served one.
+ * The verdict in two sentences: what it is, then what decided it. A
+ * throttled run is hot because of its 503s, whatever rate the partition
+ * managed to serve (a throttled partition serves less than it is sent, often
+ * less than the target), so its cause shows the share and the sent rate
+ * beside the served one.
  */
-function headlineOf(v: VerdictInput, reason: Verdict["reason"], share: number): string {
+function headlineOf(v: VerdictInput, reason: Verdict["reason"], share: number): { verdict: string; cause: string } {
   const target = formatCount(v.partitionTarget);
   const percent = share >= 0.995 ? "100" : share >= 0.1 ? String(Math.round(share * 100)) : formatCount(share * 100);
   switch (reason) {
     case "throttled": {
       const at = v.mostThrottled;
       return at
-        ? `HOT: ${percent} % of requests throttled at partition '${clip(at.partitionKey, 40)}': offered ≈ ${formatCount(at.offeredPerSecond)} entities/s, served ${formatCount(at.servedPerSecond)}, target ${target}`
-        : `HOT: ${percent} % of requests throttled at a partition (target ${target} entities/s)`;
+        ? {
+            verdict: `HOT: partition '${clip(at.partitionKey, 40)}' would run hot on Azure.`,
+            cause: `${percent} % of requests were throttled there: sent ≈ ${formatCount(at.offeredPerSecond)} entities/s, served ${formatCount(at.servedPerSecond)}, target ${target}.`,
+          }
+        : {
+            verdict: "HOT: a partition would run hot on Azure.",
+            cause: `${percent} % of requests were throttled at a partition (target ${target} entities/s).`,
+          };
     }
     case "hottest-partition":
-      return `HOT: partition '${clip(v.hottest.partitionKey ?? "?", 40)}' took ${entityRate(v.hottest.entitiesPerSecond)}, above the target of ${target}`;
+      return {
+        verdict: `HOT: partition '${clip(v.hottest.partitionKey ?? "?", 40)}' would run hot on Azure.`,
+        cause: `It served ${entityRate(v.hottest.entitiesPerSecond)}, above the target of ${target}.`,
+      };
     case "append-only":
-      return `HOT: new keys kept landing at the ${v.beyond.end} of the key order at ≈ ${entityRate(v.beyond.entitiesPerSecond)}, above the target of ${target} (${v.beyond.end === "end" ? "append" : "prepend"}-only)`;
+      return {
+        verdict: `HOT: the range partition at the ${v.beyond.end} of the key order would run hot on Azure.`,
+        cause: `New keys kept landing there at ≈ ${entityRate(v.beyond.entitiesPerSecond)}, above the target of ${target} (${v.beyond.end === "end" ? "append" : "prepend"}-only).`,
+      };
     default:
-      return `OK: the hottest partition took ${entityRate(v.hottest.entitiesPerSecond)}, under the target of ${target}${v.throttled.account ? `; the account was throttled (${plural(v.throttled.account, "request")})` : ""}`;
+      return {
+        verdict: "OK: no partition would run hot.",
+        cause: `The hottest partition served ${entityRate(v.hottest.entitiesPerSecond)}, under the target of ${target}${v.throttled.account ? `; the account was throttled (${plural(v.throttled.account, "request")})` : ""}.`,
+      };
   }
 }
 

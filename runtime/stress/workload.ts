@@ -14,6 +14,8 @@ export interface Work {
   op: OpType;
   /** Design mode: calls per second at scale 1 (a rate of entities divided by the batch). Peak modes: the mix's share. */
   weight: number;
+  /** Design mode: the design's declared calls per second, before `--scale` (the report's "planned"). */
+  planned?: number;
   /** Entities per call for writes (a batch's or transaction's entities, before index rows). */
   batch: number;
   /** Design mode: the access pattern it comes from. */

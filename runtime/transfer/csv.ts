@@ -2,8 +2,10 @@
  * Entities as CSV, as Azure Storage Explorer writes them: PartitionKey and
  * RowKey columns, then each property beside a `Prop@type` column with its
  * Edm type. A property missing from an entity has an empty value and an
- * empty type; an empty String has the type `String`. A UTF-8 byte-order mark
- * (what spreadsheets write first) is skipped.
+ * empty type; an empty String has the type `String`. A CSV without a
+ * column's `@type` column is read too: its values take the column's type,
+ * inferred from every row (columns.ts). A UTF-8 byte-order mark (what
+ * spreadsheets write first) is skipped. docs/import-formats.md shows both.
  */
 import type { EntityRow } from "@protocol/entities";
 import { lineOf, Problems, RawRecord, TransferError } from "./records";
@@ -116,10 +118,16 @@ export function readCsv(text: string, problems: Problems): RawRecord[] {
     for (const c of columns) {
       if (seen.get(c.name) !== c.col && problems.choices.duplicateProperties === "refuse") continue;
       const value = fields[c.col] ?? "";
-      const declared = c.typeCol >= 0 ? (fields[c.typeCol] ?? "") : "String";
+      // Without a `Name@type` column the value's type is its column's, inferred from every row (columns.ts).
+      const declared = c.typeCol >= 0 ? (fields[c.typeCol] ?? "") : undefined;
       if (c.typeCol >= 0 && value === "" && declared === "") continue; // this entity does not have the property
       record.properties = record.properties.filter((p) => p.name !== c.name);
-      record.properties.push({ name: c.name, value: { kind: "string", text: value }, declared: declared || "String", line });
+      record.properties.push({
+        name: c.name,
+        value: { kind: "string", text: value },
+        ...(declared === undefined ? {} : { declared: declared || "String" }),
+        line,
+      });
     }
     return record;
   });

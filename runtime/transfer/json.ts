@@ -9,6 +9,7 @@
  * 2^53 is not rounded), a property written twice is seen, and every problem
  * names its line.
  */
+import { formOf } from "./columns";
 import { Node, parseTree, ParseError, printParseErrorCode } from "jsonc-parser";
 import type { EntityRow } from "@protocol/entities";
 import type { ImportProblem } from "@protocol/transfer";
@@ -19,7 +20,20 @@ const KEYS = new Set(["PartitionKey", "RowKey", "partitionKey", "rowKey"]);
 const SYSTEM = new Set(["Timestamp", "timestamp", "odata.etag", "etag", "odata.metadata"]);
 
 export function toJson(rows: EntityRow[]): string {
-  return JSON.stringify(rows.map(entityObject), null, 2) + "\n";
+  return JSON.stringify(rows.map(annotatedStrings), null, 2) + "\n";
+}
+
+/**
+ * An entity of an export the import reads back as it was: a String that
+ * reads as another type (an ISO date-time, a GUID) says it is a String, or
+ * the import would infer its column as that type (columns.ts).
+ */
+function annotatedStrings(r: EntityRow): Record<string, unknown> {
+  const o = entityObject(r);
+  for (const [k, v] of Object.entries(r.properties))
+    if (v.type === "String" && formOf({ kind: "string", text: v.value }, undefined, false) !== "String")
+      o[`${k}@odata.type`] = "Edm.String";
+  return o;
 }
 
 /** One entity as a JSON object with its annotations: an element of an export, or a line of a bulk export. */

@@ -13,7 +13,8 @@ import { batchesByPartition } from "../account/batches";
 import { toCsv, readCsv } from "./csv";
 import { readJson, toJson } from "./json";
 import { Problems, RawRecord } from "./records";
-import { typeRecord } from "./typing";
+import { typeRecord, type ColumnTypes } from "./typing";
+import { inferColumns } from "./columns";
 
 export interface ImportPlan {
   summary: ImportPlanSummary;
@@ -26,8 +27,9 @@ export function planImport(text: string, format: TransferFormat, choices: Import
   const problems = new Problems(choices);
   const records: RawRecord[] = format === "json" ? readJson(text, problems) : readCsv(text, problems);
   const byKey = new Map<string, { row: EntityRow; record: RawRecord }>();
+  const columns: ColumnTypes = { inferred: inferColumns(records, format === "csv"), csv: format === "csv", conflicts: new Map() };
   for (const record of records) {
-    const row = typeRecord(record, problems);
+    const row = typeRecord(record, problems, columns);
     if (!row) continue;
     const key = `${row.partitionKey}\u0000${row.rowKey}`;
     const earlier = byKey.get(key);
@@ -52,7 +54,7 @@ export function planImport(text: string, format: TransferFormat, choices: Import
       entities: rows.length,
       partitions: new Set(rows.map((r) => r.partitionKey)).size,
       batches: batches.length,
-      columns: columnsOf(rows),
+      columns: columnsOf(rows, columns, choices),
       problems: problems.kept,
       problemCounts: problems.counts,
       refused: !problems.allConverted,
@@ -60,15 +62,29 @@ export function planImport(text: string, format: TransferFormat, choices: Import
   };
 }
 
-function columnsOf(rows: EntityRow[]): ImportPlanSummary["columns"] {
+/** Each column: the types that would be written, the type inferred from every row, the user's, and the values that do not fit. */
+function columnsOf(rows: EntityRow[], typing: ColumnTypes, choices: ImportChoices): ImportPlanSummary["columns"] {
   const columns = new Map<string, Partial<Record<EdmType, number>>>();
+  // Every column the file has, in its order, even one none of whose values would be written.
+  for (const name of typing.inferred.keys()) columns.set(name, {});
   for (const r of rows)
     for (const [name, v] of Object.entries(r.properties)) {
       const types = columns.get(name) ?? {};
       types[v.type] = (types[v.type] ?? 0) + 1;
       columns.set(name, types);
     }
-  return [...columns].map(([name, types]) => ({ name, types }));
+  return [...columns].map(([name, types]) => {
+    const inferred = typing.inferred.get(name);
+    const chosen = choices.columns?.[name];
+    const conflicts = typing.conflicts.get(name);
+    return {
+      name,
+      types,
+      ...(inferred ? { inferred } : {}),
+      ...(chosen ? { chosen } : {}),
+      ...(conflicts ? { conflicts: conflicts.count, conflictLines: conflicts.lines } : {}),
+    };
+  });
 }
 
 export function serialize(rows: EntityRow[], format: TransferFormat): string {

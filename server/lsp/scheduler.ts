@@ -4,6 +4,12 @@
  * is over (one program and one checker, not one per file). Every timer runs
  * inside the guard, and each document is published on its own, so one
  * document's failure can neither stop the process nor the others' diagnostics.
+ *
+ * A large design opened (not analysed yet) first gets the diagnostics of
+ * its first tables — what the editor shows at the top — and the full set in
+ * the next turn of the event loop, so that opening it shows findings at once
+ * and requests are answered between the two. The partial set carries no
+ * version: the diagnostics of a version are the complete ones.
  */
 import { Connection, Diagnostic, TextDocuments } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -17,6 +23,8 @@ import { IdleCollector } from "./idle-gc";
 /** Coalesces bursts of edits; kept to a few milliseconds so diagnostics follow typing. */
 const DEBOUNCE_MS = 2;
 const TS_DEBOUNCE_MS = 3;
+/** Tables of an opened design whose diagnostics come first, when it has more (one screen's worth, a few dozen milliseconds). */
+export const FIRST_TABLES = 16;
 
 /** Only design files are analysed as designs; other documents get nothing (and cost nothing). */
 export function isTdl(doc: TextDocument): boolean {
@@ -85,6 +93,7 @@ export class DiagnosticsScheduler {
    * the client never keeps showing the diagnostics of an older text.
    */
   private publish(doc: TextDocument): void {
+    if (isTdl(doc) && !this.cache.analysed(doc.uri) && this.publishFirstTables(doc)) return;
     let diagnostics: Diagnostic[];
     try {
       if (isTdl(doc)) {
@@ -102,5 +111,28 @@ export class DiagnosticsScheduler {
     void this.connection
       .sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics })
       .catch((e: unknown) => this.guard.failed(`publishing the diagnostics of ${doc.uri}`, e));
+  }
+
+  /**
+   * The diagnostics of a large design's first tables, then (next turn, if
+   * the version is still the current one: a newer one has its own publish
+   * scheduled) the full analysis's. False when the design is not large.
+   */
+  private publishFirstTables(doc: TextDocument): boolean {
+    const first = this.cache.firstTables(doc, FIRST_TABLES);
+    if (!first) return false;
+    const diagnostics = first.analysis.findings.map((f) => toDiagnostic(first.lines, f));
+    void this.connection
+      .sendDiagnostics({ uri: doc.uri, diagnostics })
+      .catch((e: unknown) => this.guard.failed(`publishing the diagnostics of ${doc.uri}`, e));
+    setImmediate(
+      this.guard.run(`diagnostics of ${doc.uri}`, () => {
+        const current = this.documents.get(doc.uri);
+        if (current?.version !== doc.version) return;
+        this.cache.get(current); // analysed in full: publish() now sends it
+        this.publish(current);
+      }),
+    );
+    return true;
   }
 }

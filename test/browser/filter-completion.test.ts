@@ -18,12 +18,13 @@ import { applyTheme, ThemeName } from "./themes";
 import { measureContrast } from "./contrast";
 
 let emu: EmbeddedEmulator;
+let ui: ScriptedUi;
 let controller: ExplorerController;
 let harness: Harness<"explorer">;
 
 before(async () => {
   emu = await EmbeddedEmulator.start();
-  const ui = new ScriptedUi(emu);
+  ui = new ScriptedUi(emu);
   ui.emulatorRunning = true;
   controller = new ExplorerController(new MemoryStore(), ui, (e) => harness?.emit(e));
   await controller.open();
@@ -86,6 +87,32 @@ test("a table empty when opened completes the columns inserted through the page 
   await rows.first().waitFor();
   assert.deepEqual((await rows.allInnerTexts()).slice(0, 2), ["42", "'text'"]);
   await page.keyboard.press("Escape");
+});
+
+test("with a design open, an empty table completes the design's properties at once, with their declared types", async () => {
+  const { page } = harness;
+  const planned = tableName("Planned");
+  await controller.activeConnection!.createTable(planned);
+  // One table in the open design: the explorer's table is read as it (a table of the same name would be chosen first).
+  ui.designs = [
+    "table Ledger {\n  TransferId: guid\n  Amount: double\n  BookedAt: datetime\n\n  partitionKey = TransferId\n  rowKey = TransferId\n}\n",
+  ];
+  try {
+    // Connecting again lists the new table.
+    await page.locator(".connections li", { hasText: "Emulator" }).locator("button.link").click();
+    await page.locator(".tables li", { hasText: planned }).locator("button.link").click();
+    await page.locator(".title", { hasText: planned }).waitFor();
+    assert.deepEqual(await offered(), ["PartitionKey", "RowKey", "Timestamp", "Amount", "BookedAt", "TransferId", "not", "("]);
+    // Amount is declared a double: a number literal comes first after an operator; BookedAt a datetime literal.
+    await typeIntoFilter(page, "BookedAt ge ");
+    await page.keyboard.press("Control+Space");
+    const rows = page.locator(".suggest-widget .monaco-list-row .label-name");
+    await rows.first().waitFor();
+    assert.match((await rows.allInnerTexts())[0], /^datetime'/);
+    await page.keyboard.press("Escape");
+  } finally {
+    ui.designs = [];
+  }
 });
 
 test("the highlighted suggestion is readable in light, dark and both high-contrast themes (a picture of each)", async () => {

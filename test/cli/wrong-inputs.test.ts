@@ -85,6 +85,9 @@ const MISTAKES: readonly Mistake[] = [
       ["fix", "gone.tdl"],
       ["classify", "Status eq 'a'", "--design", "gone.tdl", "--table", "Orders"],
       ["codegen", "gone.tdl"],
+      ["codegen", "shop.tdl", "--migration", "gone.tdl"],
+      ["migrate", "plan", "gone.tdl", "shop.tdl"],
+      ["migrate", "run", "shop.tdl", "gone.tdl", "--dir", "work", ...ACCOUNT],
       ["cost", "gone.tdl"],
       ["cost", "shop.tdl", "--against", "gone.tdl"],
       ["stress", "--design", "gone.tdl", "--table", "Orders", "--emulator"],
@@ -101,6 +104,9 @@ const MISTAKES: readonly Mistake[] = [
     runs: [
       ["classify", "Status eq 'a'", "--design", "shop.tdl", "--table", "Nope"],
       ["codegen", "shop.tdl", "--table", "Nope"],
+      ["codegen", "shop.tdl", "--migration", "shop.tdl", "--table", "Nope"],
+      ["migrate", "plan", "shop.tdl", "shop.tdl", "--table", "Nope"],
+      ["migrate", "verify", "shop.tdl", "shop.tdl", "--table", "Nope", ...ACCOUNT],
       ["cost", "shop.tdl", "--table", "Nope"],
       ["stress", "--design", "shop.tdl", "--table", "Nope", "--emulator"],
       ["heatmap", "--logs", "logs.csv", "--design", "shop.tdl", "--design-table", "Nope"],
@@ -143,7 +149,15 @@ const MISTAKES: readonly Mistake[] = [
   {
     mistake: "a target table name the service cannot hold",
     says: `tdl: --to-table: 'x' is not a table name ${TABLE_NAME}`,
-    runs: [["copy", "--table", "Orders", "--to-table", "x", "--dir", "work", ...ACCOUNT]],
+    runs: [
+      ["copy", "--table", "Orders", "--to-table", "x", "--dir", "work", ...ACCOUNT],
+      ["migrate", "run", "shop.tdl", "shop.tdl", "--table", "Orders", "--to-table", "Orders=x", "--dir", "work", ...ACCOUNT],
+    ],
+  },
+  {
+    mistake: "an old table name the service cannot hold",
+    says: `tdl: --from-table: 'no way' is not a table name ${TABLE_NAME}`,
+    runs: [["migrate", "verify", "shop.tdl", "shop.tdl", "--table", "Orders", "--from-table", "no way", ...ACCOUNT]],
   },
   {
     mistake: "a filter that does not parse",

@@ -2,12 +2,15 @@
  * Comparing key expressions as a reader would: two keys are the same when
  * they render the same properties with the same functions in the same
  * order and the same literal text between them (`"T" + "_" + A` is
- * `"T_" + A`); and what a key repeats (a property rendered twice — a hash
+ * `"T_" + A`), or when they build the same key from every entity of the
+ * design's domain (`lower(Active)` of a bool is `Active`); and what a key repeats (a property rendered twice — a hash
  * or bucket prefix of a property the key then renders is the guide's
  * pattern, not a repeat).
  */
-import { tableFacts } from "@core";
-import type { KeyInfo, TableModel } from "@core";
+import { renderKey, Scalar, tableFacts } from "@core";
+import type { Expr, KeyInfo, TableModel } from "@core";
+import type { EntityRow } from "@protocol/entities";
+import { scalarOf } from "@runtime/infer/values";
 
 /** Top-level parts of a normalized expression (no spaces outside strings), adjacent literals merged. */
 function partsOf(expr: string): string[] {
@@ -60,4 +63,30 @@ export function repeatedKeyProperties(tm: TableModel): string[] {
     ...est.indexKeys.map((k, i): [string, KeyInfo] => [`index ${tm.table.indexes[i]?.name.text ?? i}`, k]),
   ];
   return keys.flatMap(([which, key]) => repeatedProperties(key).map((p) => `${tm.table.name.text}.${which} repeats ${p}`));
+}
+
+/** A key expression with the table it reads its properties from. */
+export interface BoundKey {
+  tm: TableModel;
+  expr: Expr;
+}
+
+/**
+ * Whether two keys build the same text from every entity given (fresh
+ * entities of the original design, not the sample the inference read): the
+ * same function over the design's domain, whatever its spelling.
+ */
+export function sameOnRows(a: BoundKey, b: BoundKey, rows: readonly EntityRow[]): boolean {
+  try {
+    return rows.every((row) => {
+      const values = new Map<string, Scalar>();
+      for (const [k, v] of Object.entries(row.properties)) {
+        const s = scalarOf(v);
+        if (s !== undefined) values.set(k, s);
+      }
+      return renderKey(a.expr, { props: a.tm.props, values }) === renderKey(b.expr, { props: b.tm.props, values });
+    });
+  } catch {
+    return false; // a property the other design lacks
+  }
 }

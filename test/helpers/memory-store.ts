@@ -54,6 +54,12 @@ export class ScriptedUi implements ExplorerUi {
 
   constructor(private readonly emu: EmulatorLike) {}
 
+  /** The designs "open in the editors": the filter editor completes their properties. */
+  designs: string[] = [];
+  openDesigns() {
+    return this.designs;
+  }
+
   /** Runs when the host asks for a confirmation, before the answer (a test can change the world then). */
   onConfirm: ((message: string) => void) | undefined;
   async confirm(message: string) {

@@ -6,6 +6,7 @@
  * each index row written beside its main row. Seeded: the same design gives
  * the same table every run.
  */
+import type { TableEntity } from "@azure/data-tables";
 import { renderKey, Scalar, TableModel } from "@core";
 import type { PropertyInfo } from "@core";
 import type { EntityRow, TypedValue } from "@protocol/entities";
@@ -30,7 +31,8 @@ function valueOf(p: PropertyInfo, i: number, rnd: () => number, step: number): S
     case "bool":
       return rnd() < 0.5;
     case "datetime":
-      return new Date(START + (p.increasing ? i * step : pick(365) * step));
+      // Times of writing follow each other; other dates (a due date, a birthday) spread over a year, on the same grain.
+      return new Date(START + (p.increasing ? i * step : Math.floor((pick(365) * 86_400_000) / step) * step));
     case "guid":
       return Array.from({ length: 32 }, () => "0123456789abcdef"[pick(16)])
         .join("")
@@ -77,12 +79,25 @@ function typed(p: PropertyInfo, v: Scalar): TypedValue {
   }
 }
 
-/** `n` entities of the table (with their index rows), in write order. */
+/** `n` entities of the table (with their index rows), in write order, as many as their keys tell apart. */
 export function realisticRows(tm: TableModel, n: number, seed = 1): EntityRow[] {
+  // As the table holds them: a later entity with the same keys replaces the earlier (an upsert), in its place.
+  const last = new Map<string, EntityRow>();
+  for (const row of realisticGroups(tm, n, seed).flat()) {
+    const key = JSON.stringify([row.partitionKey, row.rowKey]);
+    last.delete(key);
+    last.set(key, row);
+  }
+  return [...last.values()];
+}
+
+/** The same entities, each with its index rows (one partition, one transaction). */
+export function realisticGroups(tm: TableModel, n: number, seed = 1): EntityRow[][] {
   const rnd = seeded(seed);
   const step = STEPS[seed % STEPS.length];
-  const rows: EntityRow[] = [];
+  const groups: EntityRow[][] = [];
   for (let i = 0; i < n; i++) {
+    const rows: EntityRow[] = [];
     const values = new Map<string, Scalar>();
     for (const p of tm.props.values()) values.set(p.name, valueOf(p, i, rnd, step));
     const ctx = { props: tm.props, values };
@@ -94,6 +109,19 @@ export function realisticRows(tm: TableModel, n: number, seed = 1): EntityRow[] 
     };
     rows.push({ ...base, rowKey: renderKey(tm.table.rowKey!.expr, ctx), properties } as EntityRow);
     for (const ix of tm.table.indexes) rows.push({ ...base, rowKey: renderKey(ix.expr, ctx), properties } as EntityRow);
+    groups.push(rows);
   }
-  return rows;
+  return groups;
+}
+
+/** A row as the Tables SDK writes it: each value with its Edm type (a whole Double stays a Double). */
+export function asEntity(row: EntityRow): TableEntity<Record<string, unknown>> {
+  const out: TableEntity<Record<string, unknown>> = { partitionKey: row.partitionKey, rowKey: row.rowKey };
+  for (const [name, v] of Object.entries(row.properties)) {
+    if (v.type === "String") out[name] = v.value;
+    else if (v.type === "Boolean") out[name] = v.value === "true";
+    else if (v.type === "Int32") out[name] = Number(v.value);
+    else out[name] = { value: v.value, type: v.type };
+  }
+  return out;
 }

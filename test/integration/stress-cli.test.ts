@@ -255,7 +255,10 @@ test("tdl stress prints a summary a person reads — the verdict, the hottest pa
   assert.equal(text.status, 0, text.stderr);
   const lines = text.stdout.split("\n");
   assert.match(lines[0], /^design on emulator · design table Ledger · \d+\.\d s at concurrency 8 · stress table stress[0-9a-f]{10}$/);
-  assert.match(lines[1], /^verdict: OK: the hottest partition took [\d.,]+ entit(y|ies)\/s, under the target of [\d.,]+$/);
+  assert.match(
+    lines[1],
+    /^verdict: OK: no partition would run hot\. The hottest partition served [\d.,]+ entit(y|ies)\/s, under the target of [\d.,]+\.$/,
+  );
   assert.match(lines[2], /^ {2}hottest partition [\d.,]+ entit(y|ies)\/s against a target of [\d.,]+ entit(y|ies)\/s; nothing throttled$/);
   assert.match(
     lines[3],
@@ -267,8 +270,16 @@ test("tdl stress prints a summary a person reads — the verdict, the hottest pa
     /\n {2}transaction +[1-9][\d,]* +[\d.,]+ +[\d.]+ +[\d.]+ {2}none\n/,
     "Transfer ran as entity group transactions, without errors",
   );
-  assert.match(text.stdout, /\n {2}pattern Transfer: transaction, paced at [\d.,]+ calls\/s: [1-9][\d,]* calls?\n/);
-  assert.match(text.stdout, /\n {2}pattern ByTransfer: row-range as key-range query, paced at [\d.,]+ calls\/s: [\d,]+ calls?\n/);
+  // The cost line: the design's declared load as tdl cost prices it, then the run's own bill.
+  assert.match(
+    lines[4],
+    /^cost: The design's declared load \(table Ledger\) costs ≈ \$[\d.,]+ a month on Table Storage, as tdl cost prices it /,
+  );
+  // One table of the patterns' figures, side by side, with its legend.
+  assert.match(text.stdout, /\n {2}pattern +ran as +planned +offered +sent +served +throttled {2}calls\n/);
+  assert.match(text.stdout, /\n {2}Transfer +transaction +300 +[\d.,]+ +[\d.,]+ +[\d.,]+ +[\d.,]+ {2}[1-9][\d,]*\n/);
+  assert.match(text.stdout, /\n {2}ByTransfer +row-range as key-range query +50 +[\d.,]+ +[\d.,]+ +[\d.,]+ +[\d.,]+ {2}[\d,]+\n/);
+  assert.match(text.stdout, /\n {4}served \(calls\/s\): the calls the service answered with success, per second of the run\.\n/);
   assert.ok(!text.stdout.includes("{"), "no JSON in the summary");
   assert.ok(text.stdout.split("\n").length < 30, `a summary, not a report: ${text.stdout.split("\n").length} lines`);
 

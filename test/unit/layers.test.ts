@@ -101,6 +101,8 @@ const ROOMS: Record<string, Floor> = {
       { name: "analysis", uses: ["tdl", "odata", "model", "rules"] },
       { name: "fixes", uses: ["tdl", "odata", "model", "rules", "analysis"] },
       { name: "cost", uses: ["tdl", "odata", "model", "rules", "analysis"] },
+      // A migration's plan and re-keying: two designs' keys, pure (the run is runtime/migrate/).
+      { name: "migrate", uses: ["tdl", "model", "analysis"] },
     ],
   },
   runtime: {
@@ -185,7 +187,11 @@ const ROOMS: Record<string, Floor> = {
   codegen: {
     leaves: [],
     entries: ["codegen/index.ts"],
-    rooms: [{ name: "python", uses: [] }],
+    // The migration's dual writes name the Python builders as the python room does.
+    rooms: [
+      { name: "python", uses: [] },
+      { name: "migration", uses: ["python"] },
+    ],
     rest: "leaves",
   },
   webview: {

@@ -96,14 +96,17 @@ export const constantPartitionKey = defineTsRule({
       const naming: Named | undefined = named !== undefined ? { table: named } : source ? { source: source.shown } : undefined;
       // A constant partition key with a constant row key writes one row (a settings row, the current round): a row of
       // its own, not a table in one partition.
-      if (key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv)) !== undefined) continue;
+      // Several constant row keys under the same constant partition key are several rows of one partition, not one row.
+      const rowKey = key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv));
+      const oneRow = oneRowOf(all?.sites ?? []);
+      if (rowKey !== undefined && rowKeysOf(all?.sites ?? [], value).size <= 1) continue;
       // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
       // the table is not one partition, whatever its name.
       if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
       if (!all || !naming || all.incomplete) {
         // The table is not known (or not every file was read): what holds is what this site writes, nothing table-wide.
         // One problem, one warning: the other writes of the same constant to tables not known statically point at it.
-        const same = naming || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side && !s.oneRow);
+        const same = naming || !all ? [] : all.sites.filter((s) => s.constant === value && !s.side && !oneRow(s));
         const first = firstReporters(same)[0];
         if (first && !mine(first)) {
           ctx.report(
@@ -134,7 +137,7 @@ export const constantPartitionKey = defineTsRule({
       // table in one partition; nothing to say.
       if (varying.length) continue;
       // Every write of the table that can be seen uses a constant: one problem for the table, one warning.
-      const constantSites = all.sites.filter((s) => s.constant !== undefined && !s.oneRow);
+      const constantSites = all.sites.filter((s) => s.constant !== undefined && !oneRow(s));
       const primary = firstReporters(constantSites)[0];
       if (primary && !mine(primary)) {
         ctx.report(
@@ -168,6 +171,16 @@ export const constantPartitionKey = defineTsRule({
     }
   },
 });
+
+/** The constant row keys written under the constant partition key `value`. */
+function rowKeysOf(sites: readonly TableSite[], value: string): Set<string> {
+  return new Set(sites.filter((s) => s.constant === value && s.rowKey !== undefined).map((s) => s.rowKey!));
+}
+
+/** A site that writes one row of its own: constant keys, and no other constant row key under its partition key. */
+function oneRowOf(sites: readonly TableSite[]): (s: TableSite) => boolean {
+  return (s) => !!s.oneRow && rowKeysOf(sites, s.constant!).size <= 1;
+}
 
 /** Of the sites of one key, the one that reports it: the key's own expression, else the first call (path, then line). */
 function reporterOf(sites: TableSite[]): TableSite | undefined {

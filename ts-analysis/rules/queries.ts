@@ -74,7 +74,8 @@ function probe(bound: number): Classification {
 
 /**
  * The class of a call made in one of several ways: the worst known one. A way without a filter lists
- * every entity, whatever the others; a way not known statically leaves the call unclassified unless
+ * every entity, whatever the others (one where a later write under a condition did not set the filter, unless what
+ * that write sets is not known); a way not known statically leaves the call unclassified unless
  * another is a scan.
  */
 function classifyOptions(
@@ -85,8 +86,10 @@ function classifyOptions(
   const alternatives: Piece[][] = [];
   let unknown = false;
   let bare = false;
+  let softBare = false;
   for (const o of options) {
     if (o.unknown) unknown = true;
+    else if (!o.filter && o.soft) softBare = true;
     else if (!o.filter) bare = true;
     else {
       const r = budget.guard<FilterResolution>("some filters (left as not known)", { known: false, node: o.filter }, () =>
@@ -97,6 +100,9 @@ function classifyOptions(
     }
   }
   const known = alternatives.length ? classifyAlternatives(alternatives) : {};
+  // A filter set only under a condition leaves the other paths without one: a scan when the filter set is known, but
+  // when what is set comes from outside (a caller's filter), the options as a whole are the caller's, not absent.
+  if (softBare && !unknown) bare = true;
   if (bare) {
     const why =
       options.length > 1

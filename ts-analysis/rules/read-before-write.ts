@@ -148,6 +148,10 @@ export const readBeforeWrite = defineTsRule({
       (p.usesRead
         ? "Pass the read's ETag so the service rejects the write when the entity changed (412), then read again."
         : `The write does not use what was read: one upsertEntity(entity, "${p.mode}") does the same without the race.`),
+    createIfAbsent: () =>
+      "getEntity then upsertEntity of the same keys only when the read found nothing: two callers can both find nothing, " +
+      "and the second write replaces what the first wrote and handed out (a lost update). Use createEntity, which fails " +
+      "with 409 when the entity exists, and read it again then.",
     writtenBack: (p: { read: "row" | "here" | "elsewhere"; place?: string; method: string }) =>
       `${
         p.read === "row"
@@ -191,7 +195,21 @@ export const readBeforeWrite = defineTsRule({
         // only decides whether to write, is an update-or-create; a read used for something else (an assertion, a log)
         // and a write that ignores it are two independent calls.
         const usesRead = dependsOnRead(ctx, read.call, write.call, result, write.object);
-        if (!usesRead && !onlyDecides(ctx, read.call, result)) continue;
+        const decides = usesRead || onlyDecides(ctx, read.call, result);
+        // Written only when the read found nothing, and the read used for more (the entity returned): insert-if-absent
+        // made with an upsert. A race when what it writes differs from caller to caller (a fresh token, a request's
+        // data); one that writes what any caller would (keys, fixed text, the clock) loses nothing.
+        if (
+          !decides &&
+          !helper &&
+          write.method === "upsertEntity" &&
+          onlyWhenAbsent(write.call, fn, result, ctx) &&
+          differsByCaller(ctx, write)
+        ) {
+          ctx.report(span(sf, read.call), "createIfAbsent");
+          continue;
+        }
+        if (!decides) continue;
         const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
         const mode = write.mode ?? "Merge";
         if (helper)
@@ -232,6 +250,51 @@ export const readBeforeWrite = defineTsRule({
     }
   },
 });
+
+/** True when `write` runs only where the read found nothing: under `if (!r)`, `if (r == null)`, or in the `else` of `if (r)`. */
+function onlyWhenAbsent(write: ts.Node, fn: ts.Node | undefined, result: ReadonlySet<ts.Symbol>, ctx: TsRuleContext): boolean {
+  if (!result.size) return false;
+  const isRead = (e: ts.Expression) => {
+    let x = skipOuter(e);
+    while (ts.isPropertyAccessExpression(x)) x = skipOuter(x.expression);
+    const s = ts.isIdentifier(x) ? ctx.checker.getSymbolAtLocation(x) : undefined;
+    return !!s && result.has(s);
+  };
+  const absentTest = (e: ts.Expression): boolean => {
+    const x = skipOuter(e);
+    if (ts.isPrefixUnaryExpression(x) && x.operator === ts.SyntaxKind.ExclamationToken) return isRead(x.operand);
+    if (!ts.isBinaryExpression(x)) return false;
+    const op = x.operatorToken.kind;
+    const eq = op === ts.SyntaxKind.EqualsEqualsToken || op === ts.SyntaxKind.EqualsEqualsEqualsToken;
+    const nothing = (y: ts.Expression) => y.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(y) && y.text === "undefined");
+    return eq && ((isRead(x.left) && nothing(skipOuter(x.right))) || (isRead(x.right) && nothing(skipOuter(x.left))));
+  };
+  for (let c: ts.Node = write, p = write.parent; p && p !== fn; c = p, p = p.parent) {
+    if (!ts.isIfStatement(p)) continue;
+    if (p.thenStatement === c && absentTest(p.expression)) return true;
+    if (p.elseStatement === c && isRead(p.expression)) return true;
+  }
+  return false;
+}
+
+/** True when the entity written holds a value that is not its keys, fixed text or the clock: callers write different entities. */
+function differsByCaller(ctx: TsRuleContext, w: EntityWrite): boolean {
+  const keys = [w.partitionKey, w.rowKey].filter((k): k is ts.Expression => !!k).map((k) => skipOuter(k).getText());
+  for (const v of ctx.decomposer.values.values(w.entity, w.env)) {
+    const obj = v.kind === "expr" ? skipValue(v.expr) : undefined;
+    if (!obj || !ts.isObjectLiteralExpression(obj)) return true;
+    for (const p of obj.properties) {
+      if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) return true;
+      const value = ts.isPropertyAssignment(p) ? p.initializer : p.name;
+      if (keys.includes(skipOuter(value).getText())) continue;
+      const parts = ctx.decomposer.parts(value, 0, v.kind === "expr" ? v.env : undefined);
+      if (parts.some((x) => x.kind !== "literal" && x.kind !== "clock" && !(x.kind === "value" && x.literals?.length === 1))) {
+        if (!ts.isPropertyAssignment(p) || !["partitionKey", "rowKey"].includes(p.name.getText())) return true;
+      }
+    }
+  }
+  return false;
+}
 
 /**
  * False when the read sits in a block that ends (returns or throws) before the write can run: a GET branch

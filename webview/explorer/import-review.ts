@@ -6,7 +6,7 @@
  * records by line. Import is offered only when nothing is refused; after
  * it, what was and was not written.
  */
-import type { EdmType } from "@protocol/entities";
+import { EDM_TYPES, type EdmType } from "@protocol/entities";
 import { REFUSE_ALL, type ImportChoices, type ImportPlanSummary, type ImportProblem, type ImportReport } from "@protocol/transfer";
 import { formatCount, plural } from "@core/text/words";
 import { clear, h } from "../dom";
@@ -47,6 +47,14 @@ const KINDS: Record<Kind, { words: [string, string]; convert?: { value: string; 
 
 /** Problems listed by line (the summary holds up to 1,000; a page shows the first ones). */
 const LISTED = 20;
+
+/** A column's values of another type than its own, by line (the first few), and how many there are. */
+function conflictLines(c: ImportPlanSummary["columns"][number]): string {
+  const count = c.conflicts ?? 0;
+  if (!count) return "none";
+  const lines = (c.conflictLines ?? []).map(formatCount);
+  return `${formatCount(count)}: line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}${count > lines.length ? " …" : ""}`;
+}
 
 /** "Int32 ×1,200" or "Int32 ×3, Double ×2". */
 export function columnTypes(types: Partial<Record<EdmType, number>>): string {
@@ -102,12 +110,30 @@ export class ImportReview {
     const columns = h(
       "table",
       { class: "import-columns" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Column"), h("th", {}, "Types"))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, "Column"),
+          h("th", {}, "Would be written as"),
+          h("th", {}, "Store as"),
+          h("th", {}, "Values that do not fit"),
+        ),
+      ),
       h(
         "tbody",
         {},
         ...s.columns.map((c) =>
-          h("tr", { class: Object.keys(c.types).length > 1 ? "mixed" : "" }, h("td", {}, c.name), h("td", {}, columnTypes(c.types))),
+          h(
+            "tr",
+            { class: Object.keys(c.types).length > 1 || c.conflicts ? "mixed" : "", dataset: { column: c.name } },
+            h("td", {}, c.name),
+            h("td", { class: "written-types" }, columnTypes(c.types) || "nothing"),
+            h("td", {}, this.typeChoice(c, s, busy)),
+            h("td", { class: "conflicts" }, conflictLines(c)),
+          ),
         ),
       ),
     );
@@ -130,10 +156,14 @@ export class ImportReview {
       .slice(0, LISTED)
       .map((p) => h("li", {}, `line ${formatCount(p.line)} (record ${formatCount(p.record)}): ${p.message}`));
     const total = Object.values(s.problemCounts).reduce((a, n) => a + (n ?? 0), 0);
+    const mixed = s.columns.filter((c) => c.conflicts).map((c) => c.name);
     const verdict = s.refused
       ? "Nothing will be written while a problem above is refused: choose a conversion for each kind, or fix the file."
       : s.entities
-        ? `Ready: ${plural(s.entities, "entity", "entities")} will be written.`
+        ? `Ready: ${plural(s.entities, "entity", "entities")} will be written.` +
+          (mixed.length
+            ? ` ${mixed.join(", ")} will hold more than one type: choose a type for ${mixed.length === 1 ? "it" : "each"} above to store one.`
+            : "")
         : "The file holds no entity to write.";
     const run = h(
       "button",
@@ -152,8 +182,36 @@ export class ImportReview {
     );
   }
 
+  /** The column's type: as inferred from every row, or one the user chooses (String keeps every value, as text). */
+  private typeChoice(c: ImportPlanSummary["columns"][number], s: ImportPlanSummary, busy: boolean): HTMLElement {
+    const chosen = this.choices.columns?.[c.name];
+    const select = h(
+      "select",
+      {
+        class: "column-type",
+        "aria-label": `Type of ${c.name}`,
+        disabled: busy,
+        onchange: () => void this.chooseType(c.name, select.value as EdmType | "", s),
+      },
+      h("option", { value: "", selected: !chosen }, c.inferred ? `${c.inferred} (inferred from every row)` : "as the file types it"),
+      ...EDM_TYPES.map((t) => h("option", { value: t, selected: chosen === t }, t)),
+    );
+    return select;
+  }
+
+  private async chooseType(column: string, type: EdmType | "", shown: ImportPlanSummary): Promise<void> {
+    const columns = { ...(this.choices.columns ?? {}) };
+    if (type) columns[column] = type;
+    else delete columns[column];
+    const { columns: _, ...rest } = this.choices;
+    await this.replan({ ...rest, ...(Object.keys(columns).length ? { columns } : {}) }, shown);
+  }
+
   private async choose(kind: Kind, value: string, shown: ImportPlanSummary): Promise<void> {
-    const choices = { ...this.choices, [kind]: value } as ImportChoices;
+    await this.replan({ ...this.choices, [kind]: value } as ImportChoices, shown);
+  }
+
+  private async replan(choices: ImportChoices, shown: ImportPlanSummary): Promise<void> {
     try {
       const summary = await this.actions!.replan(choices);
       this.choices = choices;

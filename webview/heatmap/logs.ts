@@ -34,6 +34,17 @@ function table(head: string[], rows: Array<Array<Node | string>>, numeric: numbe
 
 const code = (text: string) => h("code", {}, text);
 
+/** A partition's key, labelled when it is a stress run's probe or marker, or when its figures may be short (folded for memory). */
+function keyCell(p: Logs["partitions"][number]): HTMLElement {
+  return h(
+    "span",
+    { class: p.probe ? "probe" : undefined },
+    code(p.partitionKey),
+    p.probe ? h("span", { class: "key-label" }, " calibration probe: not the design's load") : undefined,
+    p.shortBy ? h("span", { class: "key-label" }, ` may be short by up to ${n(p.shortBy)}`) : undefined,
+  );
+}
+
 /** The lists below the map. */
 export function logLists(l: Logs): HTMLElement {
   const out = h("section", { class: "heatmap-lists", "aria-label": "Partitions and notes" });
@@ -47,7 +58,7 @@ export function logLists(l: Logs): HTMLElement {
           .slice(0, LISTED)
           .map((p) => [
             p.table,
-            code(p.partitionKey),
+            keyCell(p),
             n(p.entities.read),
             n(p.entities.written),
             n(p.entities.throttled),

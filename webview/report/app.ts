@@ -11,6 +11,8 @@ import type { OpType } from "@protocol";
 import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
 import { SNAPSHOT } from "@core/cost/snapshot";
 import { runCostLine } from "@protocol/run-cost";
+import { FIGURE_NAMES, figureRows } from "@protocol/run-figures";
+import { FIGURES } from "@core/text/figures";
 import { h } from "../dom";
 import { drawCharts, hottestScale, RunCharts, shownOps } from "./charts";
 
@@ -66,14 +68,7 @@ function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLEle
       [r.mode, r.target, `${(r.durationMs / 1000).toFixed(1)} s`, `concurrency ${r.concurrency}`, `table ${r.table}`].join(" · ") +
         (r.stopped ? ` · stopped: ${r.stopped}` : ""),
     ),
-    h(
-      "p",
-      { class: `verdict ${r.verdict.exceedsTarget ? "hot" : "ok"}` },
-      // The headline says what decided the verdict; a report written before headlines existed shows its hottest rate instead.
-      h("strong", {}, r.verdict.headline ?? `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)}`),
-      h("br", {}),
-      `Hottest partition: ${entityRate(r.verdict.hottestPartitionEntitiesPerSecond)} (target ${entityRate(r.verdict.partitionTargetEntitiesPerSecond)}). ${r.verdict.note}`,
-    ),
+    verdictBlock(r),
     // What the run's requests would cost on Table Storage, at the price sheet shipped with the extension.
     h("p", { class: "run-cost" }, runCostLine(r, SNAPSHOT)),
     operationsTable(r, ops),
@@ -95,6 +90,24 @@ function renderRun(label: string, r: StressReport, charts: RunCharts[]): HTMLEle
   );
   queueMicrotask(() => charts.push(drawCharts(canvases, r, ops, scale)));
   return el;
+}
+
+/**
+ * The headline — a sentence of verdict, a sentence of cause — and the rest
+ * under it, a sentence an item. A report written before the two sentences
+ * were apart shows its headline and note as they were.
+ */
+function verdictBlock(r: StressReport): HTMLElement {
+  const v = r.verdict;
+  const hottest = `Hottest partition: ${entityRate(v.hottestPartitionEntitiesPerSecond)} (target ${entityRate(v.partitionTargetEntitiesPerSecond)}).`;
+  const details = v.details ?? [v.note];
+  return h(
+    "div",
+    { class: `verdict ${v.exceedsTarget ? "hot" : "ok"}` },
+    h("p", { class: "verdict-line" }, h("strong", {}, v.verdictSentence ?? v.headline ?? hottest)),
+    v.cause ? h("p", { class: "cause" }, v.cause) : undefined,
+    h("ul", { class: "details" }, h("li", {}, hottest), ...details.filter(Boolean).map((d) => h("li", {}, d))),
+  );
 }
 
 /** One row per operation that ran or failed: calls, entities and their rate, latency, errors in words, retries. */
@@ -156,39 +169,63 @@ function errorsLine(r: StressReport, ops: OpType[]): HTMLElement {
   return h("p", { class: `errors-line ${words === "none" ? "ok" : "failed"}` }, words === "none" ? "No errors." : `Errors: ${words}.`);
 }
 
-/** Design mode: each access pattern, the call it ran as, its pace, and how many calls it made. */
+/**
+ * Design mode: one table of each access pattern's figures side by side —
+ * planned, offered, sent, served, throttled (core/text/figures.ts) — with
+ * the legend that defines them, and the patterns that did not run.
+ */
 function patternsTable(r: StressReport): HTMLElement | undefined {
-  const patterns = r.patterns ?? [];
+  const rows = figureRows(r);
   const skipped = r.skipped ?? [];
-  if (!patterns.length && !skipped.length) return undefined;
+  if (!rows.length && !skipped.length) return undefined;
+  const cell = (n: number | undefined) => (n === undefined ? "–" : formatCount(n));
   return h(
     "div",
     { class: "patterns" },
-    h("h2", {}, "Access patterns"),
-    patterns.length
+    h("h2", {}, "Access patterns (calls per second)"),
+    rows.length
       ? h(
           "div",
           { class: "table-scroll" },
           h(
             "table",
             { class: "ops patterns-table" },
-            h("thead", {}, h("tr", {}, ...["pattern", "ran as", "calls/s", "calls", "failed"].map((c) => h("th", {}, c)))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", {}, "pattern"),
+                h("th", {}, "ran as"),
+                ...FIGURE_NAMES.map((f) => h("th", { title: FIGURES[f].definition }, FIGURES[f].word)),
+                h("th", {}, "calls"),
+                h("th", {}, "failed"),
+              ),
+            ),
             h(
               "tbody",
               {},
-              ...patterns.map((p) =>
+              ...rows.map((row) =>
                 h(
                   "tr",
-                  {},
-                  h("td", {}, p.name),
-                  h("td", {}, OP_WORDS[p.op] + (p.queryClass ? ` · ${p.queryClass}` : "")),
-                  h("td", {}, formatCount(p.callsPerSecond)),
-                  h("td", {}, formatCount(p.calls)),
-                  h("td", {}, formatCount(p.failed)),
+                  { dataset: { pattern: row.name } },
+                  h("td", {}, row.name),
+                  h("td", {}, OP_WORDS[row.pattern.op] + (row.pattern.queryClass ? ` · ${row.pattern.queryClass}` : "")),
+                  ...FIGURE_NAMES.map((f) => h("td", { dataset: { figure: f } }, cell(row.figures[f]))),
+                  h("td", {}, formatCount(row.pattern.calls)),
+                  h("td", {}, formatCount(row.pattern.failed)),
                 ),
               ),
             ),
           ),
+        )
+      : undefined,
+    rows.length
+      ? h(
+          "dl",
+          { class: "legend" },
+          ...FIGURE_NAMES.flatMap((f) => [h("dt", {}, `${FIGURES[f].word} (${FIGURES[f].unit})`), h("dd", {}, FIGURES[f].definition)]),
         )
       : undefined,
     ...skipped.map((s) => h("p", { class: "skipped" }, `${s.source} did not run: ${s.reason}.`)),

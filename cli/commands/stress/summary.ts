@@ -1,12 +1,18 @@
 /**
  * What `tdl stress` prints when it is not asked for JSON: the verdict
- * first, then the figures a user checks — the hottest partition against
- * its target, how the run was scaled to the machine, per operation the
- * calls, rate, p50/p99 latency and errors, and in design mode what each
- * access pattern ran as.
+ * first (a sentence of verdict, one of cause), then the figures a user
+ * checks — the hottest partition against its target, how the run was
+ * scaled to the machine, what the design's declared load costs (as `tdl
+ * cost` prices it) and what the run billed, per operation the calls, rate,
+ * p50/p99 latency and errors, and in design mode one table of each access
+ * pattern's figures (core/text/figures.ts) with their legend.
  */
-import { entityRate, errorsInWords, formatCount, plural } from "@core/text/words";
+import { entityRate, errorsInWords, formatCount, formatFactor, plural } from "@core/text/words";
+import { FIGURES, figureLegendLine } from "@core/text/figures";
+import { SNAPSHOT } from "@core/cost/snapshot";
 import { OP_TYPES, type StressReport } from "@protocol";
+import { FIGURE_NAMES, figureRows } from "@protocol/run-figures";
+import { runCostLine } from "@protocol/run-cost";
 
 const OP_WORDS: Record<string, string> = {
   insert: "insert",
@@ -33,10 +39,11 @@ export function summary(r: StressReport, reportFile?: string): string {
     const c = r.calibration;
     lines.push(
       c.capacityEntitiesPerSecond !== undefined
-        ? `scaled: this machine served ${entityRate(c.capacityEntitiesPerSecond)} in the calibration probe; targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale.toPrecision(2)} (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`
-        : `scaled: targets${r.mode === "design" ? " and the design's rates" : ""} × ${c.scale} as asked (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`,
+        ? `scaled: this machine served ${entityRate(c.capacityEntitiesPerSecond)} in the calibration probe; targets${r.mode === "design" ? " and the design's rates" : ""} × ${formatFactor(c.scale)} (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`
+        : `scaled: targets${r.mode === "design" ? " and the design's rates" : ""} × ${formatFactor(c.scale)} as asked (partition ${entityRate(c.partitionTargetEntitiesPerSecond)}, account ${entityRate(c.accountTargetEntitiesPerSecond)})`,
     );
   }
+  lines.push(`cost: ${runCostLine(r, SNAPSHOT)}`);
   const rows = OP_TYPES.map((op) => [op, r.operations[op]] as const).filter(([, o]) => o.count || Object.keys(o.errors).length);
   if (rows.length) {
     lines.push(
@@ -51,13 +58,27 @@ export function summary(r: StressReport, reportFile?: string): string {
   } else {
     lines.push("  no operation ran");
   }
-  for (const p of r.patterns ?? []) {
-    lines.push(
-      `  pattern ${p.name}: ${p.queryClass ? `${p.queryClass} as ` : ""}${OP_WORDS[p.op]}, paced at ${formatCount(p.callsPerSecond)} calls/s: ${plural(p.calls, "call")}${p.failed ? `, ${formatCount(p.failed)} failed` : ""}`,
-    );
-  }
+  lines.push(...patternTable(r));
   for (const s of r.skipped ?? []) lines.push(`  pattern ${s.source}: did not run (${s.reason})`);
   lines.push(`  ${plural(r.partitionCount, "partition")} touched`, `note: ${v.note}`);
   if (reportFile) lines.push(`report: ${reportFile}`);
   return lines.join("\n") + "\n";
+}
+
+/** One row per access pattern: the call it ran as and its five figures, with the legend under the table. */
+function patternTable(r: StressReport): string[] {
+  const rows = figureRows(r);
+  if (!rows.length) return [];
+  const ranAs = (p: (typeof rows)[number]["pattern"]) => `${p.queryClass ? `${p.queryClass} as ` : ""}${OP_WORDS[p.op]}`;
+  const nameWidth = Math.max(7, ...rows.map((row) => row.name.length));
+  const asWidth = Math.max(6, ...rows.map((row) => ranAs(row.pattern).length));
+  const cell = (n: number | undefined) => (n === undefined ? "–" : formatCount(n)).padStart(9);
+  return [
+    `  ${"pattern".padEnd(nameWidth)} ${"ran as".padEnd(asWidth)} ${FIGURE_NAMES.map((f) => FIGURES[f].word.padStart(9)).join(" ")}  calls`,
+    ...rows.map(
+      (row) =>
+        `  ${row.name.padEnd(nameWidth)} ${ranAs(row.pattern).padEnd(asWidth)} ${FIGURE_NAMES.map((f) => cell(row.figures[f])).join(" ")}  ${formatCount(row.pattern.calls)}${row.pattern.failed ? ` (${formatCount(row.pattern.failed)} failed)` : ""}`,
+    ),
+    ...FIGURE_NAMES.map((f) => `    ${figureLegendLine(f)}`),
+  ];
 }

@@ -209,6 +209,24 @@ export async function nextRound(n: number) {
   assert.deepEqual(lines(f, "ts/constant-partition-key"), [10]);
 });
 
+test("several constant row keys under one constant partition key are several rows of one partition, not one row", () => {
+  const f = fx.file(
+    "shelves.js",
+    `const { TableClient } = require("@azure/data-tables");
+const shelves = TableClient.fromConnectionString(process.env.CONN, "Shelves");
+const prefs = TableClient.fromConnectionString(process.env.CONN, "Prefs");
+async function stock() {
+  await shelves.createEntity({ partitionKey: "aisle", rowKey: "001", count: 4 });
+  await shelves.createEntity({ partitionKey: "aisle", rowKey: "002", count: 9 });
+  await prefs.upsertEntity({ partitionKey: "prefs", rowKey: "site", theme: "dark" });
+  await prefs.upsertEntity({ partitionKey: "prefs", rowKey: "site", lang: "en" });
+}
+module.exports = { stock };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/constant-partition-key"), [5, 6]);
+});
+
 test("writes through one save(table, entity) helper are not one client: a constant table beside a keyed one is still reported", () => {
   fx.file(
     "save-helper.ts",
@@ -226,4 +244,92 @@ export const addOrder = (user: string, id: string) => save("Orders2", { partitio
 `,
   );
   assert.deepEqual(lines(f, "ts/constant-partition-key"), [2]);
+});
+
+test("a write behind an interface's method (the one class that implements it with the SDK) is followed from the caller: a day key from a Date leads the partition", () => {
+  fx.file(
+    "visit-store.ts",
+    `import { TableClient } from "@azure/data-tables";
+export interface Visit { day: string; visitor: string; page: string }
+export interface VisitStore {
+  putVisit(v: Visit): Promise<void>;
+}
+export class TableVisitStore implements VisitStore {
+  private readonly visits = TableClient.fromConnectionString(process.env.CONN ?? "", "Visits");
+  async putVisit(v: Visit): Promise<void> {
+    await this.visits.upsertEntity({ partitionKey: v.day, rowKey: \`\${v.visitor}-\${v.page}\` }, "Replace");
+  }
+}
+export class MemoryVisitStore implements VisitStore {
+  readonly rows: Visit[] = [];
+  async putVisit(v: Visit): Promise<void> {
+    this.rows.push(v);
+  }
+}
+export const store: VisitStore = process.env.CONN ? new TableVisitStore() : new MemoryVisitStore();
+`,
+  );
+  const f = fx.file(
+    "visit-service.ts",
+    `import { store, Visit } from "./visit-store";
+const dayOf = (when: Date): string => when.toISOString().slice(0, 10);
+export async function recordVisit(visitor: string, page: string, now = new Date()) {
+  const visit: Visit = { day: dayOf(now), visitor, page };
+  await store.putVisit(visit);
+}
+`,
+  );
+  const text = readFileSync(f, "utf8");
+  const found = fx.analyzer
+    .analyze(f)
+    .findings.filter((x) => x.code === "ts/append-only-key")
+    .concat(fx.analyzer.analyze(fx.dir + "/visit-store.ts").findings.filter((x) => x.code === "ts/append-only-key"));
+  assert.equal(found.length, 1, text);
+});
+
+test("names taken out of an object literal by destructuring stand for its properties: the client, the options, a key, the entity", () => {
+  const f = fx.file(
+    "destructured.js",
+    `const { TableClient } = require("@azure/data-tables");
+const shelves = TableClient.fromConnectionString(process.env.CONN, "Shelves");
+async function everything(kind) {
+  const { client, options } = { client: shelves, options: { queryOptions: { filter: \`kind eq '\${kind}'\` } } };
+  const out = [];
+  for await (const row of client.listEntities(options)) out.push(row);
+  return out;
+}
+async function restock(shop, item, qty) {
+  const { pk, rk = item } = { pk: shop };
+  const before = await shelves.getEntity(pk, rk);
+  const { writer, entity } = { writer: shelves, entity: { partitionKey: shop, rowKey: item, units: before.units + qty } };
+  await writer.upsertEntity(entity, "Replace");
+}
+module.exports = { everything, restock };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/table-scan"), [6]);
+  assert.deepEqual(lines(f, "ts/read-before-write"), [11]);
+});
+
+test("a client reached through an untyped parameter's property (helper(this) reading self.client) is the SDK's when what every call passes has it; `${x}L` is an Int64 literal", () => {
+  const f = fx.file(
+    "self-client.js",
+    `const { TableClient } = require("@azure/data-tables");
+class Sessions {
+  constructor(conn) {
+    this.client = TableClient.fromConnectionString(conn, "sessions");
+  }
+  async stale(now = Date.now()) {
+    const out = [];
+    for await (const e of olderThan(this, now)) out.push(e.rowKey);
+    return out;
+  }
+}
+function olderThan(self, cutoff) {
+  return self.client.listEntities({ queryOptions: { filter: \`expires lt \${cutoff}L\` } });
+}
+module.exports = { Sessions };
+`,
+  );
+  assert.deepEqual(lines(f, "ts/table-scan"), [13]);
 });

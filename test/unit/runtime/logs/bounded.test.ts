@@ -82,3 +82,21 @@ test("remembered batches and queried ranges are bounded", () => {
   assert.equal(row.ranges.size, MAX_RANGES);
   assert.equal(row.operations, MAX_RANGES * 2);
 });
+
+test("100,000 partitions each called five times: every row is exact, or says by how much at most it may be short", () => {
+  const b = new HeatmapBuilder();
+  const N = 100_000;
+  // Round after round: each key comes back after folds have taken rows of it into #others.
+  for (let round = 0; round < 5; round++) for (let i = 0; i < N; i++) b.add(write(`p${i}`, T0 + round * 1000));
+  assert.equal(totalEntities(b), 5 * N, "every entity counted, in its row or in #others");
+  let rows = 0;
+  for (const p of b.partitions.values()) {
+    if (p.partitionKey === OTHERS) continue;
+    rows++;
+    const n = p.entities.written;
+    // Each key was written exactly five times: its row holds n, and the rest is within its bound.
+    assert.ok(n <= 5 && n + p.shortBy >= 5, `${p.partitionKey}: ${n} written, short by up to ${p.shortBy}`);
+    if (p.shortBy === 0) assert.equal(n, 5, `${p.partitionKey} says it is exact`);
+  }
+  assert.ok(rows > 0);
+});

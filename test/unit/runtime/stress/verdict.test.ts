@@ -19,7 +19,7 @@ function run(fill: (m: Metrics) => void) {
   }).verdict;
 }
 
-test("a throttled partition serving below its target is hot, and the headline says it was throttled, with offered and served rates", () => {
+test("a throttled partition serving below its target is hot: a sentence of verdict, then one of cause with the sent and served rates", () => {
   const verdict = run((m) => {
     // 97 entities served in 10 s (9.7/s, under the 10.4 target); 239 attempts refused with 503 at that partition.
     for (let i = 0; i < 97; i++) m.success("insert", "stress-hot", 1, 5, i * 100);
@@ -27,22 +27,24 @@ test("a throttled partition serving below its target is hot, and the headline sa
   });
   assert.equal(verdict.exceedsTarget, true);
   assert.equal(verdict.reason, "throttled");
-  assert.equal(
-    verdict.headline,
-    "HOT: 71 % of requests throttled at partition 'stress-hot': offered ≈ 33.6 entities/s, served 9.7, target 10.4",
-  );
+  assert.equal(verdict.verdictSentence, "HOT: partition 'stress-hot' would run hot on Azure.");
+  assert.equal(verdict.cause, "71 % of requests were throttled there: sent ≈ 33.6 entities/s, served 9.7, target 10.4.");
+  assert.equal(verdict.headline, `${verdict.verdictSentence} ${verdict.cause}`);
+  // The rest goes under the headline, a sentence an item, and the note joins them.
+  assert.ok(verdict.details!.length >= 2);
+  assert.equal(verdict.note, verdict.details!.join(" "));
 });
 
 test("an unthrottled partition above its target is hot by its rate; one under it is OK, and the headline says which", () => {
   const hot = run((m) => {
     for (let i = 0; i < 250; i++) m.success("insert", "g1", 1, 5, i * 40);
   });
-  assert.equal(hot.headline, "HOT: partition 'g1' took 25 entities/s, above the target of 10.4");
+  assert.equal(hot.headline, "HOT: partition 'g1' would run hot on Azure. It served 25 entities/s, above the target of 10.4.");
   const ok = run((m) => {
     for (let i = 0; i < 50; i++) m.success("insert", `p${i % 5}`, 1, 5, i * 200);
   });
   assert.equal(ok.exceedsTarget, false);
-  assert.equal(ok.headline, "OK: the hottest partition took 1 entity/s, under the target of 10.4");
+  assert.equal(ok.headline, "OK: no partition would run hot. The hottest partition served 1 entity/s, under the target of 10.4.");
 });
 
 test("new keys landing past the end of the key order faster than a partition takes is hot as append-only", () => {
@@ -57,6 +59,6 @@ test("new keys landing past the end of the key order faster than a partition tak
   assert.equal(verdict.reason, "append-only");
   assert.equal(
     verdict.headline,
-    "HOT: new keys kept landing at the end of the key order at ≈ 20 entities/s, above the target of 10.4 (append-only)",
+    "HOT: the range partition at the end of the key order would run hot on Azure. New keys kept landing there at ≈ 20 entities/s, above the target of 10.4 (append-only).",
   );
 });

@@ -28,6 +28,63 @@ export async function save(o: Order, n: number) {
   );
 });
 
+test("ts/unpadded-number: a request's field the file's schema validates as a number (Joi, zod, yup), in JavaScript", () => {
+  fx.expect(
+    "schema-joi.js",
+    `const { TableClient } = require("@azure/data-tables");
+const Joi = require("joi");
+const tickets = TableClient.fromConnectionString(process.env.CONN, "Tickets");
+const schema = Joi.object().keys({ project: Joi.string().required(), issue: Joi.number().integer().min(1).required(), title: Joi.string() });
+module.exports = async function (context, req) {
+  const { project, issue, title } = req.body;
+  await tickets.createEntity({ partitionKey: project, rowKey: «issue», title });
+  await tickets.createEntity({ partitionKey: project, rowKey: title });
+};
+`,
+    "ts/unpadded-number",
+  );
+  fx.expect(
+    "schema-zod.js",
+    `const { TableClient } = require("@azure/data-tables");
+const { z } = require("zod");
+const tickets = TableClient.fromConnectionString(process.env.CONN, "Tickets");
+const Body = z.object({ project: z.string(), seq: z.number().int() });
+module.exports.save = async (req) => {
+  const body = req.body;
+  await tickets.upsertEntity({ partitionKey: body.project, rowKey: \`t-\${«body.seq»}\` });
+};
+`,
+    "ts/unpadded-number",
+  );
+});
+
+test("ts/unpadded-number: untyped values that are numbers by their form (the next id after the largest, a count, Number())", () => {
+  fx.expect(
+    "next-id.js",
+    `const { TableClient } = require("@azure/data-tables");
+const rooms = TableClient.fromConnectionString(process.env.CONN, "Rooms");
+async function all() {
+  const out = [];
+  for await (const r of rooms.listEntities({ queryOptions: { filter: "PartitionKey eq 'room'" } })) out.push(r);
+  return out;
+}
+module.exports.add = async function (req) {
+  let id = req.body.id;
+  if (!id) {
+    const existing = await all();
+    const top = existing.reduce((m, r) => Math.max(m, Number(r.rowKey)), 0);
+    id = top + 1;
+  }
+  await rooms.createEntity({ partitionKey: "room", rowKey: «String(id)» });
+  await rooms.createEntity({ partitionKey: "seat", rowKey: \`\${req.body.room}-\${«Number(req.body.seat)»}\` });
+  await rooms.createEntity({ partitionKey: "name", rowKey: String(req.body.name) });
+  await rooms.createEntity({ partitionKey: "label", rowKey: "r" + req.body.label + 1 });
+};
+`,
+    "ts/unpadded-number",
+  );
+});
+
 test('ts/unpadded-number fix: String(x).padStart(W, "0"), W from a design of the same table', () => {
   fx.fix(
     "b.ts",

@@ -199,7 +199,7 @@ export async function search(args: { filter?: string }, req: { query: Map<string
   );
 });
 
-test("a bounded read of a listing without a filter is a probe, not a scan: the first entity, a cap of N, one next(), one page", () => {
+test("a bounded read of a listing without a filter is a probe, not a scan: the first entity, a cap of N, one next(), one page; a cap over what a client-side check keeps is not a bound", () => {
   fx.expect(
     "probes.ts",
     `import { TableClient } from "@azure/data-tables";
@@ -250,6 +250,15 @@ export async function pageByPage() {
     token = page?.continuationToken;
   } while (token);
 }
+export async function cappedButSkipping() {
+  const kept: unknown[] = [];
+  for await (const item of feed.«listEntities»<{ kind?: string }>()) {
+    if (item.kind !== "news") continue;
+    kept.push(item);
+    if (kept.length >= LATEST) break;
+  }
+  return kept;
+}
 export async function tooMany() {
   let n = 0;
   for await (const item of feed.«listEntities»()) {
@@ -272,4 +281,49 @@ export async function peek() {
   );
   const [q] = fx.analyzer.analyze(f).queries;
   assert.equal(q.classification?.reasons[0], "a bounded read: no filter, and the code stops after the first entity (one request)");
+});
+
+test("options whose filter is set after they are made: a filter set on every path counts, one set under a condition leaves the other path a scan unless it is the caller's", () => {
+  fx.expect(
+    "later-filter.ts",
+    `import { TableClient } from "@azure/data-tables";
+const visits = TableClient.fromConnectionString(process.env.CONN ?? "", "Visits");
+export async function always(site: string) {
+  const queryOptions: { filter?: string } = {};
+  queryOptions.filter = \`PartitionKey eq '\${site}'\`;
+  return visits.listEntities({ queryOptions });
+}
+export async function onlyWhenAsked(site?: string) {
+  const queryOptions: { filter?: string } = {};
+  if (site) {
+    queryOptions.filter = \`PartitionKey eq '\${site}'\`;
+  }
+  return visits.«listEntities»({ queryOptions });
+}
+export async function nested(site: string | undefined) {
+  const options: { queryOptions?: { filter?: string } } = {};
+  if (site) options.queryOptions = { filter: \`PartitionKey eq '\${site}'\` };
+  return visits.«listEntities»(options);
+}
+export async function callersFilter(filter?: string) {
+  const options: { queryOptions?: { filter?: string } } = {};
+  if (filter) options.queryOptions = { filter };
+  return visits.listEntities(options);
+}
+`,
+    "ts/table-scan",
+  );
+  const f = fx.file(
+    "later-filter-reason.ts",
+    `import { TableClient } from "@azure/data-tables";
+const visits = TableClient.fromConnectionString(process.env.CONN ?? "", "Visits");
+export function list(site?: string) {
+  const queryOptions: { filter?: string } = {};
+  if (site) queryOptions.filter = \`PartitionKey eq '\${site}'\`;
+  return visits.listEntities({ queryOptions });
+}
+`,
+  );
+  const [q] = fx.analyzer.analyze(f).queries;
+  assert.equal(q.classification?.reasons[0], "one of its branches passes no filter: every entity of every partition is listed");
 });

@@ -279,3 +279,56 @@ export async function firstToo(o: Order) {
     "ts/read-before-write",
   );
 });
+
+test("ts/read-before-write: an upsert made only when the read found nothing, of an entity that differs by caller, is insert-if-absent by upsert", () => {
+  const found = fx.expect(
+    "upsert-if-absent.ts",
+    `${HEAD}
+import { randomBytes } from "node:crypto";
+export async function ticketFor(o: Order) {
+  let ticket: { code: string } | null = null;
+  try {
+    ticket = await «client.getEntity<{ code: string }>("ticket", o.id)»;
+  } catch {
+    // not issued yet
+  }
+  if (!ticket) {
+    const fresh = { partitionKey: "ticket", rowKey: o.id, code: randomBytes(8).toString("hex") };
+    await client.upsertEntity(fresh);
+    ticket = fresh;
+  }
+  return ticket.code;
+}
+export async function markerFor(o: Order) {
+  let marker: { kind: string } | null = null;
+  try {
+    marker = await client.getEntity<{ kind: string }>("marker", o.id);
+  } catch {
+    // not seen yet
+  }
+  if (!marker) {
+    const seen = { partitionKey: "marker", rowKey: o.id, kind: "seen", at: new Date().toISOString() };
+    await client.upsertEntity(seen);
+    marker = seen;
+  }
+  return marker.kind;
+}
+export async function claimFor(o: Order) {
+  let claim: { code: string } | null = null;
+  try {
+    claim = await client.getEntity<{ code: string }>("claim", o.id);
+  } catch {
+    // none yet
+  }
+  if (!claim) {
+    const fresh = { partitionKey: "claim", rowKey: o.id, code: randomBytes(8).toString("hex") };
+    await client.createEntity(fresh);
+    claim = fresh;
+  }
+  return claim.code;
+}
+`,
+    "ts/read-before-write",
+  );
+  expectSaid(found[0], "createIfAbsent", {});
+});
