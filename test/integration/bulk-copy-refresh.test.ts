@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { EmbeddedEmulator } from "@runtime/emulator/azurite";
@@ -86,7 +86,8 @@ test("tdl copy again after the source changed: the new, the changed and the dele
       `held a finished copy \\(its export read \\S+ at \\d{4}-\\d\\d-\\d\\dT[^)]+\\): ${source} was read again; 1 entities it no longer holds were deleted from ${target}`,
     ),
   );
-  assert.equal(existsSync(path.join(dir, "copy-previous.json")), false, "the refresh finished: nothing is left aside");
+  const aside = JSON.parse(readFileSync(path.join(dir, "copy-previous.json"), "utf8")) as { done?: boolean; keys: unknown[] };
+  assert.deepEqual([aside.done, aside.keys.length], [true, 0], "the refresh finished: its list aside is marked done");
   // Nothing changed since: a third run reads again and finds nothing to delete.
   const third = copy();
   assert.equal(third.status, 0, third.stderr);
