@@ -22,7 +22,7 @@ export const copy = command({
   name: "copy",
   summary: "Copy a table to another table, account or profile, after a pre-flight of every entity against the target's limits",
   description:
-    "The source is exported into --dir first (a rerun resumes). Entities the target would refuse (a Cosmos DB for Table RowKey over 255 bytes, an item over 2 MB…) are listed before anything is written; --skip-invalid writes the others.",
+    "The source is exported into --dir first (a rerun resumes; run again after it finished, it reads the source again and deletes from the target the entities the source no longer holds). Entities the target would refuse (a Cosmos DB for Table RowKey over 255 bytes, an item over 2 MB…) are listed before anything is written; --skip-invalid writes the others.",
   exits: "0 copied; 1 entities would fail on the target (nothing written), the job failed or was stopped; 2 bad usage",
   options: {
     table: text("NAME", "the table to copy"),
@@ -72,10 +72,15 @@ export const copy = command({
         }),
       );
       const m = r.exported.manifest;
-      // A finished export in --dir is copied as it is: say from when, since changes to the source after it are not in it.
-      const reused = r.exported.reused
-        ? `tdl: copied the export already in ${options.dir}, read from ${m.source} at ${m.started} (finished ${m.finished}): changes to ${options.table} since then are not in it; an empty --dir reads the source again\n`
+      // A refresh says what it re-read; an unfinished copy resumed from its export says from when that export is.
+      const refreshed = r.refreshed
+        ? `tdl: ${options.dir} held a finished copy (its export read ${m.source} at ${r.refreshed.from}): ${options.table} was read again${r.refreshed.removed ? `; ${count(r.refreshed.removed)} entities it no longer holds were deleted from ${options["to-table"]}` : ""}\n`
         : "";
+      const reused = r.refreshed
+        ? refreshed
+        : r.exported.reused
+          ? `tdl: copied the export already in ${options.dir}, read from ${m.source} at ${m.started} (finished ${m.finished}): changes to ${options.table} since then are not in it; an empty --dir reads the source again\n`
+          : "";
       const failing = r.preflight.failing
         .slice(0, LISTED)
         .map((f) => `tdl: ${f.file}:${f.line}: ${f.message}\n`)

@@ -131,6 +131,22 @@ export class AccountSession {
     return this.getEntity(table, row.partitionKey, row.rowKey);
   }
 
+  /**
+   * Writes one entity in a request of its own: replaces the one with its
+   * keys (or, `merge`, merges into it), or inserts it. An import sends an
+   * entity alone when a batch holding it was refused, to name it — and the
+   * emulator reads the keys of a lone request right where its `$batch`
+   * cannot (a RowKey holding `',`).
+   */
+  async upsertEntity(table: string, row: EntityRow, merge = false, signal?: AbortSignal): Promise<void> {
+    validate(row);
+    await this.call(
+      (abortSignal) => this.clients.table(table).upsertEntity(toEntity(row), merge ? "Merge" : "Replace", { abortSignal }),
+      signal,
+      "upsertEntity",
+    );
+  }
+
   /** Deletes entities in entity group transactions: one partition per batch, at most 100 each. */
   async deleteEntities(
     table: string,

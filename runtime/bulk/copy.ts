@@ -6,7 +6,8 @@
  * most 2 MB — and the entities that would fail are listed with their file
  * and line. Nothing is written while any would fail, unless the caller
  * chose to skip them; results that Cosmos DB does not sort are no problem,
- * since the import batches by partition as it goes.
+ * since the import batches by partition as it goes. A copy run again after
+ * it finished reads the source again (copy-refresh.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,6 +23,10 @@ import { importTable, ImportResult, SkippedLine } from "./import";
 import type { PaceState } from "../net/pace";
 import type { IfExists } from "./occupied";
 import type { RetryNotice } from "../net/throttled";
+import { jobPaths } from "./pace";
+import { clearExport, exportKeys, finishedCopy, finishRefresh, PREVIOUS, previousCopy, PreviousCopy, setAside } from "./copy-refresh";
+import { DamagedFolderError } from "./folder";
+import { loadManifest } from "./manifest";
 
 export interface CopyOptions {
   source: AccountSession;
@@ -46,12 +51,37 @@ export interface CopyResult {
   preflight: { failing: SkippedLine[]; count: number };
   /** Undefined when nothing was written (the pre-flight failed, or the export was cancelled). */
   imported?: ImportResult;
+  /**
+   * The folder held a finished copy: the source was read again (copy-refresh.ts).
+   * `from`: when the last copy's export had read it; `removed`: entities deleted
+   * from the target because the source no longer holds them (undefined until that step ran).
+   */
+  refreshed?: { from: string; removed?: number };
 }
 
 const MAX_LISTED = 1000;
 
 export async function copyTable(o: CopyOptions): Promise<CopyResult> {
+  // A copy that finished is run again to bring the target up to date: the source is read again, never the old export reused.
+  const aside = previousCopy(o.dir);
+  let previous: PreviousCopy | undefined = aside?.done ? undefined : aside;
+  const earlier = loadManifest(o.dir);
+  if (!aside && earlier?.refreshOf !== undefined)
+    throw new DamagedFolderError(
+      path.join(o.dir, PREVIOUS),
+      `is missing: the export in ${o.dir} refreshes the copy read at ${earlier.refreshOf}, and only that file says which entities the source no longer holds`,
+      "copy into a new folder (or delete the target table and copy again)",
+    );
+  if (previous) {
+    // Stopped between writing the keys aside and removing the old export: remove it now.
+    if (earlier?.started === previous.started) clearExport(o.dir, o.targetTable, earlier);
+  } else {
+    const finished = finishedCopy(o.dir, o.targetTable);
+    if (finished) previous = await setAside(o.dir, o.targetTable, finished);
+  }
+  const refreshed = previous && { from: previous.started };
   const exported = await exportTable({
+    refreshOf: previous?.started,
     session: o.source,
     table: o.sourceTable,
     dir: o.dir,
@@ -59,9 +89,11 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     onRetry: o.onRetry,
     onProgress: (p) => o.onProgress?.({ phase: "export", done: p.entities, pace: p.pace }),
   });
-  if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 } };
+  if (exported.cancelled) return { exported, preflight: { failing: [], count: 0 }, refreshed };
   const preflight = await checkAgainst(o.dir, exported, (row) => refusalOf(row, o.targetService), o);
-  if (preflight.count && !o.skipInvalid) return { exported, preflight };
+  if (preflight.count && !o.skipInvalid) return { exported, preflight, refreshed };
+  // An export read anew (its folder had none, or lost it): a checkpoint of an import there belongs to an export that is gone.
+  if (!exported.resumed) fs.rmSync(path.join(o.dir, `import.${o.targetTable}.json`), { force: true });
   const imported = await importTable({
     session: o.target,
     table: o.targetTable,
@@ -69,11 +101,21 @@ export async function copyTable(o: CopyOptions): Promise<CopyResult> {
     service: o.targetService,
     signal: o.signal,
     reject: (row) => refusalOf(row, o.targetService),
-    ifExists: o.ifExists,
+    // A refresh writes over the keys its last copy wrote: `fail` would refuse the copy's own entities.
+    ifExists: previous && (o.ifExists ?? "fail") === "fail" ? "replace" : o.ifExists,
     onRetry: o.onRetry,
     onProgress: (p) => o.onProgress?.({ phase: "import", done: p.written, total: p.total, pace: p.pace }),
   });
-  return { exported, preflight, imported };
+  if (previous && !imported.cancelled) {
+    const net = jobPaths(SERVICES[o.targetService], { signal: o.signal, onRetry: o.onRetry }).path;
+    const removed = o.signal?.aborted
+      ? 0
+      : await finishRefresh(o.dir, previous, await exportKeys(o.dir, exported.manifest), o.target, o.targetTable, net);
+    // Stopped before every key was checked: the list aside stays, and a rerun finishes the refresh.
+    if (o.signal?.aborted) return { exported, preflight, imported: { ...imported, cancelled: true }, refreshed };
+    return { exported, preflight, imported, refreshed: { from: previous.started, removed } };
+  }
+  return { exported, preflight, imported, refreshed };
 }
 
 function refusalOf(row: Parameters<typeof entityLimitProblems>[0], service: ServiceName): string | undefined {

@@ -16,6 +16,7 @@ import type { ThrottledPath } from "../net/throttled";
 import { jobPaths } from "./pace";
 import { eachPage } from "./requests";
 import { formatCount } from "@core/text/words";
+import { LONE_SURROGATE } from "./ranges";
 
 export interface DeleteSelection {
   table: string;
@@ -97,6 +98,7 @@ export async function runDelete(
   net: ThrottledPath = defaultPath(signal),
 ): Promise<DeleteReport> {
   const report: DeleteReport = { deleted: 0, changed: [], gone: 0, notAttempted: 0 };
+  unaddressable(plan);
   const fd = fs.openSync(log, "a");
   const logged = (rows: DeleteTarget[]) => {
     report.deleted += rows.length;
@@ -128,14 +130,14 @@ export async function runDelete(
           break;
         }
         // One changed or missing entity refuses the whole batch: each on its own, then.
-        for (const [j, e] of batch.entries()) {
-          if (signal?.aborted) {
-            report.notAttempted = batch.length - j + after(i);
-            break;
-          }
-          await deleteOne(session, net, plan.selection.table, e, report, logged, signal);
+        let j = 0;
+        for (; j < batch.length && !signal?.aborted; j++)
+          await deleteOne(session, net, plan.selection.table, batch[j], report, logged, signal);
+        if (signal?.aborted) {
+          // What this batch had left and every batch after it (one cut off on its way is in doubt, counted by deleteOne).
+          report.notAttempted = batch.length - j + after(i);
+          break;
         }
-        if (signal?.aborted) break;
       }
       // Outside the try: a log that cannot be written stops the job, it is no refusal of the batch.
       if (deleted) logged(batch);
@@ -145,6 +147,23 @@ export async function runDelete(
     fs.closeSync(fd);
   }
   return report;
+}
+
+/**
+ * Refuses, before the first delete, a plan with an entity no request can
+ * address (a key holding half of a character: a lone surrogate the service
+ * took in a body, which no URL can carry), naming the first by its keys and
+ * the position: half a delete, stopped by "URI malformed", is worse.
+ */
+function unaddressable(plan: DeletePlan): void {
+  const bad = plan.entities.filter((e) => LONE_SURROGATE.test(e.partitionKey) || LONE_SURROGATE.test(e.rowKey));
+  if (!bad.length) return;
+  const e = bad[0];
+  const [name, key] = LONE_SURROGATE.test(e.partitionKey) ? ["PartitionKey", e.partitionKey] : ["RowKey", e.rowKey];
+  const at = key.search(LONE_SURROGATE);
+  throw new InputError(
+    `${formatCount(bad.length)} of the ${formatCount(plan.entities.length)} entities cannot be deleted by any request: the ${name} ${JSON.stringify(key)} holds a lone surrogate (U+${key.charCodeAt(at).toString(16).toUpperCase()}) at character ${at + 1}; nothing was deleted (narrow the selection to leave ${bad.length === 1 ? "it" : "them"} out)`,
+  );
 }
 
 async function deleteOne(

@@ -11,7 +11,9 @@
  * Ranges planned from a few keys are never equal, so the work is rebalanced
  * as it goes (where the service returns keys in order): a worker with no
  * range left takes the upper half of the unread rest of the range that has
- * the most left, and that range's reader stops where the new one starts.
+ * the most left, and that range's reader stops where the new one starts —
+ * unless the job's pace is what holds the readers back (a throttling
+ * service): then a split only costs a query and a last page of its own.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -47,6 +49,8 @@ export interface ExportOptions {
   signal?: AbortSignal;
   onProgress?: (p: { entities: number; ranges: number; rangesDone: number; pace: PaceState }) => void;
   onRetry?: (n: RetryNotice) => void;
+  /** A copy's refresh this export belongs to (the last copy's export start): recorded in a new manifest. */
+  refreshOf?: string;
 }
 
 export interface ExportResult {
@@ -116,7 +120,8 @@ async function exportLocked(o: ExportOptions): Promise<ExportResult> {
    * reader's estimate (a split costs a query and a last page of its own).
    */
   const split = (): RangeState | undefined => {
-    if (!profile.sorted) return undefined;
+    // Held back by the pace (the service's rate, or the job's share): another reader adds a query and a last page, not speed.
+    if (!profile.sorted || paces.path.pace.holding()) return undefined;
     let best: { r: RangeState; left: number; at: string } | undefined;
     for (const [r, p] of reading) {
       if (r.done || p.last === undefined) continue;
@@ -197,7 +202,7 @@ async function exportLocked(o: ExportOptions): Promise<ExportResult> {
 /** The ranges of a new export, split at partition keys spread over the table's key space. */
 async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): Promise<Manifest> {
   // A range a reader to begin with, split at the keys the probes find: the splits as it goes even out the rest.
-  const wanted = o.ranges ?? concurrency;
+  const wanted = o.ranges ?? 2 * concurrency;
   const anchors = await anchorKeys(throttledReader(sessionReader(o.session, o.table), net), Math.min(PLAN_PROBES, wanted - 1), o.signal);
   const ranges = splitRanges(anchors.keys, wanted);
   return {
@@ -218,6 +223,7 @@ async function plan(o: ExportOptions, concurrency: number, net: ThrottledPath): 
     count: 0,
     checksum: "0000000000000000",
     ceiling: anchors.ceiling,
+    ...(o.refreshOf !== undefined ? { refreshOf: o.refreshOf } : {}),
   };
 }
 

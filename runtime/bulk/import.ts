@@ -60,6 +60,8 @@ export interface SkippedLine {
 interface ImportState {
   seal?: string;
   table: string;
+  /** The export it imports (its start and checksum): a checkpoint is never applied to another export's files. */
+  export?: string;
   /** The choice the import began with: a resume keeps it. */
   ifExists?: IfExists;
   ranges: Record<string, { line: number; written: number; done: boolean }>;
@@ -98,6 +100,13 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
   const paces = jobPaths(profile, o);
   const file = stateFile(o.dir, o.table);
   const earlier = readState(file, o.table);
+  const exportId = `${manifest.started} ${manifest.checksum}`;
+  if (earlier?.export !== undefined && earlier.export !== exportId)
+    throw new DamagedFolderError(
+      file,
+      `is the checkpoint of an import of another export than the one ${path.join(o.dir, "manifest.json")} describes (begun ${manifest.started})`,
+      RESTART,
+    );
   const mode = o.ifExists ?? earlier?.ifExists ?? "fail";
   if (earlier?.ifExists && o.ifExists && o.ifExists !== earlier.ifExists)
     throw new InputError(
@@ -105,17 +114,25 @@ async function importLocked(o: ImportOptions): Promise<ImportResult> {
     );
   // The keys there are counted before the first write (a resume of `fail` counted them at its start; its own writes are no collision).
   let there: Set<string> | undefined;
+  /** Stopped before the first write (while counting the keys there, or creating the table): nothing written, a rerun starts over. */
+  const stopped = (): ImportResult => ({ written: 0, skipped: [], resumed: !!earlier, cancelled: true });
   if (o.dryRun || (mode !== "replace" && !(earlier && mode === "fail")))
-    there = await existingKeys(o.session, o.table, o.dir, manifest, paces.path);
+    try {
+      there = await existingKeys(o.session, o.table, o.dir, manifest, paces.path);
+    } catch (e) {
+      if (o.signal?.aborted) return stopped();
+      throw e;
+    }
   if (o.dryRun) return { existing: there!.size, dryRun: true, written: 0, skipped: [], resumed: !!earlier, cancelled: false };
   if (mode === "fail" && there?.size) throw new RefusedError(occupiedSentence(there.size, manifest.count, o.table, mode));
   const keep = mode === "skip" ? there : undefined;
   await paces.path
     .send(() => o.session.createTable(o.table))
     .catch((e: { code?: string }) => {
-      if (e.code !== "TableAlreadyExists") throw e;
+      if (e.code !== "TableAlreadyExists" && !o.signal?.aborted) throw e;
     });
-  const state: ImportState = earlier ?? { table: o.table, ifExists: mode, ranges: {}, skipped: [] };
+  if (o.signal?.aborted) return stopped();
+  const state: ImportState = earlier ?? { table: o.table, export: exportId, ifExists: mode, ranges: {}, skipped: [] };
   const save = () => writeAtomically(file, sealed(state));
   // Saved before the first write: a rerun after a crash knows the keys it finds are its own.
   if (!earlier) save();
@@ -227,12 +244,18 @@ async function writeRange(
   /** The line of each entity of the batch, to name one the service refuses. */
   let lineOf: number[] = [];
   let refusedAny = false;
-  /** One entity the service refuses refuses the batch: each alone, then, to name it and write the others; -1 when cancelled. */
+  /**
+   * One entity the service refuses refuses the batch: each alone, then, in a
+   * request of its own (not a batch of one: the emulator's `$batch` cannot
+   * carry every key a lone request can), to name it and write the others;
+   * -1 when cancelled.
+   */
   const oneByOne = async (rows: EntityRow[]): Promise<number> => {
     let ok = 0;
     for (const [i, row] of rows.entries()) {
       try {
-        ok += (await send([row])).written;
+        await limits.net.send(() => o.session.upsertEntity(o.table, row, limits.merge, o.signal), { before: 1, own: limits.own });
+        ok++;
       } catch (one) {
         if (o.signal?.aborted) return -1;
         if (!refusedEntity(one)) throw one;

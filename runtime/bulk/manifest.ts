@@ -46,6 +46,8 @@ export interface Manifest {
   ranges: RangeState[];
   /** A key the plan found nothing at or after: where splitting the last range aims (the range itself still reads to the end). */
   ceiling?: string;
+  /** The copy refresh this export belongs to: when the last copy's export read the source (copy-refresh.ts). */
+  refreshOf?: string;
   /** All ranges together. */
   count: number;
   checksum: string;

@@ -20,7 +20,8 @@ export interface KeyRange {
 
 /** At most `n` ranges covering every key, split at evenly spaced keys of `partitionKeys` (anchors, or a sample's keys). */
 export function splitRanges(partitionKeys: readonly string[], n: number): KeyRange[] {
-  const keys = [...new Set(partitionKeys)].sort(byCodeUnits);
+  // A key holding half of a character is no split point: no request can carry it in a filter.
+  const keys = [...new Set(partitionKeys)].filter((k) => !LONE_SURROGATE.test(k)).sort(byCodeUnits);
   const points: string[] = [];
   for (let i = 1; i < n; i++) {
     const k = keys[Math.floor((i * keys.length) / n)];

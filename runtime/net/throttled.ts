@@ -73,7 +73,7 @@ export class ThrottledPath {
           return r;
         } catch (e) {
           const err = asErrorLike(e) as ErrorLike;
-          if (retryDecision(err) === "backoff") this.pace.throttled();
+          if (retryDecision(err) === "backoff") this.pace.throttled(performance.now(), before);
           throw err;
         }
       },

@@ -16,6 +16,8 @@ export interface BatchOperation extends TableRequest {
   ifMatch?: boolean;
   /** The part holds no readable HTTP request line. */
   malformed?: boolean;
+  /** The request target as the part's request line gives it (an absolute URL, as clients send). */
+  target?: string;
 }
 
 export type BatchParse = { ok: true; operations: BatchOperation[] } | { ok: false; reason: string };
@@ -85,6 +87,7 @@ function operation(part: string, index: number, account: string): BatchOperation
   return {
     ...op,
     index,
+    target,
     ...(contentId !== undefined ? { contentId } : {}),
     ...(headers["if-match"] !== undefined ? { ifMatch: true } : {}),
   };

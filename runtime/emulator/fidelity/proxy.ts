@@ -16,6 +16,7 @@ import { BatchOperation, parseBatch } from "./batch";
 import { Charge, chargeOf } from "./charges";
 import { relay } from "./relay";
 import { batchRejection, rejection } from "./rejections";
+import { escapeLineSeparators, misreadKeys } from "./batch-keys";
 import { parseTablePath, TableRequest } from "./requests";
 import { Throttle, ThrottleSettings } from "./throttle";
 import { TrafficRecorder } from "./recorder";
@@ -266,7 +267,7 @@ export class FidelityProxy {
           message: "The requested URI does not represent any resource on the server.",
         });
       if (operations) {
-        const failed = batchRejection(operations);
+        const failed = batchRejection(operations) ?? misreadKeys(operations);
         if (failed) return this.answer(res, batchFailureAnswer(failed, header(req, "x-ms-version")));
       } else {
         const r = rejection(parsed);
@@ -285,12 +286,15 @@ export class FidelityProxy {
         });
       }
     }
+    // Azurite loses a $batch operation's body at a raw U+2028/U+2029: sent on as JSON escapes, the same strings (batch-keys.ts).
+    const sent =
+      operations && this.o.fidelity && text && /[\u2028\u2029]/.test(text) ? Buffer.from(escapeLineSeparators(text), "utf8") : body;
     relay(req, res, {
       upstreamPort: this.o.upstreamPort,
       agent: this.agent,
       timeoutMs: this.o.upstreamTimeoutMs ?? 60_000,
       dress: this.o.fidelity,
-      body,
+      body: sent,
       onSuccess: charge && (() => this.record(charge)),
       answer: (a) => this.answer(res, a),
       guard: (fn) => this.guard(req, res, fn),
