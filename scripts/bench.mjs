@@ -19,6 +19,7 @@ import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
 import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
+import * as rewrites from "./bench/rewrites.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -26,6 +27,7 @@ const SECTIONS = {
   typescript: [typescript, typescriptLarge],
   "typescript-large": [typescriptLarge],
   accuracy: [accuracy],
+  rewrites: [rewrites],
   stress: [stress],
   locust: [locust],
   bulk: [bulk],
@@ -38,7 +40,7 @@ const SECTIONS = {
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
+const ALL = [latency, typescript, typescriptLarge, accuracy, rewrites, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));
