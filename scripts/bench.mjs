@@ -40,7 +40,22 @@ const SECTIONS = {
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, rewrites, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
+const ALL = [
+  latency,
+  typescript,
+  typescriptLarge,
+  accuracy,
+  rewrites,
+  stress,
+  locust,
+  bulk,
+  fidelity,
+  reliability,
+  infer,
+  logs,
+  throttled,
+  mcp,
+];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));

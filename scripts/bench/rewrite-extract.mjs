@@ -4,7 +4,17 @@
 // where they were (the call site keeps its line breaks); the call's own lines also live on in the new function.
 import ts from "typescript";
 import * as path from "node:path";
-import { afterImports, applyEdits, freeNames, hasExport, importStatements, isCommonJs, lineAtOffset, parse, siteCall } from "./rewrite-syntax.mjs";
+import {
+  afterImports,
+  applyEdits,
+  freeNames,
+  hasExport,
+  importStatements,
+  isCommonJs,
+  lineAtOffset,
+  parse,
+  siteCall,
+} from "./rewrite-syntax.mjs";
 import { typeWriter } from "./rewrite-types.mjs";
 
 /** The sub-expression of the site's call that "pass WHAT as a parameter" hands in from the call site. */
@@ -73,8 +83,9 @@ export function extract(fileName, text, line, into, hoist) {
   if (hoisted) inner.push({ start: hoisted.getStart(sf) - call.getStart(sf), end: hoisted.getEnd() - call.getStart(sf), text: "passed1" });
   const visitThis = (n, own) => {
     if (hoisted && n === hoisted) return;
-    if (n.kind === ts.SyntaxKind.ThisKeyword && !own) inner.push({ start: n.getStart(sf) - call.getStart(sf), end: n.getEnd() - call.getStart(sf), text: "self1" });
-    ts.forEachChild(n, (c) => visitThis(c, own || ((ts.isFunctionLike(n) && !ts.isArrowFunction(n)) || ts.isClassLike(n))));
+    if (n.kind === ts.SyntaxKind.ThisKeyword && !own)
+      inner.push({ start: n.getStart(sf) - call.getStart(sf), end: n.getEnd() - call.getStart(sf), text: "self1" });
+    ts.forEachChild(n, (c) => visitThis(c, own || (ts.isFunctionLike(n) && !ts.isArrowFunction(n)) || ts.isClassLike(n)));
   };
   visitThis(call, false);
   const body = applyEdits(call.getText(sf), inner).text;
@@ -103,7 +114,13 @@ export function extract(fileName, text, line, into, hoist) {
   const ext = path.extname(fileName);
   const base = path.basename(fileName, ext);
   const other = path.join(path.dirname(fileName), `${base}.extracted1${ext}`);
-  const suffix = /\.(m?js)["']/.test(importStatements(sf).map((s) => s.getText(sf)).join("\n")) ? ext.replace("ts", "js") : "";
+  const suffix = /\.(m?js)["']/.test(
+    importStatements(sf)
+      .map((s) => s.getText(sf))
+      .join("\n"),
+  )
+    ? ext.replace("ts", "js")
+    : "";
   const spec = `./${base}.extracted1${suffix}`;
   const used = new Set(free.module.keys());
   const carried = [
@@ -126,7 +143,10 @@ function moved(fileName, out, call, sf, bodyFile, bodyLine) {
   const last = sf.getLineAndCharacterOfPosition(call.getEnd()).line + 1;
   return {
     files: [{ file: fileName, text: out.text }],
-    at: (l) => [{ file: fileName, line: out.lineAt(l) }, ...(l >= first && l <= last ? [{ file: bodyFile, line: bodyLine + l - first }] : [])],
+    at: (l) => [
+      { file: fileName, line: out.lineAt(l) },
+      ...(l >= first && l <= last ? [{ file: bodyFile, line: bodyLine + l - first }] : []),
+    ],
   };
 }
 
@@ -146,7 +166,7 @@ function namesOf(s) {
     const c = s.importClause;
     if (c?.name) out.push(c.name.text);
     const b = c?.namedBindings;
-    if (b) ts.isNamespaceImport(b) ? out.push(b.name.text) : out.push(...b.elements.map((e) => e.name.text));
+    if (b) out.push(...(ts.isNamespaceImport(b) ? [b.name.text] : b.elements.map((e) => e.name.text)));
   } else if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) bind(d.name);
   return out;
 }

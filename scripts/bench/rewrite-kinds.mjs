@@ -4,7 +4,19 @@
 import ts from "typescript";
 import { extract } from "./rewrite-extract.mjs";
 import { stripTypes } from "./rewrite-strip.mjs";
-import { SDK, applyEdits, blank, freeNames, isFunctionLike, isReference, isWithin, parse, scopeOf, siteCall, statementOf } from "./rewrite-syntax.mjs";
+import {
+  SDK,
+  applyEdits,
+  blank,
+  freeNames,
+  isFunctionLike,
+  isReference,
+  isWithin,
+  parse,
+  scopeOf,
+  siteCall,
+  statementOf,
+} from "./rewrite-syntax.mjs";
 
 /**
  * One file rewritten in place; `lineAt` moves lines (identity by default); `moves`: `{ first, last, to, flat }`, code
@@ -17,7 +29,10 @@ const inPlace = (file, text, lineAt = (l) => l, moves = []) => ({
     ...moves.filter((m) => l >= m.first && l <= m.last).map((m) => ({ file, line: m.flat ? m.to : m.to + l - m.first })),
   ],
 });
-const linesOf = (sf, n) => ({ first: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1, last: sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1 });
+const linesOf = (sf, n) => ({
+  first: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1,
+  last: sf.getLineAndCharacterOfPosition(n.getEnd()).line + 1,
+});
 
 /** `client.m({ … })` → `const rewritten1 = { … }; client.m(rewritten1)`. */
 function introduceVariable(fileName, text, line) {
@@ -100,13 +115,23 @@ function awaitThen(fileName, text, line) {
   const p = call.parent;
   if (ts.isPropertyAccessExpression(p) && p.name.text === "then" && ts.isCallExpression(p.parent) && p.parent.arguments.length === 1) {
     const f = p.parent.arguments[0].getText(sf);
-    const out = applyEdits(text, [{ start: p.parent.getStart(sf), end: p.parent.getEnd(), text: `(async () => (${f})(await ${call.getText(sf)}))()` }]);
+    const out = applyEdits(text, [
+      { start: p.parent.getStart(sf), end: p.parent.getEnd(), text: `(async () => (${f})(await ${call.getText(sf)}))()` },
+    ]);
     return inPlace(fileName, out.text);
   }
   if (!ts.isAwaitExpression(p)) return undefined;
-  const s = p.parent && (ts.isExpressionStatement(p.parent) ? p.parent : ts.isVariableDeclaration(p.parent) ? p.parent.parent?.parent : undefined);
+  const s =
+    p.parent && (ts.isExpressionStatement(p.parent) ? p.parent : ts.isVariableDeclaration(p.parent) ? p.parent.parent?.parent : undefined);
   const fn = s?.parent?.parent;
-  if (!s || !ts.isBlock(s.parent) || !fn || !isFunctionLike(fn) || fn.asteriskToken || !fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword))
+  if (
+    !s ||
+    !ts.isBlock(s.parent) ||
+    !fn ||
+    !isFunctionLike(fn) ||
+    fn.asteriskToken ||
+    !fn.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)
+  )
     return undefined;
   let param = "";
   if (ts.isVariableStatement(s)) {
@@ -142,18 +167,35 @@ function inlineVariable(fileName, text, line) {
   for (const [name, id] of freeNames(call).locals) {
     const scope = scopeOf(id);
     if (!ts.isBlock(scope) || uses.get(`${name}@${scope.pos}`) !== 1) continue;
-    const s = scope.statements.find((x) => ts.isVariableStatement(x) && x.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name));
-    if (!s || s.declarationList.declarations.length !== 1 || !(s.declarationList.flags & ts.NodeFlags.Const) || s.getEnd() > call.getStart(sf)) continue;
+    const s = scope.statements.find(
+      (x) => ts.isVariableStatement(x) && x.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name),
+    );
+    if (
+      !s ||
+      s.declarationList.declarations.length !== 1 ||
+      !(s.declarationList.flags & ts.NodeFlags.Const) ||
+      s.getEnd() > call.getStart(sf)
+    )
+      continue;
     const init = s.declarationList.declarations[0].initializer;
     // Nothing between the use and the declaration's block that would run the initializer later or more than once.
     let deferred = false;
     for (let a = id.parent; a && a !== scope; a = a.parent) if (isFunctionLike(a) || ts.isIterationStatement(a, false)) deferred = true;
     if (!init || deferred || /\/\/|`[^`]*\n/.test(init.getText(sf))) continue;
     const value = init.getText(sf).replace(/\n/g, " ");
-    const simple = ts.isIdentifier(init) || ts.isLiteralExpression(init) || ts.isCallExpression(init) || ts.isPropertyAccessExpression(init) || ts.isTemplateExpression(init);
+    const simple =
+      ts.isIdentifier(init) ||
+      ts.isLiteralExpression(init) ||
+      ts.isCallExpression(init) ||
+      ts.isPropertyAccessExpression(init) ||
+      ts.isTemplateExpression(init);
     const inlined = simple ? value : `(${value})`;
     edits.push({ start: s.getStart(sf), end: s.getEnd(), text: blank(s.getText(sf)) });
-    edits.push({ start: id.getStart(sf), end: id.getEnd(), text: ts.isShorthandPropertyAssignment(id.parent) ? `${name}: ${inlined}` : inlined });
+    edits.push({
+      start: id.getStart(sf),
+      end: id.getEnd(),
+      text: ts.isShorthandPropertyAssignment(id.parent) ? `${name}: ${inlined}` : inlined,
+    });
     const to = sf.getLineAndCharacterOfPosition(id.getStart(sf)).line + 1;
     const first = sf.getLineAndCharacterOfPosition(s.getStart(sf)).line + 1;
     const last = sf.getLineAndCharacterOfPosition(s.getEnd()).line + 1;
@@ -161,7 +203,10 @@ function inlineVariable(fileName, text, line) {
   }
   if (!edits.length) return undefined;
   const out = applyEdits(text, edits);
-  return { files: [{ file: fileName, text: out.text }], at: (l) => [{ file: fileName, line: l }, ...(from.has(l) ? [{ file: fileName, line: from.get(l) }] : [])] };
+  return {
+    files: [{ file: fileName, text: out.text }],
+    at: (l) => [{ file: fileName, line: l }, ...(from.has(l) ? [{ file: fileName, line: from.get(l) }] : [])],
+  };
 }
 
 /** Every local variable renamed (`x` → `x_r`, every identifier of that name but property names): names carry no meaning. */
@@ -227,7 +272,13 @@ function toJavaScript(fileName, text, _line, withoutImport = false) {
   if (js === undefined) return undefined;
   const jsName = fileName.replace(/\.(m|c)?ts(x?)$/, (_m, a, x) => `.${a ?? ""}js${x}`);
   const out = withoutImport ? (stripSdkImport(jsName, js)?.files[0].text ?? js) : js;
-  return { files: [{ file: fileName, text: "" }, { file: jsName, text: out }], at: (l) => [{ file: jsName, line: l }] };
+  return {
+    files: [
+      { file: fileName, text: "" },
+      { file: jsName, text: out },
+    ],
+    at: (l) => [{ file: jsName, line: l }],
+  };
 }
 
 /** Every rewrite by its name, as `npm run bench` prints it. */

@@ -27,7 +27,13 @@ export function stripTypes(fileName, text) {
     if (refused) return;
     const declared = ts.canHaveModifiers(n) && !!ts.getModifiers(n)?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword);
     if ((ts.isEnumDeclaration(n) || ts.isModuleDeclaration(n)) && declared) return cut(n.getStart(sf), n.getEnd());
-    if (ts.isEnumDeclaration(n) || ts.isModuleDeclaration(n) || ts.isImportEqualsDeclaration(n) || ts.isDecorator(n) || (ts.isExportAssignment(n) && n.isExportEquals)) {
+    if (
+      ts.isEnumDeclaration(n) ||
+      ts.isModuleDeclaration(n) ||
+      ts.isImportEqualsDeclaration(n) ||
+      ts.isDecorator(n) ||
+      (ts.isExportAssignment(n) && n.isExportEquals)
+    ) {
       refused = true;
       return;
     }
@@ -35,9 +41,11 @@ export function stripTypes(fileName, text) {
       refused = true;
       return;
     }
-    if (ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isIndexSignatureDeclaration(n)) return cut(n.getStart(sf), n.getEnd());
+    if (ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n) || ts.isIndexSignatureDeclaration(n))
+      return cut(n.getStart(sf), n.getEnd());
     if (n.modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword)) return cut(n.getStart(sf), n.getEnd());
-    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n)) && !n.body) return cut(n.getStart(sf), n.getEnd());
+    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isConstructorDeclaration(n)) && !n.body)
+      return cut(n.getStart(sf), n.getEnd());
     if ((ts.isPropertyDeclaration(n) || ts.isMethodDeclaration(n)) && n.modifiers?.some((m) => m.kind === ts.SyntaxKind.AbstractKeyword))
       return cut(n.getStart(sf), n.getEnd());
     if (ts.isImportDeclaration(n) && n.importClause?.isTypeOnly) return cut(n.getStart(sf), n.getEnd());
@@ -54,12 +62,21 @@ export function stripTypes(fileName, text) {
     }
     if (ts.isHeritageClause(n) && n.token === ts.SyntaxKind.ImplementsKeyword) return cut(n.getStart(sf), n.getEnd());
     if (ts.canHaveModifiers(n)) for (const m of ts.getModifiers(n) ?? []) if (MODIFIERS.has(m.kind)) cut(m.getStart(sf), m.getEnd());
-    if ("type" in n && n.type && ts.isTypeNode(n.type) && !ts.isTypeAliasDeclaration(n) && !ts.isAsExpression(n) && !ts.isSatisfiesExpression(n) && !ts.isTypeAssertionExpression(n))
+    if (
+      "type" in n &&
+      n.type &&
+      ts.isTypeNode(n.type) &&
+      !ts.isTypeAliasDeclaration(n) &&
+      !ts.isAsExpression(n) &&
+      !ts.isSatisfiesExpression(n) &&
+      !ts.isTypeAssertionExpression(n)
+    )
       cut(colonBefore(n.type), n.type.getEnd());
     if ("typeParameters" in n && n.typeParameters?.length) angle(n.typeParameters);
     if ("typeArguments" in n && n.typeArguments?.length && !ts.isTypeReferenceNode(n)) angle(n.typeArguments);
     if ((ts.isParameter(n) || ts.isPropertyDeclaration(n)) && n.questionToken) cut(n.questionToken.getStart(sf), n.questionToken.getEnd());
-    if ((ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) && n.exclamationToken) cut(n.exclamationToken.getStart(sf), n.exclamationToken.getEnd());
+    if ((ts.isVariableDeclaration(n) || ts.isPropertyDeclaration(n)) && n.exclamationToken)
+      cut(n.exclamationToken.getStart(sf), n.exclamationToken.getEnd());
     if (ts.isAsExpression(n) || ts.isSatisfiesExpression(n)) cut(n.expression.getEnd(), n.getEnd());
     if (ts.isTypeAssertionExpression(n)) cut(n.getStart(sf), n.expression.getStart(sf));
     if (ts.isNonNullExpression(n)) cut(n.getEnd() - 1, n.getEnd());
@@ -78,11 +95,24 @@ export function stripTypes(fileName, text) {
   }
   out += text.slice(at);
   // What is left must be JavaScript: a file TypeScript alone can read is not a rewrite.
-  const js = ts.createSourceFile(fileName.replace(/ts(x?)$/, "js$1"), out, ts.ScriptTarget.Latest, true, /x$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS);
+  const js = ts.createSourceFile(
+    fileName.replace(/ts(x?)$/, "js$1"),
+    out,
+    ts.ScriptTarget.Latest,
+    true,
+    /x$/.test(fileName) ? ts.ScriptKind.JSX : ts.ScriptKind.JS,
+  );
   let typed = false;
   const check = (n) => {
     if (ts.isTypeNode(n) && !ts.isExpressionWithTypeArguments(n)) typed = true;
-    if (ts.isAsExpression(n) || ts.isNonNullExpression(n) || ts.isSatisfiesExpression(n) || ts.isInterfaceDeclaration(n) || ts.isTypeAliasDeclaration(n)) typed = true;
+    if (
+      ts.isAsExpression(n) ||
+      ts.isNonNullExpression(n) ||
+      ts.isSatisfiesExpression(n) ||
+      ts.isInterfaceDeclaration(n) ||
+      ts.isTypeAliasDeclaration(n)
+    )
+      typed = true;
     if (!typed) ts.forEachChild(n, check);
   };
   check(js);

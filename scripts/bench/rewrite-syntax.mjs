@@ -83,7 +83,10 @@ export function isReference(id) {
   const p = id.parent;
   if (!p) return false;
   if ((ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) && p.name === id) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p)) && p.name === id)
+  if (
+    (ts.isPropertyAssignment(p) || ts.isMethodDeclaration(p) || ts.isPropertyDeclaration(p) || ts.isPropertySignature(p)) &&
+    p.name === id
+  )
     return false;
   if (ts.isBindingElement(p) && (p.propertyName === id || p.name === id)) return false;
   if ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionLike(p) || ts.isClassLike(p)) && p.name === id) return false;
@@ -172,9 +175,17 @@ export function freeNames(node, skip = []) {
 
 function isAssigned(id) {
   const p = id.parent;
-  if (ts.isBinaryExpression(p) && p.left === id && p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && p.operatorToken.kind <= ts.SyntaxKind.LastAssignment)
+  if (
+    ts.isBinaryExpression(p) &&
+    p.left === id &&
+    p.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+    p.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+  )
     return true;
-  return (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(p.operator);
+  return (
+    (ts.isPrefixUnaryExpression(p) || ts.isPostfixUnaryExpression(p)) &&
+    [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(p.operator)
+  );
 }
 
 /** Whether the file is a CommonJS module (no import or export, a `require`). */
@@ -192,7 +203,10 @@ export function importStatements(sf) {
   return sf.statements.filter(
     (s) =>
       (ts.isImportDeclaration(s) && !!s.importClause) ||
-      (ts.isVariableStatement(s) && s.declarationList.declarations.every((d) => d.initializer && /^require\s*\(|^require\(/.test(d.initializer.getText(sf).replace(/^await\s+/, "")))),
+      (ts.isVariableStatement(s) &&
+        s.declarationList.declarations.every(
+          (d) => d.initializer && /^require\s*\(|^require\(/.test(d.initializer.getText(sf).replace(/^await\s+/, "")),
+        )),
   );
 }
 

@@ -6,15 +6,28 @@ import * as path from "node:path";
 
 const programs = new Map();
 const KEYWORDS = new Set(
-  "string number boolean any unknown never undefined null void object symbol bigint true false readonly keyof typeof infer extends is asserts unique".split(" "),
+  "string number boolean any unknown never undefined null void object symbol bigint true false readonly keyof typeof infer extends is asserts unique".split(
+    " ",
+  ),
 );
 
 function configOf(fileName) {
-  return ts.findConfigFile(path.dirname(fileName), ts.sys.fileExists, "tsconfig.json") ?? ts.findConfigFile(path.dirname(fileName), ts.sys.fileExists, "jsconfig.json");
+  return (
+    ts.findConfigFile(path.dirname(fileName), ts.sys.fileExists, "tsconfig.json") ??
+    ts.findConfigFile(path.dirname(fileName), ts.sys.fileExists, "jsconfig.json")
+  );
 }
 
 function optionsOf(config) {
-  const base = { allowJs: true, noEmit: true, skipLibCheck: true, strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 };
+  const base = {
+    allowJs: true,
+    noEmit: true,
+    skipLibCheck: true,
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+  };
   if (!config) return base;
   const read = ts.readConfigFile(config, ts.sys.readFile);
   if (read.error) return base;
@@ -62,7 +75,12 @@ export function typeWriter(fileName, text, elsewhere = false) {
       if (ts.isVariableStatement(s)) for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name)) own.add(d.name.text);
     }
   const flags = ts.SymbolFlags.Type | ts.SymbolFlags.Value | ts.SymbolFlags.Namespace | ts.SymbolFlags.Alias;
-  const visible = new Set(checker.getSymbolsInScope(sf, flags).map((s) => s.name).filter((n) => !(elsewhere && own.has(n))));
+  const visible = new Set(
+    checker
+      .getSymbolsInScope(sf, flags)
+      .map((s) => s.name)
+      .filter((n) => !(elsewhere && own.has(n))),
+  );
   return {
     typeOf(node) {
       // The node is of the original text: find the same span in the checked tree.

@@ -47,7 +47,16 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
         try {
           r = REWRITES[name](file, original, site.line);
         } catch (e) {
-          failures.push({ rewrite: name, file, line: site.line, code: site.code, error: String(e?.stack ?? e).split("\n").slice(0, 2).join(" ") });
+          failures.push({
+            rewrite: name,
+            file,
+            line: site.line,
+            code: site.code,
+            error: String(e?.stack ?? e)
+              .split("\n")
+              .slice(0, 2)
+              .join(" "),
+          });
           continue;
         }
         if (!r) continue;
@@ -133,7 +142,10 @@ export function printRewrites(result, title, show = 20) {
     console.log(`  ${name.padEnd(32)} ${`${s.survived}/${s.tried}`.padStart(9)} survive (${pct(s)}), ${s.newAlarms} new false alarms`);
   for (const [code, s] of Object.entries(result.perRule).sort())
     console.log(`  ${code.padEnd(32)} ${`${s.survived}/${s.tried}`.padStart(9)} survive (${pct(s)})`);
-  const all = Object.values(result.perRewrite).reduce((a, s) => ({ tried: a.tried + s.tried, survived: a.survived + s.survived }), { tried: 0, survived: 0 });
+  const all = Object.values(result.perRewrite).reduce((a, s) => ({ tried: a.tried + s.tried, survived: a.survived + s.survived }), {
+    tried: 0,
+    survived: 0,
+  });
   console.log(`  ${"all rewrites".padEnd(32)} ${`${all.survived}/${all.tried}`.padStart(9)} survive (${pct(all)})`);
   for (const f of result.failures.slice(0, show)) console.log(`  ${describe(f)}`);
   if (result.failures.length > show) console.log(`  … ${result.failures.length - show} more`);
@@ -198,7 +210,8 @@ export async function benchRewrites(root, TsAnalyzer, only = process.env.REWRITE
       rmSync(copy, { recursive: true, force: true });
     }
   }
-  if (process.env.REWRITES_FAILURES) writeFileSync(process.env.REWRITES_FAILURES, `# Rewrite failures (${new Date().toISOString()})\n${lines.join("\n")}\n`);
+  if (process.env.REWRITES_FAILURES)
+    writeFileSync(process.env.REWRITES_FAILURES, `# Rewrite failures (${new Date().toISOString()})\n${lines.join("\n")}\n`);
 }
 
 /** The labelled public projects: `../shared/corpus` beside the project (or beside a folder above it, for a worktree). */
