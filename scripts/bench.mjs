@@ -20,6 +20,7 @@ import * as logs from "./bench/logs.mjs";
 import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
 import * as rewrites from "./bench/rewrites.mjs";
+import * as memory from "./bench/memory.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -28,6 +29,7 @@ const SECTIONS = {
   "typescript-large": [typescriptLarge],
   accuracy: [accuracy],
   rewrites: [rewrites],
+  memory: [memory],
   stress: [stress],
   locust: [locust],
   bulk: [bulk],
