@@ -21,6 +21,7 @@ import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
 import * as rewrites from "./bench/rewrites.mjs";
 import * as memory from "./bench/memory.mjs";
+import * as realCodeTime from "./bench/real-code-time.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -30,6 +31,7 @@ const SECTIONS = {
   accuracy: [accuracy],
   rewrites: [rewrites],
   memory: [memory],
+  "real-code-time": [realCodeTime],
   stress: [stress],
   locust: [locust],
   bulk: [bulk],
