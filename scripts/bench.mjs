@@ -22,6 +22,7 @@ import * as throttled from "./bench/throttled.mjs";
 import * as rewrites from "./bench/rewrites.mjs";
 import * as memory from "./bench/memory.mjs";
 import * as realCodeTime from "./bench/real-code-time.mjs";
+import * as keyWidth from "./bench/key-width.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -32,6 +33,7 @@ const SECTIONS = {
   rewrites: [rewrites],
   memory: [memory],
   "real-code-time": [realCodeTime],
+  "key-width": [keyWidth],
   stress: [stress],
   locust: [locust],
   bulk: [bulk],
