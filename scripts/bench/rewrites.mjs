@@ -203,7 +203,17 @@ export async function benchRewrites(root, TsAnalyzer, only = process.env.REWRITE
       cpSync(path.join(shared, "real-code"), copy, { recursive: true });
       symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
       const sites = sharedSites(path.join(shared, "real-code.expect.tsv"), copy).filter((s) => existsSync(s.file));
-      const result = rewriteSurvival(sites, perProject(copy, TsAnalyzer), names, { anyAlarm: false });
+      // One project at a time, its analyzer dropped after it: 36 programs held at once took gigabytes.
+      const projects = [...new Set(sites.map((s) => path.relative(copy, s.file).split(path.sep)[0]))];
+      const result = { perRewrite: {}, perRule: {}, failures: [] };
+      for (const project of projects) {
+        const mine = sites.filter((s) => path.relative(copy, s.file).split(path.sep)[0] === project);
+        const one = rewriteSurvival(mine, perProject(copy, TsAnalyzer), names, { anyAlarm: false });
+        for (const [k, v] of Object.entries(one.perRewrite)) add((result.perRewrite[k] ??= { tried: 0, survived: 0, newAlarms: 0 }), v);
+        for (const [k, v] of Object.entries(one.perRule)) add((result.perRule[k] ??= { tried: 0, survived: 0 }), v);
+        result.failures.push(...one.failures);
+        forgetTypes();
+      }
       record("Rewrites of ../shared/corpus's labelled sites (a temporary copy; new alarms at `mustnot` rows)", result, copy);
     } finally {
       forgetTypes();
@@ -212,6 +222,11 @@ export async function benchRewrites(root, TsAnalyzer, only = process.env.REWRITE
   }
   if (process.env.REWRITES_FAILURES)
     writeFileSync(process.env.REWRITES_FAILURES, `# Rewrite failures (${new Date().toISOString()})\n${lines.join("\n")}\n`);
+}
+
+/** Adds one tally into another (same keys). */
+function add(into, more) {
+  for (const k of Object.keys(into)) into[k] += more[k] ?? 0;
 }
 
 /** The labelled public projects: `../shared/corpus` beside the project (or beside a folder above it, for a worktree). */
