@@ -19,6 +19,10 @@ import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
 import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
+import * as rewrites from "./bench/rewrites.mjs";
+import * as memory from "./bench/memory.mjs";
+import * as realCodeTime from "./bench/real-code-time.mjs";
+import * as keyWidth from "./bench/key-width.mjs";
 import * as migrate from "./bench/migrate.mjs";
 
 /** Each section by name, with what it runs when named alone. */
@@ -27,6 +31,10 @@ const SECTIONS = {
   typescript: [typescript, typescriptLarge],
   "typescript-large": [typescriptLarge],
   accuracy: [accuracy],
+  rewrites: [rewrites],
+  memory: [memory],
+  "real-code-time": [realCodeTime],
+  "key-width": [keyWidth],
   stress: [stress],
   locust: [locust],
   bulk: [bulk],
@@ -44,7 +52,11 @@ const ALL = [
   latency,
   typescript,
   typescriptLarge,
+  memory,
+  keyWidth,
   accuracy,
+  realCodeTime,
+  rewrites,
   stress,
   locust,
   bulk,

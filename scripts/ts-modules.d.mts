@@ -4,3 +4,5 @@ export function loopsModule(k: number, variant?: "map" | "tx" | "param" | "let" 
 export function cachedClientsModule(n: number): string;
 /** A long module (about `lines` lines) with an SDK call every hundred lines or so. */
 export function largeModule(lines?: number): string;
+/** Key builders of wide template literals (`width` parts each) calling each other `levels` deep. */
+export function wideKeyModule(width: number, levels?: number): string;

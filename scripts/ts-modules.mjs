@@ -149,3 +149,24 @@ export function largeModule(lines = 5000) {
   }
   return out.join("\n") + "\n";
 }
+
+/**
+ * Key builders of wide template literals calling each other (issue #33, 8): `k0` joins `width` copies of its
+ * parameter, each `k<i>` joins `width` calls of `k<i-1>`, and the write keys by the last: `width ** levels` parts
+ * if nothing bounded them.
+ */
+export function wideKeyModule(width, levels = 3) {
+  const join = (part) => Array.from({ length: width }, () => part).join("-");
+  const lines = [
+    'import { TableClient } from "@azure/data-tables";',
+    'const t = TableClient.fromConnectionString(process.env.CONN ?? "", "Wide");',
+  ];
+  lines.push(`const k0 = (x: string) => \`${join("${x}")}\`;`);
+  for (let l = 1; l < levels; l++) lines.push(`const k${l} = (x: string) => \`${join(`\${k${l - 1}(x)}`)}\`;`);
+  lines.push(
+    `export async function save(id: string) {`,
+    `  await t.createEntity({ partitionKey: "wide", rowKey: k${levels - 1}(id) });`,
+    `}`,
+  );
+  return lines.join("\n") + "\n";
+}

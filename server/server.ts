@@ -166,16 +166,14 @@ connection.onDidChangeConfiguration(
 
 connection.onDidChangeWatchedFiles(
   guard.run("design files changed", (params) => {
-    const changes = Array.isArray(params?.changes) ? params.changes : [];
-    let any = false;
-    for (const c of changes) {
-      if (typeof c?.uri !== "string" || !c.uri.endsWith(".tdl")) continue;
-      any = true;
-      if (c.type === FileChangeType.Deleted) workspace.deleted(c.uri);
-      else workspace.changed(c.uri);
-    }
-    // The drift findings of open code compare it with the designs.
-    if (any) for (const doc of typescript.designsChanged(documents.all())) diagnostics.schedule(doc);
+    const changes = (Array.isArray(params?.changes) ? params.changes : [])
+      .filter((c) => typeof c?.uri === "string" && c.uri.endsWith(".tdl"))
+      .map((c) => ({ uri: c.uri, deleted: c.type === FileChangeType.Deleted }));
+    if (!changes.length) return;
+    // Taken in slices (the scan's budget holds for watched files too); the drift findings of open code follow once all are read.
+    workspace.filesChanged(changes, () => {
+      for (const doc of typescript.designsChanged(documents.all())) diagnostics.schedule(doc);
+    });
   }),
 );
 

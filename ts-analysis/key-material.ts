@@ -52,6 +52,8 @@ export function keyMaterial(ctx: MaterialContext, key: Key, options: { rowKey: b
 function usable(ctx: MaterialContext, e: ts.Expression, identifying: boolean): KeyMaterial["kind"] | undefined {
   const x = skipOuter(e);
   if (ts.isStringLiteralLike(x) || ts.isNumericLiteral(x)) return undefined;
+  // A serialized object is payload, not identity: it changes with every field and may hold `/`, `#` or `?`, which keys refuse.
+  if (ts.isCallExpression(x) && x.expression.getText(ctx.sf).replace(/\s/g, "") === "JSON.stringify") return undefined;
   const t = ctx.checker.getTypeAtLocation(e);
   const kind = t.flags & ts.TypeFlags.StringLike ? "string" : t.flags & ts.TypeFlags.NumberLike ? "number" : undefined;
   if (!kind || (kind === "number" && !identifying)) return undefined;

@@ -88,6 +88,11 @@ const CLOCK_VIEWS = new Set([
 const FORMAT_FUNCTIONS = new Set(["format", "formatISO", "formatInTimeZone", "lightFormat", "formatDate", "strftime"]);
 const TIME_ID_CALLS = new Set(["ulid", "monotonicFactory", "uuidv7", "v7", "uuidV7", "ulidx", "ksuid"]);
 const MAX_DEPTH = 8;
+/**
+ * Parts kept per key: helpers of wide templates calling each other multiply their parts (16 parts over 5 helpers
+ * is a million), and no rule reads past the first few. The rest of a longer key is one string value.
+ */
+export const MAX_PARTS = 64;
 const PENDING = "pending" as const;
 
 export class KeyDecomposer {
@@ -139,13 +144,15 @@ export class KeyDecomposer {
       const out: TsKeyPart[] = [];
       if (e.head.text) out.push({ kind: "literal", node: e.head, text: e.head.text, width: e.head.text.length });
       for (const span of e.templateSpans) {
-        out.push(...this.parts(span.expression, depth + 1, env));
+        if (!this.append(out, this.parts(span.expression, depth + 1, env), e)) return out;
         if (span.literal.text) out.push({ kind: "literal", node: span.literal, text: span.literal.text, width: span.literal.text.length });
       }
       return out;
     }
     if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.PlusToken && this.isStringy(e)) {
-      return [...this.parts(e.left, depth + 1, env), ...this.parts(e.right, depth + 1, env)];
+      const out: TsKeyPart[] = [];
+      if (this.append(out, this.parts(e.left, depth + 1, env), e)) this.append(out, this.parts(e.right, depth + 1, env), e);
+      return out;
     }
     if (ts.isPostfixUnaryExpression(e) || ts.isPrefixUnaryExpression(e)) {
       const op = e.operator;
@@ -187,6 +194,22 @@ export class KeyDecomposer {
     if (ts.isElementAccessExpression(e) && this.isClock(e.expression, depth, env)) return [{ kind: "clock", node: e }];
     if (ts.isBinaryExpression(e)) return this.arithmeticParts(e, depth, env);
     return [this.value(e, env)];
+  }
+
+  /**
+   * Appends parts one at a time (a spread of a huge array overflows the stack), a budget step each, up to MAX_PARTS:
+   * past it the rest of `whole` is one string value, and false says to stop.
+   */
+  private append(out: TsKeyPart[], more: readonly TsKeyPart[], whole: ts.Expression): boolean {
+    for (const p of more) {
+      this.budget.tick();
+      if (out.length >= MAX_PARTS - 1) {
+        out.push({ kind: "value", node: whole, type: "string" });
+        return false;
+      }
+      out.push(p);
+    }
+    return true;
   }
 
   /** Numbers computed from the clock: `Date.now() / 3600000` is a clock bucket; `MAX − Date.now()` the reverse timestamp (log-tail) idiom. */

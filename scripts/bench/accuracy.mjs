@@ -5,7 +5,6 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { BENCH_TSCONFIG, ROOT, require } from "./shared.mjs";
-import { benchRewrites } from "./rewrites.mjs";
 
 /** The labelled corpus (test/corpus), scored with the bundled analyzer: ours beside the goals. */
 async function benchAccuracy() {
@@ -127,6 +126,5 @@ function printCheck(c) {
 export async function run() {
   printAccuracy(await benchAccuracy());
   benchRealCode();
-  await benchRewrites(ROOT, require(path.join(ROOT, "dist/ts-analyzer.js")).TsAnalyzer);
   printCheck(await benchCheck());
 }

@@ -7,136 +7,23 @@
 import ts from "typescript";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { REWRITES } from "./rewrite-kinds.mjs";
+import { forgetTypes } from "./rewrite-types.mjs";
 
-const SDK = "@azure/data-tables";
-
-/** The SDK call that starts on a 1-based line (the outermost call expression whose method is the SDK's), if any. */
-function callOnLine(sf, line) {
-  let found;
-  const visit = (n) => {
-    if (found) return;
-    if (
-      ts.isCallExpression(n) &&
-      ts.isPropertyAccessExpression(n.expression) &&
-      /^(createEntity|upsertEntity|updateEntity|deleteEntity|getEntity|listEntities|submitTransaction)$/.test(n.expression.name.text) &&
-      sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1 === line
-    )
-      found = n;
-    ts.forEachChild(n, visit);
-  };
-  visit(sf);
-  return found;
-}
-
-/** The statement of a block (or source file) that holds a node, and its indentation. */
-function statementOf(sf, n) {
-  let s = n;
-  while (s.parent && !ts.isBlock(s.parent) && !ts.isSourceFile(s.parent)) s = s.parent;
-  if (!s.parent || !ts.isStatement(s)) return undefined;
-  const lineStart = sf.text.lastIndexOf("\n", s.getStart(sf)) + 1;
-  return { statement: s, indent: sf.text.slice(lineStart, s.getStart(sf)).match(/^\s*/)[0], lineStart };
-}
-
-const shift = (at, n) => (line) => (line >= at ? line + n : line);
-
-/**
- * Each rewrite takes the file's text and a labelled line and returns the rewritten text and how lines move, or
- * undefined when it does not apply there.
- */
-export const REWRITES = {
-  /** `client.upsertEntity({ … })` → `const entity1 = { … }; client.upsertEntity(entity1)`: introduce a variable. */
-  "introduce variable"(fileName, text, line) {
-    const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-    const call = callOnLine(sf, line);
-    const arg = call?.arguments[0];
-    const st = call && statementOf(sf, call);
-    if (!arg || !st || ts.isIdentifier(arg) || ts.isSpreadElement(arg)) return undefined;
-    const decl = `${st.indent}const rewritten1 = ${arg.getText(sf)};\n`;
-    const out = text.slice(0, st.lineStart) + decl + text.slice(st.lineStart, arg.getStart(sf)) + "rewritten1" + text.slice(arg.getEnd());
-    return { text: out, line: shift(line, decl.split("\n").length - 1) };
-  },
-  /** The call's argument passed through a helper's parameter: `((value) => client.m(value, …))(arg)`. */
-  "pass as parameter"(fileName, text, line) {
-    const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-    const call = callOnLine(sf, line);
-    const arg = call?.arguments[0];
-    if (!call || !arg || ts.isSpreadElement(arg)) return undefined;
-    const callee = call.expression.getText(sf);
-    const rest = call.arguments
-      .slice(1)
-      .map((a) => a.getText(sf))
-      .join(", ");
-    const inner = `((passed1) => ${callee}(passed1${rest ? `, ${rest}` : ""}))(${arg.getText(sf)})`;
-    return { text: text.slice(0, call.getStart(sf)) + inner + text.slice(call.getEnd()), line: (l) => l };
-  },
-  /** Every local variable renamed (`x` → `x_r`): names carry no meaning. */
-  rename(fileName, text) {
-    const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-    const locals = new Set();
-    const visit = (n) => {
-      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && !isExported(n)) locals.add(n.name.text);
-      ts.forEachChild(n, visit);
-    };
-    visit(sf);
-    if (!locals.size) return undefined;
-    const edits = [];
-    const walk = (n) => {
-      if (ts.isIdentifier(n) && locals.has(n.text) && !isPropertyName(n)) edits.push(n);
-      ts.forEachChild(n, walk);
-    };
-    walk(sf);
-    let out = text;
-    for (const id of edits.sort((a, b) => b.getStart(sf) - a.getStart(sf))) {
-      const at = id.getStart(sf);
-      // A shorthand `{ name }` keeps its property name.
-      const replacement = ts.isShorthandPropertyAssignment(id.parent) ? `${id.text}: ${id.text}_r` : `${id.text}_r`;
-      out = out.slice(0, at) + replacement + out.slice(id.getEnd());
-    }
-    return { text: out, line: (l) => l };
-  },
-  /** The file's own import of the SDK removed: its clients are then known only by evidence (JavaScript without types). */
-  "strip SDK import"(fileName, text) {
-    const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-    const imports = sf.statements.filter((s) => ts.isImportDeclaration(s) && s.moduleSpecifier.text === SDK);
-    if (!imports.length) return undefined;
-    let out = text;
-    // Replaced by an untyped stand-in on the same lines, so that the code still runs the same SDK and lines stay put.
-    for (const s of [...imports].reverse()) {
-      const names = s.importClause ? s.importClause.getText(sf) : "";
-      const stand = names ? `const ${names.replace(/\btype\s+/g, "").replace(/\bas\b/g, ":")} = require("${SDK}");` : "";
-      out = out.slice(0, s.getStart(sf)) + stand.replace(/\n/g, " ") + out.slice(s.getEnd());
-    }
-    return { text: out, line: (l) => l };
-  },
-};
-
-function isExported(decl) {
-  const st = decl.parent?.parent;
-  return !!st && ts.isVariableStatement(st) && !!st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-}
-
-function isPropertyName(id) {
-  const p = id.parent;
-  return (
-    (ts.isPropertyAccessExpression(p) && p.name === id) ||
-    (ts.isPropertyAssignment(p) && p.name === id) ||
-    (ts.isMethodDeclaration(p) && p.name === id) ||
-    (ts.isPropertyDeclaration(p) && p.name === id) ||
-    (ts.isBindingElement(p) && p.propertyName === id) ||
-    ts.isImportSpecifier(p) ||
-    ts.isExportSpecifier(p)
-  );
-}
+export { REWRITES };
 
 /** Hints (a query's class, how a client was recognised, what the budget skipped) are no alarms. */
 const isAlarm = (f) => f.severity !== "hint";
+const near = (f, code, places, tol) => f.code === code && places.some((p) => p.file === f.file && Math.abs(p.line - f.line) <= tol);
 
 /**
- * Applies every rewrite to every labelled site. `sites`: `{ file, line, code }` (absolute file, 1-based line);
- * `analyzerFor(file)`: the analyzer of the file's project (kept across the sites of a project).
- * Returns per rewrite and per rule: sites tried, survived, new false alarms, and the failures.
+ * Applies every rewrite to every labelled site. `sites`: `{ file, line, code, kind }` (absolute file, 1-based line;
+ * `kind` "must", the default, or "mustnot"); `analyzerFor(file)`: the analyzer of the file's project (kept across
+ * its sites). A `must` finding the original has and the rewrite loses is a failure; so is a `mustnot` site that
+ * starts to fire; with `anyAlarm` (a corpus where every finding is labelled), so is any finding the original did not
+ * have. `sample(site, rewrite)` picks the pairs tried (all by default). Returns per rewrite and per rule: sites tried, survived, new false alarms, and the failures.
  */
-export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRITES)) {
+export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRITES), { anyAlarm = true, sample = () => true } = {}) {
   const perRewrite = {};
   const perRule = {};
   const failures = [];
@@ -147,28 +34,62 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
     const analyzer = analyzerFor(file);
     analyzer.update(file, original);
     const before = findings(analyzer, file, original);
+    const at0 = (s) => [{ file, line: s.line }];
+    // Only `must` sites the analysis finds today: the harness measures whether a finding holds, not recall.
+    const held = labelled.filter((s) => s.kind !== "mustnot" && before.some((f) => near(f, s.code, at0(s), 5)));
+    const quiet = labelled.filter((s) => s.kind === "mustnot" && !before.some((f) => near(f, s.code, at0(s), 2)));
     for (const name of rewrites) {
-      for (const site of labelled) {
-        // Only sites the analysis finds today: the harness measures whether a finding holds, not recall.
-        if (!before.some((f) => f.code === site.code && Math.abs(f.line - site.line) <= 5)) continue;
-        const r = REWRITES[name](file, original, site.line);
+      const w = (perRewrite[name] ??= { tried: 0, survived: 0, newAlarms: 0 });
+      const done = new Map();
+      for (const site of [...held, ...quiet]) {
+        if (!sample(site, name)) continue;
+        let r;
+        try {
+          r = REWRITES[name](file, original, site.line);
+        } catch (e) {
+          failures.push({
+            rewrite: name,
+            file,
+            line: site.line,
+            code: site.code,
+            error: String(e?.stack ?? e)
+              .split("\n")
+              .slice(0, 2)
+              .join(" "),
+          });
+          continue;
+        }
         if (!r) continue;
-        analyzer.update(file, r.text);
-        const after = findings(analyzer, file, r.text);
-        analyzer.update(file, original);
-        const at = r.line(site.line);
-        const survived = after.some((f) => f.code === site.code && Math.abs(f.line - at) <= 5);
-        const fresh = after.filter((f) => isAlarm(f) && !before.some((b) => b.code === f.code && Math.abs(r.line(b.line) - f.line) <= 2));
-        const w = (perRewrite[name] ??= { tried: 0, survived: 0, newAlarms: 0 });
+        // One analysis per distinct rewritten text (file-wide rewrites give the same text for every site).
+        const key = r.files.map((f) => f.file + "\0" + f.text).join("\0");
+        let after = done.get(key);
+        if (!after) {
+          for (const f of r.files) analyzer.update(f.file, f.text);
+          after = r.files.filter((f) => f.text).flatMap((f) => findings(analyzer, f.file, f.text));
+          for (const f of r.files) if (f.file !== file) analyzer.close(f.file);
+          analyzer.update(file, original);
+          done.set(key, after);
+          if (anyAlarm) {
+            const fresh = after.filter((f) => isAlarm(f) && !before.some((b) => near(f, b.code, r.at(b.line), 5)));
+            w.newAlarms += fresh.length;
+            for (const f of fresh) failures.push({ rewrite: name, file: f.file, line: f.line, code: f.code, newAlarm: true });
+          }
+        }
+        const places = r.at(site.line);
+        if (site.kind === "mustnot") {
+          if (!anyAlarm && after.some((f) => near(f, site.code, places, 2))) {
+            w.newAlarms++;
+            failures.push({ rewrite: name, file, line: site.line, code: site.code, newAlarm: true });
+          }
+          continue;
+        }
         const u = (perRule[site.code] ??= { tried: 0, survived: 0 });
         w.tried++;
         u.tried++;
-        if (survived) {
+        if (after.some((f) => near(f, site.code, places, 5))) {
           w.survived++;
           u.survived++;
         } else failures.push({ rewrite: name, file, line: site.line, code: site.code });
-        w.newAlarms += fresh.length;
-        for (const f of fresh) failures.push({ rewrite: name, file, line: f.line, code: f.code, newAlarm: true });
       }
     }
   }
@@ -176,8 +97,19 @@ export function rewriteSurvival(sites, analyzerFor, rewrites = Object.keys(REWRI
 }
 
 function findings(analyzer, file, text) {
-  const lineOf = (offset) => text.slice(0, offset).split("\n").length;
-  return analyzer.analyze(file).findings.map((f) => ({ code: f.code, severity: f.severity, line: lineOf(f.start) }));
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  const lineOf = (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return analyzer.analyze(file).findings.map((f) => ({ file, code: f.code, severity: f.severity, line: lineOf(f.start) }));
 }
 
 /** The `// expect: CODE` labels of test/corpus (test/corpus/README.md), as sites. */
@@ -210,51 +142,104 @@ export function printRewrites(result, title, show = 20) {
     console.log(`  ${name.padEnd(32)} ${`${s.survived}/${s.tried}`.padStart(9)} survive (${pct(s)}), ${s.newAlarms} new false alarms`);
   for (const [code, s] of Object.entries(result.perRule).sort())
     console.log(`  ${code.padEnd(32)} ${`${s.survived}/${s.tried}`.padStart(9)} survive (${pct(s)})`);
-  for (const f of result.failures.slice(0, show))
-    console.log(`  ${f.newAlarm ? "new alarm" : "lost"} ${f.code} ${f.file}:${f.line} under "${f.rewrite}"`);
+  const all = Object.values(result.perRewrite).reduce((a, s) => ({ tried: a.tried + s.tried, survived: a.survived + s.survived }), {
+    tried: 0,
+    survived: 0,
+  });
+  console.log(`  ${"all rewrites".padEnd(32)} ${`${all.survived}/${all.tried}`.padStart(9)} survive (${pct(all)})`);
+  for (const f of result.failures.slice(0, show)) console.log(`  ${describe(f)}`);
   if (result.failures.length > show) console.log(`  … ${result.failures.length - show} more`);
 }
 
-/** The `must` rows of ../shared/corpus (real-code.expect.tsv), as sites of a copy of it at `copy`. */
+const describe = (f, base = "") =>
+  `${f.error ? "error" : f.newAlarm ? "new alarm" : "lost"} ${f.code} ${path.relative(base, f.file) || f.file}:${f.line} under "${f.rewrite}"${f.error ? `: ${f.error}` : ""}`;
+
+/** The `must` and `mustnot` rows of ../shared/corpus (real-code.expect.tsv), as sites of a copy of it at `copy`. */
 export function sharedSites(tsv, copy) {
   return readFileSync(tsv, "utf8")
     .trim()
     .split("\n")
     .slice(1)
     .map((l) => l.split("\t"))
-    .filter((r) => r[0] === "must")
-    .map((r) => ({ file: path.join(copy, r[1]), line: Number(r[2]), code: r[3] }));
+    .filter((r) => r[0] === "must" || r[0] === "mustnot")
+    .map((r) => ({ file: path.join(copy, r[1]), line: Number(r[2]), code: r[3], kind: r[0] }));
+}
+
+/** An analyzer per project (the first folder under `base`), with a budget no loaded machine runs out of: the harness measures shapes, not time. */
+function perProject(base, TsAnalyzer) {
+  const analyzers = new Map();
+  return (file) => {
+    const project = path.relative(base, file).split(path.sep)[0];
+    if (!analyzers.has(project)) analyzers.set(project, new TsAnalyzer({ budget: { fileMs: 30_000 } }));
+    return analyzers.get(project);
+  };
 }
 
 /**
- * `npm run bench`'s section: every rewrite over test/corpus, then over ../shared/corpus in a temporary copy (its
- * node_modules linked to ours, never copied into the project), with the bundled analyzer.
+ * `npm run bench`'s `rewrites` section: every rewrite over test/corpus, then over ../shared/corpus in a temporary copy
+ * (its node_modules linked to ours, never copied into the project), with the bundled analyzer. With
+ * REWRITES_FAILURES=FILE, every failure is also written there, a line each (for whoever fixes the analysis).
  */
-export async function benchRewrites(root, TsAnalyzer) {
-  const { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } = await import("node:fs");
+export async function benchRewrites(root, TsAnalyzer, only = process.env.REWRITES_ONLY) {
+  const { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
-  const perProject = (base) => {
-    const analyzers = new Map();
-    return (file) => {
-      const project = path.relative(base, file).split(path.sep)[0];
-      if (!analyzers.has(project)) analyzers.set(project, new TsAnalyzer());
-      return analyzers.get(project);
-    };
+  const lines = [];
+  const record = (title, result, base) => {
+    printRewrites(result, title);
+    lines.push(`\n## ${title}\n`, ...result.failures.map((f) => `- ${describe(f, base)}`));
   };
+  const names = only ? Object.keys(REWRITES).filter((n) => only.split(",").includes(n)) : Object.keys(REWRITES);
   const corpus = path.join(root, "test", "corpus");
-  printRewrites(
-    rewriteSurvival(corpusSites(corpus), perProject(corpus)),
+  record(
     "Rewrites of test/corpus's labelled sites (survival per rewrite, per rule)",
+    rewriteSurvival(corpusSites(corpus), perProject(corpus, TsAnalyzer), names),
+    corpus,
   );
-  const shared = path.resolve(root, "..", "shared", "corpus");
-  if (!existsSync(path.join(shared, "real-code.expect.tsv"))) return;
-  const copy = mkdtempSync(path.join(tmpdir(), "rewrites-"));
-  try {
-    cpSync(path.join(shared, "real-code"), copy, { recursive: true });
-    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
-    const sites = sharedSites(path.join(shared, "real-code.expect.tsv"), copy).filter((s) => existsSync(s.file));
-    printRewrites(rewriteSurvival(sites, perProject(copy)), "Rewrites of ../shared/corpus's labelled problems (a temporary copy)");
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
+  forgetTypes();
+  const shared = sharedCorpus(root, existsSync);
+  if (shared) {
+    const copy = mkdtempSync(path.join(tmpdir(), "rewrites-"));
+    try {
+      cpSync(path.join(shared, "real-code"), copy, { recursive: true });
+      symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+      const sites = sharedSites(path.join(shared, "real-code.expect.tsv"), copy).filter((s) => existsSync(s.file));
+      // One project at a time, its analyzer dropped after it: 36 programs held at once took gigabytes.
+      const projects = [...new Set(sites.map((s) => path.relative(copy, s.file).split(path.sep)[0]))];
+      const result = { perRewrite: {}, perRule: {}, failures: [] };
+      for (const project of projects) {
+        const mine = sites.filter((s) => path.relative(copy, s.file).split(path.sep)[0] === project);
+        const one = rewriteSurvival(mine, perProject(copy, TsAnalyzer), names, { anyAlarm: false });
+        for (const [k, v] of Object.entries(one.perRewrite)) add((result.perRewrite[k] ??= { tried: 0, survived: 0, newAlarms: 0 }), v);
+        for (const [k, v] of Object.entries(one.perRule)) add((result.perRule[k] ??= { tried: 0, survived: 0 }), v);
+        result.failures.push(...one.failures);
+        forgetTypes();
+      }
+      record("Rewrites of ../shared/corpus's labelled sites (a temporary copy; new alarms at `mustnot` rows)", result, copy);
+    } finally {
+      forgetTypes();
+      rmSync(copy, { recursive: true, force: true });
+    }
   }
+  if (process.env.REWRITES_FAILURES)
+    writeFileSync(process.env.REWRITES_FAILURES, `# Rewrite failures (${new Date().toISOString()})\n${lines.join("\n")}\n`);
+}
+
+/** Adds one tally into another (same keys). */
+function add(into, more) {
+  for (const k of Object.keys(into)) into[k] += more[k] ?? 0;
+}
+
+/** The labelled public projects: `../shared/corpus` beside the project (or beside a folder above it, for a worktree). */
+function sharedCorpus(root, existsSync) {
+  for (let dir = path.resolve(root); path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const at = path.join(path.dirname(dir), "shared", "corpus");
+    if (existsSync(path.join(at, "real-code.expect.tsv"))) return at;
+  }
+  return undefined;
+}
+
+/** The bench section (`node scripts/bench.mjs rewrites`). */
+export async function run() {
+  const { ROOT, require } = await import("./shared.mjs");
+  await benchRewrites(ROOT, require(path.join(ROOT, "dist/ts-analyzer.js")).TsAnalyzer);
 }

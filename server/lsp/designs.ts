@@ -54,6 +54,10 @@ interface Found {
 
 export class WorkspaceDesigns {
   private fromDisk: Map<string, DiskDesign> | undefined;
+  /** Bytes of the designs in `fromDisk`: the scan's budget holds for files that arrive later too (created, watched). */
+  private diskBytes = 0;
+  /** Files a change named that the budget left out since it was last said (said once per batch, by `sayLeftOut`). */
+  private leftOut: string[] = [];
   /** What was told already (which files were left out, which of two designs is used), so each is said once. */
   private readonly told = new Set<string>();
 
@@ -106,24 +110,51 @@ export class WorkspaceDesigns {
   reread(uri: string): DiskDesign | undefined {
     const file = filePath(uri);
     if (!this.fromDisk || !file) return undefined;
-    this.fromDisk.delete(file);
+    this.forgetFile(file);
     if (!this.counts(uri) || !file.endsWith(".tdl")) return undefined;
-    const read = readDesignFile(file, MAX_DESIGN_BYTES);
-    if ("skipped" in read) return undefined;
+    // A file the scan did not hold joins only within its budget: 20,000 files named by one change are not 20,000 reads.
+    if (this.fromDisk.size >= MAX_FILES || this.diskBytes >= MAX_TOTAL_BYTES) {
+      this.leftOut.push(`${file}: over the scan's budget of ${plural(MAX_FILES, "file")} and ${formatCount(MAX_TOTAL_BYTES)} bytes`);
+      return undefined;
+    }
+    const read = readDesignFile(file, Math.min(MAX_DESIGN_BYTES, MAX_TOTAL_BYTES - this.diskBytes));
+    if ("skipped" in read) {
+      this.leftOut.push(`${file} ${read.skipped}`);
+      return undefined;
+    }
     const design = this.analyse(pathToFileURL(file).toString(), read.text);
-    this.fromDisk.set(file, design);
+    this.keep(file, design);
     return design;
+  }
+
+  /** Says once which of the files changes named were left out since it was last said, and why. */
+  sayLeftOut(): void {
+    if (this.leftOut.length) this.sayOnce(leftOutMessage(this.leftOut));
+    this.leftOut = [];
   }
 
   /** A design file was deleted. */
   removed(uri: string): void {
     const file = filePath(uri);
-    if (file) this.fromDisk?.delete(file);
+    if (file) this.forgetFile(file);
   }
 
   /** Options changed, or the folders did: read the disk again on next need. */
   invalidate(): void {
     this.fromDisk = undefined;
+    this.diskBytes = 0;
+  }
+
+  private keep(file: string, design: DiskDesign): void {
+    this.fromDisk?.set(file, design);
+    this.diskBytes += Buffer.byteLength(design.analysis.text);
+  }
+
+  private forgetFile(file: string): void {
+    const was = this.fromDisk?.get(file);
+    if (!was) return;
+    this.fromDisk!.delete(file);
+    this.diskBytes -= Buffer.byteLength(was.analysis.text);
   }
 
   private find(name: string | undefined): Found | undefined {
@@ -172,6 +203,7 @@ export class WorkspaceDesigns {
 
   private scan(): Map<string, DiskDesign> {
     const out = new Map<string, DiskDesign>();
+    this.diskBytes = 0;
     const skipped: string[] = [];
     let files = MAX_FILES;
     let bytes = MAX_TOTAL_BYTES;
@@ -206,16 +238,13 @@ export class WorkspaceDesigns {
             continue;
           }
           bytes -= Buffer.byteLength(read.text);
+          this.diskBytes += Buffer.byteLength(read.text);
           out.set(full, this.analyse(pathToFileURL(full).toString(), read.text));
         }
       }
     };
     for (const f of this.folders()) walk(f);
-    if (skipped.length) {
-      const named = skipped.slice(0, NAMED_SKIPS).join("; ");
-      const more = skipped.length > NAMED_SKIPS ? `; and ${formatCount(skipped.length - NAMED_SKIPS)} more` : "";
-      this.sayOnce(`Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`);
-    }
+    if (skipped.length) this.sayOnce(leftOutMessage(skipped));
     return out;
   }
 
@@ -227,6 +256,13 @@ export class WorkspaceDesigns {
       return { uri, analysis: analyzeTdl("", this.options()) };
     }
   }
+}
+
+/** "Table Design left 3 design files of the workspace unread: a.tdl has …; …; and 1 more". */
+function leftOutMessage(skipped: string[]): string {
+  const named = skipped.slice(0, NAMED_SKIPS).join("; ");
+  const more = skipped.length > NAMED_SKIPS ? `; and ${formatCount(skipped.length - NAMED_SKIPS)} more` : "";
+  return `Table Design left ${plural(skipped.length, "design file")} of the workspace unread: ${named}${more}`;
 }
 
 /** The path of a `file:` URI; undefined for any other scheme (untitled:, git:, vscode-vfs:…). */

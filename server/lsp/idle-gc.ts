@@ -8,7 +8,14 @@
  * runs once the editor has been idle for a moment after analyses: never
  * between keystrokes, where it would add its tens of milliseconds to a
  * diagnostic.
+ *
+ * That collection also compacts the heap: a plain full collection frees the
+ * dropped programs but leaves the survivors spread over the pages they were
+ * allocated in, and V8 keeps those pages — the resident size still grew
+ * 238 → 609 MB over 1,000 edits with 110 MB live. Compacting at rest moves
+ * the survivors together and gives the empty pages back.
  */
+import * as v8 from "node:v8";
 
 /** How long the editor must be quiet before the collection runs. */
 export const IDLE_MS = 1500;
@@ -35,7 +42,13 @@ export class IdleCollector {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.runs++;
-      this.collect!();
+      // Only this collection compacts: during edits V8's own collections keep their usual (shorter) pauses.
+      v8.setFlagsFromString("--compact-on-every-full-gc");
+      try {
+        this.collect!();
+      } finally {
+        v8.setFlagsFromString("--no-compact-on-every-full-gc");
+      }
     }, this.idleMs);
     // A pending collection never keeps the process alive.
     this.timer.unref();

@@ -11,6 +11,13 @@ import { AnalysisOptions, analysisFailed, LineIndex } from "@core";
 import { WorkspaceDesigns } from "./designs";
 import { loadTsAnalysis } from "@ts-analysis/loader";
 import { stackOf } from "@core/errors";
+import { formatCount } from "@core/text/words";
+
+/**
+ * Characters of a code file the analysis takes (4 Mi): past that a file is a bundle or generated, and TypeScript's
+ * parser alone would hold the server for tens of seconds and gigabytes (50 MB: 27 s, 3.1 GB, then a stack overflow).
+ */
+export const MAX_CODE_CHARS = 4 * 1024 * 1024;
 
 const CODE_LANGUAGES = new Set(["typescript", "typescriptreact", "javascript", "javascriptreact"]);
 
@@ -64,6 +71,8 @@ export class TypeScriptDocuments {
   /** Hands a document's text to the project at once (cheap), so that a burst of opens builds one program, not one each. */
   track(doc: TextDocument): void {
     try {
+      // Too large to analyse: not handed to the program at all (get() says so).
+      if (doc.getText().length > MAX_CODE_CHARS) return this.analyzer?.close(fileName(doc.uri));
       this.ts.update(fileName(doc.uri), doc.getText(), doc.version);
     } catch (e) {
       this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
@@ -80,14 +89,18 @@ export class TypeScriptDocuments {
     if (hit && hit.version === doc.version) return hit;
     const text = doc.getText();
     let result: TsFileResult;
-    try {
-      const file = fileName(doc.uri);
-      this.ts.update(file, text, doc.version);
-      result = this.ts.analyze(file);
-    } catch (e) {
-      this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
-      result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
-    }
+    if (text.length > MAX_CODE_CHARS) {
+      const said = `${fileName(doc.uri)} was not analysed: it has ${formatCount(text.length)} characters; code files of up to ${formatCount(MAX_CODE_CHARS)} are`;
+      result = { findings: [], queries: [], usesSdk: false, notices: [{ kind: "notAnalysed", text: said, say: "once" }] };
+    } else
+      try {
+        const file = fileName(doc.uri);
+        this.ts.update(file, text, doc.version);
+        result = this.ts.analyze(file);
+      } catch (e) {
+        this.log(`TypeScript analysis of ${doc.uri} failed: ${stackOf(e)}`);
+        result = { findings: [analysisFailed("TypeScript analysis", e, text)], queries: [], usesSdk: false };
+      }
     for (const notice of result.notices ?? []) {
       if (notice.say === "log") this.log(notice.text);
       else if (!this.said.has(notice.text)) {

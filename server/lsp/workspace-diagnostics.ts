@@ -28,6 +28,10 @@ export class WorkspaceDiagnostics {
   /** Disk files whose diagnostics were published (by path), so that a deleted one is cleared. */
   private readonly published = new Map<string, string>();
   private pass = 0;
+  /** Watched-file changes waiting for their slice (by URI: deleted or not), in the order they came. */
+  private readonly queue = new Map<string, boolean>();
+  private draining = false;
+  private whenDrained: Array<() => void> = [];
   scope: WorkspaceScope = "designs";
 
   constructor(
@@ -61,6 +65,46 @@ export class WorkspaceDiagnostics {
       if (next < files.length) setImmediate(this.guard.run("workspace diagnostics", slice));
     };
     slice();
+  }
+
+  /**
+   * Changes the client's file watcher reports, taken in slices of `SLICE` files per turn of the event loop (one
+   * notification may name 20,000 designs: the server keeps answering in between); a file named twice is taken once,
+   * as its last change says. `done` runs once the queue is empty (the drift of open code is judged again then).
+   */
+  filesChanged(changes: ReadonlyArray<{ uri: string; deleted: boolean }>, done: () => void): void {
+    for (const c of changes) {
+      this.queue.delete(c.uri);
+      this.queue.set(c.uri, c.deleted);
+    }
+    this.whenDrained.push(done);
+    if (this.draining) return;
+    this.draining = true;
+    const slice = () => {
+      try {
+        let n = 0;
+        for (const [uri, deleted] of this.queue) {
+          if (n++ >= SLICE) break;
+          this.queue.delete(uri);
+          if (deleted) this.deleted(uri);
+          else this.changed(uri);
+        }
+      } finally {
+        // Whatever one file did, the rest of the queue is still taken.
+        if (this.queue.size) setImmediate(this.guard.run("design files changed", slice));
+        else {
+          this.draining = false;
+          this.designs.sayLeftOut();
+          for (const f of this.whenDrained.splice(0)) f();
+        }
+      }
+    };
+    slice();
+  }
+
+  /** Changed files not taken yet (the watcher's queue): what a test waits on. */
+  get pendingChanges(): number {
+    return this.queue.size;
   }
 
   /** A design file was created or changed on disk: drift reads its new text whatever the scope; its diagnostics follow when the scope says so. */

@@ -7,6 +7,7 @@
  * builds it, called from many files) is one site, reported where the key is.
  */
 import * as path from "node:path";
+import ts from "typescript";
 import { Fix, formatCount, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
 import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
@@ -220,12 +221,21 @@ function related(sites: TableSite[], message: string): RelatedLocation[] | undef
     .map((s) => ({ file: s.file, line: s.at.line, character: s.at.character, message }));
 }
 
+/** A type that admits only literal strings (`"VISITOR"`, `"a" | "b"`), not any string. */
+function isLiteralOnly(t: ts.Type): boolean {
+  const members = t.isUnion() ? t.types : [t];
+  return members.every((m) => !!(m.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+}
+
 /**
  * Makes the key composite with another property of the entity: one that identifies it (an id, an owner),
  * never a literal, a clock reading, a value of a few literals (a status) or an amount (key-material.ts).
  */
 function compositeFix(ctx: TsRuleContext, key: Key, value: string): Fix | undefined {
   if (key.at !== key.expr) return undefined;
+  // A key the code's own type pins to literals (`partitionKey: "VISITOR"` in its entity interface): a composite would not type-check.
+  const expected = ctx.checker.getContextualType(key.expr);
+  if (expected && !(expected.flags & ts.TypeFlags.Any) && isLiteralOnly(expected)) return undefined;
   const best = keyMaterial(ctx, key, { rowKey: false, pure: false })[0];
   if (!best) return undefined;
   const part = best.kind === "number" ? `String(${text(ctx.sf, best.expr)}).padStart(10, "0")` : text(ctx.sf, best.expr);
