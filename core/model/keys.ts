@@ -194,10 +194,16 @@ function sampleString(info: PropertyInfo): string {
   return s;
 }
 
-/** The printable ASCII letters of a charset (at most 64 of them), in order; any allowed character when it has none. */
+/**
+ * The letters and digits of a charset, in order (its other printable ASCII
+ * characters when it has none: an identifier rarely starts with "-"); any
+ * allowed character when it has no printable ASCII one.
+ */
 function charsetLetters(cs: Charset): string {
   let out = "";
-  for (let c = 0x21; c < 0x7f && out.length < 64; c++) if (charsetHas(cs, c) && c !== 0x22) out += String.fromCharCode(c);
+  for (let c = 0x21; c < 0x7f; c++) if (charsetHas(cs, c) && c !== 0x22) out += String.fromCharCode(c);
+  const alnum = out.replace(/[^A-Za-z0-9]/g, "");
+  if (alnum.length) return alnum;
   if (out.length) return out;
   const first = cs.ranges.find(([lo, hi]) => hi >= 0x20 && lo <= 0x10ffff);
   return first ? String.fromCodePoint(Math.max(first[0], 0x20)) : "";
