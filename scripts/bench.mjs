@@ -19,6 +19,7 @@ import * as infer from "./bench/infer.mjs";
 import * as logs from "./bench/logs.mjs";
 import * as mcp from "./bench/mcp.mjs";
 import * as throttled from "./bench/throttled.mjs";
+import * as fixes from "./bench/fixes.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -35,10 +36,26 @@ const SECTIONS = {
   logs: [logs],
   throttled: [throttled],
   mcp: [mcp],
+  fixes: [fixes],
 };
 
 /** The whole bench, in its order. */
-const ALL = [latency, typescript, typescriptLarge, accuracy, stress, locust, bulk, fidelity, reliability, infer, logs, throttled, mcp];
+const ALL = [
+  latency,
+  typescript,
+  typescriptLarge,
+  accuracy,
+  stress,
+  locust,
+  bulk,
+  fidelity,
+  reliability,
+  infer,
+  logs,
+  throttled,
+  mcp,
+  fixes,
+];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !(a in SECTIONS));
