@@ -16,6 +16,7 @@ import {
   TdlAnalyzer,
   vetFixes,
   type Classification,
+  type VetResult,
   type Range,
 } from "@core";
 import type { JsonSchema } from "./tool";
@@ -29,7 +30,7 @@ export interface ToolFix {
 
 export interface ToolFinding {
   code: string;
-  severity: string;
+  severity: Finding["severity"];
   message: string;
   range: Range;
   fixes: ToolFix[];
@@ -54,35 +55,46 @@ const CHECK_BUDGET_CHARS = 200_000;
 /** Every finding of an analysed design, each fix checked while the budget lasts, in the order of the text. */
 export function designFindings(text: string, analysis: TdlAnalysis): ToolFinding[] {
   const lines = new LineIndex(text);
-  const analyzer = new TdlAnalyzer();
-  const budget = { chars: CHECK_BUDGET_CHARS };
-  return [...analysis.findings].sort(byPlace).map((f) => {
-    if (!f.fixes?.length) return toolFinding(lines, f);
-    const vet = vetFixes(analysis, f, { analyzer, budget });
-    const fix = (x: Fix, check?: FixCheck): ToolFix => {
-      const { score: _score, ...shown } = check ?? ({} as FixCheck);
-      return {
-        title: x.title,
-        ...(x.preferred && check?.accepted ? { preferred: true } : {}),
-        edits: x.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
-        ...(check ? { check: shown } : {}),
-      };
-    };
-    return { ...toolFinding(lines, f), fixes: [...vet.checked.map((v) => fix(v.fix, v.check)), ...vet.unchecked.map((x) => fix(x))] };
-  });
+  const vet = fixVetter(analysis);
+  return [...analysis.findings].sort(byPlace).map((f) => toolFinding(lines, f, vet(f)));
 }
 
-/** A finding without checking its fixes (the TypeScript findings, whose fixes edit code). */
-export function toolFinding(lines: LineIndex, f: Finding): ToolFinding {
+/**
+ * Checks a finding's fixes on copies of the design, all findings of one
+ * design sharing one budget; undefined for a finding without fixes.
+ */
+export function fixVetter(analysis: TdlAnalysis): (f: Finding) => VetResult | undefined {
+  const analyzer = new TdlAnalyzer();
+  const budget = { chars: CHECK_BUDGET_CHARS };
+  return (f) => (f.fixes?.length ? vetFixes(analysis, f, { analyzer, budget }) : undefined);
+}
+
+/**
+ * One finding in the shared shape (`tdl check --format json` and the agent
+ * tools). With `vet`, its fixes in the checked order — accepted first, best
+ * first — each carrying what its check found; without, as the rule gave them
+ * (the TypeScript findings, whose fixes edit code).
+ */
+export function toolFinding(lines: LineIndex, f: Finding, vet?: VetResult): ToolFinding {
   return {
     code: f.code,
     severity: f.severity,
     message: f.message,
     range: lines.range(f.start, f.end),
-    fixes: (f.fixes ?? []).map((x) => ({
-      title: x.title,
-      edits: x.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
-    })),
+    fixes: vet
+      ? [...vet.checked.map((v) => toolFix(lines, v.fix, v.check)), ...vet.unchecked.map((x) => toolFix(lines, x))]
+      : (f.fixes ?? []).map((x) => toolFix(lines, x)),
+  };
+}
+
+/** A fix's edits as ranges; preferred only when its check accepted it; the check without its ordering key (the list's order is the order). */
+function toolFix(lines: LineIndex, fix: Fix, check?: FixCheck): ToolFix {
+  const { score: _score, ...shown } = check ?? ({} as FixCheck);
+  return {
+    title: fix.title,
+    edits: fix.edits.map((e) => ({ range: lines.range(e.start, e.end), newText: e.newText })),
+    ...(fix.preferred && check?.accepted ? { preferred: true } : {}),
+    ...(check ? { check: shown } : {}),
   };
 }
 

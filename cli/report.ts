@@ -3,6 +3,7 @@
  * SARIF 2.1.0 for code-scanning upload.
  */
 import { FixCheck, Range, Severity } from "@core";
+import type { ToolQuery } from "@agent-tools/findings";
 import { sarifRule } from "./catalog";
 import { plural } from "@core/text/words";
 
@@ -25,14 +26,8 @@ export interface ReportDiagnostic {
   related?: Array<{ path: string; line: number; character: number; message: string }>;
 }
 
-export interface ReportQuery {
-  table: string;
-  name: string;
-  class: string;
-  partitions: number | null;
-  scanned: number | null;
-  returned: number | null;
-}
+/** A declared query's class and estimates: the agent tools' shape. */
+export type ReportQuery = ToolQuery;
 
 export interface ReportFile {
   path: string;
