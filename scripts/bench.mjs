@@ -24,6 +24,7 @@ import * as memory from "./bench/memory.mjs";
 import * as realCodeTime from "./bench/real-code-time.mjs";
 import * as keyWidth from "./bench/key-width.mjs";
 import * as migrate from "./bench/migrate.mjs";
+import * as fixes from "./bench/fixes.mjs";
 
 /** Each section by name, with what it runs when named alone. */
 const SECTIONS = {
@@ -45,6 +46,7 @@ const SECTIONS = {
   throttled: [throttled],
   mcp: [mcp],
   migrate: [migrate],
+  fixes: [fixes],
 };
 
 /** The whole bench, in its order. */
@@ -67,6 +69,7 @@ const ALL = [
   throttled,
   mcp,
   migrate,
+  fixes,
 ];
 
 const asked = process.argv.slice(2);

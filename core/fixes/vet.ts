@@ -240,6 +240,7 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
     .map(({ f, at }) => ({ code: f.code, severity: f.severity, anchor: at }));
   const afterQueries = queryStates(after);
   const { changes, worse, moved } = compareQueries(before.queries, afterQueries, fanOutMax);
+  for (const [at, was] of keysKeptElsewhere(before, after, table)) moved.set(at, was);
   const refuse = (refused: string): FixCheck => ({ ...base, accepted: false, refused, leaves, queries: changes });
   if (anchored.some(({ f, at }) => f.code === code && at === before.anchor))
     return refuse(`it does not remove ${code} from ${before.anchor}`);
@@ -260,6 +261,29 @@ function judge(before: Before, after: TdlAnalysis, fix: Fix, fanOutMax: number, 
   }
   const writes = writesPerEntity(before, after, table);
   return { ...base, accepted: true, leaves, queries: changes, ...(writes ? { writes } : {}), score: scoreOf(after, afterQueries, writes) };
+}
+
+/**
+ * The keys of a table the fix adds that are written as the fixed table's
+ * were (a state's own table keeps the keys that served its queries): their
+ * findings are judged as the old keys' were, "New/partitionKey" as
+ * "Old/partitionKey", since the load they describe moved with them.
+ */
+function keysKeptElsewhere(before: Before, after: TdlAnalysis, table: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const old = before.analysis.tables.find((t) => t.table.name.text === table);
+  if (!old) return out;
+  const text = (tm: typeof old, which: "partitionKey" | "rowKey") => {
+    const k = tm.table[which];
+    return k ? tm.text.slice(k.expr.start, k.expr.end) : undefined;
+  };
+  for (const tm of after.tables) {
+    if (before.tables.has(tm.table.name.text)) continue;
+    for (const which of ["partitionKey", "rowKey"] as const)
+      if (text(tm, which) !== undefined && text(tm, which) === text(old, which))
+        out.set(`${tm.table.name.text}/${which}`, `${table}/${which}`);
+  }
+  return out;
 }
 
 /**

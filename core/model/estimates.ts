@@ -62,11 +62,19 @@ function finite(n: number | undefined): number | undefined {
   return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
-/** Entities a write pattern touches per second: each operation writes the entity and its index rows. */
+/**
+ * Entities a write pattern touches per second: each operation writes the
+ * entity and its index rows — twice when it sets a property a key renders,
+ * since the service then deletes the entity and inserts it under its new
+ * key (`key/mutable-property`), as a table that spells the move out
+ * (`delete` and `insert`) counts it.
+ */
 export function writeEntitiesPerSecond(a: Access, est: TableEstimates): number {
   if (!a.rate || a.kind === "query") return 0;
   const perOp = a.kind === "transaction" ? (finite(a.entities?.value) ?? 1) : 1;
-  return a.rate.perSecond * perOp * est.rowsPerEntity;
+  const keyed = [est.pk, est.rk, ...est.indexKeys];
+  const moves = a.kind === "write" && !!a.sets?.some((n) => keyed.some((k) => k?.props.has(n.text)));
+  return a.rate.perSecond * perOp * est.rowsPerEntity * (moves ? 2 : 1);
 }
 
 export function isFiniteNumber(n: number | null | undefined): n is number {

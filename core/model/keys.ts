@@ -5,6 +5,7 @@
 import { CallArg, Expr, isExpr, isNumberLit, isStringLit, Part } from "../tdl/ast";
 import { bucketOf, bucketWidth, formatDate, invertedTicks, md5hex, padDigits, reverseInteger, TICKS_DIGITS } from "./key-functions";
 import { PropertyInfo, renderedDigits } from "./properties";
+import { Charset, charsetHas } from "./charset";
 
 export type Scalar = string | number | boolean | Date;
 export type Values = ReadonlyMap<string, Scalar> | Record<string, Scalar>;
@@ -140,13 +141,19 @@ export function maxPartChars(part: Part, props: ReadonlyMap<string, PropertyInfo
   }
 }
 
-/** A plausible value for each property, inside its declared domain, for examples in hovers. */
+/**
+ * A plausible value for each property, inside its declared domain, for
+ * examples in hovers and findings: a GUID for a guid, a member of an enum,
+ * an integer inside its range, a string of the declared alphabet and length
+ * — never the property's name, which no real key holds.
+ */
 export function sampleValues(props: ReadonlyMap<string, PropertyInfo>): Map<string, Scalar> {
   const out = new Map<string, Scalar>();
   for (const info of props.values()) out.set(info.name, sampleValue(info));
   return out;
 }
 
+/** One property's sample value (see `sampleValues`). */
 export function sampleValue(info: PropertyInfo): Scalar {
   switch (info.type) {
     case "int":
@@ -169,19 +176,35 @@ export function sampleValue(info: PropertyInfo): Scalar {
   }
 }
 
+/** Characters an opaque identifier is made of when the design declares no alphabet. */
+const ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz0123456789";
+
+/**
+ * A string of the property's alphabet, as long as an identifier usually is
+ * (8 characters, fewer when the type allows fewer): picked by the MD5 of the
+ * name, so two properties get different values and the same one always the same.
+ */
 function sampleString(info: PropertyInfo): string {
-  const limit = Math.min(Number.isFinite(info.maxChars) ? info.maxChars : 12, 12);
-  const cs = info.charset;
-  const fits = (s: string) => !cs || [...s].every((ch) => cs.ranges.some(([lo, hi]) => ch.charCodeAt(0) >= lo && ch.charCodeAt(0) <= hi));
-  for (const candidate of [info.name.toLowerCase(), info.name.toUpperCase(), info.name]) {
-    const s = candidate.slice(0, limit);
-    if (fits(s)) return s;
-  }
-  // Build a value from the charset's own characters.
+  const length = Math.max(0, Math.min(Number.isFinite(info.maxChars) ? info.maxChars : 8, 8));
+  const alphabet = info.charset ? charsetLetters(info.charset) : ID_ALPHABET;
+  if (!alphabet.length) return "";
+  const digest = md5hex(info.name);
   let s = "";
-  for (const [lo, hi] of cs!.ranges) {
-    for (let c = lo; c <= hi && s.length < limit; c++) if (c >= 0x20) s += String.fromCharCode(c);
-    if (s.length >= Math.min(limit, 4)) break;
-  }
-  return s.slice(0, limit);
+  for (let i = 0; i < length; i++) s += alphabet[parseInt(digest.slice(2 * i, 2 * i + 2), 16) % alphabet.length];
+  return s;
+}
+
+/**
+ * The letters and digits of a charset, in order (its other printable ASCII
+ * characters when it has none: an identifier rarely starts with "-"); any
+ * allowed character when it has no printable ASCII one.
+ */
+function charsetLetters(cs: Charset): string {
+  let out = "";
+  for (let c = 0x21; c < 0x7f; c++) if (charsetHas(cs, c) && c !== 0x22) out += String.fromCharCode(c);
+  const alnum = out.replace(/[^A-Za-z0-9]/g, "");
+  if (alnum.length) return alnum;
+  if (out.length) return out;
+  const first = cs.ranges.find(([lo, hi]) => hi >= 0x20 && lo <= 0x10ffff);
+  return first ? String.fromCodePoint(Math.max(first[0], 0x20)) : "";
 }

@@ -60,15 +60,23 @@ export function timeBucket(prop: string, format: string, spanSeconds: number | u
   return hasYear ? bucket : { ...bucket, count: cycle, countedBy: "cycle" };
 }
 
-/** Entities a second the write patterns may add: inserts, upserts and transactions' entities (peak rates). */
+/**
+ * Entities a second the write patterns add: inserts, upserts and
+ * transactions' entities (peak rates), less what deletes take away — an
+ * entry that a state change deletes and inserts again (a schedule's, a
+ * queue's) moves, it does not make the table grow. The inserts alone when
+ * the deletes match or pass them (a table at its steady size).
+ */
 export function insertRate(accesses: readonly Access[]): number {
   let rate = 0;
+  let deleted = 0;
   for (const a of accesses) {
     if (!a.rate || !(a.rate.perSecond > 0) || !Number.isFinite(a.rate.perSecond)) continue;
     if (a.kind === "write" && (a.op === "insert" || a.op === "upsert")) rate += a.rate.perSecond;
+    else if (a.kind === "write" && a.op === "delete") deleted += a.rate.perSecond;
     else if (a.kind === "transaction") rate += a.rate.perSecond * (Number.isFinite(a.entities?.value) ? a.entities!.value : 1);
   }
-  return rate;
+  return rate > deleted ? rate - deleted : rate;
 }
 
 /** The span a table retains: `retention`, else rows ÷ insert rate, else undefined. */

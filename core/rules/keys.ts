@@ -17,7 +17,8 @@ import { Fix } from "../findings";
 import { chooseSeparator, padWidth, tdlString } from "./fix-helpers";
 import { defineRule, TableContext } from "./rule";
 
-interface NamedKey {
+/** A key of the table, named as findings name it, with its analysis and its byte limit. */
+export interface NamedKey {
   label: string;
   expr: Expr;
   info: KeyInfo;

@@ -10,6 +10,7 @@ import { forEachPart } from "../tdl/ast";
 import { updatedProperties } from "../model/updates";
 import { defineRule } from "./rule";
 import { tableKeys } from "./keys";
+import { stableKeyFixes } from "./fixes/stable-keys";
 
 export const mutableProperty = defineRule({
   code: "key/mutable-property",
@@ -18,6 +19,7 @@ export const mutableProperty = defineRule({
   docs: {
     summary: "a key renders a property that an `update`, `merge` or `upsert` changes (`sets`): each such update must move the entity",
     why: "The service never changes an entity's keys: an update of a key's property is a delete and an insert under the new key — across partitions not even atomic, and every reader of the old key misses it meanwhile. Key by what does not change; keep what changes in a property, or in an index row or a table per state.",
+    fix: "the key by what does not change (an emptied key takes the entity's identity); with it, the query that reads by the changing value moves to a table of its own whose entries a state change deletes and inserts, never updates",
   },
   traits: { neverIntroduced: true },
   messages: {
@@ -31,19 +33,25 @@ export const mutableProperty = defineRule({
   checkTable(ctx) {
     const updated = updatedProperties(ctx.table);
     if (!updated.size) return;
-    for (const key of tableKeys(ctx)) {
+    const keys = tableKeys(ctx);
+    for (const key of keys) {
       const seen = new Set<string>();
       forEachPart(key.expr, (part) => {
         if (part.kind !== "ref") return;
         const writes = updated.get(part.name.text);
         if (!writes || seen.has(part.name.text)) return;
         seen.add(part.name.text);
-        ctx.report(part.name, "moves", {
-          name: part.name.text,
-          key: key.label,
-          writes: writes.map((w) => w.name.text),
-          partition: key.label === "partitionKey",
-        });
+        ctx.report(
+          part.name,
+          "moves",
+          {
+            name: part.name.text,
+            key: key.label,
+            writes: writes.map((w) => w.name.text),
+            partition: key.label === "partitionKey",
+          },
+          { fixes: stableKeyFixes(ctx, key, keys, part.name.text) },
+        );
       });
     }
   },

@@ -3,6 +3,7 @@ import { Hover, HoverParams } from "vscode-languageserver/node";
 import { hover as hoverAt } from "../ide";
 import { feature } from "../lsp/feature";
 import { requestPosition } from "../lsp/params";
+import { termsDocUri } from "../lsp/rule-docs";
 
 export const hover = feature<HoverParams, Hover | null>({
   name: "hover",
@@ -14,7 +15,7 @@ export const hover = feature<HoverParams, Hover | null>({
     const design = scope.design(params);
     if (!design) return undefined;
     const { analysis, lines } = design;
-    const h = hoverAt(analysis, lines.offset(position));
+    const h = hoverAt(analysis, lines.offset(position), termsDocUri());
     return h ? { contents: { kind: "markdown", value: h.markdown }, range: lines.range(h.start, h.end) } : null;
   },
 });

@@ -22,6 +22,7 @@ import {
   tableFacts,
   queryMarkdown,
 } from "@core";
+import { termsUsed } from "@core/text/terms";
 import { orderLine, padUse, partitionLines } from "./key-facts";
 import { costHover } from "./cost";
 
@@ -41,7 +42,23 @@ export const FUNCTION_DOCS: Record<KeyFunction, string> = {
   upper: "`upper(P)` — the text in uppercase.",
 };
 
-export function hover(analysis: TdlAnalysis, offset: number): HoverResult | undefined {
+/**
+ * The hover at `offset`, ending with the terms its text and the findings
+ * there use, each explained and linked to its heading of docs/language.md
+ * (`docs`: that file's URI, which the LSP layer knows; no link without it).
+ */
+export function hover(analysis: TdlAnalysis, offset: number, docs?: string): HoverResult | undefined {
+  const h = designHover(analysis, offset);
+  const here = analysis.findings.filter((f) => offset >= f.start && offset <= f.end);
+  const terms = termsUsed([h?.markdown ?? "", ...here.map((f) => f.message)].join("\n"));
+  if (!terms.length) return h;
+  const section = ["---", ...terms.map((t) => `- **${t.term}** — ${t.means}${docs ? ` ([docs](${docs}#${t.anchor}))` : ""}`)].join("\n");
+  if (h) return { ...h, markdown: `${h.markdown}\n\n${section}` };
+  const at = here.reduce((a, f) => (f.end - f.start < a.end - a.start ? f : a));
+  return { markdown: section, start: at.start, end: at.end };
+}
+
+function designHover(analysis: TdlAnalysis, offset: number): HoverResult | undefined {
   const tm = tableAt(analysis, offset);
   if (!tm) return undefined;
   const name = tm.table.name;

@@ -15,6 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ruleAnchor } from "@core";
+import { TERMS_DOC } from "@core/text/terms";
 
 /** The rules catalog: its URI and the anchors it holds. */
 export interface RuleDocs {
@@ -49,4 +50,17 @@ export function ruleDocs(): RuleDocs | undefined {
 export function ruleHref(code: string, docs: RuleDocs | undefined = ruleDocs()): string | undefined {
   const anchor = ruleAnchor(code);
   return docs?.anchors.has(anchor) ? `${docs.uri}#${anchor}` : undefined;
+}
+
+let termsUri: string | undefined | null = null;
+
+/**
+ * The URI of the language reference beside the server (docs/language.md,
+ * shipped in the VSIX), whose "Terms" headings the hovers link to; undefined
+ * when it is not there, so that a hover never carries a broken link.
+ */
+export function termsDocUri(): string | undefined {
+  const file = path.resolve(__dirname, "..", "docs", TERMS_DOC);
+  if (termsUri === null) termsUri = fs.existsSync(file) ? pathToFileURL(file).toString() : undefined;
+  return termsUri;
 }

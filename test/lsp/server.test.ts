@@ -1,6 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   CodeActionRequest,
   DocumentFormattingRequest,
@@ -86,6 +87,16 @@ test("completion, hover, symbols, definition, references", async () => {
   await expectHover(ide, MARATHON.replace("Distance:", "D‸istance:"), {
     includes: [/\*\*Distance\*\*: `enum\(Full, Half, TenK\)`[\s\S]*distinct values: 3/],
   });
+  // A term of the figures is explained with a link to its heading of the language reference beside the server.
+  const scan = await expectHover(
+    ide,
+    "table T {\n  A: string(8)\n  B: int\n  partitionKey = A\n  rowKey = pad(B, 10)\n  query B‸yB 5/s where B = ?\n}\n",
+    {
+      includes: [/- \*\*table-scan\*\* — .*\(\[docs\]\(file:[^)]+\/docs\/language\.md#table-scan\)\)/],
+    },
+  );
+  const doc = fileURLToPath(/\((file:[^)#]+)#table-scan\)/.exec(scan)![1]);
+  assert.match(readFileSync(doc, "utf8"), /^### table-scan$/m);
 
   const uri = "file:///work/marathon.tdl";
   await client.open(uri, MARATHON);

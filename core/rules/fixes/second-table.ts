@@ -25,14 +25,14 @@ function rateText(perSecond: number): string {
 }
 
 /** The text of a member's whole line(s), from its line's start to its line break (excluded). */
-function lineOf(text: string, span: { start: number; end: number }): { start: number; end: number } {
+export function lineOf(text: string, span: { start: number; end: number }): { start: number; end: number } {
   let end = span.end;
   while (end < text.length && !isLineBreak(text.charCodeAt(end))) end++;
   return { start: lineStartOf(text, span.start), end };
 }
 
 /** Deletes a member's line with its line break. */
-function deleteLine(text: string, span: { start: number; end: number }): TextEdit {
+export function deleteLine(text: string, span: { start: number; end: number }): TextEdit {
   const line = lineOf(text, span);
   let end = line.end;
   if (text[end] === "\r") end++;
@@ -55,12 +55,21 @@ function joinKey(ctx: TableContext, props: PropertyInfo[], tail?: string, tailHe
   return out;
 }
 
-/** What the mirrored table writes: each write as it is, a transaction's entities as inserts. */
-function mirroredWrite(text: string, a: Access): string | undefined {
-  if (a.kind === "query") return undefined;
-  if (a.kind === "write") return text.slice(a.start, a.end);
+/**
+ * What the mirrored table writes: each write as it is, a transaction's
+ * entities as inserts — and a write that sets a property of `moves` (which
+ * the new table keys by) as the delete of the old entry and the insert of
+ * the new one, so that no update there changes a key.
+ */
+export function mirroredWrite(text: string, a: Access, moves: ReadonlySet<string>): string[] {
+  if (a.kind === "query") return [];
+  if (a.kind === "write" && a.sets?.some((n) => moves.has(n.text))) {
+    const rate = a.rate ? ` ${rateText(a.rate.perSecond)}` : "";
+    return [`delete ${a.name.text}Out${rate}`, `insert ${a.name.text}In${rate}`];
+  }
+  if (a.kind === "write") return [text.slice(a.start, a.end)];
   const entities = a.entities && Number.isFinite(a.entities.value) ? a.entities.value : 1;
-  return `insert ${a.name.text}${a.rate ? ` ${rateText(a.rate.perSecond * entities)}` : ""}`;
+  return [`insert ${a.name.text}${a.rate ? ` ${rateText(a.rate.perSecond * entities)}` : ""}`];
 }
 
 /**
@@ -93,10 +102,16 @@ function rowKeyTail(
 /**
  * A second table keyed for `query` — its `=` properties in the partition
  * key, its range property then the first table's row key in the row key —
- * with `edits` (a key change of the first table) applied too. Undefined
- * when the query pins no property.
+ * with `edits` (a key change of the first table) applied too. Writes that
+ * set a property of `moves` are mirrored as a delete and an insert (the
+ * state's own table). Undefined when the query pins no property.
  */
-export function secondTable(ctx: TableContext, query: Query, base?: { edits: TextEdit[]; title: string }): Fix | undefined {
+export function secondTable(
+  ctx: TableContext,
+  query: Query,
+  base?: { edits: TextEdit[]; title: string },
+  moves: ReadonlySet<string> = new Set(),
+): Fix | undefined {
   const t: Table = ctx.table;
   const text = ctx.text;
   if (!query.where || !t.rowKey || t.close < 0) return undefined;
@@ -141,7 +156,7 @@ export function secondTable(ctx: TableContext, query: Query, base?: { edits: Tex
     "",
     ...[t.rows, t.entitySize, t.retention].filter((e) => !!e).map((e) => text.slice(e!.start, e!.end)),
     "",
-    ...t.accesses.map((a) => mirroredWrite(text, a)).filter((w): w is string => !!w),
+    ...t.accesses.flatMap((a) => mirroredWrite(text, a, moves)),
     text.slice(query.start, query.end),
   ];
   const table = `${eol}${eol}// Keyed for ${query.name.text}: written alongside ${t.name.text}, not in the same transaction.${eol}table ${name} {${eol}${members

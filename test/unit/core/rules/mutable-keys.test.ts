@@ -67,3 +67,63 @@ test("no offered fix puts what an update changes into a key: the second table fo
   assert.match(after, /table DevicesByDeviceId \{[\s\S]*partitionKey = DeviceId\n {2}rowKey {7}= DeviceId\n/);
   assert.equal(moving(after).length, moving(DEVICES).length);
 });
+
+/** A job scheduler keyed by its next run, as a newcomer writes a queue of due work. */
+const JOBS = `table Jobs {
+  JobId:     guid unique
+  Owner:     string(20) charset "a-z0-9" distinct 5K
+  NextRunAt: datetime
+  partitionKey = date(NextRunAt, "yyyyMMddHH")
+  rowKey       = JobId
+  rows 1M
+  entitySize 1KB
+  insert Schedule 20/s
+  update Reschedule 100/s sets NextRunAt
+  query Due 2/s where NextRunAt between ?
+  query One 50/s where JobId = ?
+}
+`;
+
+test("a schedule keyed by its next run gets the expert's fix: jobs keyed by their id, and a due table whose entries are deleted and inserted, never updated", () => {
+  const a = analyzeTdl(JOBS);
+  const [finding] = moving(JOBS);
+  const offered = vetFixes(a, finding).offered;
+  const state = offered.find((f) => /add table JobsByNextRunAt/.test(f.title));
+  assert.ok(state, offered.map((f) => f.title).join("\n"));
+  assert.match(
+    state.title,
+    /^Key the partitionKey by what does not change: JobId, and add table JobsByNextRunAt for 'Due', keyed as before/,
+  );
+  assert.match(state.title, /writes each entity twice/);
+  const after = applyFixEdits(JOBS, state.edits);
+  assert.match(after, /table Jobs \{[\s\S]*partitionKey = JobId\n[\s\S]*query One 50\/s where JobId = \?\n\}/);
+  assert.match(
+    after,
+    /table JobsByNextRunAt \{[\s\S]*partitionKey = date\(NextRunAt, "yyyyMMddHH"\)\n {2}rowKey {7}= JobId\n[\s\S]*delete RescheduleOut 100\/s\n {2}insert RescheduleIn 100\/s\n {2}query Due 2\/s where NextRunAt between \?\n\}/,
+  );
+  assert.deepEqual(moving(after), []);
+});
+
+test("a status board keyed by status is keyed by the entity instead, and the board by status is its own table", () => {
+  const text = DEVICES.replace('rowKey       = LastSeen + "_" + DeviceId', "rowKey       = DeviceId").replace(
+    "query ByDevice 5/s where DeviceId = ?",
+    "query ByDevice 5/s where DeviceId = ?\n  query Board 1/s where Status = ?",
+  );
+  const a = analyzeTdl(text);
+  const [finding] = moving(text);
+  const titles = vetFixes(a, finding).checked.map((v) => v.fix.title);
+  assert.ok(titles.includes("Key the partitionKey by what does not change: DeviceId"), titles.join("\n"));
+  assert.ok(
+    titles.some((t) => t.startsWith("Key the partitionKey by what does not change: DeviceId, and add table DevicesByStatus for 'Board'")),
+  );
+  for (const v of vetFixes(a, finding).checked) assert.deepEqual(moving(applyFixEdits(text, v.fix.edits)), [], v.fix.title);
+});
+
+test("a row key that renders what changes keeps its other parts", () => {
+  const text = DEVICES.replace("partitionKey = Status", "partitionKey = DeviceId");
+  const a = analyzeTdl(text);
+  const [finding] = moving(text);
+  const [fix] = vetFixes(a, finding).offered;
+  assert.equal(fix?.title.split(";")[0], "Key the rowKey by what does not change: DeviceId");
+  assert.deepEqual(moving(applyFixEdits(text, fix.edits)), []);
+});
