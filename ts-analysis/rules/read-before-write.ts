@@ -210,6 +210,10 @@ export const readBeforeWrite = defineTsRule({
           continue;
         }
         if (!decides) continue;
+        // The read only tells whether the entity exists, and that decides whether (or what) to write — written when
+        // absent, a 404 or 409 returned when present, a created-at stamp added —, while the write is not built from
+        // what was read: no value read is lost, and one upsert would not do the same.
+        if (!usesRead && existenceDecides(ctx, read, write, result, fn)) continue;
         const fix = helper || write.via ? undefined : usesRead ? etagFix(ctx, write, decl) : upsertFix(ctx, read, write, decl);
         const mode = write.mode ?? "Merge";
         if (helper)
@@ -294,6 +298,73 @@ function differsByCaller(ctx: TsRuleContext, w: EntityWrite): boolean {
     }
   }
   return false;
+}
+
+/**
+ * True when whether the read found the entity decides whether or what the write writes: the write sits in a
+ * branch of a test of the read's result (`if (found)`, `if (!found) return`), or the read sits in a `try` whose
+ * rest or `catch` ends the function or changes a value (a `createdAt` added on 404) before the write runs. False
+ * for an update-or-create (the other branch, or the `catch`, writes the same keys: one upsert does the same) and
+ * for a read whose outcome changes nothing (an empty `catch`): that read can go.
+ */
+function existenceDecides(
+  ctx: TsRuleContext,
+  keyed: KeyedCall,
+  write: EntityWrite,
+  result: ReadonlySet<ts.Symbol>,
+  fn: ts.Node | undefined,
+): boolean {
+  if (!fn) return false;
+  const sf = ctx.sf;
+  const read = keyed.call;
+  const inside = (outer: ts.Node | undefined, n: ts.Node) =>
+    !!outer && n.getStart(sf) >= outer.getStart(sf) && n.getEnd() <= outer.getEnd();
+  const writesSameKeys = (branch: ts.Node | undefined) =>
+    ctx.usage.writes.some((o) => o.call !== write.call && inside(branch, o.call) && sameKeys(ctx, keyed, o, result));
+  // Tested through its result: the first test after the read that decides the write says.
+  const tests: ts.IfStatement[] = [];
+  const visit = (n: ts.Node): void => {
+    if (
+      ts.isIfStatement(n) &&
+      n.getStart(sf) > read.getEnd() &&
+      n.getStart(sf) < write.call.getStart(sf) &&
+      mentions(ctx, n.expression, result)
+    )
+      tests.push(n);
+    if (!ts.isFunctionLike(n) || n === fn) ts.forEachChild(n, visit);
+  };
+  if (result.size) visit(fn);
+  for (const t of tests) {
+    const [branch, other] = inside(t.thenStatement, write.call)
+      ? [t.thenStatement, t.elseStatement]
+      : inside(t.elseStatement, write.call)
+        ? [t.elseStatement, t.thenStatement]
+        : [undefined, undefined];
+    if (branch) return !writesSameKeys(other);
+    if (exits(t.thenStatement) || (t.elseStatement && exits(t.elseStatement))) return true;
+  }
+  // Tested by whether it threw: the innermost `try` around the read, in this function.
+  let t: ts.Node = read;
+  while (t !== fn && !(ts.isTryStatement(t) && inside(t.tryBlock, read))) t = t.parent;
+  if (!ts.isTryStatement(t) || !t.catchClause) return false;
+  const handler = t.catchClause.block;
+  // Written only when the read found the entity: an update of what exists, unless the `catch` creates it (update-or-create).
+  if (inside(t.tryBlock, write.call)) return !writesSameKeys(handler);
+  if (write.call.getStart(sf) < t.getEnd()) return false;
+  const rest = t.tryBlock.statements.filter((s) => s.getStart(sf) > read.getEnd());
+  return exits(handler) || changesSomething(handler) || rest.some((s) => exits(s) || changesSomething(s));
+}
+
+/** True when a statement assigns something (`entity.createdAt = now`, `found = true`), outside nested functions. */
+function changesSomething(s: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || ts.isFunctionLike(n)) return;
+    if (changes(n)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(s);
+  return found;
 }
 
 /**

@@ -332,3 +332,77 @@ export async function claimFor(o: Order) {
   );
   expectSaid(found[0], "createIfAbsent", {});
 });
+
+test("ts/read-before-write: a read that only says whether the entity exists, and decides whether or what to write, loses nothing", () => {
+  fx.expect(
+    "exists-only.ts",
+    `${HEAD}
+interface Reply { status: number; body?: string }
+export async function register(o: Order, by: string) {
+  const row: Record<string, unknown> = { partitionKey: o.customer, rowKey: o.id, total: o.total, editedBy: by };
+  try {
+    await client.getEntity(o.customer, o.id);
+  } catch (e) {
+    if ((e as { statusCode?: number }).statusCode === 404) row.openedBy = by;
+  }
+  await client.upsertEntity(row, "Merge");
+}
+export async function confirm(o: Order): Promise<Reply> {
+  let done: unknown = null;
+  try {
+    done = await client.getEntity("done", o.id);
+  } catch {
+    // not confirmed yet
+  }
+  if (done) return { status: 200, body: "already confirmed" };
+  await client.upsertEntity({ partitionKey: "done", rowKey: o.id, at: new Date().toISOString() }, "Replace");
+  return { status: 201 };
+}
+export async function rename(o: Order): Promise<Reply> {
+  try {
+    await client.getEntity(o.customer, o.id);
+  } catch {
+    return { status: 404 };
+  }
+  await client.updateEntity({ partitionKey: o.customer, rowKey: o.id, status: o.status }, "Merge");
+  return { status: 204 };
+}
+export async function stamp(o: Order) {
+  let seen: unknown = null;
+  try {
+    seen = await client.getEntity("seen", o.id);
+  } catch {
+    // first visit
+  }
+  if (!seen) {
+    await client.upsertEntity({ partitionKey: "seen", rowKey: o.id, first: Date.now() }, "Replace");
+  }
+}
+`,
+    "ts/read-before-write",
+  );
+});
+
+test("ts/read-before-write: an update-or-create decided by the read, and a read whose outcome changes nothing, are still said", () => {
+  const found = fx.expect(
+    "still-said.ts",
+    `${HEAD}
+export async function store(o: Order) {
+  const entity = { partitionKey: o.customer, rowKey: o.id, total: o.total };
+  const there = await «client.getEntity(o.customer, o.id)».catch(() => null);
+  if (there) await client.updateEntity(entity, "Replace");
+  else await client.createEntity(entity);
+}
+export async function overwrite(o: Order) {
+  try {
+    await «client.getEntity(o.customer, o.id)»;
+  } catch {
+    // whatever it was
+  }
+  await client.upsertEntity({ partitionKey: o.customer, rowKey: o.id, total: o.total }, "Replace");
+}
+`,
+    "ts/read-before-write",
+  );
+  for (const f of found) expectSaid(f, "readThenWrite", { usesRead: false });
+});
