@@ -81,12 +81,38 @@ export class UntypedClients {
     return sym && decl && isSdkFile(decl.getSourceFile()) ? classKind(sym.getName()) : undefined;
   }
 
-  /** True when every value of the receiver is made as something else (`new MockTableClient(…)`): not the SDK's, nothing to say. */
-  madeElse(receiver: ts.Expression): boolean {
+  /**
+   * True when every value of the receiver is made as something else (`new MockTableClient(…)`): not the SDK's, nothing
+   * to say. A parameter of a function of this file (`readAll(client: MockTableClient)` in a test) is what every call of
+   * it passes, three functions up; an exported function may be called with anything, so it is not judged.
+   */
+  madeElse(receiver: ts.Expression, depth = 0): boolean {
     const vals = this.values.values(receiver);
     return (
-      vals.length > 0 && vals.every((v) => v.kind === "expr" && ts.isNewExpression(skipValue(v.expr)) && !this.madeAs(skipValue(v.expr)))
+      vals.length > 0 &&
+      vals.every((v) => {
+        if (v.kind !== "expr") return false;
+        const x = skipValue(v.expr);
+        if (ts.isNewExpression(x)) return !this.madeAs(x);
+        const args = depth < 3 ? this.passedFor(x) : undefined;
+        return !!args?.length && args.every((a) => this.madeElse(a, depth + 1));
+      })
     );
+  }
+
+  /** What each call in the file passes for a parameter of a function it declares; undefined when not known (unnamed, or its name escapes the file's calls). */
+  private passedFor(x: ts.Expression): ts.Expression[] | undefined {
+    const p = ts.isIdentifier(x) ? this.checker.getSymbolAtLocation(x)?.valueDeclaration : undefined;
+    if (!p || !ts.isParameter(p) || p.dotDotDotToken) return undefined;
+    const fn = p.parent;
+    const holder = ts.isArrowFunction(fn) || ts.isFunctionExpression(fn) ? fn.parent : fn;
+    const id = (ts.isFunctionDeclaration(holder) || ts.isVariableDeclaration(holder)) && holder.name;
+    if (!id || !ts.isIdentifier(id) || escapes(id, this.checker)) return undefined;
+    const name = id.text;
+    const index = fn.parameters.indexOf(p);
+    const calls = (callsByName(fn.getSourceFile()).get(name) ?? []).filter((c) => this.checker.getResolvedSignature(c)?.declaration === fn);
+    const args = calls.map((c) => c.arguments[index]);
+    return args.every((a): a is ts.Expression => !!a) ? args : undefined;
   }
 
   /** The expressions that make the receiver's client, with the bindings they are made in (for its table name). */
@@ -154,6 +180,31 @@ function callsByName(sf: ts.SourceFile): Map<string, ts.CallExpression[]> {
     index.set(name, list);
   }
   return index;
+}
+
+/**
+ * True when a function's name is used other than to call it (exported, `module.exports = { f }`, passed on):
+ * it may then be called with anything.
+ */
+function escapes(name: ts.Identifier, checker: ts.TypeChecker): boolean {
+  const sf = name.getSourceFile();
+  const sym = checker.getSymbolAtLocation(name);
+  const holder = name.parent;
+  const statement = ts.isVariableDeclaration(holder) ? holder.parent.parent : holder;
+  if (ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return true;
+  let out = false;
+  const stack: ts.Node[] = [sf];
+  while (stack.length && !out) {
+    const n = stack.pop()!;
+    ts.forEachChild(n, (c) => void stack.push(c));
+    if (!ts.isIdentifier(n) || n === name || n.text !== name.text) continue;
+    const called = ts.isCallExpression(n.parent) && n.parent.expression === n;
+    const s = ts.isShorthandPropertyAssignment(n.parent)
+      ? checker.getShorthandAssignmentValueSymbol(n.parent)
+      : checker.getSymbolAtLocation(n);
+    if (s === sym && !called) out = true;
+  }
+  return out;
 }
 
 function lastName(e: ts.Expression): string | undefined {

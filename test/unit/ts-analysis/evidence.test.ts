@@ -98,3 +98,57 @@ module.exports = { push };
     "the project is told once",
   );
 });
+
+test("a hand-written fake client, handed to a helper of its file through a parameter, is not taken for the SDK", () => {
+  fx.file("sdk-user3.js", `const { TableClient } = require("@azure/data-tables");\nmodule.exports = { TableClient };\n`);
+  const fake = `class FakeTables {
+  constructor() { this.rows = []; }
+  async createEntity(e) { this.rows.push(e); }
+  async *listEntities() { yield* this.rows; }
+}
+`;
+  // Straight in: the parameter is what the one call passes.
+  const direct = fx.file(
+    "direct.test.js",
+    `${fake}async function drain(tables) {
+  const out = [];
+  for await (const e of tables.listEntities()) out.push(e);
+  return out;
+}
+async function run() {
+  const tables = new FakeTables();
+  await tables.createEntity({ partitionKey: "p", rowKey: "1" });
+  return drain(tables);
+}
+run();
+`,
+  );
+  assert.deepEqual(codes(direct), []);
+  // Two helpers deep, from a maker function, with an arrow in a variable.
+  const deep = fx.file(
+    "deep.test.js",
+    `${fake}const make = () => new FakeTables();
+const count = async (store) => (await collect(store)).length;
+async function collect(store) {
+  const out = [];
+  for await (const e of store.listEntities()) out.push(e);
+  return out;
+}
+count(make()).then(console.log);
+`,
+  );
+  assert.deepEqual(codes(deep), []);
+  // A helper that leaves its file (exported) may be handed a real client elsewhere: still read by its call shape.
+  const shared = fx.file(
+    "shared-drain.js",
+    `${fake}async function drainAll(tables) {
+  const out = [];
+  for await (const e of tables.listEntities()) out.push(e);
+  return out;
+}
+drainAll(new FakeTables());
+module.exports = { drainAll };
+`,
+  );
+  assert.ok(codes(shared).includes("ts/untyped-client"), codes(shared).join());
+});
