@@ -37,6 +37,23 @@ export interface TableSite {
   oneRow?: boolean;
   /** That constant row key (rows of one partition with several constant row keys are several rows, not one). */
   rowKey?: string;
+  /** A constant partition key with a row key its declared type closes to a few literals (`name: "student" | "lead"`). */
+  fixedRows?: boolean;
+  /** Those literals: the rows the site can write. */
+  rowKeys?: string[];
+}
+
+/**
+ * The row keys a write can write when the row key is not one constant but its declared type closes it to
+ * literals (`rowKey: name` with `name: "student" | "lead"`): a fixed set of named rows (counters, settings),
+ * not data that grows in the partition. Undefined when the type admits any string.
+ */
+export function closedRowKeys(w: EntityWrite, decomposer: KeyDecomposer): string[] | undefined {
+  if (!w.rowKey || constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) !== undefined) return undefined;
+  const t = decomposer.checker.getTypeAtLocation(w.rowKey);
+  const members = t.isUnion() ? t.types : [t];
+  if (!members.every((m) => m.isStringLiteral())) return undefined;
+  return members.map((m) => (m as ts.StringLiteralType).value);
 }
 
 export interface TableSites {
@@ -137,6 +154,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
     const w = key.write!;
     const rowKey = constant !== undefined && w.rowKey ? constantText(decomposer.parts(w.rowKey, 0, w.rowKeyEnv)) : undefined;
     const oneRow = rowKey !== undefined;
+    const rowKeys = constant !== undefined && !oneRow ? closedRowKeys(w, decomposer) : undefined;
     const unknown = constant === undefined && copiesStoredKey(key.expr);
     const at = locationOf(key.at);
     out.push({
@@ -150,6 +168,7 @@ function sitesOf(sf: ts.SourceFile, usage: FileUsage, decomposer: KeyDecomposer)
         ...(key.at === key.expr ? { atKey: true } : {}),
         ...(side ? { side } : {}),
         ...(oneRow ? { oneRow, rowKey } : {}),
+        ...(rowKeys ? { fixedRows: true, rowKeys } : {}),
       },
     });
   }

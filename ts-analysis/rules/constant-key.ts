@@ -10,7 +10,7 @@ import * as path from "node:path";
 import ts from "typescript";
 import { Fix, formatCount, plural, separatorBelow } from "@core";
 import { constantText } from "../key-parts";
-import { sameClientVaries, TableSite, tableKeyOf } from "../tables";
+import { closedRowKeys, sameClientVaries, TableSite, tableKeyOf } from "../tables";
 import { Key, keyIdentity, locationOf } from "../written-keys";
 import { keyMaterial } from "../key-material";
 import { defineTsRule, RelatedLocation, span, text, TsRuleContext } from "./rule";
@@ -101,6 +101,10 @@ export const constantPartitionKey = defineTsRule({
       const rowKey = key.write.rowKey && constantText(ctx.decomposer.parts(key.write.rowKey, 0, key.write.rowKeyEnv));
       const oneRow = oneRowOf(all?.sites ?? []);
       if (rowKey !== undefined && rowKeysOf(all?.sites ?? [], value).size <= 1) continue;
+      // A row key its declared type closes to a few literals (a counter per kind): a fixed set of rows, when every
+      // write under this partition key writes one of them.
+      const closed = rowKey === undefined ? closedRowKeys(key.write, ctx.decomposer) : undefined;
+      if ((closed || rowKey !== undefined) && fixedRowsOnly(all?.sites ?? [], value, closed)) continue;
       // A constant beside keys that vary through the same client is a side partition of that table (index or meta rows):
       // the table is not one partition, whatever its name.
       if (sameClientVaries(ctx.keys, key, ctx.checker)) continue;
@@ -178,9 +182,22 @@ function rowKeysOf(sites: readonly TableSite[], value: string): Set<string> {
   return new Set(sites.filter((s) => s.constant === value && s.rowKey !== undefined).map((s) => s.rowKey!));
 }
 
-/** A site that writes one row of its own: constant keys, and no other constant row key under its partition key. */
+/** A site that writes one row of its own (constant keys, no other constant row key under its partition key), or one of a fixed set. */
 function oneRowOf(sites: readonly TableSite[]): (s: TableSite) => boolean {
-  return (s) => !!s.oneRow && rowKeysOf(sites, s.constant!).size <= 1;
+  return (s) =>
+    (!!s.oneRow && rowKeysOf(sites, s.constant!).size <= 1) || ((!!s.oneRow || !!s.fixedRows) && fixedRowsOnly(sites, s.constant!));
+}
+
+/**
+ * True when the partition `value` holds a fixed set of rows: a declared type closes some of its row keys to literals
+ * (`closed`, or a site's), and every write under it writes one of those literals.
+ */
+function fixedRowsOnly(sites: readonly TableSite[], value: string, closed?: readonly string[]): boolean {
+  const under = sites.filter((s) => s.constant === value);
+  const allowed = new Set([...(closed ?? []), ...under.flatMap((s) => s.rowKeys ?? [])]);
+  return (
+    allowed.size > 0 && under.every((s) => (s.fixedRows && s.rowKeys) || (s.oneRow && s.rowKey !== undefined && allowed.has(s.rowKey)))
+  );
 }
 
 /** Of the sites of one key, the one that reports it: the key's own expression, else the first call (path, then line). */

@@ -211,3 +211,74 @@ export async function dropSystem(topic: string) {
   );
   assert.deepEqual(found(f), []);
 });
+
+test("a constant partition key with a row key its type closes to a few literals is a fixed set of rows (counters): no finding", () => {
+  // A sequence per kind, through a parameter typed with the kinds, in two files.
+  fx.file(
+    "sequences.ts",
+    `import { TableClient } from "@azure/data-tables";
+export type Sequence = "invoice" | "ticket" | "order";
+const seqs = TableClient.fromConnectionString(process.env.CONN ?? "", "Sequences");
+export async function next(kind: Sequence, etag: string, value: number) {
+  await seqs.updateEntity({ partitionKey: "seq", rowKey: kind, value }, "Replace", { etag });
+}
+export async function start(kind: Sequence) {
+  await seqs.createEntity({ partitionKey: "seq", rowKey: kind, value: 1 });
+}
+`,
+  );
+  const reset = fx.file(
+    "reset-sequences.ts",
+    `import { TableClient } from "@azure/data-tables";
+const seqs = TableClient.fromConnectionString(process.env.CONN ?? "", "Sequences");
+enum Kind { Invoice = "invoice", Ticket = "ticket" }
+export async function reset(kind: Kind) {
+  await seqs.upsertEntity({ partitionKey: "seq", rowKey: kind, value: 0 }, "Replace");
+}
+export async function resetOrders() {
+  await seqs.upsertEntity({ partitionKey: "seq", rowKey: "order", value: 0 }, "Replace");
+}
+`,
+  );
+  assert.deepEqual(found(reset), []);
+  assert.deepEqual(found(path.join(path.dirname(reset), "sequences.ts")), []);
+});
+
+test("a row key of any string, or a literal outside the closed set, under the constant: still one partition of data", () => {
+  const f = fx.file(
+    "labels.ts",
+    `import { TableClient } from "@azure/data-tables";
+type Shade = "light" | "dark";
+const labels = TableClient.fromConnectionString(process.env.CONN ?? "", "Labels");
+export async function paint(shade: Shade) {
+  await labels.upsertEntity({ partitionKey: "label", rowKey: shade }, "Replace");
+}
+export async function name(text: string) {
+  await labels.createEntity({ partitionKey: "label", rowKey: text });
+}
+`,
+  );
+  assert.deepEqual(
+    found(f)
+      .map((x) => x.messageId)
+      .sort(),
+    ["reportedAt", "wholeTable"],
+  );
+  const g = fx.file(
+    "tones.ts",
+    `import { TableClient } from "@azure/data-tables";
+const tones = TableClient.fromConnectionString(process.env.CONN ?? "", "Tones");
+export async function tone(shade: "light" | "dark") {
+  await tones.upsertEntity({ partitionKey: "tone", rowKey: shade }, "Replace");
+}
+export async function neon() {
+  await tones.upsertEntity({ partitionKey: "tone", rowKey: "neon" }, "Replace");
+}
+`,
+  );
+  // The literal outside the type opens the set: the write of the typed key is reported.
+  assert.deepEqual(
+    found(g).map((x) => [x.messageId, x.at]),
+    [["wholeTable", '"tone"']],
+  );
+});
