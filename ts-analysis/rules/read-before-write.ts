@@ -348,8 +348,10 @@ function existenceDecides(
   while (t !== fn && !(ts.isTryStatement(t) && inside(t.tryBlock, read))) t = t.parent;
   if (!ts.isTryStatement(t) || !t.catchClause) return false;
   const handler = t.catchClause.block;
-  // Written only when the read found the entity: an update of what exists, unless the `catch` creates it (update-or-create).
-  if (inside(t.tryBlock, write.call)) return !writesSameKeys(handler);
+  // A bare probe (`await get(…)`, its result not kept) and the write after it in the `try`: written only when the read
+  // found the entity, an update of what exists, unless the `catch` creates it (update-or-create). A kept result is
+  // judged by its tests above: a `try` around both may be any error's handler.
+  if (inside(t.tryBlock, write.call)) return !result.size && !writesSameKeys(handler);
   if (write.call.getStart(sf) < t.getEnd()) return false;
   const rest = t.tryBlock.statements.filter((s) => s.getStart(sf) > read.getEnd());
   return exits(handler) || changesSomething(handler) || rest.some((s) => exits(s) || changesSomething(s));
