@@ -26,6 +26,11 @@ export interface KeyMapping {
    * fan-out) — when that lets a condition narrow the key further. 1 otherwise.
    */
   fanOut: number;
+  /**
+   * Requests of the fan-out that can find rows: the values its buckets
+   * hold (a `bucket(Flag, 16)` of a bool fills 2 of its 16), at most `fanOut`.
+   */
+  reach?: number;
 }
 
 export interface WhereClassification extends Classification {
@@ -73,6 +78,7 @@ function matching(q: Query, est: TableEstimates, props: ReadonlyMap<string, Prop
 }
 
 function classOf(pk: KeyMapping, rk: KeyMapping, via: string, fanOut: number): { cls: QueryClass; reason?: string } {
+  const family = via === "rowKey" ? "RowKey" : `'${via}' index RowKey`;
   const each = fanOut > 1 ? ` (in each of ${fanOut} requests, one per bucket)` : "";
   if (pk.kind === "exact") {
     if (rk.kind === "exact")
@@ -89,9 +95,11 @@ function classOf(pk: KeyMapping, rk: KeyMapping, via: string, fanOut: number): {
   return {
     cls: "partition-range",
     reason:
-      fanOut > 1
-        ? `the PartitionKey starts with a bucket no condition pins: the query is issued once per bucket (${fanOut} requests), each reading a range of partitions`
-        : "the conditions pin only the start of the PartitionKey: several partitions are read",
+      fanOut <= 1
+        ? "the conditions pin only the start of the PartitionKey: several partitions are read"
+        : pk.fanOut > 1
+          ? `the PartitionKey starts with a bucket no condition pins: the query is issued once per bucket (${fanOut} requests), each reading a range of partitions`
+          : `the conditions pin only the start of the PartitionKey, and the ${family} has a bucket no condition pins: the query is issued once per bucket (${fanOut} requests), each reading one bucket of the same partitions`,
   };
 }
 
@@ -105,6 +113,9 @@ export function estimate(
 ): WhereClassification {
   const scan = pk.kind === "none";
   const fanOut = scan ? 1 : pk.fanOut * rk.fanOut;
+  // Requests whose bucket holds rows: those of a bucket wider than its property's values find nothing.
+  const pkReach = pk.reach ?? pk.fanOut;
+  const rkReach = rk.reach ?? rk.fanOut;
   const { cls, reason } = classOf(pk, rk, via, fanOut);
   const reasons = reason ? [reason] : [];
   const returns = q.returns && Number.isFinite(q.returns.value) ? q.returns.value : undefined;
@@ -127,28 +138,45 @@ export function estimate(
         : rk.kind === "none"
           ? entitiesPerPartition * est.rowsPerEntity
           : Math.max(1, entitiesPerPartition / rk.pinnedDistinct);
+  // Rows of one partition that all the requests of a row-key fan-out read together: each request reads one
+  // bucket's slice, so together they read at most what the partition holds of the row family (all of it when
+  // nothing pins the RowKey) — the fan-out splits the partition's range, it does not multiply its entities.
+  const holds =
+    entitiesPerPartition === undefined ? undefined : rk.kind === "none" ? entitiesPerPartition * est.rowsPerEntity : entitiesPerPartition;
+  const perPartition =
+    inPartition === undefined || holds === undefined ? undefined : Math.min(inPartition * rkReach, Math.max(inPartition, holds));
+  // A PartitionKey fan-out whose buckets outnumber the values they hold issues requests that find no partition.
+  const touched = (n: number) => (est.partitions !== undefined ? Math.min(n, est.partitions) : n);
   let partitions: number | null;
   let scanned: number | null;
   if (cls === "point") {
-    partitions = pk.fanOut;
+    partitions = touched(pkReach);
     scanned = 1;
   } else if (cls === "row-range") {
-    partitions = pk.fanOut;
-    scanned = inPartition !== undefined ? narrow(inPartition * fanOut) : null;
+    partitions = touched(pkReach);
+    scanned = perPartition !== undefined ? narrow(partitions * perPartition) : null;
   } else if (cls === "partition-range") {
     // Partitions under one request's prefix; the fan-out's requests read as many each.
     const enclosing = est.partitions !== undefined ? Math.max(1, est.partitions / pk.pinnedDistinct) : null;
-    scanned = enclosing !== null && inPartition !== undefined ? narrow(enclosing * inPartition * fanOut) : null;
+    const spanned = enclosing !== null ? touched(enclosing * pkReach) : null;
+    scanned = spanned !== null && perPartition !== undefined ? narrow(spanned * perPartition) : null;
     // A range over the PartitionKey reads the partitions its scan spans, not all those of the enclosing prefix.
-    const perRequest =
-      enclosing !== null && pk.kind === "range"
-        ? Math.max(1, scanned !== null && inPartition ? Math.ceil(scanned / pk.fanOut / (inPartition * rk.fanOut) - 1e-9) : enclosing * 0.1)
-        : enclosing;
-    partitions = perRequest !== null ? perRequest * pk.fanOut : null;
+    partitions =
+      spanned !== null && pk.kind === "range"
+        ? touched(
+            pkReach *
+              Math.max(
+                1,
+                scanned !== null && perPartition ? Math.ceil(scanned / pkReach / perPartition - 1e-9) : (spanned / pkReach) * 0.1,
+              ),
+          )
+        : spanned;
   } else {
     partitions = est.partitions ?? null;
     scanned = est.rows !== undefined ? est.rows * est.rowsPerEntity : null;
   }
+  // Whatever a query reads, the table holds: no more than its rows (main and index rows).
+  if (scanned !== null && est.rows !== undefined) scanned = Math.min(scanned, Math.max(1, est.rows * est.rowsPerEntity));
   let returned: number | null = returns ?? null;
   if (returned === null) {
     if (cls === "point") returned = 1;
@@ -158,6 +186,8 @@ export function estimate(
   }
   // A query scans at least what it returns: a declared `returns` larger than the estimate corrects the estimate.
   if (scanned !== null && returned !== null && returned > scanned) scanned = returned;
-  const spread = fanOut > 1 ? { fanOut, requests: fanOut } : {};
+  // Each request of a RowKey fan-out reads the same partitions; those of a PartitionKey fan-out split them.
+  const perRequest = cls === "partition-range" && partitions !== null ? { partitionsPerRequest: Math.max(1, partitions / pkReach) } : {};
+  const spread = fanOut > 1 ? { fanOut, requests: fanOut, ...perRequest } : {};
   return { ...withSelectivity({ class: cls, partitions, scanned, returned, reasons, via, ...spread }), pk, rk };
 }

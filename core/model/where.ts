@@ -58,6 +58,7 @@ function mapParts(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPrefixN
   let pinnedProps = 0;
   let pinnedLiteral = false;
   let fanOut = 1;
+  let reach = 1;
   const used: string[] = [];
   for (let i = 0; i < key.parts.length; i++) {
     const part = key.parts[i];
@@ -75,6 +76,7 @@ function mapParts(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPrefixN
     if (values !== undefined) {
       // One request per bucket: each pins this part, so the next parts map as if it were pinned.
       fanOut *= values;
+      reach *= Math.min(part.distinct ?? values, values);
       pinnedDistinct *= Math.min(part.distinct ?? values, values);
       pinnedProps++;
       continue;
@@ -83,7 +85,7 @@ function mapParts(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPrefixN
     const narrowed = pinnedProps || (pinnedLiteral && literalPrefixNarrows) ? "prefix" : "none";
     if (rangeCond && RANGE_OPS.has(rangeCond.op)) {
       const broken = separatorBreaksOrder(key.parts, i);
-      if (part.order !== "none" && !broken) return { kind: "range", pinnedDistinct, used: [...used, part.props[0]], fanOut };
+      if (part.order !== "none" && !broken) return { kind: "range", pinnedDistinct, used: [...used, part.props[0]], fanOut, reach };
       const reason = broken
         ? `the separator "${key.parts[i + 1].literal}" after it sorts above its characters`
         : (part.orderReason ?? "it does not keep order");
@@ -93,11 +95,12 @@ function mapParts(key: KeyInfo, conds: ReadonlyMap<string, Cond>, literalPrefixN
         used: narrowed === "prefix" ? used : [],
         unordered: { cond: rangeCond, part, reason },
         fanOut,
+        reach,
       };
     }
-    return { kind: narrowed, pinnedDistinct, used: narrowed === "prefix" ? used : [], fanOut };
+    return { kind: narrowed, pinnedDistinct, used: narrowed === "prefix" ? used : [], fanOut, reach };
   }
-  return { kind: "exact", pinnedDistinct, used, fanOut };
+  return { kind: "exact", pinnedDistinct, used, fanOut, reach };
 }
 
 const RANK: Record<QueryClass, number> = { point: 0, "row-range": 1, "partition-range": 2, "table-scan": 3 };

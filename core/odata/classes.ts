@@ -29,6 +29,13 @@ export interface Classification {
    * counts them all. Absent for one request.
    */
   fanOut?: number;
+  /**
+   * Partitions each request of a fan-out reads: `partitions / fanOut` when
+   * the buckets lead the PartitionKey, all of `partitions` when they are in
+   * the RowKey (every request reads the same partitions, one bucket of each).
+   * Absent: `partitions / fanOut`.
+   */
+  partitionsPerRequest?: number;
   /** Requests one call issues (continuation pages aside): the fan-out, 1 when absent. */
   requests?: number;
 }
@@ -59,7 +66,7 @@ export function badge(c: Classification): string {
       return `row-range · ${fan}1 partition`;
     case "partition-range":
       return c.partitions !== null
-        ? `partition-range · ${fan}≈ ${plural(Math.max(1, c.partitions / (c.fanOut ?? 1)), "partition")}`
+        ? `partition-range · ${fan}≈ ${plural(Math.max(1, c.partitionsPerRequest ?? c.partitions / (c.fanOut ?? 1)), "partition")}`
         : "partition-range · several partitions";
     case "table-scan":
       return "table-scan · every partition";

@@ -160,6 +160,8 @@ function absorbLines(lines: Line[], metrics: Metrics, t0: number): void {
       });
     } else if (typeof l.src === "string") {
       metrics.calledTimes(l.src, num(l.calls), num(l.failed));
+      // Records of older runs have no `th`: their per-pattern throttling stays unknown ("–"), not 0.
+      if (typeof l.th === "number") metrics.throttledCalls(l.src, l.th);
     } else if (l.throttled && typeof l.throttled === "object") {
       const th = l.throttled as Line;
       metrics.throttled.partition += num(th.partition);

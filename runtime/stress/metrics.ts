@@ -165,9 +165,13 @@ export class Metrics {
 
   /** A 503 Server Busy answer to a call of a design's access pattern (retried or final). */
   throttledCall(source: string | undefined): void {
-    if (source === undefined) return;
+    if (source !== undefined) this.throttledCalls(source, 1);
+  }
+
+  /** `n` 503 Server Busy answers to calls of one access pattern (as an engine's records count them). */
+  throttledCalls(source: string, n: number): void {
     const c = this.source(source);
-    c.throttled = (c.throttled ?? 0) + 1;
+    c.throttled = (c.throttled ?? 0) + n;
   }
 
   retry(op: OpType): void {

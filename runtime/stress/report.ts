@@ -150,7 +150,8 @@ export function buildReport(args: {
  * Each pattern's rates in the report's vocabulary (core/text/figures.ts):
  * planned (the design's), offered (paced: × the scales), sent, served and
  * throttled (per second of the run). `perPattern503s` is false when another
- * engine measured the run without counting 503s per pattern.
+ * engine measured the run: its records say per pattern whether they count
+ * 503s (Locust's do since they carry `th`), else throttled is unknown.
  */
 function patternsOf(work: Work[], metrics: Metrics, o: { scale: number; seconds: number; perPattern503s: boolean }): PatternReport[] {
   return work

@@ -82,7 +82,7 @@ class Engine:
                 break
             except Failed as e:
                 now = time.time()
-                self.count_throttle(now, call, e)
+                self.count_throttle(now, call, e, source)
                 decision = retry_decision(e)
                 if decision == "immediately" and not connection_retried:
                     connection_retried = True
@@ -125,16 +125,19 @@ class Engine:
     def count_source(self, now, source, ok):
         if source is None:
             return
-        c = self.recorder.second(now)["src"].setdefault(source, [0, 0])
+        c = self.recorder.second(now)["src"].setdefault(source, [0, 0, 0])
         c[0] += 1
         if not ok:
             c[1] += 1
 
-    def count_throttle(self, now, call, e):
+    def count_throttle(self, now, call, e, source):
         scope = throttle_scope(e)
         if scope is None:
             return
         s = self.recorder.second(now)
+        if source is not None:
+            # A 503 answer to a call of this access pattern, retried or final (the built-in engine's throttledCall).
+            s["src"].setdefault(source, [0, 0, 0])[2] += 1
         s["thr"][0 if scope == "partition" else 1] += 1
         if scope == "partition" and call.pk is not None:
             self.recorder.part(now, call.pk)["th"] += call.entities or 1

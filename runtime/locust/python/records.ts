@@ -75,7 +75,7 @@ class Recorder:
                 for op, o in s["ops"].items():
                     self.record(dict(o, t=t, w=w, op=op))
                 for name, c in s["src"].items():
-                    self.record({"t": t, "w": w, "src": name, "calls": c[0], "failed": c[1]})
+                    self.record({"t": t, "w": w, "src": name, "calls": c[0], "failed": c[1], "th": c[2]})
                 if s["thr"] != [0, 0]:
                     self.record({"t": t, "w": w, "throttled": {"partition": s["thr"][0], "account": s["thr"][1]}})
             if self.file:
