@@ -40,7 +40,23 @@ test("every rule of a declaration names options it declares, and every option is
   }
   assert.deepEqual(
     COMMANDS.map((c) => c.name),
-    ["check", "classify", "fix", "stress", "emulator", "infer", "codegen", "cost", "heatmap", "export", "import", "copy", "delete", "migrate", "mcp"],
+    [
+      "check",
+      "classify",
+      "fix",
+      "stress",
+      "emulator",
+      "infer",
+      "codegen",
+      "cost",
+      "heatmap",
+      "export",
+      "import",
+      "copy",
+      "delete",
+      "migrate",
+      "mcp",
+    ],
   );
 });
 
