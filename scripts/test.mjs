@@ -5,10 +5,10 @@
 //
 //   npm test                                   every tier
 //   TEST_TIERS=unit,lsp npm test               some tiers
-//   npm test -- test/unit/core/rules/keys.test.ts   one file (or several); other arguments go to node --test
+//   npm test -- test/unit/core/rules/keys.test.ts   one file (or several, or a folder's); other arguments go to node --test
 //   TEST_SKIP_CHECKS=1 npm test -- FILE        skip type-check, lint and format (quick reruns)
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,8 +40,10 @@ function testFiles(dir) {
 }
 
 const args = process.argv.slice(2);
-const chosen = args.filter((a) => a.endsWith(".test.ts"));
-const extra = args.filter((a) => !a.endsWith(".test.ts"));
+/** A folder argument stands for the test files below it (`npm test -- test/unit/core`), not for every tier. */
+const isFolder = (a) => !a.startsWith("-") && existsSync(a) && statSync(a).isDirectory();
+const chosen = args.flatMap((a) => (a.endsWith(".test.ts") ? [a] : isFolder(a) ? testFiles(a) : []));
+const extra = args.filter((a) => !a.endsWith(".test.ts") && !isFolder(a));
 const tiers = (process.env.TEST_TIERS ?? "unit,lsp,cli,integration,browser,e2e").split(",");
 /**
  * Tiers whose tests are pure computation run two files at a time (one per
