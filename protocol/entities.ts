@@ -4,7 +4,22 @@
  * protocol, so nothing here holds a credential.
  */
 
+import type { TypeName } from "@core/tdl/ast";
+
 export type EdmType = "String" | "Int32" | "Int64" | "Double" | "Boolean" | "DateTime" | "Guid" | "Binary";
+
+/** How each type a design declares is stored (an enum is its member's name): the filter editor's and the design's completions type literals by it. */
+export const EDM_OF_TYPE: Record<TypeName, EdmType> = {
+  string: "String",
+  enum: "String",
+  int: "Int32",
+  int64: "Int64",
+  double: "Double",
+  bool: "Boolean",
+  datetime: "DateTime",
+  guid: "Guid",
+  binary: "Binary",
+};
 
 /** A property value with its Edm type, as text (Int64 and Binary do not fit JSON numbers). */
 export interface TypedValue {

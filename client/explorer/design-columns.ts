@@ -8,22 +8,8 @@
  * open designs hold one table, that one.
  */
 import { analyzeTdl, type TableModel } from "@core";
-import type { TypeName } from "@core/tdl/ast";
-import type { EdmType } from "@protocol/entities";
+import { EDM_OF_TYPE } from "@protocol/entities";
 import type { FilterProperty } from "@protocol/filter-words";
-
-/** How each declared type is stored (an enum is its member's name). */
-const EDM_OF: Record<TypeName, EdmType> = {
-  string: "String",
-  enum: "String",
-  int: "Int32",
-  int64: "Int64",
-  double: "Double",
-  bool: "Boolean",
-  datetime: "DateTime",
-  guid: "Guid",
-  binary: "Binary",
-};
 
 /** The properties `table` has in the designs `texts` (open design documents), sorted by name; none when no table fits. */
 export function designColumns(texts: readonly string[], table: string): FilterProperty[] {
@@ -32,6 +18,6 @@ export function designColumns(texts: readonly string[], table: string): FilterPr
     tables.find((t) => t.table.name.text.toLowerCase() === table.toLowerCase()) ?? (tables.length === 1 ? tables[0] : undefined);
   if (!chosen) return [];
   return [...chosen.props.values()]
-    .map((p) => ({ name: p.name, type: EDM_OF[p.type] }))
+    .map((p) => ({ name: p.name, type: EDM_OF_TYPE[p.type] }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

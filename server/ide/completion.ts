@@ -17,7 +17,7 @@ import {
   type PropertyInfo,
 } from "@core";
 import { formatCount } from "@core/text/words";
-import type { EdmType } from "@protocol/entities";
+import { EDM_OF_TYPE } from "@protocol/entities";
 import { filterSuggestions } from "@protocol/filter-words";
 import {
   COMPARISON_DOCS,
@@ -213,19 +213,6 @@ function queryCompletions(member: Token[], prev: Token, propertyItems: () => Com
   return [];
 }
 
-/** A design's types as the Edm types a filter's literals are written in. */
-const EDM_OF: Record<PropertyInfo["type"], EdmType> = {
-  string: "String",
-  enum: "String",
-  int: "Int32",
-  int64: "Int64",
-  double: "Double",
-  bool: "Boolean",
-  datetime: "DateTime",
-  guid: "Guid",
-  binary: "Binary",
-};
-
 /**
  * Inside a `filter "…"` string: what fits next after the filter's text up
  * to the caret (protocol/filter-words.ts, as in the explorer's filter
@@ -239,7 +226,7 @@ function filterCompletions(analysis: TdlAnalysis, offset: number): Completion[] 
   const filter = tm.table.accesses.find((a) => a.kind === "query" && a.filter && rel > a.filter.start && rel <= a.filter.end);
   if (!filter || filter.kind !== "query" || !filter.filter) return [];
   const before = tm.text.slice(filter.filter.start + 1, rel);
-  const props = [...tm.props.values()].map((p) => ({ name: p.name, type: EDM_OF[p.type] }));
+  const props = [...tm.props.values()].map((p) => ({ name: p.name, type: EDM_OF_TYPE[p.type] }));
   return filterSuggestions(before, props).map((w) => ({
     label: w.label,
     kind: w.kind,
