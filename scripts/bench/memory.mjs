@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
-import { formatCount, ROOT, Server, pct } from "./shared.mjs";
+import { formatCount, heapServer, pct, ROOT } from "./shared.mjs";
 
 /** About `lines` lines of design: the marathon example's tables again and again, each renamed. */
 export function largeDesign(lines = 5000) {
@@ -27,33 +27,9 @@ async function benchDesignMemory() {
     const file = path.join(dir, "large.tdl");
     writeFileSync(file, text);
     const uri = pathToFileURL(file).href;
-    const heapLog = path.join(dir, "heap.log");
-    writeFileSync(heapLog, "");
-    // Started as the extension starts it: with --expose-gc, so the server collects when the editor is idle.
-    const server = new Server(
-      process.execPath,
-      [
-        "--expose-gc",
-        "--import",
-        pathToFileURL(path.join(ROOT, "scripts", "bench-heap.mjs")).href,
-        path.join(ROOT, "dist/server.js"),
-        "--stdio",
-      ],
-      "tdl",
-      { ...process.env, BENCH_HEAP_LOG: heapLog },
-    );
+    const { server, atRest } = await heapServer(dir, "tdl");
     await server.init();
     await server.open(uri, text);
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))[1]) / 1024;
-    const atRest = async () => {
-      const before = readFileSync(heapLog, "utf8").length;
-      for (let waited = 0; waited < 2500 || (readFileSync(heapLog, "utf8").length === before && waited < 15_000); waited += 250)
-        await new Promise((r) => setTimeout(r, 250));
-      // V8 gives freed pages back in the background: the resident size is read a moment after the collection.
-      await new Promise((r) => setTimeout(r, 2000));
-      const heaps = readFileSync(heapLog, "utf8").trim().split("\n").filter(Boolean);
-      return { rss: rss(), heap: heaps.length ? Number(heaps[heaps.length - 1]) / 2 ** 20 : NaN };
-    };
     const lines = text.split("\n");
     // A line whose edit keeps the design valid: a property's comment.
     const line = lines.findIndex((l) => /^\s+\w+: /.test(l));

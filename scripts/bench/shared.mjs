@@ -3,10 +3,10 @@
 // keystroke measure, a process's CPU time, and Azurite on a free port.
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
 /** The repository's root: the sections run dist/, examples/ and scripts from it. */
@@ -201,4 +201,38 @@ export async function withRetry(fn) {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
+}
+
+/**
+ * A language server started as the extension starts it (with --expose-gc, so it collects when the editor is idle),
+ * its heap logged after every collection, and its memory read at rest: after a pause longer than the server's idle
+ * moment (server/lsp/idle-gc.ts), as between bursts of typing.
+ */
+export async function heapServer(dir, language) {
+  const heapLog = path.join(dir, "heap.log");
+  writeFileSync(heapLog, "");
+  const server = new Server(
+    process.execPath,
+    [
+      "--expose-gc",
+      "--import",
+      pathToFileURL(path.join(ROOT, "scripts", "bench-heap.mjs")).href,
+      path.join(ROOT, "dist/server.js"),
+      "--stdio",
+    ],
+    language,
+    { ...process.env, BENCH_HEAP_LOG: heapLog },
+  );
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))[1]) / 1024;
+  /** Resident and live heap sizes in MiB, once the server has collected after the last analysis (the first, a cold program, takes longest). */
+  const atRest = async () => {
+    const before = readFileSync(heapLog, "utf8").length;
+    for (let waited = 0; waited < 2500 || (readFileSync(heapLog, "utf8").length === before && waited < 15_000); waited += 250)
+      await new Promise((r) => setTimeout(r, 250));
+    // V8 gives freed pages back in the background: the resident size is read a moment after the collection.
+    await new Promise((r) => setTimeout(r, 2000));
+    const heaps = readFileSync(heapLog, "utf8").trim().split("\n").filter(Boolean);
+    return { rss: rss(), heap: heaps.length ? Number(heaps[heaps.length - 1]) / 2 ** 20 : NaN };
+  };
+  return { server, atRest };
 }

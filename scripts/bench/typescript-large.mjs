@@ -1,11 +1,11 @@
 // One large TypeScript file: edit latency beside TypeScript's check, and the
 // server's memory over many edits (`node scripts/bench.mjs typescript-large`).
 import * as path from "node:path";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { languageService } from "../ts-service.mjs";
-import { formatCount, ROOT, Server, pct, require, BENCH_TSCONFIG } from "./shared.mjs";
+import { formatCount, heapServer, ROOT, pct, require, BENCH_TSCONFIG } from "./shared.mjs";
 
 /**
  * One large TypeScript file (issue #24: ≈ 5,000 lines, an SDK call every 100 lines): each edit in our
@@ -32,35 +32,9 @@ async function benchLargeTypeScript() {
     const texts = new Map([[file, { text, version: 1 }]]);
     const ls = languageService(ts, dir, [file], parsed.options, texts);
     ls.getSemanticDiagnostics(file);
-    // Started as the extension starts it: with --expose-gc, so the server collects when the editor is idle.
-    const heapLog = path.join(dir, "heap.log");
-    writeFileSync(heapLog, "");
-    const server = new Server(
-      process.execPath,
-      [
-        "--expose-gc",
-        "--import",
-        pathToFileURL(path.join(ROOT, "scripts", "bench-heap.mjs")).href,
-        path.join(ROOT, "dist/server.js"),
-        "--stdio",
-      ],
-      "typescript",
-      { ...process.env, BENCH_HEAP_LOG: heapLog },
-    );
+    const { server, atRest } = await heapServer(dir, "typescript");
     await server.init();
     await server.open(pathToFileURL(file).href, text);
-    // Memory at rest: a pause longer than the server's idle moment (server/lsp/idle-gc.ts), as between bursts of typing.
-    const atRest = async () => {
-      const before = readFileSync(heapLog, "utf8").length;
-      // Until the server has collected after the last analysis (the first one, a cold program, takes longest).
-      for (let waited = 0; waited < 2500 || (readFileSync(heapLog, "utf8").length === before && waited < 15_000); waited += 250)
-        await new Promise((r) => setTimeout(r, 250));
-      // V8 gives freed pages back in the background: the resident size is read a moment after the collection.
-      await new Promise((r) => setTimeout(r, 2000));
-      const heaps = readFileSync(heapLog, "utf8").trim().split("\n").filter(Boolean);
-      return { rss: rss(), heap: heaps.length ? Number(heaps[heaps.length - 1]) / 2 ** 20 : NaN };
-    };
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))[1]) / 1024;
     const edits = Number(process.env.BENCH_LARGE_EDITS ?? 1000);
     const memory = [[0, await atRest()]];
     const ours = [];
