@@ -187,6 +187,14 @@ function callsByName(sf: ts.SourceFile): Map<string, ts.CallExpression[]> {
  * it may then be called with anything.
  */
 function escapes(name: ts.Identifier, checker: ts.TypeChecker): boolean {
+  // One walk of the file per function name, however many receivers ask (nodes belong to one program, so one checker).
+  let known = escaping.get(name);
+  if (known === undefined) escaping.set(name, (known = walkEscapes(name, checker)));
+  return known;
+}
+const escaping = new WeakMap<ts.Identifier, boolean>();
+
+function walkEscapes(name: ts.Identifier, checker: ts.TypeChecker): boolean {
   const sf = name.getSourceFile();
   const sym = checker.getSymbolAtLocation(name);
   const holder = name.parent;
